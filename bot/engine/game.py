@@ -1,0 +1,382 @@
+"""A multiplayer game: seats in order, 13 rounds, rolls and holds, scoring, undo, ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .categories import Category
+from .dice import DICE_COUNT, Dice, DiceSource, RandomDice
+from .errors import (
+    GameOver,
+    InvalidDice,
+    InvalidGame,
+    InvalidState,
+    MustRollFirst,
+    NoRollsLeft,
+    NothingToUndo,
+    NotInGame,
+    NotYourTurn,
+)
+from .presets import Preset
+from .scorecard import Scorecard
+
+MIN_SEATS = 1
+MAX_SEATS = 8
+ROUNDS = 13
+ROLLS_PER_TURN = 3
+#: Version of the dict written by ``Game.to_dict``; bump it with a reader for the old one.
+FORMAT_VERSION = 1
+
+NO_HOLDS: tuple[bool, ...] = (False,) * DICE_COUNT
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A place at the table: who sits there, their card, and how many turns they have had."""
+
+    player_id: str
+    name: str
+    card: Scorecard
+    turns: int = 0
+    left: bool = False
+
+    @property
+    def done(self) -> bool:
+        """The seat has no turns left to play (all 13 taken, or the player left)."""
+        return self.left or self.turns >= ROUNDS
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """What one scoring did: the box (``YAHTZEE`` for a bonus turn), its points, the bonus."""
+
+    player_id: str
+    category: Category
+    points: int
+    bonus: int
+    dice: Dice
+    bonus_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A seat's place in the ranking; seats that left have no place."""
+
+    place: int | None
+    seat: int
+    player_id: str
+    name: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class _UndoPoint:
+    """Everything a scoring changed, so that undo puts it back exactly."""
+
+    seat: int
+    before: Seat
+    dice: Dice
+    held: tuple[bool, ...]
+    rolls_used: int
+
+
+class Game:
+    """A game in progress or finished; every move checks the rules before it changes anything.
+
+    Moves raise a ``RuleError`` subclass whose message can be shown to the player as it is.
+    Dice come from ``dice_source`` (fair, from ``random.SystemRandom``, unless one is given).
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str | tuple[str, str]],
+        preset: Preset | str = Preset.OFFICIAL,
+        dice_source: DiceSource | None = None,
+    ) -> None:
+        self.preset = Preset.parse(preset)
+        seats: list[Seat] = []
+        for player in players:
+            player_id, name = (player, player) if isinstance(player, str) else player
+            seats.append(Seat(str(player_id), str(name), Scorecard(self.preset)))
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+            raise InvalidGame(f"A game needs {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}.")
+        ids = [s.player_id for s in seats]
+        if len(set(ids)) != len(ids):
+            raise InvalidGame("A player cannot take two seats in one game.")
+        self.seats: list[Seat] = seats
+        self.current = 0
+        self.dice: Dice | None = None
+        self.held: tuple[bool, ...] = NO_HOLDS
+        self.rolls_used = 0
+        self._undo: _UndoPoint | None = None
+        self.dice_source: DiceSource = dice_source if dice_source is not None else RandomDice()
+
+    # -- reading the game --------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Every seat has played its 13 turns or left."""
+        return all(seat.done for seat in self.seats)
+
+    @property
+    def current_seat(self) -> Seat:
+        """The seat whose turn it is (the last one to play, once the game is over)."""
+        return self.seats[self.current]
+
+    @property
+    def current_player_id(self) -> str:
+        """The id of the player whose turn it is."""
+        return self.current_seat.player_id
+
+    @property
+    def rolls_left(self) -> int:
+        """Rolls the current player still has this turn."""
+        return ROLLS_PER_TURN - self.rolls_used
+
+    @property
+    def round(self) -> int:
+        """The round being played, 1 to 13."""
+        return min(self.current_seat.turns + 1, ROUNDS)
+
+    @property
+    def turn_number(self) -> int:
+        """How many turns have been completed in the whole game (rises by one per scoring)."""
+        return sum(seat.turns for seat in self.seats)
+
+    @property
+    def undo_player_id(self) -> str | None:
+        """Who may undo their last scoring right now, if anyone."""
+        return self.seats[self._undo.seat].player_id if self._undo else None
+
+    def seat_of(self, player_id: str) -> int:
+        """The seat index of a player, or ``NotInGame``."""
+        for index, seat in enumerate(self.seats):
+            if seat.player_id == player_id:
+                return index
+        raise NotInGame("You are not playing in this game.")
+
+    def options(self) -> dict[Category, int]:
+        """The boxes the current player may take with the dice on the table, with points."""
+        if self.dice is None:
+            return {}
+        return self.current_seat.card.options(self.dice)
+
+    def standings(self) -> list[Standing]:
+        """Seats ranked by grand total; equal totals share a place (1, 2, 2, 4)."""
+        playing = [(i, s) for i, s in enumerate(self.seats) if not s.left]
+        playing.sort(key=lambda item: -item[1].card.total)
+        ranked: list[Standing] = []
+        for position, (index, seat) in enumerate(playing):
+            total = seat.card.total
+            place = ranked[-1].place if ranked and ranked[-1].total == total else position + 1
+            ranked.append(Standing(place, index, seat.player_id, seat.name, total))
+        ranked.extend(
+            Standing(None, i, s.player_id, s.name, s.card.total)
+            for i, s in enumerate(self.seats)
+            if s.left
+        )
+        return ranked
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def _check_turn(self, player_id: str) -> None:
+        if self.is_over:
+            raise GameOver("The game is over: start a new one to play again.")
+        if player_id != self.current_player_id:
+            self.seat_of(player_id)  # a stranger hears that they are not playing
+            raise NotYourTurn(f"It's {self.current_seat.name}'s turn: wait for yours.")
+
+    def roll(self, player_id: str) -> Dice:
+        """Roll every die not held (all five on the turn's first roll)."""
+        self._check_turn(player_id)
+        if self.rolls_used >= ROLLS_PER_TURN:
+            raise NoRollsLeft("You have used all three rolls: pick a box to score.")
+        if self.dice is None:
+            held = NO_HOLDS
+            old: list[int] = [1] * DICE_COUNT
+        else:
+            held = self.held
+            old = list(self.dice)
+        faces = self.dice_source.roll(held.count(False))
+        new = iter(faces)
+        rolled = Dice([old[i] if held[i] else next(new) for i in range(DICE_COUNT)])
+        self.dice = rolled
+        self.held = held
+        self.rolls_used += 1
+        self._undo = None  # the undo window closes with the next roll
+        return rolled
+
+    def _check_hold(self, player_id: str) -> None:
+        self._check_turn(player_id)
+        if self.dice is None:
+            raise MustRollFirst("Roll the dice first: you can hold dice after a roll.")
+        if self.rolls_used >= ROLLS_PER_TURN:
+            raise NoRollsLeft("That was your last roll: pick a box to score.")
+
+    def toggle_hold(self, player_id: str, index: int) -> bool:
+        """Hold a die that is free, or release one that is held; returns the new hold state."""
+        self._check_hold(player_id)
+        if not 0 <= index < DICE_COUNT:
+            raise InvalidDice(f"There is no die number {index + 1}: dice are numbered 1 to 5.")
+        held = list(self.held)
+        held[index] = not held[index]
+        self.held = tuple(held)
+        return held[index]
+
+    def set_held(self, player_id: str, held: Sequence[bool]) -> None:
+        """Set which of the five dice are held before the next roll."""
+        self._check_hold(player_id)
+        if len(held) != DICE_COUNT:
+            raise InvalidDice("Say for each of the five dice whether it is held.")
+        self.held = tuple(bool(h) for h in held)
+
+    def score(self, player_id: str, category: Category) -> ScoreResult:
+        """Score the dice on the table in a box and pass the turn on."""
+        self._check_turn(player_id)
+        if self.dice is None:
+            raise MustRollFirst("Roll the dice first: a box is scored after a roll.")
+        seat = self.current_seat
+        dice = self.dice
+        points = seat.card.options(dice).get(category)
+        bonus_turn = seat.card.bonus_turn_available(dice) and category is Category.YAHTZEE
+        bonus = 0 if bonus_turn else seat.card.bonus_for(dice)
+        card = seat.card.fill(category, dice)  # raises if the box is not allowed
+        self._undo = _UndoPoint(self.current, seat, dice, self.held, self.rolls_used)
+        self.seats[self.current] = replace(seat, card=card, turns=seat.turns + 1)
+        self._next_turn()
+        if self.is_over:
+            self._undo = None  # the last scoring of the game is final
+        return ScoreResult(
+            seat.player_id, category, points if points is not None else 0, bonus, dice, bonus_turn
+        )
+
+    def undo(self, player_id: str) -> None:
+        """Take back this player's last scoring, if the next roll has not happened yet."""
+        point = self._undo
+        if self.is_over:
+            raise GameOver("The game is over: its last scoring cannot be undone.")
+        if point is None or self.seats[point.seat].player_id != player_id:
+            self.seat_of(player_id)
+            raise NothingToUndo(
+                "There is nothing of yours to undo: undo works only on your last scoring, "
+                "before the next roll."
+            )
+        self.seats[point.seat] = point.before
+        self.current = point.seat
+        self.dice = point.dice
+        self.held = point.held
+        self.rolls_used = point.rolls_used
+        self._undo = None
+
+    def leave(self, player_id: str) -> None:
+        """A player leaves: their seat is skipped from now on and has no place in the ranking."""
+        index = self.seat_of(player_id)
+        if self.is_over:
+            raise GameOver("The game is over already.")
+        self.seats[index] = replace(self.seats[index], left=True)
+        self._undo = None
+        if index == self.current:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.dice = None
+        self.held = NO_HOLDS
+        self.rolls_used = 0
+        count = len(self.seats)
+        for step in range(1, count + 1):
+            candidate = (self.current + step) % count
+            if not self.seats[candidate].done:
+                self.current = candidate
+                return
+        # Nobody has a turn left: the game is over and ``current`` stays on the last player.
+
+    # -- saving ------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON-able data, with a format version."""
+        undo = self._undo
+        return {
+            "format": FORMAT_VERSION,
+            "preset": self.preset.value,
+            "seats": [_seat_to_dict(seat) for seat in self.seats],
+            "current": self.current,
+            "dice": list(self.dice) if self.dice is not None else None,
+            "held": list(self.held),
+            "rolls_used": self.rolls_used,
+            "undo": None
+            if undo is None
+            else {
+                "seat": undo.seat,
+                "before": _seat_to_dict(undo.before),
+                "dice": list(undo.dice),
+                "held": list(undo.held),
+                "rolls_used": undo.rolls_used,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], dice_source: DiceSource | None = None) -> Game:
+        """Read a game written by ``to_dict`` (this format version or an older one)."""
+        version = data.get("format") if isinstance(data, Mapping) else None
+        if version != FORMAT_VERSION:
+            raise InvalidState(f"cannot read saved game format {version!r}")
+        try:
+            seats = [_seat_from_dict(s) for s in data["seats"]]
+            game = cls([(s.player_id, s.name) for s in seats], data["preset"], dice_source)
+            game.seats = seats
+            game.current = int(data["current"])
+            game.dice = Dice(data["dice"]) if data["dice"] is not None else None
+            game.held = tuple(bool(h) for h in data["held"])
+            game.rolls_used = int(data["rolls_used"])
+            raw_undo = data["undo"]
+            if raw_undo is not None:
+                game._undo = _UndoPoint(
+                    int(raw_undo["seat"]),
+                    _seat_from_dict(raw_undo["before"]),
+                    Dice(raw_undo["dice"]),
+                    tuple(bool(h) for h in raw_undo["held"]),
+                    int(raw_undo["rolls_used"]),
+                )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidState(f"not a saved game: {exc}") from exc
+        if not 0 <= game.current < len(seats) or len(game.held) != DICE_COUNT:
+            raise InvalidState("not a saved game: seat or holds out of range")
+        if not 0 <= game.rolls_used <= ROLLS_PER_TURN or (game.dice is None) != (
+            game.rolls_used == 0
+        ):
+            raise InvalidState("not a saved game: rolls and dice disagree")
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        names = ", ".join(seat.name for seat in self.seats)
+        state = "over" if self.is_over else f"round {self.round}, {self.current_seat.name} to play"
+        return f"<Game {self.preset.value} [{names}] {state}>"
+
+
+def _seat_to_dict(seat: Seat) -> dict[str, Any]:
+    return {
+        "player_id": seat.player_id,
+        "name": seat.name,
+        "card": seat.card.to_dict(),
+        "turns": seat.turns,
+        "left": seat.left,
+    }
+
+
+def _seat_from_dict(data: Mapping[str, Any]) -> Seat:
+    return Seat(
+        str(data["player_id"]),
+        str(data["name"]),
+        Scorecard.from_dict(data["card"]),
+        int(data["turns"]),
+        bool(data.get("left", False)),
+    )

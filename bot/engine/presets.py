@@ -1,0 +1,65 @@
+"""The rule sets a server can choose between."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Preset(Enum):
+    """A rule set; the value is its stable name in settings and saved games."""
+
+    OFFICIAL = "official"
+    RELAXED_JOKER = "relaxed-joker"
+    BONUS_TURN = "bonus-turn"
+
+    @property
+    def title(self) -> str:
+        """A short human name."""
+        return _TITLES[self]
+
+    @property
+    def description(self) -> str:
+        """One sentence on what this preset changes."""
+        return _DESCRIPTIONS[self]
+
+    @classmethod
+    def parse(cls, value: str | Preset) -> Preset:
+        """Find a preset by name, with a readable error for an unknown one."""
+        if isinstance(value, Preset):
+            return value
+        try:
+            return cls(value.strip().lower().replace("_", "-").replace(" ", "-"))
+        except ValueError:
+            names = ", ".join(p.value for p in cls)
+            raise ValueError(
+                f"There is no preset called {value!r}; choose one of {names}."
+            ) from None
+
+
+DEFAULT_PRESET = Preset.OFFICIAL
+
+#: How many Yahtzee bonuses a card may take under ``bonus-turn``.
+BONUS_TURN_LIMIT = 3
+
+_TITLES = {
+    Preset.OFFICIAL: "Official",
+    Preset.RELAXED_JOKER: "Relaxed Joker",
+    Preset.BONUS_TURN: "Bonus Turn",
+}
+
+_DESCRIPTIONS = {
+    Preset.OFFICIAL: (
+        "Hasbro rules: a later Yahtzee earns +100 if the Yahtzee box holds 50, and is a "
+        "forced Joker: its upper box if open, else any open lower box at full value, "
+        "else an upper box for 0."
+    ),
+    Preset.RELAXED_JOKER: (
+        "As official, but when the Joker's upper box is filled you may also scratch any "
+        "open upper box for 0 instead of using a lower box."
+    ),
+    Preset.BONUS_TURN: (
+        "No Joker: a later Yahtzee with 50 in the Yahtzee box may be taken as a bonus "
+        "(+100, at most 3 a game) that uses up the turn without filling a box; or score it "
+        "normally in any open box."
+    ),
+}

@@ -1,0 +1,236 @@
+"""One player's score sheet: which boxes it may take, what they score, and its totals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .categories import LOWER, UPPER, YAHTZEE_POINTS, Category, joker_score, score
+from .dice import Dice, as_dice
+from .errors import BoxAlreadyFilled, InvalidState, JokerForcesBox
+from .presets import BONUS_TURN_LIMIT, Preset
+
+UPPER_BONUS_THRESHOLD = 63
+UPPER_BONUS_POINTS = 35
+YAHTZEE_BONUS_POINTS = 100
+
+_EMPTY: tuple[int | None, ...] = (None,) * len(Category)
+_INDEX = {category: i for i, category in enumerate(Category)}
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Scorecard:
+    """An immutable score sheet played under one preset.
+
+    ``fill`` never changes a card: it returns a new one with the box filled and any
+    Yahtzee bonus that scoring earned. Unfilled boxes count as 0 in the totals.
+    """
+
+    preset: Preset
+    boxes: tuple[int | None, ...]
+    yahtzee_bonuses: int
+
+    def __init__(
+        self,
+        preset: Preset | str = Preset.OFFICIAL,
+        boxes: Mapping[Category, int] | None = None,
+        yahtzee_bonuses: int = 0,
+    ) -> None:
+        values = list(_EMPTY)
+        for category, points in (boxes or {}).items():
+            values[_INDEX[Category(category)]] = int(points)
+        object.__setattr__(self, "preset", Preset.parse(preset))
+        object.__setattr__(self, "boxes", tuple(values))
+        object.__setattr__(self, "yahtzee_bonuses", int(yahtzee_bonuses))
+
+    # -- reading the sheet ---------------------------------------------------------------
+
+    def __getitem__(self, category: Category) -> int | None:
+        """The points in a box, or ``None`` while it is open."""
+        return self.boxes[_INDEX[category]]
+
+    def __iter__(self) -> Iterator[tuple[Category, int | None]]:
+        return zip(Category, self.boxes, strict=True)
+
+    def is_filled(self, category: Category) -> bool:
+        """Whether the box holds a score (0 included)."""
+        return self[category] is not None
+
+    @property
+    def open_boxes(self) -> tuple[Category, ...]:
+        """The boxes still open, in sheet order."""
+        return tuple(c for c, v in self if v is None)
+
+    @property
+    def filled_count(self) -> int:
+        """How many boxes hold a score."""
+        return sum(v is not None for v in self.boxes)
+
+    @property
+    def is_complete(self) -> bool:
+        """All 13 boxes are filled."""
+        return self.filled_count == len(Category)
+
+    @property
+    def upper_total(self) -> int:
+        """Ones to Sixes added up, without the bonus."""
+        return sum(self[c] or 0 for c in UPPER)
+
+    @property
+    def upper_bonus(self) -> int:
+        """35 once the upper boxes reach 63, else 0."""
+        return UPPER_BONUS_POINTS if self.upper_total >= UPPER_BONUS_THRESHOLD else 0
+
+    @property
+    def lower_total(self) -> int:
+        """The lower boxes added up, without Yahtzee bonuses."""
+        return sum(self[c] or 0 for c in LOWER)
+
+    @property
+    def yahtzee_bonus(self) -> int:
+        """100 for every Yahtzee bonus earned."""
+        return YAHTZEE_BONUS_POINTS * self.yahtzee_bonuses
+
+    @property
+    def total(self) -> int:
+        """The grand total: upper boxes, upper bonus, lower boxes and Yahtzee bonuses."""
+        return self.upper_total + self.upper_bonus + self.lower_total + self.yahtzee_bonus
+
+    # -- what these dice may do ------------------------------------------------------------
+
+    def joker_applies(self, dice: Dice | Sequence[int]) -> bool:
+        """These dice are a Yahtzee that the Joker rule governs (not under ``bonus-turn``)."""
+        d = as_dice(dice)
+        return (
+            d.is_yahtzee
+            and self.is_filled(Category.YAHTZEE)
+            and self.preset is not Preset.BONUS_TURN
+        )
+
+    def bonus_turn_available(self, dice: Dice | Sequence[int]) -> bool:
+        """Under ``bonus-turn``, these dice may be taken as a Yahtzee bonus."""
+        d = as_dice(dice)
+        return (
+            self.preset is Preset.BONUS_TURN
+            and d.is_yahtzee
+            and self[Category.YAHTZEE] == YAHTZEE_POINTS
+            and self.yahtzee_bonuses < BONUS_TURN_LIMIT
+        )
+
+    def bonus_for(self, dice: Dice | Sequence[int]) -> int:
+        """The Yahtzee bonus these dice earn however they are scored now (0 or 100).
+
+        Under ``bonus-turn`` the bonus is a box of its own (``options`` shows it as
+        ``YAHTZEE: 100``), so this is 0 there.
+        """
+        d = as_dice(dice)
+        if self.joker_applies(d) and self[Category.YAHTZEE] == YAHTZEE_POINTS:
+            return YAHTZEE_BONUS_POINTS
+        return 0
+
+    def options(self, dice: Dice | Sequence[int]) -> dict[Category, int]:
+        """Exactly the boxes these dice may be scored in now, with the points each gets.
+
+        The points are the box's own; a Yahtzee bonus earned on top is ``bonus_for(dice)``.
+        Under ``bonus-turn`` a bonus taken by choosing the filled Yahtzee box is listed as
+        ``YAHTZEE: 100``.
+        """
+        d = as_dice(dice)
+        open_boxes = self.open_boxes
+        if self.bonus_turn_available(d):
+            return {
+                c: YAHTZEE_BONUS_POINTS if c is Category.YAHTZEE else score(c, d)
+                for c in Category
+                if c in open_boxes or c is Category.YAHTZEE
+            }
+        if not self.joker_applies(d):
+            return {c: score(c, d) for c in open_boxes}
+        # Forced Joker, step 1: the upper box of the rolled face.
+        own_upper = Category.for_face(d[0])
+        if own_upper in open_boxes:
+            return {own_upper: score(own_upper, d)}
+        # Step 2: any open lower box, at full Joker value (relaxed: or scratch an upper box).
+        lower_open = [c for c in LOWER if c in open_boxes]
+        if lower_open:
+            allowed = set(lower_open)
+            if self.preset is Preset.RELAXED_JOKER:
+                allowed.update(c for c in UPPER if c in open_boxes)
+            return {c: (joker_score(c, d) if c in LOWER else 0) for c in Category if c in allowed}
+        # Step 3: an open upper box, for 0.
+        return {c: score(c, d) for c in UPPER if c in open_boxes}
+
+    def fill(self, category: Category, dice: Dice | Sequence[int]) -> Scorecard:
+        """Score the dice in a box and return the new card; this card is left as it was.
+
+        Raises ``BoxAlreadyFilled`` for a filled box and ``JokerForcesBox`` when the Joker
+        rule sends this Yahtzee elsewhere.
+        """
+        d = as_dice(dice)
+        allowed = self.options(d)
+        if category not in allowed:
+            self._refuse(category, d, allowed)
+        if category is Category.YAHTZEE and self.is_filled(Category.YAHTZEE):
+            # bonus-turn: the bonus uses the turn and fills no box.
+            return self._replace(yahtzee_bonuses=self.yahtzee_bonuses + 1)
+        boxes = list(self.boxes)
+        boxes[_INDEX[category]] = allowed[category]
+        bonuses = self.yahtzee_bonuses + (1 if self.bonus_for(d) else 0)
+        return self._replace(boxes=tuple(boxes), yahtzee_bonuses=bonuses)
+
+    def _refuse(self, category: Category, dice: Dice, allowed: Mapping[Category, int]) -> None:
+        if category is Category.YAHTZEE and self.preset is Preset.BONUS_TURN and dice.is_yahtzee:
+            if self[Category.YAHTZEE] == 0:
+                raise BoxAlreadyFilled(
+                    "Your Yahtzee box holds 0, so this Yahtzee earns no bonus: "
+                    "score it in an open box."
+                )
+            if self.yahtzee_bonuses >= BONUS_TURN_LIMIT:
+                raise BoxAlreadyFilled(
+                    f"You have taken all {BONUS_TURN_LIMIT} Yahtzee bonuses this game: "
+                    "score these dice in an open box."
+                )
+        if self.is_filled(category):
+            raise BoxAlreadyFilled(
+                f"{category.label} is already filled ({self[category]}): choose an open box."
+            )
+        names = ", ".join(c.label for c in allowed)
+        raise JokerForcesBox(
+            f"Your Yahtzee of {dice[0]}s is a Joker and cannot go in {category.label}: "
+            f"it must go in {names}."
+        )
+
+    def _replace(
+        self, boxes: tuple[int | None, ...] | None = None, yahtzee_bonuses: int | None = None
+    ) -> Scorecard:
+        card = Scorecard(self.preset)
+        object.__setattr__(card, "boxes", self.boxes if boxes is None else boxes)
+        object.__setattr__(
+            card,
+            "yahtzee_bonuses",
+            self.yahtzee_bonuses if yahtzee_bonuses is None else yahtzee_bonuses,
+        )
+        return card
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain JSON-able form; ``from_dict`` reads it back."""
+        return {
+            "preset": self.preset.value,
+            "boxes": {c.value: v for c, v in self if v is not None},
+            "yahtzee_bonuses": self.yahtzee_bonuses,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scorecard:
+        """Read a card written by ``to_dict``."""
+        try:
+            boxes = {Category(key): int(value) for key, value in dict(data["boxes"]).items()}
+            bonuses = int(data.get("yahtzee_bonuses", 0))
+            preset = Preset.parse(str(data["preset"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidState(f"not a saved scorecard: {exc}") from exc
+        if bonuses < 0:
+            raise InvalidState("a scorecard cannot hold a negative number of bonuses")
+        return cls(preset, boxes, bonuses)

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Install everything and run every check: ruff, mypy --strict on the engine, and the tests.
+# Extra arguments go to pytest, e.g. scripts/test.sh -k joker
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh dev
+.venv/bin/ruff check .
+.venv/bin/mypy --strict bot/engine
+.venv/bin/python -m pytest "$@"
