@@ -17,8 +17,8 @@ from bot.engine import (
     JokerForcesBox,
     MustRollFirst,
     NoRollsLeft,
-    NotInGame,
     NothingToUndo,
+    NotInGame,
     NotYourTurn,
     RandomDice,
     ScriptedDice,
@@ -176,7 +176,11 @@ def test_undo_restores_dice_holds_and_rolls_left() -> None:
     g.score("ann", C.TWOS)
     g.undo("ann")
     assert g.to_dict() == before
-    assert (g.current_player_id, g.rolls_left, g.held) == ("ann", 1, (True, False, False, False, True))
+    assert (g.current_player_id, g.rolls_left, g.held) == (
+        "ann",
+        1,
+        (True, False, False, False, True),
+    )
     assert g.current_seat.card[C.TWOS] is None
 
 
@@ -304,7 +308,9 @@ def test_equal_totals_share_a_place() -> None:
     g = game("a", "b", "c", "d")
     for seat, chance in zip(range(4), (30, 20, 20, 10), strict=True):
         g.seats[seat] = g.seats[seat].__class__(
-            g.seats[seat].player_id, g.seats[seat].name, g.seats[seat].card.fill(C.CHANCE, _sum(chance))
+            g.seats[seat].player_id,
+            g.seats[seat].name,
+            g.seats[seat].card.fill(C.CHANCE, _sum(chance)),
         )
     assert [(s.place, s.player_id, s.total) for s in g.standings()] == [
         (1, "a", 30), (2, "b", 20), (2, "c", 20), (4, "d", 10),

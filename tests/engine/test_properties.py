@@ -57,7 +57,9 @@ def check_invariants(g: Game, previous: list[Scorecard]) -> None:
     rate=st.sampled_from([0.0, 0.3, 0.9]),
     data=st.data(),
 )
-def test_random_legal_games(preset: Preset, seats: int, seed: int, rate: float, data: st.DataObject) -> None:
+def test_random_legal_games(
+    preset: Preset, seats: int, seed: int, rate: float, data: st.DataObject
+) -> None:
     """Ends after 13 rounds; totals add up; filled boxes never change; undo+redo is exact."""
     g = Game([f"p{i}" for i in range(seats)], preset, LoadedDice(seed, rate))
     choices = random.Random(data.draw(st.integers(0, 2**32), label="choices"))
@@ -85,6 +87,8 @@ def test_random_legal_games(preset: Preset, seats: int, seed: int, rate: float, 
         check_invariants(g, previous)
     for seat in g.seats:
         assert seat.turns == 13
-        assert seat.card.filled_count + (
-            seat.card.yahtzee_bonuses if preset is Preset.BONUS_TURN else 0
-        ) == 13
+        assert (
+            seat.card.filled_count
+            + (seat.card.yahtzee_bonuses if preset is Preset.BONUS_TURN else 0)
+            == 13
+        )

@@ -23,7 +23,9 @@ def card(preset: str = "official", bonuses: int = 0, **boxes: int) -> Scorecard:
     return Scorecard(preset, {Category(name): points for name, points in boxes.items()}, bonuses)
 
 
-def all_filled_except(*open_boxes: Category, preset: str = "official", yahtzee: int = 50) -> Scorecard:
+def all_filled_except(
+    *open_boxes: Category, preset: str = "official", yahtzee: int = 50
+) -> Scorecard:
     """A card with every box filled (with 0, Yahtzee with ``yahtzee``) but ``open_boxes``."""
     filled = {c: (yahtzee if c is C.YAHTZEE else 0) for c in Category if c not in open_boxes}
     return Scorecard(preset, filled)
@@ -91,7 +93,9 @@ def test_upper_bonus_does_not_need_three_of_each() -> None:
 
 def test_grand_total_adds_every_part() -> None:
     """Grand total = upper boxes + upper bonus + lower boxes + Yahtzee bonuses."""
-    c = card(bonuses=2, ones=3, twos=6, threes=9, fours=12, fives=15, sixes=18, yahtzee=50, chance=20)
+    c = card(
+        bonuses=2, ones=3, twos=6, threes=9, fours=12, fives=15, sixes=18, yahtzee=50, chance=20
+    )
     # 63 upper + 35 bonus + 70 lower + 200 Yahtzee bonus, added by hand
     assert (c.upper_total, c.upper_bonus, c.lower_total, c.yahtzee_bonus) == (63, 35, 70, 200)
     assert c.total == 368

@@ -60,7 +60,7 @@ def test_two_seat_game_matches_hand_totals() -> None:
 
     for turn, (ann, bob) in enumerate(zip(ANN, BOB, strict=True)):
         dice, box, points, bonus = ann
-        g.roll("a")
+        assert list(g.roll("a")) == dice
         result = g.score("a", box)
         assert (result.points, result.bonus) == (points, bonus), f"Ann, turn {turn + 1}"
 
@@ -69,6 +69,9 @@ def test_two_seat_game_matches_hand_totals() -> None:
         for held in holds:
             g.set_held("b", held)
             g.roll("b")
+        if len(rolls) > 1:
+            kept = [face for face, h in zip(rolls[0], holds[-1], strict=True) if h]
+            assert list(g.dice or []) == kept + rolls[-1]
         if box is C.TWOS:
             with pytest.raises(JokerForcesBox):
                 g.score("b", C.FULL_HOUSE)
