@@ -88,6 +88,11 @@ class Scorecard:
         return sum(self[c] or 0 for c in LOWER)
 
     @property
+    def yahtzees(self) -> int:
+        """Yahtzees scored as such: 50 in the Yahtzee box, plus one per Yahtzee bonus."""
+        return (1 if self[Category.YAHTZEE] == YAHTZEE_POINTS else 0) + self.yahtzee_bonuses
+
+    @property
     def yahtzee_bonus(self) -> int:
         """100 for every Yahtzee bonus earned."""
         return YAHTZEE_BONUS_POINTS * self.yahtzee_bonuses

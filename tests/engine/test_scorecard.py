@@ -299,3 +299,10 @@ def test_lower_and_upper_split_the_sheet() -> None:
     """UPPER and LOWER are the six and the seven boxes of the sheet."""
     assert len(UPPER) == 6 and len(LOWER) == 7 and set(UPPER) | set(LOWER) == set(Category)
     assert Dice(1, 1, 1, 1, 1).is_yahtzee
+
+
+def test_yahtzees_counts_the_box_and_every_bonus() -> None:
+    """50 in the box and two bonuses are three Yahtzees; a scratched box counts none."""
+    assert card(bonuses=2, yahtzee=50).yahtzees == 3
+    assert card(yahtzee=0).yahtzees == 0
+    assert Scorecard().yahtzees == 0

@@ -1,0 +1,108 @@
+"""The bot: a sharding-ready discord.py client whose setup_hook opens the store, applies
+migrations, loads the cogs and registers the restart-proof components."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.engine import DiceSource
+from bot.games import GameService
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.yahtzee",)
+
+#: Exactly what the bot needs in a channel: see it, post, embed the board, attach the images.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+)
+
+
+class YahtzeeBot(commands.AutoShardedBot):
+    """The Yahtzee bot. Only default intents: no privileged intents, no message content."""
+
+    def __init__(self, settings: Settings, dice: DiceSource | None = None, **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.dice = dice  # None: fair dice (tests script them)
+        self._store: Store | None = None
+        self._games: GameService | None = None
+        self._invite_logged = False
+
+    @property
+    def store(self) -> Store:
+        """The database, open once ``setup_hook`` has run."""
+        if self._store is None:
+            raise RuntimeError("the store is opened in setup_hook")
+        return self._store
+
+    @property
+    def games(self) -> GameService:
+        """The game service, ready once ``setup_hook`` has run."""
+        if self._games is None:
+            raise RuntimeError("the game service is created in setup_hook")
+        return self._games
+
+    async def setup_hook(self) -> None:
+        """Open the store and migrate it, load the cogs, register the dynamic components."""
+        from cogs.errors import handle_error
+        from cogs.ui import DYNAMIC_ITEMS
+
+        self._store = await Store.open(self.settings.database_path)
+        self._games = GameService(self._store, self.dice)
+        log.info("database ready at %s", self.settings.database_path)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.on_error = handle_error  # type: ignore[method-assign]
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server %s", len(synced), guild.id)
+
+    async def sync_commands(self) -> int:
+        """Publish the slash commands globally (``python -m bot sync``)."""
+        synced = await self.tree.sync()
+        log.info(
+            "synced %d global commands; Discord may take a few minutes to show them", len(synced)
+        )
+        return len(synced)
+
+    def invite_url(self) -> str:
+        """The link a server admin uses to add the bot, with exactly the permissions it needs."""
+        assert self.application_id is not None
+        return discord.utils.oauth_url(
+            self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+        )
+
+    async def on_ready(self) -> None:
+        if not self._invite_logged and self.application_id is not None:
+            self._invite_logged = True
+            log.info("logged in as %s; invite: %s", self.user, self.invite_url())
+
+    async def close(self) -> None:
+        """Disconnect, then close the database."""
+        try:
+            await super().close()
+        finally:
+            if self._store is not None:
+                await self._store.close()
+                self._store = None

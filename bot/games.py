@@ -1,0 +1,502 @@
+"""The service a Discord callback calls: load -> engine move -> save -> render.
+
+Nothing here knows Discord: players are user ids and names, messages are ids. Every
+accepted move is committed (with its move-log entry) before the caller answers the click;
+each game's moves run one at a time under a per-game lock, and the store's version check
+refuses a move computed from a state that another process changed in the meantime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.engine import (
+    FORMAT_VERSION,
+    MAX_SEATS,
+    Category,
+    DiceSource,
+    Game,
+    Preset,
+    RuleError,
+    ScoreResult,
+)
+from bot.render import render_final, render_scorecard, render_turn
+from bot.store import ChannelBusy, GameRow, MoveRecord, ResultRow, StaleVersion, Store
+
+log = logging.getLogger(__name__)
+
+
+class Refusal(Exception):
+    """A request turned down, with a sentence for the user (the one user-facing error type).
+
+    ``link`` optionally points at the message the user should look at instead:
+    (guild id, channel id, message id).
+    """
+
+    def __init__(self, message: str, link: tuple[int | None, int, int] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.link = link
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What a game's live message should show now."""
+
+    row: GameRow
+    game: Game | None = None  # None while in the lobby
+    image: bytes | None = None  # the turn image, once the game runs
+    retire_undo_message_id: int | None = None  # an Undo offer that this move closed
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A scoring: the box, the points, the board after it, and the final image if it ended."""
+
+    board: Board
+    result: ScoreResult
+    scorer_name: str
+    round: int
+    final_image: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """An undo: the board to show again, and the next turn's message to remove."""
+
+    board: Board
+    remove_message_id: int | None
+
+
+@dataclass(slots=True)
+class _Locks:
+    by_game: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def get(self, game_id: int) -> asyncio.Lock:
+        return self.by_game.setdefault(game_id, asyncio.Lock())
+
+
+def _player_id(user_id: int) -> str:
+    return str(user_id)
+
+
+class GameService:
+    """Lobbies and games of every channel, backed by a ``Store``."""
+
+    def __init__(self, store: Store, dice: DiceSource | None = None) -> None:
+        self.store = store
+        self._dice = dice
+        self._locks = _Locks()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _game(self, row: GameRow) -> Game:
+        if row.state is None:
+            raise Refusal("This game has not started yet.")
+        return Game.from_dict(row.state, self._dice)
+
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refusal("That game no longer exists. Start a new one with /yahtzee start.")
+        return row
+
+    async def _save(
+        self, row: GameRow, move: MoveRecord, game: Game | None = None, **changes: object
+    ) -> GameRow:
+        if game is not None:
+            changes["state"] = game.to_dict()
+            changes["state_format"] = FORMAT_VERSION
+        try:
+            return await self.store.update_game(row.id, row.version, move, **changes)  # type: ignore[arg-type]
+        except StaleVersion:
+            raise Refusal(
+                "Another move arrived at the same moment and went first; nothing changed. "
+                "Look at the board and try again."
+            ) from None
+
+    async def _locked(self, game_id: int, work: Callable[[], Awaitable[object]]) -> object:
+        async with self._locks.get(game_id):
+            return await work()
+
+    @staticmethod
+    def _link(row: GameRow) -> tuple[int | None, int, int] | None:
+        message = row.board_message_id or row.final_message_id
+        return (row.guild_id, row.channel_id, message) if message else None
+
+    async def _board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
+        image = await asyncio.to_thread(render_turn, game) if game is not None else None
+        return Board(row, game, image, retire)
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    async def open_lobby(
+        self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str
+    ) -> GameRow:
+        """Open a lobby in a channel with its host seated; refused if the channel is busy."""
+        try:
+            chosen = Preset.parse(preset)
+        except ValueError as exc:
+            raise Refusal(str(exc)) from None
+        try:
+            return await self.store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=user_id,
+                preset=chosen.value,
+                players=[(user_id, name)],
+            )
+        except ChannelBusy as busy:
+            what = "a lobby" if busy.existing.status == "lobby" else "a game in progress"
+            raise Refusal(
+                f"This channel already has {what}: join it, or start yours in another channel.",
+                self._link(busy.existing),
+            ) from None
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
+        """Take a seat in a lobby."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if any(uid == user_id for uid, _ in row.players):
+                raise Refusal("You are already in this lobby: wait for the host to press Start.")
+            if len(row.players) >= MAX_SEATS:
+                raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
+            players = [*row.players, (user_id, name)]
+            return await self._save(row, MoveRecord(user_id, "join"), players=players)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> GameRow:
+        """Give up a seat in a lobby; the host's role passes on, and an empty lobby closes."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if not any(uid == user_id for uid, _ in row.players):
+                raise Refusal("You are not in this lobby.")
+            players = [(uid, n) for uid, n in row.players if uid != user_id]
+            move = MoveRecord(user_id, "leave")
+            if not players:
+                return await self._save(row, move, players=players, status="cancelled")
+            host = row.host_id if row.host_id != user_id else players[0][0]
+            return await self._save(row, move, players=players, host_id=host)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def cancel(self, game_id: int, user_id: int) -> GameRow:
+        """The host closes the lobby."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can cancel this lobby. You can Leave it instead.")
+            return await self._save(row, MoveRecord(user_id, "cancel"), status="cancelled")
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def begin(self, game_id: int, user_id: int) -> Board:
+        """The host starts the game with the players seated (solo allowed)."""
+
+        async def work() -> Board:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can start the game. Ask them to press Start.")
+            game = Game(
+                [(_player_id(uid), name) for uid, name in row.players], row.preset, self._dice
+            )
+            saved = await self._save(row, MoveRecord(user_id, "start"), game, status="active")
+            return await self._board(saved, game)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    @staticmethod
+    def _require_lobby(row: GameRow) -> None:
+        if row.status != "lobby":
+            if row.status == "active":
+                raise Refusal("This game has already started.")
+            raise Refusal("This lobby is closed. Start a new one with /yahtzee start.")
+
+    # -- turns -----------------------------------------------------------------------------
+
+    def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
+        if row.status != "active":
+            raise Refusal("This game is over. Start a new one with /yahtzee start.")
+        game = self._game(row)
+        if message_id != row.board_message_id or turn != game.turn_number:
+            raise Refusal(
+                "That board is from an earlier turn. Use the live board instead.", self._link(row)
+            )
+        return game
+
+    @staticmethod
+    def _check_rolls(game: Game, rolls_used: int) -> None:
+        if rolls_used != game.rolls_used:
+            if game.rolls_used > rolls_used:
+                raise Refusal(
+                    "The dice have been rolled since that click (a double click?); nothing "
+                    "else changed. Look at the dice on the board."
+                )
+            raise Refusal("That button is out of date; use the board as it is now.")
+
+    async def roll(
+        self, game_id: int, user_id: int, message_id: int | None, turn: int, rolls_used: int
+    ) -> Board:
+        """Roll the dice not held."""
+
+        async def work() -> Board:
+            row = await self._row(game_id)
+            game = self._require_live_board(row, message_id, turn)
+            self._check_rolls(game, rolls_used)
+            try:
+                dice = game.roll(_player_id(user_id))
+            except RuleError as exc:
+                raise Refusal(str(exc)) from None
+            saved = await self._save(row, MoveRecord(user_id, "roll", dice=str(dice)), game)
+            retire = saved.undo_message_id
+            if retire is not None:
+                await self.store.set_messages(game_id, undo_message_id=None)
+            return await self._board(saved, game, retire)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def hold(
+        self,
+        game_id: int,
+        user_id: int,
+        message_id: int | None,
+        turn: int,
+        rolls_used: int,
+        index: int,
+    ) -> Board:
+        """Hold a free die or release a held one."""
+
+        async def work() -> Board:
+            row = await self._row(game_id)
+            game = self._require_live_board(row, message_id, turn)
+            self._check_rolls(game, rolls_used)
+            try:
+                held = game.toggle_hold(_player_id(user_id), index)
+            except RuleError as exc:
+                raise Refusal(str(exc)) from None
+            detail = f"{'hold' if held else 'release'} die {index + 1}"
+            saved = await self._save(row, MoveRecord(user_id, "hold", detail, str(game.dice)), game)
+            return await self._board(saved, game)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def score(
+        self,
+        game_id: int,
+        user_id: int,
+        message_id: int | None,
+        turn: int,
+        rolls_used: int,
+        box: str,
+    ) -> Scored:
+        """Score the dice in a box; the turn passes on, or the game ends and results are kept."""
+
+        async def work() -> Scored:
+            row = await self._row(game_id)
+            game = self._require_live_board(row, message_id, turn)
+            self._check_rolls(game, rolls_used)
+            try:
+                category = Category(box)
+            except ValueError:
+                raise Refusal("That box does not exist; pick one from the menu.") from None
+            seat = game.current_seat
+            round_no = game.round
+            try:
+                result = game.score(_player_id(user_id), category)
+            except RuleError as exc:
+                raise Refusal(str(exc)) from None
+            detail = f"{category.value} {result.points}" + (
+                f" +{result.bonus}" if result.bonus else ""
+            )
+            move = MoveRecord(user_id, "score", detail, str(result.dice))
+            if game.is_over:
+                saved = await self._save(
+                    row, move, game, status="finished", results=self._results(game)
+                )
+                final = await asyncio.to_thread(render_final, game)
+                return Scored(Board(saved, game), result, seat.name, round_no, final)
+            saved = await self._save(row, move, game)
+            return Scored(await self._board(saved, game), result, seat.name, round_no)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    @staticmethod
+    def _results(game: Game) -> list[ResultRow]:
+        out = []
+        for standing in game.standings():
+            seat = game.seats[standing.seat]
+            if seat.left:
+                continue
+            card = seat.card
+            out.append(
+                ResultRow(
+                    user_id=int(seat.player_id),
+                    total=card.total,
+                    upper_total=card.upper_total,
+                    upper_bonus=card.upper_bonus,
+                    yahtzees=card.yahtzees,
+                    yahtzee_bonuses=card.yahtzee_bonuses,
+                    place=standing.place,
+                    seats=len(game.seats),
+                )
+            )
+        return out
+
+    async def undo(self, game_id: int, user_id: int, message_id: int | None, turn: int) -> Undone:
+        """Take back the last scoring, from the message that offers Undo."""
+
+        async def work() -> Undone:
+            row = await self._row(game_id)
+            if row.status != "active":
+                raise Refusal("This game is over: its last scoring is final.")
+            game = self._game(row)
+            if message_id != row.undo_message_id or turn != game.turn_number - 1:
+                raise Refusal("Too late to undo: the next roll has happened.", self._link(row))
+            try:
+                game.undo(_player_id(user_id))
+            except RuleError as exc:
+                raise Refusal(str(exc)) from None
+            saved = await self._save(row, MoveRecord(user_id, "undo", dice=str(game.dice)), game)
+            return Undone(await self._board(saved, game), row.board_message_id)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    # -- leaving and ending ----------------------------------------------------------------
+
+    async def live_game(self, channel_id: int) -> GameRow:
+        """The channel's lobby or game, or a refusal saying there is none."""
+        row = await self.store.live_game_in(channel_id)
+        if row is None:
+            raise Refusal("There is no game in this channel. Start one with /yahtzee start.")
+        return row
+
+    async def leave_game(self, channel_id: int, user_id: int) -> Board:
+        """A player leaves the running game; the others play on; the last one out ends it."""
+        row = await self.live_game(channel_id)
+        if row.status == "lobby":
+            return Board(await self.leave_lobby(row.id, user_id))
+
+        async def work() -> Board:
+            current = await self._row(row.id)
+            if current.status != "active":
+                raise Refusal("This game is over already.")
+            game = self._game(current)
+            try:
+                game.leave(_player_id(user_id))
+            except RuleError as exc:
+                raise Refusal(str(exc)) from None
+            move = MoveRecord(user_id, "leave")
+            if all(seat.left for seat in game.seats):
+                saved = await self._save(current, move, game, status="abandoned")
+                return Board(saved, game)
+            if game.is_over:
+                saved = await self._save(
+                    current, move, game, status="finished", results=self._results(game)
+                )
+                return Board(saved, game)
+            saved = await self._save(current, move, game)
+            return await self._board(saved, game)
+
+        return await self._locked(row.id, work)  # type: ignore[return-value]
+
+    async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameRow:
+        """The game a user may end here, or a refusal."""
+        row = await self.live_game(channel_id)
+        if user_id != row.host_id and not is_admin:
+            raise Refusal("Only the host or a member with Manage Server can end this game.")
+        return row
+
+    async def end(self, game_id: int, user_id: int, is_admin: bool) -> GameRow:
+        """End a lobby or game early; it is kept as abandoned and records no results."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            if not row.is_live:
+                raise Refusal("This game has already ended.")
+            if user_id != row.host_id and not is_admin:
+                raise Refusal("Only the host or a member with Manage Server can end this game.")
+            status = "abandoned" if row.status == "active" else "cancelled"
+            return await self._save(row, MoveRecord(user_id, "end"), status=status)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    # -- looking -----------------------------------------------------------------------------
+
+    async def scorecard(self, channel_id: int, viewer_id: int, player_id: int | None) -> bytes:
+        """A player's scorecard image: the named player, else the viewer, else whoever plays."""
+        row = await self.live_game(channel_id)
+        return await self.scorecard_of(row.id, viewer_id, player_id)
+
+    async def scorecard_of(self, game_id: int, viewer_id: int, player_id: int | None) -> bytes:
+        """Like ``scorecard``, for a game by id (also a finished one)."""
+        row = await self._row(game_id)
+        if row.state is None:
+            raise Refusal("The game has not started yet: there are no scorecards to show.")
+        game = self._game(row)
+        wanted = player_id if player_id is not None else viewer_id
+        try:
+            seat = game.seat_of(_player_id(wanted))
+        except RuleError:
+            if player_id is not None:
+                raise Refusal("That member is not playing in this game.") from None
+            seat = game.current
+        return await asyncio.to_thread(render_scorecard, game, seat)
+
+    async def play_again(
+        self, game_id: int, guild_id: int | None, channel_id: int, user_id: int, name: str
+    ) -> GameRow:
+        """A new lobby with the same players (and the clicker as host)."""
+        old = await self._row(game_id)
+        players: list[tuple[int, str]] = [(user_id, name)]
+        if old.state is not None:
+            for seat in self._game(old).seats:
+                if not seat.left and int(seat.player_id) != user_id:
+                    players.append((int(seat.player_id), seat.name))
+        try:
+            return await self.store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=user_id,
+                preset=old.preset,
+                players=players[:MAX_SEATS],
+            )
+        except ChannelBusy as busy:
+            raise Refusal(
+                "This channel already has a new lobby or game: join that one.",
+                self._link(busy.existing),
+            ) from None
+
+    async def render(self, row: GameRow) -> Board:
+        """The board for a stored game as it is now (for repairs after a restart)."""
+        game = self._game(row) if row.state is not None else None
+        return await self._board(row, game if row.status == "active" else None)
+
+    async def final_image(self, row: GameRow) -> bytes:
+        """The final scorecard of a finished game."""
+        return await asyncio.to_thread(render_final, self._game(row))
+
+    # -- message bookkeeping -----------------------------------------------------------------
+
+    async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> None:
+        """Record that ``message_id`` now shows ``row`` as it is."""
+        turn = game.turn_number if game is not None else None
+        await self.store.set_messages(row.id, board=(message_id, turn, row.version))
+
+    async def undo_offered(self, game_id: int, message_id: int | None) -> None:
+        """Record which message offers Undo (or that none does)."""
+        await self.store.set_messages(game_id, undo_message_id=message_id)
+
+    async def final_posted(self, game_id: int, message_id: int) -> None:
+        """Record the final message of a finished game."""
+        await self.store.set_messages(game_id, final_message_id=message_id)

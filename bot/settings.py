@@ -1,0 +1,114 @@
+"""Every setting, read once from the environment and a .env file, and validated."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE = Path("data") / "yahtzee.sqlite3"
+PROJECT_ENV_FILE = Path(__file__).resolve().parents[1] / ".env"
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class SettingsError(Exception):
+    """A missing or broken setting; the message says which one and how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The bot's configuration."""
+
+    token: str
+    database_path: Path = DEFAULT_DATABASE
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @classmethod
+    def load(
+        cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+    ) -> Settings:
+        """Read settings from ``env`` (default: the process environment) over ``env_file``."""
+        values: dict[str, str] = {}
+        if env_file is not None and env_file.is_file():
+            values.update(read_env_file(env_file))
+        values.update(os.environ if env is None else env)
+        return cls.from_mapping(values)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, str]) -> Settings:
+        """Validate raw string settings."""
+
+        def get(name: str) -> str | None:
+            value = values.get(name, "").strip()
+            return value or None
+
+        token = get("DISCORD_TOKEN")
+        if token is None:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: put your bot token in a .env file next to "
+                "README.md (see .env.example) or in the environment."
+            )
+        if any(ch.isspace() for ch in token) or token.lower().startswith("bot "):
+            raise SettingsError(
+                "DISCORD_TOKEN looks wrong: paste only the token from the Developer Portal's "
+                "Bot page, without spaces or a 'Bot ' prefix."
+            )
+        level = (get("LOG_LEVEL") or "INFO").upper()
+        if level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        shard_ids_raw = get("SHARD_IDS")
+        shard_ids = None
+        if shard_ids_raw is not None:
+            shard_ids = tuple(_int(part, "SHARD_IDS") for part in shard_ids_raw.split(","))
+        shard_count = _int(get("SHARD_COUNT"), "SHARD_COUNT") if get("SHARD_COUNT") else None
+        if shard_ids is not None and shard_count is None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT too (the total number of shards).")
+        if shard_count is not None and shard_count < 1:
+            raise SettingsError("SHARD_COUNT must be 1 or more.")
+        if shard_ids and shard_count and any(not 0 <= s < shard_count for s in shard_ids):
+            raise SettingsError("every SHARD_IDS entry must be between 0 and SHARD_COUNT - 1.")
+        dev_guild = get("DEV_GUILD_ID")
+        return cls(
+            token=token,
+            database_path=Path(get("DATABASE_PATH") or DEFAULT_DATABASE),
+            dev_guild_id=_int(dev_guild, "DEV_GUILD_ID") if dev_guild else None,
+            log_level=level,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+        )
+
+    @property
+    def log_level_number(self) -> int:
+        """The ``logging`` level for ``log_level``."""
+        return int(logging.getLevelName(self.log_level))
+
+
+def _int(raw: str | None, name: str) -> int:
+    try:
+        return int(str(raw).strip())
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines and # comments ignored; optional quotes stripped."""
+    values: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :]
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise SettingsError(f"{path}:{number}: expected KEY=VALUE, got {line!r}.")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values

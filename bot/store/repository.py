@@ -1,0 +1,421 @@
+"""The repository: one class, parameterised SQL only, opened once and passed in."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+LIVE = ("lobby", "active")
+
+
+class StaleVersion(Exception):
+    """The game changed since it was read: another move got there first."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has a lobby or a running game."""
+
+    def __init__(self, existing: GameRow) -> None:
+        super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
+        self.existing = existing
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as stored: who, where, its status, the engine state and its messages."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: str
+    preset: str
+    players: list[tuple[int, str]]
+    state: dict[str, Any] | None
+    version: int
+    board_message_id: int | None
+    board_turn: int | None
+    board_version: int | None
+    undo_message_id: int | None
+    final_message_id: int | None
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+
+    @property
+    def is_live(self) -> bool:
+        """A lobby or a running game."""
+        return self.status in LIVE
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One accepted move for the log."""
+
+    user_id: int | None
+    action: str
+    detail: str | None = None
+    dice: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One human seat's result in a finished game."""
+
+    user_id: int
+    total: int
+    upper_total: int
+    upper_bonus: int
+    yahtzees: int
+    yahtzee_bonuses: int
+    place: int | None
+    seats: int
+
+
+def latest_schema_version() -> int:
+    """The number of the newest migration file."""
+    return max(n for n, _ in _migration_files())
+
+
+def _migration_files() -> list[tuple[int, Path]]:
+    found = []
+    for path in MIGRATIONS.iterdir():
+        match = _MIGRATION_NAME.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    found.sort()
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 001, 002, ... without gaps: {numbers}")
+    return found
+
+
+def now() -> str:
+    """The current UTC time as stored (ISO 8601, seconds)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
+    "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
+    "created_at, updated_at, finished_at"
+)
+
+
+def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
+    players = [(int(uid), str(name)) for uid, name in json.loads(row[6])]
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        status=row[4],
+        preset=row[5],
+        players=players,
+        state=json.loads(row[7]) if row[7] is not None else None,
+        version=row[8],
+        board_message_id=row[9],
+        board_turn=row[10],
+        board_version=row[11],
+        undo_message_id=row[12],
+        final_message_id=row[13],
+        created_at=row[14],
+        updated_at=row[15],
+        finished_at=row[16],
+    )
+
+
+_UNSET: Any = object()
+
+
+class Store:
+    """All reads and writes of the bot's SQLite file (WAL mode, busy timeout, migrations)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: str | Path, migrate: bool = True) -> Store:
+        """Open (creating folders and file as needed) and bring the schema up to date."""
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        store = cls(db)
+        if migrate:
+            await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._db.close()
+
+    # -- schema ------------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        """``PRAGMA user_version``: the number of the last migration applied."""
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply every migration newer than the file's version, all in one transaction."""
+        current = await self.schema_version()
+        pending = [
+            (n, p) for n, p in _migration_files() if n > current and (target is None or n <= target)
+        ]
+        if not pending:
+            return current
+        script = ["BEGIN IMMEDIATE;"]
+        for number, path in pending:
+            script.append(path.read_text(encoding="utf-8"))
+            script.append(f"PRAGMA user_version = {int(number)};")
+        script.append("COMMIT;")
+        try:
+            await self._db.executescript("\n".join(script))
+        except Exception:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            raise
+        version = await self.schema_version()
+        log.info("database schema migrated from version %d to %d", current, version)
+        return version
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        players: Iterable[tuple[int, str]],
+    ) -> GameRow:
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already."""
+        stamp = now()
+        roster = json.dumps([[uid, name] for uid, name in players])
+        try:
+            await self._db.execute("BEGIN IMMEDIATE")
+            cursor = await self._db.execute(
+                "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
+                "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (guild_id, channel_id, host_id, preset, roster, stamp, stamp),
+            )
+            game_id = cursor.lastrowid
+            await self._db.execute(
+                "INSERT INTO moves (game_id, version, user_id, action, at) "
+                "VALUES (?, 0, ?, 'open', ?)",
+                (game_id, host_id, stamp),
+            )
+            await self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            await self._db.execute("ROLLBACK")
+            existing = await self.live_game_in(channel_id)
+            if existing is None:
+                raise
+            raise ChannelBusy(existing) from None
+        except BaseException:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            raise
+        game = await self.get_game(int(game_id or 0))
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def live_game_in(self, channel_id: int) -> GameRow | None:
+        """The lobby or running game of a channel, if any."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def live_games(self) -> list[GameRow]:
+        """Every lobby and running game."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_game(r) for r in rows]
+
+    async def games_missing_final_message(self) -> list[GameRow]:
+        """Finished games whose final message has not been posted."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' "
+            "AND final_message_id IS NULL ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_game(r) for r in rows]
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: MoveRecord,
+        *,
+        status: str = _UNSET,
+        state: dict[str, Any] | None = _UNSET,
+        state_format: int | None = _UNSET,
+        players: Sequence[tuple[int, str]] = _UNSET,
+        host_id: int = _UNSET,
+        results: Sequence[ResultRow] = (),
+    ) -> GameRow:
+        """Apply one accepted change if the game is still at ``expected_version``.
+
+        The change, its move-log entry and (when the game finishes) its result rows are
+        committed together. ``StaleVersion`` if another change got there first.
+        """
+        stamp = now()
+        sets = ["version = version + 1", "updated_at = ?"]
+        values: list[Any] = [stamp]
+        if status is not _UNSET:
+            sets.append("status = ?")
+            values.append(status)
+            if status in ("finished", "abandoned", "cancelled"):
+                sets.append("finished_at = ?")
+                values.append(stamp)
+        if state is not _UNSET:
+            sets.append("state = ?")
+            values.append(json.dumps(state, separators=(",", ":")) if state is not None else None)
+        if state_format is not _UNSET:
+            sets.append("state_format = ?")
+            values.append(state_format)
+        if players is not _UNSET:
+            sets.append("players = ?")
+            values.append(json.dumps([[uid, name] for uid, name in players]))
+        if host_id is not _UNSET:
+            sets.append("host_id = ?")
+            values.append(host_id)
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*values, game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
+            await self._db.execute(
+                "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    expected_version + 1,
+                    move.user_id,
+                    move.action,
+                    move.detail,
+                    move.dice,
+                    stamp,
+                ),
+            )
+            if results:
+                async with self._db.execute(
+                    "SELECT guild_id, channel_id, preset FROM games WHERE id = ?", (game_id,)
+                ) as cur:
+                    guild_id, channel_id, preset = await cur.fetchone()  # type: ignore[misc]
+                await self._db.executemany(
+                    "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
+                    "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
+                    "finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            guild_id,
+                            channel_id,
+                            r.user_id,
+                            r.total,
+                            r.upper_total,
+                            r.upper_bonus,
+                            r.yahtzees,
+                            r.yahtzee_bonuses,
+                            r.place,
+                            r.seats,
+                            preset,
+                            stamp,
+                        )
+                        for r in results
+                    ],
+                )
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def set_messages(
+        self,
+        game_id: int,
+        *,
+        board: tuple[int | None, int | None, int | None] = _UNSET,
+        undo_message_id: int | None = _UNSET,
+        final_message_id: int | None = _UNSET,
+    ) -> None:
+        """Record which messages show the game: ``board`` is (message id, turn, version)."""
+        sets: list[str] = []
+        values: list[Any] = []
+        if board is not _UNSET:
+            sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
+            values += list(board)
+        if undo_message_id is not _UNSET:
+            sets.append("undo_message_id = ?")
+            values.append(undo_message_id)
+        if final_message_id is not _UNSET:
+            sets.append("final_message_id = ?")
+            values.append(final_message_id)
+        if not sets:
+            return
+        await self._db.execute(
+            f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id)
+        )
+
+    async def moves(
+        self, game_id: int
+    ) -> list[tuple[int, int | None, str, str | None, str | None]]:
+        """The move log of a game: (version, user, action, detail, dice), oldest first."""
+        async with self._db.execute(
+            "SELECT version, user_id, action, detail, dice FROM moves "
+            "WHERE game_id = ? ORDER BY version",
+            (game_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        """The result rows of a finished game, best place first."""
+        async with self._db.execute(
+            "SELECT user_id, total, upper_total, upper_bonus, yahtzees, yahtzee_bonuses, "
+            "place, seats FROM results WHERE game_id = ? ORDER BY place IS NULL, place, user_id",
+            (game_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [ResultRow(*r) for r in rows]

@@ -1,0 +1,87 @@
+"""One handler for everything a user can get wrong or that can go wrong: a refusal becomes an
+ephemeral sentence; anything unexpected is logged with a short code the user also sees."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.engine import RuleError
+from bot.games import Refusal
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+S = TypeVar("S")
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A link to a message."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer with an ephemeral message, whether or not the interaction was answered yet."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Turn any error into a reply: never a silent 'This interaction failed'."""
+    original = getattr(error, "original", error)  # app_commands wrap errors
+    if isinstance(original, Refusal):
+        text = original.message
+        if original.link:
+            text += f"\n{jump_url(*original.link)}"
+    elif isinstance(original, RuleError):
+        text = str(original)
+    elif isinstance(original, app_commands.NoPrivateMessage):
+        text = "Yahtzee is played in a server channel, not in direct messages."
+    elif isinstance(original, app_commands.CheckFailure):
+        text = "You don't have permission to do that here."
+    elif isinstance(original, app_commands.CommandOnCooldown):
+        text = f"Slow down a little: try again in {original.retry_after:.0f} s."
+    else:
+        code = secrets.token_hex(3).upper()
+        log.error(
+            "unexpected error %s handling interaction %s (%s) from user %s in channel %s",
+            code,
+            interaction.id,
+            (interaction.data or {}).get("custom_id") or (interaction.data or {}).get("name"),
+            interaction.user.id if interaction.user else None,
+            interaction.channel_id,
+            exc_info=original,
+        )
+        text = (
+            f"Something went wrong on our side (error {code}); nothing you did was lost. "
+            "Try again in a moment, and mention the code if you report it."
+        )
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell user about an error on interaction %s", interaction.id)
+
+
+def guarded(
+    handler: Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]],
+) -> Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]]:
+    """Run a component handler so that every error reaches ``handle_error``."""
+
+    @functools.wraps(handler)
+    async def wrapper(
+        self: S, interaction: discord.Interaction[Any], *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        try:
+            await handler(self, interaction, *args, **kwargs)
+        except Exception as error:  # one handler for all of them
+            await handle_error(interaction, error)
+
+    return wrapper

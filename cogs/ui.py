@@ -1,0 +1,517 @@
+"""What the bot's messages look like: embeds, files and restart-proof components.
+
+Every button and select is a ``discord.ui.DynamicItem`` whose custom_id carries what the
+click needs, so it keeps working after a restart:
+
+=========================================  ==================================================
+custom_id                                  component
+=========================================  ==================================================
+``yz:lobby:<action>:<game>``               lobby buttons: join, leave, start, cancel
+``yz:die:<game>:<turn>:<rolls>:<i>``       hold or release die ``i`` (0-4)
+``yz:roll:<game>:<turn>:<rolls>``          roll the dice not held
+``yz:box:<game>:<turn>:<rolls>``           the select of legal boxes
+``yz:card:<game>``                         the clicker's scorecard (ephemeral)
+``yz:undo:<game>:<turn>``                  take back the scoring of turn ``turn``
+``yz:again:<game>``                        a new lobby with the same players
+``yz:end:<game>``                          confirm ending the game
+=========================================  ==================================================
+
+``turn`` is the number of turns completed in the game and ``rolls`` the rolls used this
+turn, so a click on an older board, or a second click on Roll, is recognised and refused
+politely instead of being applied to the wrong turn. Callbacks hand over to the Yahtzee cog.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset
+from bot.games import Board, Scored
+from bot.store import GameRow
+
+if TYPE_CHECKING:
+    from cogs.yahtzee import Yahtzee
+
+BOARD_FILE = "board.png"
+FINAL_FILE = "final.png"
+CARD_FILE = "scorecard.png"
+GREEN = discord.Colour(0x24593B)
+GOLD = discord.Colour(0xD69712)
+GREY = discord.Colour(0x4F545C)
+MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
+LOCK = "\N{LOCK}"
+
+
+def controller(interaction: discord.Interaction[Any]) -> Yahtzee:
+    """The cog that handles every click."""
+    cog = interaction.client.get_cog("Yahtzee")
+    if cog is None:  # pragma: no cover - the cog is loaded in setup_hook
+        raise RuntimeError("the Yahtzee cog is not loaded")
+    return cog  # type: ignore[return-value]
+
+
+def mention(player_id: str) -> str:
+    """A user mention from an engine player id."""
+    return f"<@{player_id}>"
+
+
+def png(data: bytes, name: str) -> discord.File:
+    """A PNG attachment."""
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+# -- lobby -----------------------------------------------------------------------------------
+
+
+def lobby_embed(row: GameRow) -> discord.Embed:
+    """The lobby: players so far, the host, the preset, and what to do."""
+    preset = Preset(row.preset)
+    embed = discord.Embed(title="Yahtzee: lobby", colour=GREEN)
+    if row.status == "lobby":
+        embed.description = (
+            "Press **Join** to take a seat (up to 8). The host presses **Start** when "
+            "everyone is in; a solo game is fine too."
+        )
+    elif row.status == "active":
+        embed.description = "The game has started: the board is below."
+    else:
+        embed.description = "This lobby is closed."
+        embed.colour = GREY
+    seated = "\n".join(
+        f"`#{i}` <@{uid}>" + (" (host)" if uid == row.host_id else "")
+        for i, (uid, _) in enumerate(row.players, 1)
+    )
+    embed.add_field(
+        name=f"Players ({len(row.players)}/8)", value=seated or "nobody yet", inline=False
+    )
+    embed.set_footer(text=f"{preset.title} rules: {preset.description}")
+    return embed
+
+
+def lobby_view(row: GameRow) -> discord.ui.View | None:
+    """Join, Leave, Start and Cancel while the lobby is open."""
+    if row.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    for action, label, style in (
+        ("join", "Join", discord.ButtonStyle.success),
+        ("leave", "Leave", discord.ButtonStyle.secondary),
+        ("start", "Start", discord.ButtonStyle.primary),
+        ("cancel", "Cancel", discord.ButtonStyle.danger),
+    ):
+        view.add_item(LobbyButton(action, row.id, label, style))
+    return view
+
+
+# -- a turn ----------------------------------------------------------------------------------
+
+
+def scores_field(game: Game) -> str:
+    """Every seat's running total, numbered like the image's columns."""
+    lines = []
+    for i, seat in enumerate(game.seats):
+        marker = " \N{LEFTWARDS ARROW} to play" if i == game.current and not game.is_over else ""
+        if seat.left:
+            marker = " (left)"
+        lines.append(f"`#{i + 1}` {mention(seat.player_id)}: **{seat.card.total}**{marker}")
+    return "\n".join(lines)
+
+
+def board_embed(board: Board) -> discord.Embed:
+    """The live board's embed; the image is attached as board.png."""
+    game = board.game
+    assert game is not None
+    seat = game.current_seat
+    who = mention(seat.player_id)
+    if game.dice is None:
+        text = f"{who}, it's your turn: press **Roll**."
+    elif game.rolls_left == 0:
+        text = f"{who}: that was roll {ROLLS_PER_TURN} of {ROLLS_PER_TURN}. Pick a box to score."
+    else:
+        text = (
+            f"{who}: roll {game.rolls_used} of {ROLLS_PER_TURN}. Click dice to hold them, then "
+            "**Roll** again, or pick a box to score now."
+        )
+    embed = discord.Embed(
+        title=f"Yahtzee: round {game.round} of {ROUNDS}", description=text, colour=GREEN
+    )
+    embed.add_field(name="Scores", value=scores_field(game), inline=False)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=f"{game.preset.title} rules · /yahtzee rules · /yahtzee scorecard")
+    return embed
+
+
+def box_label(category: Category, points: int, game: Game) -> tuple[str, str | None]:
+    """A select option's label and description for scoring the dice in ``category``."""
+    card = game.current_seat.card
+    dice = game.dice
+    assert dice is not None
+    if category is Category.YAHTZEE and card.is_filled(Category.YAHTZEE):
+        return "Yahtzee bonus: +100", "Takes the bonus; no box is filled this turn"
+    description = None
+    if card.joker_applies(dice):
+        description = "Joker" if category in LOWER else "Joker: forced here"
+        if card.bonus_for(dice):
+            description += ", +100 Yahtzee bonus"
+    elif points == 0:
+        description = "Scratch: fills the box with 0"
+    return f"{category.label}: {points}", description
+
+
+def board_view(board: Board) -> discord.ui.View:
+    """Five die buttons; Roll and Scorecard; the select of legal boxes."""
+    game = board.game
+    assert game is not None
+    gid, turn, rolls = board.row.id, game.turn_number, game.rolls_used
+    view = discord.ui.View(timeout=None)
+    can_hold = game.dice is not None and game.rolls_left > 0
+    for i in range(5):
+        face = game.dice[i] if game.dice is not None else None
+        view.add_item(DieButton(gid, turn, rolls, i, face, game.held[i], not can_hold))
+    view.add_item(RollButton(gid, turn, rolls, game.rolls_left))
+    view.add_item(ScorecardButton(gid))
+    options: list[discord.SelectOption] = []
+    for category, points in game.options().items():
+        label, description = box_label(category, points, game)
+        options.append(
+            discord.SelectOption(label=label, value=category.value, description=description)
+        )
+    view.add_item(BoxSelect(gid, turn, rolls, options))
+    return view
+
+
+def summary_embed(scored: Scored) -> discord.Embed:
+    """A finished turn: who scored what, keeping the turn's image."""
+    result = scored.result
+    if result.bonus_turn:
+        what = f"took a **Yahtzee bonus** (+100) with {result.dice}"
+    else:
+        what = f"scored **{result.points}** in **{result.category.label}** with {result.dice}"
+        if result.bonus:
+            what += f", plus a **+{result.bonus}** Yahtzee bonus"
+    embed = discord.Embed(
+        title=f"Yahtzee: round {scored.round} of {ROUNDS}",
+        description=f"{mention(result.player_id)} {what}.",
+        colour=GREY,
+    )
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text="This turn is over; the live board is below.")
+    return embed
+
+
+def undo_view(game_id: int, turn: int) -> discord.ui.View:
+    """Only the Undo button, for the player who just scored."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(game_id, turn))
+    return view
+
+
+def final_embed(row: GameRow, game: Game) -> discord.Embed:
+    """Game over: the ranking with totals and bonuses."""
+    lines = []
+    for standing in game.standings():
+        card = game.seats[standing.seat].card
+        if standing.place is None:
+            lines.append(f"left: {mention(standing.player_id)}: {standing.total}")
+            continue
+        medal = MEDALS.get(standing.place, f"{standing.place}.")
+        extras = []
+        if card.upper_bonus:
+            extras.append(f"upper bonus {card.upper_bonus}")
+        if card.yahtzee_bonus:
+            extras.append(f"Yahtzee bonus {card.yahtzee_bonus}")
+        tail = f" ({', '.join(extras)})" if extras else ""
+        lines.append(f"{medal} {mention(standing.player_id)}: **{standing.total}**{tail}")
+    winners = [s for s in game.standings() if s.place == 1]
+    if len(winners) == 1:
+        title = f"Game over: {winners[0].name} wins with {winners[0].total}!"
+    elif winners:
+        title = f"Game over: a {len(winners)}-way tie at {winners[0].total}!"
+    else:
+        title = "Game over"
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
+    embed.set_image(url=f"attachment://{FINAL_FILE}")
+    embed.set_footer(
+        text=f"{Preset(row.preset).title} rules · Play again opens a lobby for the same players"
+    )
+    return embed
+
+
+def final_view(game_id: int) -> discord.ui.View:
+    """Play again."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayAgainButton(game_id))
+    return view
+
+
+def ended_embed(reason: str) -> discord.Embed:
+    """A board retired because the game ended early."""
+    return discord.Embed(title="Yahtzee: game ended", description=reason, colour=GREY)
+
+
+def end_confirm_view(game_id: int) -> discord.ui.View:
+    """The confirmation button for /yahtzee end."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndConfirmButton(game_id))
+    return view
+
+
+# -- components ------------------------------------------------------------------------------
+
+_DynamicButton = discord.ui.DynamicItem[discord.ui.Button[Any]]
+_DynamicSelect = discord.ui.DynamicItem[discord.ui.Select[Any]]
+
+
+class LobbyButton(
+    _DynamicButton,
+    template=r"yz:lobby:(?P<action>join|leave|start|cancel):(?P<game>\d+)",
+):
+    """Join, Leave, Start or Cancel on a lobby."""
+
+    def __init__(
+        self,
+        action: str,
+        game_id: int,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action.title(), style=style, custom_id=f"yz:lobby:{action}:{game_id}"
+            )
+        )
+        self.action, self.game_id = action, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_lobby(interaction, self.action, self.game_id)
+
+
+class DieButton(
+    _DynamicButton,
+    template=r"yz:die:(?P<game>\d+):(?P<turn>\d+):(?P<rolls>\d):(?P<index>[0-4])",
+):
+    """One die: its face as the label; click to hold or release it."""
+
+    def __init__(
+        self,
+        game_id: int,
+        turn: int,
+        rolls: int,
+        index: int,
+        face: int | None = None,
+        held: bool = False,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=str(face) if face is not None else "\N{EN DASH}",
+                emoji=LOCK if held else None,
+                style=discord.ButtonStyle.success if held else discord.ButtonStyle.secondary,
+                custom_id=f"yz:die:{game_id}:{turn}:{rolls}:{index}",
+                disabled=disabled,
+                row=0,
+            )
+        )
+        self.game_id, self.turn, self.rolls, self.index = game_id, turn, rolls, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> DieButton:
+        return cls(int(match["game"]), int(match["turn"]), int(match["rolls"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_hold(
+            interaction, self.game_id, self.turn, self.rolls, self.index
+        )
+
+
+class RollButton(
+    _DynamicButton,
+    template=r"yz:roll:(?P<game>\d+):(?P<turn>\d+):(?P<rolls>\d)",
+):
+    """Roll the dice not held; the label shows the rolls left."""
+
+    def __init__(self, game_id: int, turn: int, rolls: int, left: int = ROLLS_PER_TURN) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Roll ({left} left)",
+                emoji="\N{GAME DIE}",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"yz:roll:{game_id}:{turn}:{rolls}",
+                disabled=left == 0,
+                row=1,
+            )
+        )
+        self.game_id, self.turn, self.rolls = game_id, turn, rolls
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> RollButton:
+        return cls(int(match["game"]), int(match["turn"]), int(match["rolls"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_roll(interaction, self.game_id, self.turn, self.rolls)
+
+
+class ScorecardButton(
+    _DynamicButton,
+    template=r"yz:card:(?P<game>\d+)",
+):
+    """The clicker's own scorecard (or the current player's, for a spectator), ephemeral."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Scorecard",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"yz:card:{game_id}",
+                row=1,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ScorecardButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_scorecard(interaction, self.game_id)
+
+
+class BoxSelect(
+    _DynamicSelect,
+    template=r"yz:box:(?P<game>\d+):(?P<turn>\d+):(?P<rolls>\d)",
+):
+    """The boxes these dice may be scored in now, each with its points."""
+
+    def __init__(
+        self, game_id: int, turn: int, rolls: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        usable = bool(options)
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"yz:box:{game_id}:{turn}:{rolls}",
+                placeholder="Pick a box to score" if usable else "Roll first, then pick a box",
+                options=options or [discord.SelectOption(label="Roll first", value="none")],
+                disabled=not usable,
+                row=2,
+            )
+        )
+        self.game_id, self.turn, self.rolls = game_id, turn, rolls
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> BoxSelect:
+        return cls(int(match["game"]), int(match["turn"]), int(match["rolls"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        box = values[0] if values else ""
+        await controller(interaction).on_score(
+            interaction, self.game_id, self.turn, self.rolls, box
+        )
+
+
+class UndoButton(
+    _DynamicButton,
+    template=r"yz:undo:(?P<game>\d+):(?P<turn>\d+)",
+):
+    """Take back the scoring shown on this message, until the next roll."""
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Undo",
+                emoji="\N{LEFTWARDS ARROW WITH HOOK}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"yz:undo:{game_id}:{turn}",
+            )
+        )
+        self.game_id, self.turn = game_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> UndoButton:
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_undo(interaction, self.game_id, self.turn)
+
+
+class PlayAgainButton(
+    _DynamicButton,
+    template=r"yz:again:(?P<game>\d+)",
+):
+    """Open a new lobby with the same players."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Play again",
+                style=discord.ButtonStyle.success,
+                custom_id=f"yz:again:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> PlayAgainButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_play_again(interaction, self.game_id)
+
+
+class EndConfirmButton(
+    _DynamicButton,
+    template=r"yz:end:(?P<game>\d+)",
+):
+    """Confirms /yahtzee end."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="End the game",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"yz:end:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> EndConfirmButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_end_confirmed(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    DieButton,
+    RollButton,
+    ScorecardButton,
+    BoxSelect,
+    UndoButton,
+    PlayAgainButton,
+    EndConfirmButton,
+)

@@ -1,0 +1,432 @@
+"""The /yahtzee commands and every click on the bot's messages: thin glue between Discord
+and the game service. Rules live in bot.engine, SQL in bot.store, pixels in bot.render."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
+from bot.games import Board, GameService
+from bot.store import GameRow
+
+from .errors import guarded
+from .ui import (
+    BOARD_FILE,
+    CARD_FILE,
+    FINAL_FILE,
+    board_embed,
+    board_view,
+    end_confirm_view,
+    ended_embed,
+    final_embed,
+    final_view,
+    lobby_embed,
+    lobby_view,
+    mention,
+    png,
+    summary_embed,
+    undo_view,
+)
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+log = logging.getLogger(__name__)
+
+PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
+USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def display_name(user: discord.abc.User) -> str:
+    """The name a player is shown by: their server nickname or display name."""
+    return user.display_name
+
+
+def rules_text(preset: Preset) -> str:
+    """The rules in a few lines, with what the preset in play changes."""
+    return (
+        f"**Yahtzee**: {ROUNDS} rounds; each turn roll five dice up to {ROLLS_PER_TURN} times, "
+        "holding any dice between rolls, then score them in one open box (0 if they don't fit).\n"
+        "**Upper boxes** (Ones to Sixes) score the dice of that face; 63 or more earns +35.\n"
+        "**Lower boxes**: Three/Four of a Kind score all five dice; Full House 25; Small "
+        "Straight (four in a row) 30; Large Straight (five in a row) 40; Yahtzee (five alike) "
+        "50; Chance the sum.\n"
+        f"**Preset in play: {preset.title}**: {preset.description}\n"
+        "**Undo**: after scoring, Undo on that message takes it back until the next roll.\n"
+        "Other presets: "
+        + "; ".join(f"`{p.value}`" for p in Preset if p is not preset)
+        + ". The host picks one with `/yahtzee start preset:`."
+    )
+
+
+@app_commands.guild_only()
+class Yahtzee(
+    commands.GroupCog, group_name="yahtzee", group_description="Play Yahtzee in this channel"
+):
+    """Lobbies, turns, scorecards and the repair of boards after a restart."""
+
+    def __init__(self, bot: YahtzeeBot) -> None:
+        self.bot = bot
+        self._repair_lock = asyncio.Lock()
+        super().__init__()
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def _channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    async def _post_board(self, board: Board) -> discord.Message:
+        """A new live board that mentions the player to move."""
+        assert board.game is not None and board.image is not None
+        message = await self._channel(board.row.channel_id).send(
+            content=f"{mention(board.game.current_player_id)}, your turn!",
+            embed=board_embed(board),
+            file=png(board.image, BOARD_FILE),
+            view=board_view(board),
+            allowed_mentions=USER_MENTIONS,
+        )
+        await self.games.board_shown(board.row, message.id, board.game)
+        return message
+
+    async def _edit_board(self, message_id: int, board: Board) -> None:
+        assert board.game is not None and board.image is not None
+        await (
+            self._channel(board.row.channel_id)
+            .get_partial_message(message_id)
+            .edit(
+                embed=board_embed(board),
+                attachments=[png(board.image, BOARD_FILE)],
+                view=board_view(board),
+            )
+        )
+        await self.games.board_shown(board.row, message_id, board.game)
+
+    async def _retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
+        """Take a message's components away (a turn that is over), ignoring a deleted message."""
+        if message_id is None:
+            return
+        try:
+            await (
+                self._channel(channel_id).get_partial_message(message_id).edit(view=None, **changes)
+            )
+        except discord.HTTPException as exc:
+            log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
+
+    async def _post_final(self, row: GameRow, image: bytes | None = None) -> None:
+        game = self.games._game(row)
+        data = image if image is not None else await self.games.final_image(row)
+        message = await self._channel(row.channel_id).send(
+            embed=final_embed(row, game),
+            file=png(data, FINAL_FILE),
+            view=final_view(row.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self.games.final_posted(row.id, message.id)
+
+    # -- slash commands --------------------------------------------------------------------
+
+    @app_commands.command(name="start", description="Open a Yahtzee lobby in this channel")
+    @app_commands.describe(preset="The rule set; default official (Hasbro rules)")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def start(
+        self, interaction: discord.Interaction[Any], preset: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Open a lobby; a second lobby in a busy channel is refused with a link."""
+        assert interaction.channel_id is not None
+        row = await self.games.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            display_name(interaction.user),
+            preset.value if preset else DEFAULT_PRESET.value,
+        )
+        response = await interaction.response.send_message(
+            embed=lobby_embed(row),
+            view=lobby_view(row),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if response.message_id is not None:
+            await self.games.board_shown(row, response.message_id, None)
+
+    @app_commands.command(
+        name="scorecard", description="See a player's full scorecard (only you see it)"
+    )
+    @app_commands.describe(
+        player="Whose card; default yours, or the player to move if you are watching"
+    )
+    async def scorecard(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        """Any player's card as an image, ephemeral; spectators too."""
+        assert interaction.channel_id is not None
+        image = await self.games.scorecard(
+            interaction.channel_id, interaction.user.id, player.id if player else None
+        )
+        await interaction.response.send_message(file=png(image, CARD_FILE), ephemeral=True)
+
+    @app_commands.command(name="end", description="End this channel's game (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """Ask for confirmation, then end the game as abandoned."""
+        assert interaction.channel_id is not None
+        row = await self.games.check_can_end(
+            interaction.channel_id, interaction.user.id, interaction.permissions.manage_guild
+        )
+        what = "game" if row.status == "active" else "lobby"
+        await interaction.response.send_message(
+            f"End this {what} for everyone? It is kept as abandoned and counts for nobody.",
+            view=end_confirm_view(row.id),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="rules", description="The rules, and the preset in play here")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """An ephemeral summary of the rules."""
+        assert interaction.channel_id is not None
+        row = await self.games.store.live_game_in(interaction.channel_id)
+        preset = Preset(row.preset) if row else DEFAULT_PRESET
+        embed = discord.Embed(
+            title="Yahtzee rules", description=rules_text(preset), colour=0x24593B
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="leave", description="Leave this channel's game; the others play on")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave the lobby or the running game."""
+        assert interaction.channel_id is not None
+        before = await self.games.live_game(interaction.channel_id)
+        board = await self.games.leave_game(interaction.channel_id, interaction.user.id)
+        row = board.row
+        await interaction.response.send_message("You left the game.", ephemeral=True)
+        if row.status in ("lobby", "cancelled"):
+            if before.board_message_id:
+                await (
+                    self._channel(row.channel_id)
+                    .get_partial_message(before.board_message_id)
+                    .edit(embed=lobby_embed(row), view=lobby_view(row))
+                )
+            return
+        name = display_name(interaction.user)
+        await self._retire(row.channel_id, before.board_message_id)
+        await self._retire(row.channel_id, before.undo_message_id)
+        if row.status == "active":
+            await self._post_board(board)
+        elif row.status == "finished":
+            await self._post_final(row)
+        else:
+            await self._channel(row.channel_id).send(
+                embed=ended_embed(f"{name} left, and nobody is left to play: the game has ended.")
+            )
+
+    # -- clicks ------------------------------------------------------------------------------
+
+    @guarded
+    async def on_lobby(
+        self, interaction: discord.Interaction[Any], action: str, game_id: int
+    ) -> None:
+        """Join, Leave, Start or Cancel."""
+        user = interaction.user
+        if action == "start":
+            board = await self.games.begin(game_id, user.id)
+            await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
+            await self._post_board(board)
+            return
+        if action == "join":
+            row = await self.games.join(game_id, user.id, display_name(user))
+        elif action == "leave":
+            row = await self.games.leave_lobby(game_id, user.id)
+        else:
+            row = await self.games.cancel(game_id, user.id)
+        await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
+        if interaction.message is not None:
+            await self.games.board_shown(row, interaction.message.id, None)
+
+    def _message_id(self, interaction: discord.Interaction[Any]) -> int | None:
+        return interaction.message.id if interaction.message is not None else None
+
+    async def _show(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        assert board.image is not None
+        await interaction.response.edit_message(
+            embed=board_embed(board),
+            attachments=[png(board.image, BOARD_FILE)],
+            view=board_view(board),
+        )
+        message_id = self._message_id(interaction)
+        if message_id is not None:
+            await self.games.board_shown(board.row, message_id, board.game)
+
+    @guarded
+    async def on_hold(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, index: int
+    ) -> None:
+        """A die button."""
+        board = await self.games.hold(
+            game_id, interaction.user.id, self._message_id(interaction), turn, rolls, index
+        )
+        await self._show(interaction, board)
+
+    @guarded
+    async def on_roll(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int
+    ) -> None:
+        """The Roll button; a roll also closes the previous scorer's Undo."""
+        board = await self.games.roll(
+            game_id, interaction.user.id, self._message_id(interaction), turn, rolls
+        )
+        await self._show(interaction, board)
+        await self._retire(board.row.channel_id, board.retire_undo_message_id)
+
+    @guarded
+    async def on_score(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, box: str
+    ) -> None:
+        """The box menu: this message becomes the turn's summary, and the next turn is posted."""
+        scored = await self.games.score(
+            game_id, interaction.user.id, self._message_id(interaction), turn, rolls, box
+        )
+        row = scored.board.row
+        if scored.final_image is not None:
+            await interaction.response.edit_message(embed=summary_embed(scored), view=None)
+            await self._post_final(row, scored.final_image)
+            return
+        await interaction.response.edit_message(
+            embed=summary_embed(scored), view=undo_view(game_id, turn)
+        )
+        await self.games.undo_offered(game_id, self._message_id(interaction))
+        await self._post_board(scored.board)
+
+    @guarded
+    async def on_undo(self, interaction: discord.Interaction[Any], game_id: int, turn: int) -> None:
+        """Undo: this message is the live board again; the next turn's message goes away."""
+        undone = await self.games.undo(
+            game_id, interaction.user.id, self._message_id(interaction), turn
+        )
+        await self._show(interaction, undone.board)
+        await self.games.undo_offered(game_id, None)
+        if undone.remove_message_id is not None:
+            partial = self._channel(undone.board.row.channel_id).get_partial_message(
+                undone.remove_message_id
+            )
+            try:
+                await partial.delete()
+            except discord.HTTPException as exc:
+                log.info("could not delete the undone turn's message: %s", exc)
+                await self._retire(undone.board.row.channel_id, undone.remove_message_id)
+
+    @guarded
+    async def on_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Scorecard button: the clicker's card, ephemeral."""
+        image = await self.games.scorecard_of(game_id, interaction.user.id, None)
+        await interaction.response.send_message(file=png(image, CARD_FILE), ephemeral=True)
+
+    @guarded
+    async def on_play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Play again: a lobby with the same players, the clicker as host."""
+        assert interaction.channel_id is not None
+        row = await self.games.play_again(
+            game_id,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            display_name(interaction.user),
+        )
+        response = await interaction.response.send_message(
+            embed=lobby_embed(row),
+            view=lobby_view(row),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if response.message_id is not None:
+            await self.games.board_shown(row, response.message_id, None)
+
+    @guarded
+    async def on_end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The confirmation of /yahtzee end."""
+        before = await self.games.store.get_game(game_id)
+        row = await self.games.end(
+            game_id, interaction.user.id, interaction.permissions.manage_guild
+        )
+        await interaction.response.edit_message(content="The game has been ended.", view=None)
+        if before is not None:
+            reason = (
+                f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
+            )
+            await self._retire(
+                row.channel_id, before.board_message_id, embed=ended_embed(reason), attachments=[]
+            )
+            await self._retire(row.channel_id, before.undo_message_id)
+
+    # -- repairs after a restart or reconnect ---------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.repair_boards()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self.repair_boards()
+
+    async def repair_boards(self) -> None:
+        """Make every live game's messages match the database: post or edit what is missing."""
+        async with self._repair_lock:
+            rows = (
+                await self.games.store.live_games()
+                + await self.games.store.games_missing_final_message()
+            )
+            for row in rows:
+                try:
+                    await self._repair(row)
+                except Exception:
+                    log.exception("could not repair the messages of game %s", row.id)
+
+    async def _repair(self, row: GameRow) -> None:
+        if row.status == "lobby":
+            if row.board_message_id is None:
+                message = await self._channel(row.channel_id).send(
+                    embed=lobby_embed(row), view=lobby_view(row)
+                )
+                await self.games.board_shown(row, message.id, None)
+            elif row.board_version != row.version:
+                await (
+                    self._channel(row.channel_id)
+                    .get_partial_message(row.board_message_id)
+                    .edit(embed=lobby_embed(row), view=lobby_view(row))
+                )
+                await self.games.board_shown(row, row.board_message_id, None)
+            return
+        if row.status == "finished":
+            log.info("game %s: posting its missing final message", row.id)
+            await self._retire(row.channel_id, row.board_message_id)
+            await self._retire(row.channel_id, row.undo_message_id)
+            await self._post_final(row)
+            return
+        board = await self.games.render(row)
+        game = board.game
+        assert game is not None
+        if row.undo_message_id is not None and game.undo_player_id is None:
+            await self._retire(row.channel_id, row.undo_message_id)
+            await self.games.undo_offered(row.id, None)
+        if row.board_message_id is None or row.board_turn != game.turn_number:
+            log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
+            if row.board_message_id != row.undo_message_id:
+                await self._retire(row.channel_id, row.board_message_id)
+            await self._post_board(board)
+        elif row.board_version != row.version:
+            log.info("game %s: bringing its board up to version %s", row.id, row.version)
+            try:
+                await self._edit_board(row.board_message_id, board)
+            except discord.NotFound:
+                await self._post_board(board)
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    await bot.add_cog(Yahtzee(bot))
