@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_run(settings, sync=args == ["sync"]))
     except discord.LoginFailure:
         print(
-            "error: Discord refused DISCORD_TOKEN: reset the token on the Bot page and update .env.",
+            "error: Discord refused DISCORD_TOKEN: reset it on the Bot page and update .env.",
             file=sys.stderr,
         )
         return 1

@@ -1,0 +1,24 @@
+"""Shared fixtures: a real SQLite file per test."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh database file (in a folder that does not exist yet)."""
+    return tmp_path / "data" / "yahtzee.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    """An open, migrated store on a real file."""
+    s = await Store.open(db_path)
+    yield s
+    await s.close()

@@ -1,0 +1,143 @@
+"""The store: migrations, the one-live-game-per-channel rule, round trips, version checks."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.engine import Category, Game, ScriptedDice
+from bot.store import ChannelBusy, MoveRecord, ResultRow, StaleVersion, Store, latest_schema_version
+
+
+async def tables(path: Path) -> set[str]:
+    async with (
+        aiosqlite.connect(path) as db,
+        db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur,
+    ):
+        return {row[0] for row in await cur.fetchall()}
+
+
+async def test_migrations_on_an_empty_file(db_path: Path) -> None:
+    """A new file gets every table and the latest user_version, in WAL mode."""
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == latest_schema_version() == 2
+    finally:
+        await store.close()
+    assert {"games", "moves", "results"} <= await tables(db_path)
+    async with aiosqlite.connect(db_path) as db, db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
+
+
+async def test_migrations_from_the_previous_schema_version(db_path: Path) -> None:
+    """A file at version 1 with a game in it is upgraded to 2 and keeps the game."""
+    old = await Store.open(db_path, migrate=False)
+    await old.migrate(target=1)
+    assert await old.schema_version() == 1
+    row = await old.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[(5, "Ann")]
+    )
+    await old.close()
+    assert "results" not in await tables(db_path)
+
+    new = await Store.open(db_path)
+    try:
+        assert await new.schema_version() == 2
+        kept = await new.get_game(row.id)
+        assert kept is not None and kept.players == [(5, "Ann")] and kept.status == "lobby"
+    finally:
+        await new.close()
+    assert "results" in await tables(db_path)
+
+
+async def test_migrating_twice_changes_nothing(store: Store) -> None:
+    """Running migrations on an up-to-date file is a no-op."""
+    assert await store.migrate() == latest_schema_version()
+
+
+async def test_one_live_game_per_channel(store: Store) -> None:
+    """A second lobby in the same channel is refused; another channel is fine."""
+    first = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    )
+    with pytest.raises(ChannelBusy) as busy:
+        await store.create_game(guild_id=1, channel_id=10, host_id=6, preset="official", players=[])
+    assert busy.value.existing.id == first.id
+    await store.create_game(guild_id=1, channel_id=11, host_id=6, preset="official", players=[])
+
+
+async def test_one_live_game_per_channel_is_enforced_by_the_schema(
+    db_path: Path, store: Store
+) -> None:
+    """Even SQL that bypasses the store cannot put two live games in one channel."""
+    await store.create_game(guild_id=1, channel_id=10, host_id=5, preset="official", players=[])
+    async with aiosqlite.connect(db_path) as db:
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.execute(
+                "INSERT INTO games (channel_id, host_id, status, preset, created_at, updated_at) "
+                "VALUES (10, 7, 'active', 'official', 'now', 'now')"
+            )
+
+
+async def test_a_finished_game_frees_the_channel(store: Store) -> None:
+    """Once a game ends, a new lobby may open in its channel."""
+    row = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    )
+    await store.update_game(row.id, row.version, MoveRecord(5, "cancel"), status="cancelled")
+    await store.create_game(guild_id=1, channel_id=10, host_id=5, preset="official", players=[])
+
+
+async def test_game_state_round_trips(store: Store) -> None:
+    """The engine's JSON comes back equal, with the version and the move log."""
+    row = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="bonus-turn", players=[(5, "Ann")]
+    )
+    game = Game([("5", "Ann")], "bonus-turn", ScriptedDice([6, 6, 6, 6, 6]))
+    game.roll("5")
+    game.score("5", Category.YAHTZEE)
+    saved = await store.update_game(
+        row.id,
+        row.version,
+        MoveRecord(5, "score", "yahtzee 50", "6-6-6-6-6"),
+        state=game.to_dict(),
+        status="active",
+    )
+    loaded = await store.get_game(row.id)
+    assert loaded == saved
+    assert loaded is not None and loaded.version == row.version + 1
+    assert Game.from_dict(loaded.state or {}) == game
+    assert (await store.moves(row.id))[-1] == (1, 5, "score", "yahtzee 50", "6-6-6-6-6")
+
+
+async def test_a_stale_version_is_rejected(store: Store) -> None:
+    """A change computed from an old version is refused and writes nothing."""
+    row = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    )
+    await store.update_game(row.id, row.version, MoveRecord(6, "join"), players=[(6, "Bob")])
+    with pytest.raises(StaleVersion):
+        await store.update_game(row.id, row.version, MoveRecord(7, "join"), players=[(7, "Cat")])
+    current = await store.get_game(row.id)
+    assert current is not None and current.players == [(6, "Bob")]
+    assert [m[2] for m in await store.moves(row.id)] == ["open", "join"]
+
+
+async def test_results_are_written_with_the_finishing_change(store: Store) -> None:
+    """Result rows land in the same transaction as the status change, once."""
+    row = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    )
+    result = ResultRow(5, 250, 70, 35, 1, 0, 1, 1)
+    await store.update_game(
+        row.id, row.version, MoveRecord(5, "score"), status="finished", results=[result]
+    )
+    assert await store.results(row.id) == [result]
+    with pytest.raises(StaleVersion):  # a retried last move cannot record twice
+        await store.update_game(
+            row.id, row.version, MoveRecord(5, "score"), status="finished", results=[result]
+        )
+    assert await store.results(row.id) == [result]

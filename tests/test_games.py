@@ -1,0 +1,311 @@
+"""The game service driven as the cog drives it: lobbies, turns, refusals, races, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Category, ScriptedDice
+from bot.games import Board, GameService, Refusal
+from bot.store import Store
+
+from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
+
+C = Category
+CHANNEL = 100
+_ids = itertools.count(1000)
+
+
+class Table:
+    """A channel as the cog sees it: posts boards and remembers the live message id."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.game_id = 0
+        self.board_id: int | None = None
+        self.undo_id: int | None = None
+
+    async def seat(self, *players: tuple[int, str], preset: str = "official") -> Board:
+        host, *others = players
+        row = await self.service.open_lobby(1, CHANNEL, host[0], host[1], preset)
+        self.game_id = row.id
+        for uid, name in others:
+            await self.service.join(row.id, uid, name)
+        board = await self.service.begin(row.id, host[0])
+        await self.post(board)
+        return board
+
+    async def post(self, board: Board) -> None:
+        self.board_id = next(_ids)
+        await self.service.board_shown(board.row, self.board_id, board.game)
+
+    async def state(self) -> tuple[int, int]:
+        """(turn number, rolls used) of the stored game, as the live buttons carry them."""
+        row = await self.service.store.get_game(self.game_id)
+        assert row is not None and row.state is not None
+        game = self.service._game(row)
+        return game.turn_number, game.rolls_used
+
+    async def roll(self, user: int) -> Board:
+        turn, rolls = await self.state()
+        board = await self.service.roll(self.game_id, user, self.board_id, turn, rolls)
+        await self.service.board_shown(board.row, self.board_id or 0, board.game)
+        return board
+
+    async def hold(self, user: int, index: int) -> Board:
+        turn, rolls = await self.state()
+        board = await self.service.hold(self.game_id, user, self.board_id, turn, rolls, index)
+        await self.service.board_shown(board.row, self.board_id or 0, board.game)
+        return board
+
+    async def score(self, user: int, box: Category) -> int:
+        turn, rolls = await self.state()
+        scored = await self.service.score(self.game_id, user, self.board_id, turn, rolls, box.value)
+        if scored.final_image is None:
+            self.undo_id = self.board_id
+            await self.service.undo_offered(self.game_id, self.undo_id)
+            await self.post(scored.board)
+        return scored.result.points + scored.result.bonus
+
+
+@pytest.fixture
+def dice() -> ScriptedDice:
+    return ScriptedDice()
+
+
+@pytest.fixture
+def service(store: Store, dice: ScriptedDice) -> GameService:
+    return GameService(store, dice)
+
+
+async def test_solo_game_to_the_end(service: GameService, dice: ScriptedDice) -> None:
+    """A solo game of 13 turns with one roll each ends finished with one result row."""
+    table = Table(service)
+    await table.seat((1, "Ann"))
+    # Each turn rolls 1-2-3-4-6 except the last, and Ann takes the boxes in sheet order.
+    # By hand: Ones 1, Twos 2, Threes 3, Fours 4, Fives 0, Sixes 6 (upper 16); 3K 0, 4K 0,
+    # FH 0, SS 30, LS 0, Yahtzee 0, Chance 16: total 62.
+    dice.extend([1, 2, 3, 4, 6] * 13)
+    for box in Category:
+        await table.roll(1)
+        await table.score(1, box)
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and row.status == "finished"
+    results = await service.store.results(table.game_id)
+    assert [(r.user_id, r.total, r.place, r.seats) for r in results] == [(1, 62, 1, 1)]
+    actions = [m[2] for m in await service.store.moves(table.game_id)]
+    assert actions == ["open", "start"] + ["roll", "score"] * 13
+
+
+async def test_two_player_game_matches_hand_totals(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """The engine's scripted two-seat game, through the service: Ann 614, Bob 212."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    for (ann_dice, ann_box, *_), (bob_rolls, bob_holds, bob_box, _) in zip(ANN, BOB, strict=True):
+        dice.extend(ann_dice)
+        await table.roll(1)
+        await table.score(1, ann_box)
+        dice.extend(face for roll in bob_rolls for face in roll)
+        await table.roll(2)
+        for held in bob_holds:
+            for index, keep in enumerate(held):
+                if keep:
+                    await table.hold(2, index)
+            await table.roll(2)
+        await table.score(2, bob_box)
+    results = await service.store.results(table.game_id)
+    assert [(r.user_id, r.total, r.place) for r in results] == [
+        (1, ANN_TOTAL, 1),
+        (2, BOB_TOTAL, 2),
+    ]
+    ann = results[0]
+    assert (ann.upper_bonus, ann.yahtzees, ann.yahtzee_bonuses) == (35, 4, 3)
+
+
+async def test_a_second_lobby_in_a_busy_channel_links_the_first(service: GameService) -> None:
+    """The refusal carries a link to the existing game's message."""
+    table = Table(service)
+    await table.seat((1, "Ann"))
+    with pytest.raises(Refusal, match="already has a game in progress") as refused:
+        await service.open_lobby(1, CHANNEL, 2, "Bob", "official")
+    assert refused.value.link == (1, CHANNEL, table.board_id)
+
+
+async def test_only_the_host_starts_and_cancels(service: GameService) -> None:
+    """Lobby buttons are for anyone, but Start and Cancel only work for the host."""
+    row = await service.open_lobby(1, CHANNEL, 1, "Ann", "official")
+    await service.join(row.id, 2, "Bob")
+    with pytest.raises(Refusal, match="Only the host can start"):
+        await service.begin(row.id, 2)
+    with pytest.raises(Refusal, match="Only the host can cancel"):
+        await service.cancel(row.id, 2)
+    with pytest.raises(Refusal, match="already in this lobby"):
+        await service.join(row.id, 2, "Bob")
+
+
+async def test_a_non_player_click_is_refused_and_changes_nothing(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """Someone not seated gets a plain refusal; the game's version is unchanged."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    before = await service.store.get_game(table.game_id)
+    with pytest.raises(Refusal, match="not playing"):
+        await table.roll(3)
+    with pytest.raises(Refusal, match="It's Ann's turn"):
+        await table.roll(2)
+    after = await service.store.get_game(table.game_id)
+    assert before is not None and after is not None and after.version == before.version
+    assert dice.remaining == 0
+
+
+async def test_a_click_on_an_old_board_is_refused_with_a_link(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """After a turn, the previous turn's Roll button is refused and points at the live board."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    old_board = table.board_id
+    dice.extend([1, 2, 3, 4, 5])
+    await table.roll(1)
+    await table.score(1, C.LARGE_STRAIGHT)
+    with pytest.raises(Refusal, match="earlier turn") as refused:
+        await service.roll(table.game_id, 2, old_board, 0, 0)
+    assert refused.value.link == (1, CHANNEL, table.board_id)
+    # The right message with an out-of-date turn number is refused as well.
+    with pytest.raises(Refusal, match="earlier turn"):
+        await service.roll(table.game_id, 2, table.board_id, 0, 0)
+
+
+async def test_two_rolls_at_once_roll_once(service: GameService, dice: ScriptedDice) -> None:
+    """Two Roll clicks with the same buttons race: one rolls, the other is told why not."""
+    table = Table(service)
+    await table.seat((1, "Ann"))
+    dice.extend([6, 6, 6, 6, 6, 1, 1, 1, 1, 1])
+    outcomes = await asyncio.gather(
+        service.roll(table.game_id, 1, table.board_id, 0, 0),
+        service.roll(table.game_id, 1, table.board_id, 0, 0),
+        return_exceptions=True,
+    )
+    boards = [o for o in outcomes if isinstance(o, Board)]
+    refusals = [o for o in outcomes if isinstance(o, Refusal)]
+    assert len(boards) == 1 and len(refusals) == 1
+    assert "double click" in refusals[0].message
+    assert dice.remaining == 5  # only one roll took dice
+    assert [m[2] for m in await service.store.moves(table.game_id)].count("roll") == 1
+
+
+async def test_a_stale_menu_cannot_score_new_dice(service: GameService, dice: ScriptedDice) -> None:
+    """A box picked from the menu of an earlier roll is refused: the dice changed."""
+    table = Table(service)
+    await table.seat((1, "Ann"))
+    dice.extend([2, 3, 4, 5, 6, 1, 1, 1, 1, 1])
+    await table.roll(1)
+    await table.roll(1)  # the menu of roll 1 is now out of date
+    with pytest.raises(Refusal, match="rolled since"):
+        await service.score(table.game_id, 1, table.board_id, 0, 1, C.LARGE_STRAIGHT.value)
+
+
+async def test_undo_brings_the_turn_back_until_the_next_roll(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """Undo from the scored turn's message restores it; after Bob rolls it is too late."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([3, 3, 3, 2, 2] * 3)
+    await table.roll(1)
+    await table.score(1, C.THREES)
+    next_board = table.board_id
+    undone = await service.undo(table.game_id, 1, table.undo_id, 0)
+    assert undone.remove_message_id == next_board
+    assert undone.board.game is not None and undone.board.game.current_player_id == "1"
+    await service.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
+    table.board_id = table.undo_id
+    await table.score(1, C.FULL_HOUSE)
+    await table.roll(2)
+    with pytest.raises(Refusal, match="Too late to undo"):
+        await service.undo(table.game_id, 1, table.undo_id, 0)
+
+
+async def test_a_restart_mid_turn_continues_the_game(db_path: Path, dice: ScriptedDice) -> None:
+    """A new store and service on the same file pick the turn up where it was."""
+    first = await Store.open(db_path)
+    table = Table(GameService(first, dice))
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([5, 5, 5, 1, 2] + [5, 5, 1, 2])  # roll 1, then 4 new dice beside the held 5
+    await table.roll(1)
+    await table.hold(1, 0)
+    await first.close()
+
+    second = await Store.open(db_path)
+    try:
+        table.service = GameService(second, dice)
+        board = await table.roll(1)
+        assert board.game is not None and list(board.game.dice or []) == [5, 5, 5, 1, 2][:1] + [
+            5,
+            5,
+            1,
+            2,
+        ]
+        assert await table.score(1, C.FIVES) == 15
+    finally:
+        await second.close()
+
+
+async def test_last_player_leaving_abandons_the_game(service: GameService) -> None:
+    """When everyone has left, the game ends as abandoned with no results."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    board = await service.leave_game(CHANNEL, 1)
+    assert board.row.status == "active" and board.game is not None
+    assert board.game.current_player_id == "2"
+    board = await service.leave_game(CHANNEL, 2)
+    assert board.row.status == "abandoned"
+    assert await service.store.results(table.game_id) == []
+
+
+async def test_end_needs_the_host_or_an_admin(service: GameService) -> None:
+    """A player who is not the host cannot end the game; an admin can, as abandoned."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    with pytest.raises(Refusal, match="Only the host"):
+        await service.check_can_end(CHANNEL, 2, is_admin=False)
+    row = await service.end(table.game_id, 3, is_admin=True)
+    assert row.status == "abandoned"
+    with pytest.raises(Refusal, match="no game in this channel"):
+        await service.live_game(CHANNEL)
+
+
+async def test_scorecard_for_spectators_and_players(service: GameService) -> None:
+    """Anyone sees a card: their own, a named player's, or (a spectator) the current one."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    own = await service.scorecard(CHANNEL, 2, None)
+    spectator = await service.scorecard(CHANNEL, 9, None)
+    named = await service.scorecard(CHANNEL, 9, 2)
+    assert own == named and spectator != own
+    assert own[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(Refusal, match="not playing"):
+        await service.scorecard(CHANNEL, 1, 9)
+
+
+async def test_play_again_seats_the_same_players(service: GameService, dice: ScriptedDice) -> None:
+    """Play again opens a lobby with everyone from the finished game, the clicker hosting."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([1, 1, 1, 1, 1] * 26)
+    for _ in range(13):
+        for player in (1, 2):
+            await table.roll(player)
+            row = await service.store.get_game(table.game_id)
+            assert row is not None
+            box = service._game(row).current_seat.card.options([1, 1, 1, 1, 1])
+            await table.score(player, next(iter(box)))
+    lobby = await service.play_again(table.game_id, 1, CHANNEL, 2, "Bob")
+    assert lobby.status == "lobby" and lobby.host_id == 2
+    assert lobby.players == [(2, "Bob"), (1, "Ann")]
