@@ -1,0 +1,78 @@
+"""Fixtures for the end-to-end tests: a fake Discord on 127.0.0.1 and the real bot against it.
+
+The only patching is here: discord.py's REST base URL points at the fake (the gateway URL
+then comes from the fake's GET /gateway/bot). The bot is the same YahtzeeBot class, with the
+same setup_hook, that ``python -m bot`` runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.app import YahtzeeBot
+from bot.engine import ScriptedDice
+from bot.settings import Settings
+
+from .fake_discord import FakeDiscord
+
+TOKEN = "fake.bot.token"
+StartBot = Callable[..., Awaitable[YahtzeeBot]]
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """A running fake Discord that discord.py talks to."""
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+def dice() -> ScriptedDice:
+    """The dice every bot of the test rolls: scripted by the test."""
+    return ScriptedDice()
+
+
+@pytest.fixture
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice
+) -> AsyncIterator[StartBot]:
+    """Start the real bot against the fake (call again after ``stop`` to restart it)."""
+    running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
+
+    async def start(database: Path | None = None) -> YahtzeeBot:
+        settings = Settings(
+            token=TOKEN, database_path=database or tmp_path / "data" / "yahtzee.sqlite3"
+        )
+        bot = YahtzeeBot(settings, dice=dice, guild_ready_timeout=0.05)
+        task = asyncio.create_task(bot.start(TOKEN), name="bot")
+        running.append((bot, task))
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({ready, task}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()  # raises what went wrong
+        assert ready in done, "the bot did not become ready"
+        await fake.settle()
+        return bot
+
+    yield start
+    for bot, task in running:
+        await bot.close()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
+async def stop(bot: YahtzeeBot) -> None:
+    """Stop a bot as a crash or a deploy would (its database stays)."""
+    await bot.close()

@@ -1,0 +1,767 @@
+"""A small Discord on 127.0.0.1: the REST routes and the gateway the bot uses, answering like
+Discord where a bot could get it wrong, plus a driver that clicks like a person.
+
+It keeps every request, every message the bot posted or edited per channel (content, embeds,
+components, attachments with their bytes), every ephemeral reply, and enforces:
+- one response per interaction (40060), and the 3-second answer window (10062);
+- component limits: 5 rows, 5 buttons a row, a select alone in its row, 25 options,
+  custom_id up to 100 characters, labels up to 80 (50035);
+- 429 with ``retry_after`` on demand (``rate_limit``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+API_PREFIX = "/api/v10"
+APPLICATION_ID = 900000000000000001
+BOT_USER_ID = APPLICATION_ID
+GUILD_ID = 900000000000000100
+EPHEMERAL = 1 << 6
+# The permissions of everyone in the fake guild, and of an admin (Manage Server added).
+EVERYONE_PERMISSIONS = (
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 31)
+)  # view, send, embed, attach, app commands
+MANAGE_GUILD = 1 << 5
+
+_snowflakes = itertools.count(1_100_000_000_000_000_000)
+
+
+def snowflake() -> str:
+    """A new, increasing id."""
+    return str(next(_snowflakes))
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000000+00:00", time.gmtime())
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py reads a body as JSON only when Content-Type is exactly application/json.
+    return web.Response(
+        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+    )
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"code": code, "message": message}, status)
+
+
+@dataclass
+class Interaction:
+    """One interaction the driver sent, and everything the bot answered to it."""
+
+    id: str
+    token: str
+    user: dict[str, Any]
+    created: float
+    kind: str  # "command" or "component"
+    channel_id: str = ""
+    message_id: str | None = None  # the message a component was clicked on
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+    response_type: int | None = None
+    response: dict[str, Any] | None = None  # the message the response created or updated
+    followups: list[dict[str, Any]] = field(default_factory=list)
+    original_message_id: str | None = None
+    error: str | None = None
+
+    @property
+    def ephemeral_text(self) -> str:
+        """The text of every ephemeral answer, joined."""
+        parts = []
+        for message in ([self.response] if self.response else []) + self.followups:
+            if message and message.get("flags", 0) & EPHEMERAL:
+                parts.append(message.get("content") or "")
+        return "\n".join(parts)
+
+
+class FakeDiscord:
+    """The fake server: start it, point discord.py at ``api_base``, then drive it."""
+
+    def __init__(self) -> None:
+        self.app = web.Application(client_max_size=32 * 1024 * 1024)
+        self.app.router.add_route("*", API_PREFIX + "/{path:.*}", self._rest)
+        self.app.router.add_get("/gateway", self._gateway)
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+        self.requests: list[tuple[str, str, Any]] = []
+        self.last_request = time.monotonic()
+        self.messages: dict[str, dict[str, Any]] = {}  # every message by id, deleted ones removed
+        self.order: dict[str, list[str]] = {}  # channel id -> message ids in posting order
+        self.files: dict[str, bytes] = {}  # attachment id -> bytes
+        self.interactions: dict[str, Interaction] = {}
+        self.by_token: dict[str, Interaction] = {}
+        self.sockets: list[web.WebSocketResponse] = []
+        self.sequence = 0
+        self.users: dict[str, dict[str, Any]] = {}
+        self.admins: set[str] = set()
+        self.channels: list[dict[str, Any]] = []
+        self.commands: list[dict[str, Any]] = []
+        self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
+        self.identified = asyncio.Event()
+        self.answer_window = 3.0
+        self.bot_user = {
+            "id": str(BOT_USER_ID),
+            "username": "Yahtzee",
+            "discriminator": "0",
+            "global_name": "Yahtzee",
+            "avatar": None,
+            "bot": True,
+        }
+        for name in ("general", "games"):
+            self.add_channel(name)
+
+    # -- set-up --------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Serve on an ephemeral loopback port."""
+        self.runner = web.AppRunner(self.app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        """What ``discord.http.Route.BASE`` should be."""
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    def add_channel(self, name: str) -> dict[str, Any]:
+        channel = {
+            "id": snowflake(),
+            "type": 0,
+            "name": name,
+            "guild_id": str(GUILD_ID),
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+        }
+        self.channels.append(channel)
+        self.order[channel["id"]] = []
+        return channel
+
+    def channel(self, name: str) -> str:
+        """A channel id by name."""
+        return next(c["id"] for c in self.channels if c["name"] == name)
+
+    def user(self, name: str, admin: bool = False) -> dict[str, Any]:
+        """A member of the guild (created on first use)."""
+        if name not in self.users:
+            self.users[name] = {
+                "id": snowflake(),
+                "username": name.lower(),
+                "discriminator": "0",
+                "global_name": name,
+                "avatar": None,
+            }
+        if admin:
+            self.admins.add(self.users[name]["id"])
+        return self.users[name]
+
+    def rate_limit(self, method: str, path_pattern: str, retry_after: float = 0.3) -> None:
+        """Answer the next matching request with 429 and ``retry_after``."""
+        self.rate_limits.append((method.upper(), re.compile(path_pattern), retry_after))
+
+    # -- what the bot did ----------------------------------------------------------------------
+
+    def channel_messages(self, channel_id: str) -> list[dict[str, Any]]:
+        """The channel's visible messages, oldest first (ephemeral ones are not in channels)."""
+        return [self.messages[m] for m in self.order.get(channel_id, []) if m in self.messages]
+
+    def last(self, channel_id: str) -> dict[str, Any]:
+        """The newest message in a channel."""
+        return self.channel_messages(channel_id)[-1]
+
+    def live_boards(self, channel_id: str) -> list[dict[str, Any]]:
+        """Messages that still carry a Roll button."""
+        return [
+            m for m in self.channel_messages(channel_id) if find_component(m, "Roll") is not None
+        ]
+
+    def attachment(self, message: dict[str, Any], index: int = 0) -> bytes:
+        """The bytes of a message's attachment."""
+        return self.files[message["attachments"][index]["id"]]
+
+    def requests_to(self, method: str, pattern: str) -> list[tuple[str, str, Any]]:
+        regex = re.compile(pattern)
+        return [r for r in self.requests if r[0] == method and regex.search(r[1])]
+
+    async def settle(self, quiet: float = 0.06, limit: float = 10.0) -> None:
+        """Wait until the bot has sent nothing for ``quiet`` seconds (a person's pause)."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            idle = time.monotonic() - self.last_request
+            if idle >= quiet:
+                return
+            await asyncio.sleep(quiet - idle + 0.005)
+
+    # -- the driver ----------------------------------------------------------------------------
+
+    def _member(self, user: dict[str, Any]) -> dict[str, Any]:
+        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if user["id"] in self.admins else 0)
+        return {
+            "user": user,
+            "roles": [],
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "nick": None,
+            "permissions": str(permissions),
+            "flags": 0,
+        }
+
+    def _channel_payload(self, channel_id: str) -> dict[str, Any]:
+        return next(c for c in self.channels if c["id"] == channel_id)
+
+    async def _send_interaction(
+        self,
+        user: dict[str, Any],
+        channel_id: str,
+        kind: int,
+        data: dict[str, Any],
+        message: dict[str, Any] | None,
+    ) -> Interaction:
+        record = Interaction(
+            id=snowflake(),
+            token=f"tok-{snowflake()}",
+            user=user,
+            created=time.monotonic(),
+            kind="command" if kind == 2 else "component",
+            channel_id=channel_id,
+            message_id=message["id"] if message is not None else None,
+        )
+        self.interactions[record.id] = record
+        self.by_token[record.token] = record
+        payload: dict[str, Any] = {
+            "id": record.id,
+            "application_id": str(APPLICATION_ID),
+            "type": kind,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": channel_id,
+            "channel": self._channel_payload(channel_id),
+            "member": self._member(user),
+            "token": record.token,
+            "version": 1,
+            "app_permissions": str(EVERYONE_PERMISSIONS),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def _await_answer(self, record: Interaction, timeout: float) -> Interaction:
+        try:
+            await asyncio.wait_for(record.responded.wait(), timeout)
+        except TimeoutError:
+            record.error = "no answer"
+        await self.settle()
+        return record
+
+    async def slash(
+        self,
+        user: dict[str, Any],
+        channel_id: str,
+        command: str,
+        timeout: float = 5.0,
+        **options: Any,
+    ) -> Interaction:
+        """Use a slash command such as ``"yahtzee start"`` with options."""
+        group, _, sub = command.partition(" ")
+        opts: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
+        for name, value in options.items():
+            if isinstance(value, dict) and "username" in value:  # a user option
+                opts.append({"name": name, "type": 6, "value": value["id"]})
+                resolved.setdefault("users", {})[value["id"]] = value
+                member = self._member(value)
+                member.pop("user")
+                resolved.setdefault("members", {})[value["id"]] = member
+            else:
+                opts.append({"name": name, "type": 3, "value": value})
+        data: dict[str, Any] = {
+            "id": snowflake(),
+            "name": group,
+            "type": 1,
+            "guild_id": str(GUILD_ID),
+        }
+        data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
+        if resolved:
+            data["resolved"] = resolved
+        record = await self._send_interaction(user, channel_id, 2, data, None)
+        return await self._await_answer(record, timeout)
+
+    async def click(
+        self, user: dict[str, Any], message: dict[str, Any], label_or_id: str, timeout: float = 5.0
+    ) -> Interaction:
+        """Click the button whose label starts with ``label_or_id`` (or whose custom_id it is)."""
+        current = self.messages.get(message["id"], message)
+        component = find_component(current, label_or_id)
+        if component is None:
+            raise LookupError(f"no button {label_or_id!r} on message {message['id']}")
+        if component.get("disabled"):
+            raise LookupError(f"button {label_or_id!r} is disabled")
+        data = {"custom_id": component["custom_id"], "component_type": 2}
+        record = await self._send_interaction(user, current["channel_id"], 3, data, current)
+        return await self._await_answer(record, timeout)
+
+    async def choose(
+        self, user: dict[str, Any], message: dict[str, Any], value: str, timeout: float = 5.0
+    ) -> Interaction:
+        """Pick ``value`` in the message's select menu."""
+        current = self.messages.get(message["id"], message)
+        select = next(
+            (
+                c
+                for row in current.get("components", [])
+                for c in row["components"]
+                if c["type"] == 3
+            ),
+            None,
+        )
+        if select is None:
+            raise LookupError(f"no select on message {message['id']}")
+        data = {"custom_id": select["custom_id"], "component_type": 3, "values": [value]}
+        record = await self._send_interaction(user, current["channel_id"], 3, data, current)
+        return await self._await_answer(record, timeout)
+
+    # -- gateway -------------------------------------------------------------------------------
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event to every connected bot."""
+        for ws in list(self.sockets):
+            self.sequence += 1
+            try:
+                await ws.send_str(json.dumps({"op": 0, "t": event, "s": self.sequence, "d": data}))
+            except ConnectionError:
+                self.sockets.remove(ws)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                op = payload.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:
+                    await self._identify(ws)
+                elif op == 6:
+                    # Sessions are not kept: refuse the resume so that discord.py identifies anew.
+                    await ws.send_str(json.dumps({"op": 9, "d": False}))
+        finally:
+            if ws in self.sockets:
+                self.sockets.remove(ws)
+        return ws
+
+    async def _identify(self, ws: web.WebSocketResponse) -> None:
+        self.sockets.append(ws)
+        self.sequence += 1
+        ready = {
+            "v": 10,
+            "user": self.bot_user,
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "session_id": snowflake(),
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+            "application": {"id": str(APPLICATION_ID), "flags": 0},
+            "shard": [0, 1],
+            "private_channels": [],
+            "relationships": [],
+        }
+        await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self.sequence, "d": ready}))
+        self.sequence += 1
+        guild = {
+            "id": str(GUILD_ID),
+            "name": "Dice Club",
+            "owner_id": next(iter(self.users.values()), self.bot_user)["id"],
+            "icon": None,
+            "roles": [
+                {
+                    "id": str(GUILD_ID),
+                    "name": "@everyone",
+                    "permissions": str(EVERYONE_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": self.channels,
+            "members": [self._member(self.bot_user)]
+            + [self._member(u) for u in self.users.values()],
+            "member_count": len(self.users) + 1,
+            "large": False,
+            "unavailable": False,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "threads": [],
+            "voice_states": [],
+            "presences": [],
+            "premium_tier": 0,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "preferred_locale": "en-US",
+            "system_channel_flags": 0,
+            "joined_at": "2026-01-01T00:00:00+00:00",
+        }
+        await ws.send_str(
+            json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self.sequence, "d": guild})
+        )
+        self.identified.set()
+
+    # -- REST ----------------------------------------------------------------------------------
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+        """The JSON payload and the uploaded files, from a JSON or multipart request."""
+        files: list[tuple[str, bytes]] = []
+        if request.content_type.startswith("multipart/"):
+            payload: dict[str, Any] = {}
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                else:
+                    files.append((part.filename or "file", bytes(await part.read())))  # type: ignore[union-attr]
+            return payload, files
+        if request.can_read_body:
+            raw = await request.read()
+            return (json.loads(raw) if raw else {}), files
+        return {}, files
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        body, files = await self._body(request)
+        self.requests.append((request.method, path, body))
+        self.last_request = time.monotonic()
+        for i, (method, pattern, retry_after) in enumerate(self.rate_limits):
+            if method == request.method and pattern.search(path):
+                del self.rate_limits[i]
+                return web.Response(
+                    status=429,
+                    body=json.dumps(
+                        {
+                            "message": "You are being rate limited.",
+                            "retry_after": retry_after,
+                            "global": False,
+                        }
+                    ).encode(),
+                    headers={
+                        "Content-Type": "application/json",
+                        "Retry-After": str(retry_after),
+                        "X-RateLimit-Scope": "user",
+                    },
+                )
+        try:
+            response = await self._route(request.method, path, request.query, body, files)
+        finally:
+            self.last_request = time.monotonic()
+        return response
+
+    async def _route(
+        self,
+        method: str,
+        path: str,
+        query: Any,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+    ) -> web.Response:
+        if method == "GET" and path == "/users/@me":
+            return _json(self.bot_user)
+        if method == "GET" and path == "/gateway/bot":
+            return _json(
+                {
+                    "url": f"ws://127.0.0.1:{self.port}/gateway",
+                    "shards": 1,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 999,
+                        "reset_after": 0,
+                        "max_concurrency": 1,
+                    },
+                }
+            )
+        if method == "GET" and path == "/gateway":
+            return _json({"url": f"ws://127.0.0.1:{self.port}/gateway"})
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return _json(
+                {
+                    "id": str(APPLICATION_ID),
+                    "name": "Yahtzee",
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "flags": 0,
+                    "description": "",
+                    "icon": None,
+                    "verify_key": "0",
+                    "owner": self.bot_user,
+                    "team": None,
+                }
+            )
+        if match := re.fullmatch(r"/applications/(\d+)(/guilds/(\d+))?/commands", path):
+            if method == "PUT":
+                self.commands = [
+                    dict(c, id=snowflake(), application_id=str(APPLICATION_ID), version="1")
+                    for c in body
+                ]  # type: ignore[arg-type]
+                return _json(self.commands)
+            return _json(self.commands)
+        if match := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
+            return self._callback(match.group(1), match.group(2), query, body, files)
+        if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/@original", path):
+            record = self.by_token.get(match.group(2))
+            if record is None or record.original_message_id is None:
+                return _error(404, 10008, "Unknown Message")
+            if method == "PATCH":
+                error = validate_message(body)
+                if error:
+                    return _error(400, 50035, error)
+                return _json(self._edit(record.original_message_id, body, files))
+            if method == "DELETE":
+                self.messages.pop(record.original_message_id, None)
+                return web.Response(status=204)
+            return _json(self.messages[record.original_message_id])
+        if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)", path):
+            record = self.by_token.get(match.group(2))
+            if record is None:
+                return _error(404, 10015, "Unknown Webhook")
+            if not record.responded.is_set():
+                return _error(404, 10015, "Unknown Webhook")  # a follow-up needs a response first
+            error = validate_message(body)
+            if error:
+                return _error(400, 50035, error)
+            message = self._create(record.channel_id, body, files, ephemeral_ok=True)
+            record.followups.append(message)
+            return _json(message)
+        if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and method == "POST":
+            error = validate_message(body)
+            if error:
+                return _error(400, 50035, error)
+            return _json(self._create(match.group(1), body, files))
+        if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
+            message_id = match.group(2)
+            if message_id not in self.messages:
+                return _error(404, 10008, "Unknown Message")
+            if method == "PATCH":
+                error = validate_message(body)
+                if error:
+                    return _error(400, 50035, error)
+                return _json(self._edit(message_id, body, files))
+            if method == "DELETE":
+                del self.messages[message_id]
+                return web.Response(status=204)
+            return _json(self.messages[message_id])
+        if match := re.fullmatch(r"/channels/(\d+)", path):
+            return _json(self._channel_payload(match.group(1)))
+        return _error(404, 0, f"the fake Discord has no route {method} {path}")
+
+    def _callback(
+        self,
+        interaction_id: str,
+        token: str,
+        query: Any,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+    ) -> web.Response:
+        record = self.interactions.get(interaction_id)
+        if record is None or record.token != token:
+            return _error(404, 10062, "Unknown interaction")
+        if record.responded.is_set():
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - record.created > self.answer_window:
+            record.error = "answered too late"
+            return _error(404, 10062, "Unknown interaction")
+        kind = body.get("type")
+        data = body.get("data") or {}
+        error = validate_message(data)
+        if error:
+            return _error(400, 50035, error)
+        channel_id = record.channel_id
+        message: dict[str, Any] | None = None
+        if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+            message = self._create(channel_id, data, files, ephemeral_ok=True, interaction=record)
+            record.original_message_id = message["id"]
+        elif kind == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+            placeholder = {"content": "", "flags": data.get("flags", 0)}
+            message = self._create(
+                channel_id, placeholder, [], ephemeral_ok=True, interaction=record
+            )
+            record.original_message_id = message["id"]
+        elif kind == 7:  # UPDATE_MESSAGE
+            target = record.message_id
+            if target is None or target not in self.messages:
+                return _error(400, 50035, "UPDATE_MESSAGE needs a component's message")
+            message = self._edit(target, data, files)
+            record.original_message_id = target
+        elif kind == 6:  # DEFERRED_UPDATE_MESSAGE
+            record.original_message_id = record.message_id
+        record.response_type = kind
+        record.response = message
+        record.responded.set()
+        if str(query.get("with_response", "")).lower() in ("1", "true"):
+            return _json(
+                {
+                    "interaction": {
+                        "id": record.id,
+                        "type": 2 if record.kind == "command" else 3,
+                        "response_message_id": record.original_message_id,
+                        "response_message_loading": kind == 5,
+                        "response_message_ephemeral": bool(
+                            message and message.get("flags", 0) & EPHEMERAL
+                        ),
+                    },
+                    "resource": {"type": kind, "message": message} if message else {"type": kind},
+                }
+            )
+        return web.Response(status=204)
+
+    def _attachments(
+        self, body: dict[str, Any], files: list[tuple[str, bytes]], keep: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        listed = body.get("attachments")
+        if listed is None:
+            out = list(keep)
+        else:
+            existing = {a["id"]: a for a in keep}
+            for item in listed:
+                if str(item.get("id")) in existing:
+                    out.append(existing[str(item["id"])])
+        for name, data in files:
+            attachment_id = snowflake()
+            self.files[attachment_id] = data
+            out.append(
+                {
+                    "id": attachment_id,
+                    "filename": name,
+                    "size": len(data),
+                    "url": f"https://cdn.fake/attachments/{attachment_id}/{name}",
+                    "proxy_url": f"https://media.fake/attachments/{attachment_id}/{name}",
+                    "content_type": "image/png"
+                    if name.endswith(".png")
+                    else "application/octet-stream",
+                }
+            )
+        return out
+
+    def _create(
+        self,
+        channel_id: str,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+        ephemeral_ok: bool = False,
+        interaction: Interaction | None = None,
+    ) -> dict[str, Any]:
+        flags = int(body.get("flags") or 0)
+        message = {
+            "id": snowflake(),
+            "channel_id": channel_id,
+            "guild_id": str(GUILD_ID),
+            "author": self.bot_user,
+            "content": body.get("content") or "",
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
+            "attachments": self._attachments(body, files, []),
+            "timestamp": now_iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "type": 20 if interaction is not None else 0,
+            "flags": flags if ephemeral_ok else flags & ~EPHEMERAL,
+        }
+        if interaction is not None:
+            message["webhook_id"] = str(APPLICATION_ID)
+        self.messages[message["id"]] = message
+        if not message["flags"] & EPHEMERAL:
+            self.order.setdefault(channel_id, []).append(message["id"])
+        return message
+
+    def _edit(
+        self, message_id: str, body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> dict[str, Any]:
+        message = self.messages[message_id]
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        if "attachments" in body or files:
+            message["attachments"] = self._attachments(body, files, message["attachments"])
+        message["edited_timestamp"] = now_iso()
+        return message
+
+
+def find_component(message: dict[str, Any], label_or_id: str) -> dict[str, Any] | None:
+    """A button by custom_id or by the start of its label."""
+    for row in message.get("components", []):
+        for component in row.get("components", []):
+            if component.get("custom_id") == label_or_id:
+                return component
+            if component["type"] == 2 and (component.get("label") or "").startswith(label_or_id):
+                return component
+    return None
+
+
+def validate_message(body: dict[str, Any]) -> str | None:
+    """Discord's limits on message components, as an error message, or None."""
+    rows = body.get("components")
+    if not rows:
+        return None
+    if len(rows) > 5:
+        return "components: a message has at most 5 action rows"
+    for row in rows:
+        if row.get("type") != 1:
+            return "components: top-level components must be action rows"
+        children = row.get("components", [])
+        if not 1 <= len(children) <= 5:
+            return "components: an action row holds 1 to 5 components"
+        selects = [c for c in children if c["type"] in (3, 5, 6, 7, 8)]
+        if selects and len(children) > 1:
+            return "components: a select menu must be alone in its row"
+        for child in children:
+            custom_id = child.get("custom_id")
+            if custom_id is not None and not 1 <= len(custom_id) <= 100:
+                return "components: custom_id must be 1 to 100 characters"
+            if len(child.get("label") or "") > 80:
+                return "components: a label is at most 80 characters"
+            if child["type"] == 3:
+                options = child.get("options", [])
+                if not 1 <= len(options) <= 25:
+                    return "components: a select has 1 to 25 options"
+                for option in options:
+                    if not 1 <= len(option.get("label", "")) <= 100:
+                        return "components: an option label is 1 to 100 characters"
+    return None
