@@ -477,6 +477,13 @@ class GameService:
                 self._link(busy.existing),
             ) from None
 
+    async def stale_click(self, game_id: int | None) -> Refusal:
+        """The refusal for a button that is out of date, pointing at the game's live message."""
+        row = await self.store.get_game(game_id) if game_id is not None else None
+        if row is None or not row.is_live:
+            return Refusal("That button is out of date: this game is over.")
+        return Refusal("That button is out of date. Use the live board instead.", self._link(row))
+
     async def render(self, row: GameRow) -> Board:
         """The board for a stored game as it is now (for repairs after a restart)."""
         game = self._game(row) if row.state is not None else None

@@ -364,6 +364,36 @@ class Yahtzee(
             )
             await self._retire(row.channel_id, before.undo_message_id)
 
+    # -- buttons that are no longer on their message ---------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on one of our buttons that its message no longer shows (an old client view).
+
+        discord.py hands a component to its DynamicItem only if the message still carries it;
+        otherwise nothing would answer and the user would see "This interaction failed".
+        """
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("yz:"):
+            return
+        shown = {
+            getattr(child, "custom_id", None)
+            for row in interaction.message.components
+            for child in getattr(row, "children", [])
+        }
+        if custom_id in shown:
+            return
+        game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
+        await self._refuse_stale(interaction, game_id)
+
+    @guarded
+    async def _refuse_stale(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> None:
+        raise await self.games.stale_click(game_id)
+
     # -- repairs after a restart or reconnect ---------------------------------------------------
 
     @commands.Cog.listener()

@@ -106,6 +106,8 @@ class FakeDiscord:
         self.channels: list[dict[str, Any]] = []
         self.commands: list[dict[str, Any]] = []
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
+        self.hangs: list[tuple[str, re.Pattern[str]]] = []
+        self.hung = asyncio.Event()
         self.identified = asyncio.Event()
         self.answer_window = 3.0
         self.bot_user = {
@@ -172,6 +174,10 @@ class FakeDiscord:
         if admin:
             self.admins.add(self.users[name]["id"])
         return self.users[name]
+
+    def hang(self, method: str, path_pattern: str) -> None:
+        """Never answer the next matching request: the bot stalls there, as if it died."""
+        self.hangs.append((method.upper(), re.compile(path_pattern)))
 
     def rate_limit(self, method: str, path_pattern: str, retry_after: float = 0.3) -> None:
         """Answer the next matching request with 429 and ``retry_after``."""
@@ -313,11 +319,20 @@ class FakeDiscord:
         return await self._await_answer(record, timeout)
 
     async def click(
-        self, user: dict[str, Any], message: dict[str, Any], label_or_id: str, timeout: float = 5.0
+        self,
+        user: dict[str, Any],
+        message: dict[str, Any],
+        label_or_id: str,
+        timeout: float = 5.0,
+        stale: bool = False,
     ) -> Interaction:
-        """Click the button whose label starts with ``label_or_id`` (or whose custom_id it is)."""
+        """Click the button whose label starts with ``label_or_id`` (or whose custom_id it is).
+
+        ``stale``: click the button as ``message`` showed it, even if the message has changed
+        since (a client that has not refreshed); Discord then sends the current message.
+        """
         current = self.messages.get(message["id"], message)
-        component = find_component(current, label_or_id)
+        component = find_component(message if stale else current, label_or_id)
         if component is None:
             raise LookupError(f"no button {label_or_id!r} on message {message['id']}")
         if component.get("disabled"):
@@ -480,8 +495,14 @@ class FakeDiscord:
                         "Content-Type": "application/json",
                         "Retry-After": str(retry_after),
                         "X-RateLimit-Scope": "user",
+                        "Via": "1.1 google",  # discord.py takes a 429 without it for a Cloudflare ban
                     },
                 )
+        for i, (method, pattern) in enumerate(self.hangs):
+            if method == request.method and pattern.search(path):
+                del self.hangs[i]
+                self.hung.set()
+                await asyncio.Event().wait()  # until the bot gives up or the server stops
         try:
             response = await self._route(request.method, path, request.query, body, files)
         finally:

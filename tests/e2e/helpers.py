@@ -1,0 +1,55 @@
+"""Playing like a person through the fake: turns, and reading the bot's messages."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image
+
+from bot.engine import ScriptedDice
+
+from .fake_discord import FakeDiscord, Interaction
+
+
+def die_ids(message: dict[str, Any]) -> list[str]:
+    """The custom_ids of the five die buttons."""
+    return [c["custom_id"] for c in message["components"][0]["components"]]
+
+
+def die_labels(message: dict[str, Any]) -> list[str]:
+    """What the five die buttons show."""
+    return [c.get("label") or "" for c in message["components"][0]["components"]]
+
+
+async def play_turn(
+    fake: FakeDiscord,
+    dice: ScriptedDice,
+    user: dict[str, Any],
+    channel: str,
+    rolls: list[list[int]],
+    box: str,
+    holds: list[list[bool]] = (),  # type: ignore[assignment]
+) -> Interaction:
+    """Roll, hold, roll again as scripted, then pick ``box``; returns the scoring's answer."""
+    board = fake.last(channel)
+    for i, faces in enumerate(rolls):
+        if i:
+            for index, keep in enumerate(holds[i - 1]):
+                if keep:
+                    await fake.click(user, board, die_ids(fake.messages[board["id"]])[index])
+        dice.extend(faces)
+        answer = await fake.click(user, board, "Roll")
+        assert answer.response_type == 7, f"roll refused: {answer.ephemeral_text}"
+    answer = await fake.choose(user, board, box)
+    assert answer.response_type == 7, f"scoring refused: {answer.ephemeral_text}"
+    return answer
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Decode PNG bytes and return the image size (fails if they are not a PNG)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG"
+    return image.size
