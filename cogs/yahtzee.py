@@ -88,7 +88,9 @@ class Yahtzee(
     async def _post_board(self, board: Board) -> discord.Message:
         """A new live board that mentions the player to move."""
         assert board.game is not None and board.image is not None
+        # The nonce makes a re-post after a crash return the message already posted, if any.
         message = await self._channel(board.row.channel_id).send(
+            nonce=f"yz{board.row.id}v{board.row.version}",
             content=f"{mention(board.game.current_player_id)}, your turn!",
             embed=board_embed(board),
             file=png(board.image, BOARD_FILE),
@@ -126,6 +128,7 @@ class Yahtzee(
         game = self.games._game(row)
         data = image if image is not None else await self.games.final_image(row)
         message = await self._channel(row.channel_id).send(
+            nonce=f"yz{row.id}final",
             embed=final_embed(row, game),
             file=png(data, FINAL_FILE),
             view=final_view(row.id),

@@ -106,8 +106,10 @@ class FakeDiscord:
         self.channels: list[dict[str, Any]] = []
         self.commands: list[dict[str, Any]] = []
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
-        self.hangs: list[tuple[str, re.Pattern[str]]] = []
+        self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
+        self.nonces: dict[str, str] = {}  # enforce_nonce: nonce -> message id
         self.hung = asyncio.Event()
+        self._released = asyncio.Event()  # set on stop: hung requests end
         self.identified = asyncio.Event()
         self.answer_window = 3.0
         self.bot_user = {
@@ -132,6 +134,7 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self._released.set()
         for ws in list(self.sockets):
             await ws.close()
         if self.runner is not None:
@@ -175,9 +178,13 @@ class FakeDiscord:
             self.admins.add(self.users[name]["id"])
         return self.users[name]
 
-    def hang(self, method: str, path_pattern: str) -> None:
-        """Never answer the next matching request: the bot stalls there, as if it died."""
-        self.hangs.append((method.upper(), re.compile(path_pattern)))
+    def hang(self, method: str, path_pattern: str, after: bool = False) -> None:
+        """Never answer the next matching request: the bot stalls there, as if it died.
+
+        ``after``: carry the request out first, and only then never answer (the bot dies
+        after Discord did the work but before it heard so).
+        """
+        self.hangs.append((method.upper(), re.compile(path_pattern), after))
 
     def rate_limit(self, method: str, path_pattern: str, retry_after: float = 0.3) -> None:
         """Answer the next matching request with 429 and ``retry_after``."""
@@ -495,14 +502,17 @@ class FakeDiscord:
                         "Content-Type": "application/json",
                         "Retry-After": str(retry_after),
                         "X-RateLimit-Scope": "user",
-                        "Via": "1.1 google",  # discord.py takes a 429 without it for a Cloudflare ban
+                        "Via": "1.1 google",  # without it discord.py suspects Cloudflare
                     },
                 )
-        for i, (method, pattern) in enumerate(self.hangs):
+        for i, (method, pattern, after) in enumerate(self.hangs):
             if method == request.method and pattern.search(path):
                 del self.hangs[i]
+                if after:
+                    await self._route(request.method, path, request.query, body, files)
                 self.hung.set()
-                await asyncio.Event().wait()  # until the bot gives up or the server stops
+                await self._released.wait()  # until the server stops
+                return _error(503, 0, "the fake Discord is stopping")
         try:
             response = await self._route(request.method, path, request.query, body, files)
         finally:
@@ -588,7 +598,17 @@ class FakeDiscord:
             error = validate_message(body)
             if error:
                 return _error(400, 50035, error)
-            return _json(self._create(match.group(1), body, files))
+            nonce = body.get("nonce")
+            if nonce and body.get("enforce_nonce"):
+                if len(str(nonce)) > 25:
+                    return _error(400, 50035, "nonce: at most 25 characters")
+                known = self.nonces.get(str(nonce))
+                if known in self.messages:  # Discord returns the message made with this nonce
+                    return _json(self.messages[known])
+            message = self._create(match.group(1), body, files)
+            if nonce and body.get("enforce_nonce"):
+                self.nonces[str(nonce)] = message["id"]
+            return _json(message)
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
             message_id = match.group(2)
             if message_id not in self.messages:

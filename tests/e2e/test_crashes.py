@@ -1,0 +1,125 @@
+"""The bot dies between committing a move, answering the click, and posting the next turn;
+a new bot on the same database puts back whatever was missing: one live board, in step."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.engine import ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import FakeDiscord, find_component
+from .helpers import die_labels, play_turn
+from .test_scenarios import open_game
+
+CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
+NEW_MESSAGE = r"^/channels/\d+/messages$"
+
+
+async def crash_during(fake: FakeDiscord, bot_close: object, action: object) -> None:
+    """Run ``action`` until the bot stalls on the hung request, then stop the bot."""
+    task = asyncio.create_task(action)  # type: ignore[arg-type]
+    await asyncio.wait_for(fake.hung.wait(), 5)
+    await bot_close()  # type: ignore[operator]
+    await asyncio.wait({task}, timeout=6)
+    fake.hung.clear()
+
+
+async def test_crash_after_commit_before_answer(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The roll is committed but the click never answered: after a restart the board shows it."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    board = await open_game(fake, channel, ann)
+    dice.extend([2, 2, 4, 5, 6])
+    fake.hang("POST", CALLBACK)
+    await crash_during(fake, bot.close, fake.click(ann, board, "Roll", timeout=1))
+    assert die_labels(fake.messages[board["id"]]) == ["\N{EN DASH}"] * 5  # never answered
+
+    await start_bot()
+    await fake.settle(quiet=0.2)
+    assert die_labels(fake.messages[board["id"]]) == ["2", "2", "4", "5", "6"]
+    assert find_component(fake.messages[board["id"]], "Roll (2 left)") is not None
+    dice.extend([1, 1, 1, 1, 1])
+    answer = await fake.click(ann, board, "Roll")
+    assert answer.response_type == 7
+    assert len(fake.live_boards(channel)) == 1
+
+
+async def test_crash_after_answer_before_next_turn(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The scoring was answered but the next turn never posted: a restart posts it, once."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await open_game(fake, channel, ann, bob)
+    fake.hang("POST", NEW_MESSAGE)
+    await crash_during(
+        fake, bot.close, play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours")
+    )
+    assert fake.live_boards(channel) == []
+
+    await start_bot()
+    await fake.settle(quiet=0.2)
+    boards = fake.live_boards(channel)
+    assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{bob['id']}>")
+    summary = fake.channel_messages(channel)[-2]
+    assert find_component(summary, "Undo") is not None  # Ann may still undo until Bob rolls
+    await play_turn(fake, dice, bob, channel, [[6, 6, 6, 6, 1]], "sixes")
+    assert len(fake.live_boards(channel)) == 1
+
+
+async def test_crash_after_posting_before_recording_it(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The next board was posted but the bot died before noting it: no second board appears."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await open_game(fake, channel, ann, bob)
+    fake.hang("POST", NEW_MESSAGE, after=True)
+    await crash_during(
+        fake, bot.close, play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours")
+    )
+    assert len(fake.live_boards(channel)) == 1  # posted, but the old bot never learned its id
+
+    await start_bot()
+    await fake.settle(quiet=0.2)
+    boards = fake.live_boards(channel)
+    assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{bob['id']}>")
+    answer = await play_turn(fake, dice, bob, channel, [[3, 3, 3, 3, 1]], "threes")
+    assert answer.response_type == 7
+
+
+async def test_crash_before_the_final_message(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The last scoring is committed but the final message is lost: a restart posts it."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await open_game(fake, channel, ann)
+    for face in range(1, 13):
+        await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 6]], list_boxes()[face - 1])
+    fake.hang("POST", NEW_MESSAGE)
+    await crash_during(
+        fake, bot.close, play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 6]], "chance")
+    )
+    restarted = await start_bot()
+    await fake.settle(quiet=0.2)
+    final = fake.last(channel)
+    assert final["embeds"][0]["title"].startswith("Game over")
+    assert find_component(final, "Play again") is not None
+    game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
+    # By hand: Ones 1, Twos 2, Threes 3, Fours 4, Fives 0, Sixes 6;
+    # 3K 0, 4K 0, Full House 0, Small Straight 30, Large Straight 0, Yahtzee 0, Chance 16.
+    assert [r.total for r in await restarted.store.results(game_id)] == [62]
+
+
+def list_boxes() -> list[str]:
+    from bot.engine import Category
+
+    return [c.value for c in Category]
