@@ -1,0 +1,112 @@
+"""``python -m bot`` itself, as a subprocess: its start-up, its errors, and a game it serves."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from bot.engine import ScriptedDice
+
+from .conftest import TOKEN, StartBot
+from .fake_discord import FakeDiscord
+from .helpers import die_labels, png_size
+
+ROOT = Path(__file__).resolve().parents[2]
+SITEPATCH = Path(__file__).resolve().parent / "sitepatch"
+
+
+def bot_env(fake: FakeDiscord | None, **settings: str) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD", "SHARD_"))
+    }
+    env["PYTHONPATH"] = os.pathsep.join([str(SITEPATCH), str(ROOT)])
+    env["DISCORD_TOKEN"] = ""  # set explicitly, so that a developer's .env cannot leak in
+    env["DEV_GUILD_ID"] = ""
+    if fake is not None:
+        env["FAKE_DISCORD_API"] = fake.api_base
+    env.update(settings)
+    return env
+
+
+async def run(*args: str, env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *args, env=env, cwd=cwd,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
+    """Without DISCORD_TOKEN: one line saying where to put it, exit code 2, no traceback."""
+    proc = await run(env=bot_env(None), cwd=tmp_path)
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    lines = err.decode().strip().splitlines()
+    assert proc.returncode == 2
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert "Traceback" not in err.decode() and out == b""
+
+
+async def test_broken_setting_is_one_clear_line(tmp_path: Path) -> None:
+    """A malformed DEV_GUILD_ID is named, with what it should be."""
+    proc = await run(env=bot_env(None, DISCORD_TOKEN=TOKEN, DEV_GUILD_ID="my server"), cwd=tmp_path)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 2
+    assert err.decode().strip() == "error: DEV_GUILD_ID must be a whole number, not 'my server'."
+
+
+async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
+    """``python -m bot sync`` logs in, publishes /yahtzee globally and exits."""
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
+    proc = await run("sync", env=env, cwd=tmp_path)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    assert [c["name"] for c in fake.commands] == ["yahtzee"]
+    subcommands = {o["name"] for o in fake.commands[0]["options"]}
+    assert {"start", "scorecard", "end", "rules", "leave"} <= subcommands
+    assert fake.requests_to("PUT", r"^/applications/\d+/commands$")
+
+
+async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, tmp_path: Path
+) -> None:
+    """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
+    goes on in a new bot on the same database."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    database = tmp_path / "data" / "bot.sqlite3"
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database), LOG_LEVEL="INFO")
+    proc = await run(env=env, cwd=tmp_path)
+    try:
+        assert proc.stderr is not None
+        invite = ""
+        while "invite:" not in invite:
+            line = await asyncio.wait_for(proc.stderr.readline(), 30)
+            assert line, "the bot exited before it was ready"
+            invite = line.decode()
+        # view channel 1024 + send 2048 + embed links 16384 + attach files 32768 = 52224
+        assert "permissions=52224" in invite and "scope=bot+applications.commands" in invite
+        await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
+        lobby = fake.last(channel)
+        assert "Bonus Turn" in lobby["embeds"][0]["footer"]["text"]
+        await fake.click(ann, lobby, "Start")
+        board = fake.last(channel)
+        answer = await fake.click(ann, board, "Roll")
+        assert answer.response_type == 7
+        rolled = die_labels(fake.messages[board["id"]])
+        assert all(label in "123456" for label in rolled)
+        assert png_size(fake.attachment(fake.messages[board["id"]]))[0] == 464
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+    assert database.exists()
+
+    await start_bot(database)
+    board = fake.messages[board["id"]]
+    dice.extend([6, 6, 6, 6, 6])
+    answer = await fake.click(ann, board, "Roll")
+    assert answer.response_type == 7, answer.ephemeral_text
+    assert die_labels(fake.messages[board["id"]]) == ["6"] * 5
+    await fake.choose(ann, board, "yahtzee")
+    assert "scored **50** in **Yahtzee**" in fake.messages[board["id"]]["embeds"][0]["description"]
