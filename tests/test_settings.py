@@ -1,0 +1,79 @@
+"""Settings: read once from the environment and .env, validated with one clear sentence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.settings import DEFAULT_DATABASE, Settings, SettingsError, read_env_file
+
+
+def test_defaults_with_only_a_token() -> None:
+    """A token alone is enough: the database goes under data/, logging at INFO, no sharding."""
+    s = Settings.from_mapping({"DISCORD_TOKEN": "abc.def.ghi"})
+    assert (s.token, s.database_path, s.dev_guild_id, s.log_level) == (
+        "abc.def.ghi", DEFAULT_DATABASE, None, "INFO",
+    )  # fmt: skip
+    assert s.shard_count is None and s.shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "   "}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "Bot abc"}, "DISCORD_TOKEN looks wrong"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of"),
+        ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID must be a whole number"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT"),
+        (
+            {"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0,2"},
+            "between 0 and SHARD_COUNT",
+        ),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be 1 or more"),
+    ],
+)
+def test_broken_settings_are_named(values: dict[str, str], message: str) -> None:
+    """Each broken setting is refused with a sentence naming it."""
+    with pytest.raises(SettingsError, match=message):
+        Settings.from_mapping(values)
+
+
+def test_environment_overrides_the_env_file(tmp_path: Path) -> None:
+    """.env supplies values; the environment wins where both say something."""
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "# a comment\n\nDISCORD_TOKEN='from.file'\nexport LOG_LEVEL=debug\nDEV_GUILD_ID=42\n",
+        encoding="utf-8",
+    )
+    s = Settings.load({"DEV_GUILD_ID": "7"}, env_file)
+    assert (s.token, s.log_level, s.dev_guild_id) == ("from.file", "DEBUG", 7)
+
+
+def test_a_malformed_env_file_line_is_named(tmp_path: Path) -> None:
+    """A line that is not KEY=VALUE is reported with its line number."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=x\nthis is not a setting\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"\.env:2: expected KEY=VALUE"):
+        read_env_file(env_file)
+
+
+def test_sharding_settings() -> None:
+    """SHARD_COUNT and SHARD_IDS are read as numbers."""
+    s = Settings.from_mapping({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "1, 3"})
+    assert s.shard_count == 4 and s.shard_ids == (1, 3)
+
+
+def test_env_example_lists_every_setting() -> None:
+    """.env.example documents each setting the code reads."""
+    example = (Path(__file__).resolve().parents[1] / ".env.example").read_text(encoding="utf-8")
+    for name in (
+        "DISCORD_TOKEN",
+        "DATABASE_PATH",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+    ):
+        assert f"\n{name}=" in example, name
