@@ -31,12 +31,14 @@ class YahtzeeBot(commands.AutoShardedBot):
     """The Yahtzee bot. Only default intents: no privileged intents, no message content."""
 
     def __init__(self, settings: Settings, dice: DiceSource | None = None, **options: Any) -> None:
+        if settings.shard_count is not None:
+            options["shard_count"] = settings.shard_count
+        if settings.shard_ids:
+            options["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
-            shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **options,
         )

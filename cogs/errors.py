@@ -37,6 +37,7 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Turn any error into a reply: never a silent 'This interaction failed'."""
     original = getattr(error, "original", error)  # app_commands wrap errors
+    data: dict[str, Any] = dict(interaction.data or {})
     if isinstance(original, Refusal):
         text = original.message
         if original.link:
@@ -55,7 +56,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             "unexpected error %s handling interaction %s (%s) from user %s in channel %s",
             code,
             interaction.id,
-            (interaction.data or {}).get("custom_id") or (interaction.data or {}).get("name"),
+            data.get("custom_id") or data.get("name"),
             interaction.user.id if interaction.user else None,
             interaction.channel_id,
             exc_info=original,
@@ -75,13 +76,13 @@ def guarded(
 ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]]:
     """Run a component handler so that every error reaches ``handle_error``."""
 
-    @functools.wraps(handler)
     async def wrapper(
-        self: S, interaction: discord.Interaction[Any], *args: P.args, **kwargs: P.kwargs
+        self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
     ) -> None:
         try:
             await handler(self, interaction, *args, **kwargs)
         except Exception as error:  # one handler for all of them
             await handle_error(interaction, error)
 
+    functools.update_wrapper(wrapper, handler)
     return wrapper

@@ -47,10 +47,12 @@ LOCK = "\N{LOCK}"
 
 def controller(interaction: discord.Interaction[Any]) -> Yahtzee:
     """The cog that handles every click."""
+    from cogs.yahtzee import Yahtzee
+
     cog = interaction.client.get_cog("Yahtzee")
-    if cog is None:  # pragma: no cover - the cog is loaded in setup_hook
+    if not isinstance(cog, Yahtzee):  # pragma: no cover - the cog is loaded in setup_hook
         raise RuntimeError("the Yahtzee cog is not loaded")
-    return cog  # type: ignore[return-value]
+    return cog
 
 
 def mention(player_id: str) -> str:
@@ -91,11 +93,11 @@ def lobby_embed(row: GameRow) -> discord.Embed:
     return embed
 
 
-def lobby_view(row: GameRow) -> discord.ui.View | None:
-    """Join, Leave, Start and Cancel while the lobby is open."""
-    if row.status != "lobby":
-        return None
+def lobby_view(row: GameRow) -> discord.ui.View:
+    """Join, Leave, Start and Cancel while the lobby is open (no buttons once it closes)."""
     view = discord.ui.View(timeout=None)
+    if row.status != "lobby":
+        return view
     for action, label, style in (
         ("join", "Join", discord.ButtonStyle.success),
         ("leave", "Leave", discord.ButtonStyle.secondary),

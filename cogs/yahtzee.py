@@ -378,7 +378,8 @@ class Yahtzee(
         """
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith("yz:"):
             return
         shown = {

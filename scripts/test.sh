@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything and run every check: ruff, mypy --strict on the engine, and the tests.
+# Install everything and run every check: ruff, mypy --strict on bot/ and cogs/, and the tests.
 # Extra arguments go to pytest, e.g. scripts/test.sh -k joker
 set -euo pipefail
 cd "$(dirname "$0")/.."
