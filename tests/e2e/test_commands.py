@@ -1,0 +1,98 @@
+"""The other slash commands and buttons: scorecard, rules, leave, end, lobby edges, play again."""
+
+from __future__ import annotations
+
+from bot.engine import Category, ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .helpers import play_turn, png_size
+from .test_scenarios import open_game
+
+
+async def test_scorecard_and_rules_are_private(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """/yahtzee scorecard and the Scorecard button answer with an image only the asker sees."""
+    ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
+    channel = fake.channel("general")
+    await start_bot()
+    board = await open_game(fake, channel, ann, bob)
+    answer = await fake.slash(cat, channel, "yahtzee scorecard", player=bob)
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    assert png_size(fake.attachment(answer.response)) == (464, 42 + 18 * 36)
+    answer = await fake.click(cat, board, "Scorecard")  # a spectator sees the current player
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    answer = await fake.slash(cat, channel, "yahtzee rules")
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    assert "Preset in play: Official" in answer.response["embeds"][0]["description"]
+    answer = await fake.slash(ann, fake.channel("games"), "yahtzee scorecard")
+    assert "no game in this channel" in answer.ephemeral_text
+
+
+async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
+    """Only the host starts or cancels; joining twice and leaving are answered; the host's
+    leaving hands the lobby on."""
+    ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start", preset="relaxed-joker")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    assert "already in this lobby" in (await fake.click(bob, lobby, "Join")).ephemeral_text
+    assert "Only the host can start" in (await fake.click(bob, lobby, "Start")).ephemeral_text
+    assert "Only the host can cancel" in (await fake.click(bob, lobby, "Cancel")).ephemeral_text
+    await fake.click(ann, lobby, "Leave")
+    players = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    assert f"<@{bob['id']}> (host)" in players and ann["id"] not in players
+    await fake.click(cat, lobby, "Join")
+    await fake.click(bob, lobby, "Cancel")
+    assert fake.messages[lobby["id"]]["components"] == []
+    assert (await fake.slash(cat, channel, "yahtzee start")).response_type == 4  # channel free
+
+
+async def test_leave_passes_the_turn_and_end_needs_rights(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """A player leaving on their turn passes it on; /yahtzee end needs the host or an admin."""
+    ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    await start_bot()
+    await open_game(fake, channel, ann, bob, cat)
+    answer = await fake.slash(ann, channel, "yahtzee leave")
+    assert "You left" in answer.ephemeral_text
+    boards = fake.live_boards(channel)
+    assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{bob['id']}>")
+    await play_turn(fake, dice, bob, channel, [[5, 5, 5, 2, 2]], "full_house")
+    assert fake.last(channel)["content"].startswith(f"<@{cat['id']}>")  # Ann is skipped
+
+    refused = await fake.slash(cat, channel, "yahtzee end")
+    assert "Only the host or a member with Manage Server" in refused.ephemeral_text
+    asked = await fake.slash(mod, channel, "yahtzee end")
+    assert asked.response is not None and find_component(asked.response, "End the game")
+    await fake.click(mod, asked.response, "End the game")
+    assert fake.live_boards(channel) == []
+    assert "ended the game" in fake.last(channel)["embeds"][0]["description"]
+    assert (await fake.slash(bob, channel, "yahtzee start")).response_type == 4
+
+
+async def test_play_again_after_a_solo_game(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """After the final message, Play again opens a lobby with the same player."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    await open_game(fake, channel, ann)
+    for box in Category:
+        await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
+    final = fake.last(channel)
+    # By hand: Twos 2, Threes 3, Fours 4, Fives 5, Sixes 6 (upper 20); Small Straight 30,
+    # Large Straight 40, Chance 20; everything else 0: total 110.
+    assert final["embeds"][0]["title"] == "Game over: Ann wins with 110!"
+    assert png_size(fake.attachment(final))[0] == 464
+    await fake.click(ann, final, "Play again")
+    lobby = fake.last(channel)
+    assert find_component(lobby, "Start") is not None
+    assert f"<@{ann['id']}> (host)" in lobby["embeds"][0]["fields"][0]["value"]
