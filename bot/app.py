@@ -11,12 +11,13 @@ from discord.ext import commands
 
 from bot.engine import DiceSource
 from bot.games import GameService
+from bot.leaderboard import Leaderboards
 from bot.settings import Settings
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.yahtzee",)
+EXTENSIONS = ("cogs.yahtzee", "cogs.admin")
 
 #: Exactly what the bot needs in a channel: see it, post, embed the board, attach the images.
 PERMISSIONS = discord.Permissions(
@@ -46,6 +47,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self.dice = dice  # None: fair dice (tests script them)
         self._store: Store | None = None
         self._games: GameService | None = None
+        self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
 
     @property
@@ -62,6 +64,13 @@ class YahtzeeBot(commands.AutoShardedBot):
             raise RuntimeError("the game service is created in setup_hook")
         return self._games
 
+    @property
+    def leaderboards(self) -> Leaderboards:
+        """The leaderboards, ready once ``setup_hook`` has run."""
+        if self._leaderboards is None:
+            raise RuntimeError("the leaderboards are created in setup_hook")
+        return self._leaderboards
+
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
         from cogs.errors import handle_error
@@ -69,6 +78,7 @@ class YahtzeeBot(commands.AutoShardedBot):
 
         self._store = await Store.open(self.settings.database_path)
         self._games = GameService(self._store, self.dice)
+        self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_path)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -349,6 +349,7 @@ class GameService:
                     yahtzee_bonuses=card.yahtzee_bonuses,
                     place=standing.place,
                     seats=len(game.seats),
+                    name=seat.name,
                 )
             )
         return out

@@ -30,6 +30,7 @@ import discord
 
 from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset
 from bot.games import Board, Scored
+from bot.leaderboard import BOARDS, PERIODS, LeaderboardPage, PlayerStats
 from bot.store import GameRow
 
 if TYPE_CHECKING:
@@ -258,6 +259,64 @@ def end_confirm_view(game_id: int) -> discord.ui.View:
     """The confirmation button for /yahtzee end."""
     view = discord.ui.View(timeout=None)
     view.add_item(EndConfirmButton(game_id))
+    return view
+
+
+# -- leaderboards ----------------------------------------------------------------------------
+
+LEADERBOARD_FILE = "leaderboard.png"
+STATS_FILE = "stats.png"
+
+
+def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
+    """A board's page: the image carries the table."""
+    embed = discord.Embed(
+        title=f"Leaderboard: {BOARDS[page.board]} ({PERIODS[page.period].lower()})", colour=GREEN
+    )
+    if page.players == 0:
+        embed.description = "Nobody is on this board yet: finish a game to get on it."
+    embed.set_image(url=f"attachment://{LEADERBOARD_FILE}")
+    embed.set_footer(text="Bot opponents never count. /yahtzee stats for your own figures.")
+    return embed
+
+
+def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
+    """Previous and Next when the board has more than one page."""
+    view = discord.ui.View(timeout=None)
+    if page.pages > 1:
+        view.add_item(PageButton(page.board, page.period, page.page, "prev", page.page == 0))
+        view.add_item(
+            PageButton(page.board, page.period, page.page, "next", page.page >= page.pages - 1)
+        )
+    return view
+
+
+def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
+    """A player's figures on this server."""
+    embed = discord.Embed(title=f"Yahtzee stats: {name}", colour=GREEN)
+    if stats.games == 0:
+        embed.description = "No finished games on this server yet."
+        return embed
+    embed.add_field(name="Games", value=str(stats.games))
+    embed.add_field(
+        name="Wins",
+        value=f"{stats.wins} of {stats.multiplayer_games} ({stats.win_rate:.0%})"
+        if stats.multiplayer_games
+        else "no multiplayer games",
+    )
+    embed.add_field(name="Average", value=f"{stats.average:.1f}")
+    embed.add_field(name="Best", value=str(stats.best))
+    embed.add_field(name="Upper bonus", value=f"{stats.upper_bonus_rate:.0%} of games")
+    embed.add_field(name="Yahtzees per game", value=f"{stats.yahtzees_per_game:.2f}")
+    if stats.image is not None:
+        embed.set_image(url=f"attachment://{STATS_FILE}")
+    return embed
+
+
+def reset_confirm_view(guild_id: int) -> discord.ui.View:
+    """The confirmation button for a leaderboard reset."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResetConfirmButton(guild_id))
     return view
 
 
@@ -507,6 +566,63 @@ class EndConfirmButton(
         await controller(interaction).on_end_confirmed(interaction, self.game_id)
 
 
+class PageButton(
+    _DynamicButton,
+    template=r"yz:lb:(?P<board>[a-z]+):(?P<period>[a-z]+):(?P<page>\d+):(?P<step>prev|next)",
+):
+    """Previous or Next on a leaderboard."""
+
+    def __init__(
+        self, board: str, period: str, page: int, step: str, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Previous" if step == "prev" else "Next",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"yz:lb:{board}:{period}:{page}:{step}",
+                disabled=disabled,
+            )
+        )
+        self.board, self.period, self.page, self.step = board, period, page, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> PageButton:
+        return cls(match["board"], match["period"], int(match["page"]), match["step"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        target = self.page - 1 if self.step == "prev" else self.page + 1
+        await controller(interaction).on_page(interaction, self.board, self.period, target)
+
+
+class ResetConfirmButton(_DynamicButton, template=r"yz:lbreset:(?P<guild>\d+)"):
+    """Confirms /yahtzee-admin reset-leaderboard."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Reset the leaderboard",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"yz:lbreset:{guild_id}",
+            )
+        )
+        self.guild_id = guild_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ResetConfirmButton:
+        return cls(int(match["guild"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from cogs.admin import Admin
+
+        cog = interaction.client.get_cog("Admin")
+        assert isinstance(cog, Admin)
+        await cog.on_reset_confirmed(interaction, self.guild_id)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     DieButton,
@@ -516,4 +632,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     UndoButton,
     PlayAgainButton,
     EndConfirmButton,
+    PageButton,
+    ResetConfirmButton,
 )

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
 from bot.games import Board, GameService
+from bot.leaderboard import BOARDS, PERIODS
 from bot.store import GameRow
 
 from .errors import guarded
@@ -20,16 +21,21 @@ from .ui import (
     BOARD_FILE,
     CARD_FILE,
     FINAL_FILE,
+    LEADERBOARD_FILE,
+    STATS_FILE,
     board_embed,
     board_view,
     end_confirm_view,
     ended_embed,
     final_embed,
     final_view,
+    leaderboard_embed,
+    leaderboard_view,
     lobby_embed,
     lobby_view,
     mention,
     png,
+    stats_embed,
     summary_embed,
     undo_view,
 )
@@ -230,7 +236,70 @@ class Yahtzee(
                 embed=ended_embed(f"{name} left, and nobody is left to play: the game has ended.")
             )
 
+    @app_commands.command(name="leaderboard", description="This server's Yahtzee leaderboard")
+    @app_commands.describe(board="What to rank by (default: high scores)", period="Over which time")
+    @app_commands.choices(
+        board=[app_commands.Choice(name=title, value=key) for key, title in BOARDS.items()],
+        period=[app_commands.Choice(name=title, value=key) for key, title in PERIODS.items()],
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        board: app_commands.Choice[str] | None = None,
+        period: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """A page of a board as an image, with the caller's own rank under it."""
+        assert interaction.guild_id is not None
+        page = await self.bot.leaderboards.page(
+            interaction.guild_id,
+            board.value if board else "high",
+            period.value if period else "all",
+            0,
+            interaction.user.id,
+            display_name(interaction.user),
+        )
+        await interaction.response.send_message(
+            embed=leaderboard_embed(page),
+            file=png(page.image, LEADERBOARD_FILE),
+            view=leaderboard_view(page),
+        )
+
+    @app_commands.command(name="stats", description="A player's Yahtzee statistics on this server")
+    @app_commands.describe(player="Whose statistics (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        """Games, wins, averages and charts."""
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        stats = await self.bot.leaderboards.stats(interaction.guild_id, who.id, display_name(who))
+        embed = stats_embed(display_name(who), stats)
+        if stats.image is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, file=png(stats.image, STATS_FILE))
+
     # -- clicks ------------------------------------------------------------------------------
+
+    @guarded
+    async def on_page(
+        self, interaction: discord.Interaction[Any], board: str, period: str, page: int
+    ) -> None:
+        """Previous or Next on a leaderboard: the message shows the other page."""
+        assert interaction.guild_id is not None
+        shown = await self.bot.leaderboards.page(
+            interaction.guild_id,
+            board,
+            period,
+            page,
+            interaction.user.id,
+            display_name(interaction.user),
+        )
+        await interaction.response.edit_message(
+            embed=leaderboard_embed(shown),
+            attachments=[png(shown.image, LEADERBOARD_FILE)],
+            view=leaderboard_view(shown),
+        )
 
     @guarded
     async def on_lobby(

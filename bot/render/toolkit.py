@@ -109,6 +109,29 @@ def render_chart(
     kind: str = "bar",
 ) -> bytes:
     """A bar chart (``kind="bar"``) or a line chart (``"line"``) of ``values``."""
+    return _encode(chart_image(title, values, labels, kind))
+
+
+def render_stats(title: str, recent: Sequence[float], buckets: Sequence[tuple[str, int]]) -> bytes:
+    """A player's recent scores as a line over their score distribution as bars."""
+    trend = chart_image(title, recent, [str(i + 1) for i in range(len(recent))], "line")
+    spread = chart_image(
+        "Score distribution", [n for _, n in buckets], [label for label, _ in buckets], "bar"
+    )
+    image = Image.new("P", (CHART_WIDTH, CHART_HEIGHT * 2))
+    image.putpalette(s.palette().getpalette() or [])
+    image.paste(trend, (0, 0))
+    image.paste(spread, (0, CHART_HEIGHT))
+    return _encode(image)
+
+
+def chart_image(
+    title: str,
+    values: Sequence[float],
+    labels: Sequence[str] = (),
+    kind: str = "bar",
+) -> Image.Image:
+    """The image behind ``render_chart``, in the shared palette."""
     if kind not in ("bar", "line"):
         raise ValueError(f"kind must be 'bar' or 'line', not {kind!r}")
     image = Image.new("RGB", (CHART_WIDTH, CHART_HEIGHT), s.PAPER)
@@ -125,7 +148,8 @@ def render_chart(
             x0 = left + i * slot + slot * 0.15
             x1 = left + (i + 1) * slot - slot * 0.15
             y = bottom - (bottom - top) * max(v, 0) / peak
-            draw.rectangle((x0, y, x1, bottom - 1), fill=s.BAR)
+            if y < bottom - 1:  # a zero draws no bar
+                draw.rectangle((x0, y, x1, bottom - 1), fill=s.BAR)
     elif n:
         step = (right - left) / max(n - 1, 1)
         points = [
@@ -160,7 +184,7 @@ def render_chart(
                 s.SMALL_FONT_SIZE,
             )  # fmt: skip
             pal.paste(tile, (max(0, min(x, CHART_WIDTH - w)), bottom + 4))
-    return _encode(pal)
+    return pal
 
 
 def _short(value: float) -> str:

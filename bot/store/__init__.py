@@ -1,9 +1,13 @@
 """The only place that speaks SQL: games, their moves and results, in one SQLite file."""
 
 from .repository import (
+    AVERAGE_MIN_GAMES,
+    BOARD_SQL,
+    BoardRow,
     ChannelBusy,
     GameRow,
     MoveRecord,
+    PlayerGame,
     ResultRow,
     StaleVersion,
     Store,
@@ -11,9 +15,13 @@ from .repository import (
 )
 
 __all__ = [
+    "AVERAGE_MIN_GAMES",
+    "BOARD_SQL",
+    "BoardRow",
     "ChannelBusy",
     "GameRow",
     "MoveRecord",
+    "PlayerGame",
     "ResultRow",
     "StaleVersion",
     "Store",

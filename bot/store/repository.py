@@ -83,6 +83,45 @@ class ResultRow:
     yahtzee_bonuses: int
     place: int | None
     seats: int
+    name: str = ""  # the player's name in this game, kept for the boards
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """A line of a leaderboard: shared ranks for equal figures."""
+
+    rank: int
+    user_id: int
+    name: str
+    figure: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One finished game of a player, for their stats."""
+
+    total: int
+    place: int | None
+    seats: int
+    upper_bonus: int
+    yahtzees: int
+    finished_at: str
+
+
+# Each board: the figure ranked (highest first), the games counted, and who qualifies.
+# These fragments are fixed here, never built from user input.
+BOARD_SQL: dict[str, tuple[str, str, str]] = {
+    "high": ("MAX(total)", "COUNT(*)", "COUNT(*) > 0"),
+    "wins": (
+        "SUM(CASE WHEN seats > 1 AND place = 1 THEN 1 ELSE 0 END)",
+        "SUM(CASE WHEN seats > 1 THEN 1 ELSE 0 END)",
+        "SUM(CASE WHEN seats > 1 AND place = 1 THEN 1 ELSE 0 END) > 0",
+    ),
+    "average": ("AVG(total)", "COUNT(*)", "COUNT(*) >= ?"),
+    "yahtzees": ("SUM(yahtzees)", "COUNT(*)", "SUM(yahtzees) > 0"),
+}
+AVERAGE_MIN_GAMES = 5
 
 
 def latest_schema_version() -> int:
@@ -336,6 +375,13 @@ class Store:
                 ),
             )
             if results:
+                await self._db.executemany(
+                    "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
+                    "SELECT guild_id, ?, ?, ? FROM games WHERE id = ? "
+                    "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+                    "updated_at = excluded.updated_at",
+                    [(r.user_id, r.name, stamp, game_id) for r in results if r.name],
+                )
                 async with self._db.execute(
                     "SELECT guild_id, channel_id, preset FROM games WHERE id = ?", (game_id,)
                 ) as cur:
@@ -419,3 +465,123 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [ResultRow(*r) for r in rows]
+
+    # -- leaderboards --------------------------------------------------------------------------
+
+    _BOARD_COLUMNS = (
+        "ranked.rank, ranked.user_id, COALESCE(player_names.name, ''), ranked.figure, ranked.games"
+    )
+
+    def _board_query(self, board: str, select: str, tail: str = "") -> str:
+        figure, games, having = BOARD_SQL[board]
+        return (
+            "WITH per_player AS ("
+            f" SELECT user_id, {figure} AS figure, {games} AS games FROM results"
+            " WHERE guild_id = ? AND archived = 0 AND finished_at >= ?"
+            f" GROUP BY user_id HAVING {having}"
+            "), ranked AS ("
+            " SELECT user_id, figure, games, RANK() OVER (ORDER BY figure DESC) AS rank"
+            " FROM per_player"
+            f") SELECT {select} FROM ranked LEFT JOIN player_names"
+            " ON player_names.guild_id = ? AND player_names.user_id = ranked.user_id " + tail
+        )
+
+    def _board_params(self, board: str, guild_id: int, since: str) -> list[Any]:
+        params: list[Any] = [guild_id, since]
+        if board == "average":
+            params.append(AVERAGE_MIN_GAMES)
+        params.append(guild_id)
+        return params
+
+    async def leaderboard(
+        self, guild_id: int, board: str, since: str = "", limit: int = 10, offset: int = 0
+    ) -> tuple[list[BoardRow], int]:
+        """A page of a board for one server, and how many players are on it."""
+        if board not in BOARD_SQL:
+            raise ValueError(f"unknown board {board!r}")
+        params = self._board_params(board, guild_id, since)
+        query = self._board_query(
+            board, self._BOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id LIMIT ? OFFSET ?"
+        )
+        async with self._db.execute(query, (*params, limit, offset)) as cur:
+            rows = [BoardRow(*r) for r in await cur.fetchall()]
+        async with self._db.execute(self._board_query(board, "COUNT(*)"), params) as cur:
+            count = (await cur.fetchone() or (0,))[0]
+        return rows, int(count)
+
+    async def leaderboard_entry(
+        self, guild_id: int, board: str, user_id: int, since: str = ""
+    ) -> BoardRow | None:
+        """One player's line on a board, wherever it is."""
+        params = self._board_params(board, guild_id, since)
+        query = self._board_query(board, self._BOARD_COLUMNS, "WHERE ranked.user_id = ?")
+        async with self._db.execute(query, (*params, user_id)) as cur:
+            row = await cur.fetchone()
+        return BoardRow(*row) if row else None
+
+    async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
+        """A player's finished games on this server's boards, oldest first."""
+        async with self._db.execute(
+            "SELECT total, place, seats, upper_bonus, yahtzees, finished_at FROM results "
+            "WHERE guild_id = ? AND archived = 0 AND user_id = ? ORDER BY finished_at, id",
+            (guild_id, user_id),
+        ) as cur:
+            return [PlayerGame(*r) for r in await cur.fetchall()]
+
+    async def player_name(self, guild_id: int, user_id: int) -> str | None:
+        """The name a player had in their last game here."""
+        async with self._db.execute(
+            "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def archive_results(self, guild_id: int, user_id: int) -> int:
+        """Hide every live result of a server from the boards; returns how many."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            async with self._db.execute(
+                "SELECT COUNT(*) FROM results WHERE guild_id = ? AND archived = 0", (guild_id,)
+            ) as cur:
+                count = int((await cur.fetchone() or (0,))[0])
+            if count:
+                cursor = await self._db.execute(
+                    "INSERT INTO leaderboard_archives "
+                    "(guild_id, archived_by, archived_at, results) VALUES (?, ?, ?, ?)",
+                    (guild_id, user_id, now(), count),
+                )
+                await self._db.execute(
+                    "UPDATE results SET archived = ? WHERE guild_id = ? AND archived = 0",
+                    (cursor.lastrowid, guild_id),
+                )
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        return count
+
+    async def restore_results(self, guild_id: int) -> int:
+        """Bring back the server's most recent archive; returns how many results came back."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            async with self._db.execute(
+                "SELECT id FROM leaderboard_archives WHERE guild_id = ? AND restored_at IS NULL "
+                "ORDER BY id DESC LIMIT 1",
+                (guild_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            count = 0
+            if row is not None:
+                cursor = await self._db.execute(
+                    "UPDATE results SET archived = 0 WHERE guild_id = ? AND archived = ?",
+                    (guild_id, row[0]),
+                )
+                count = cursor.rowcount
+                await self._db.execute(
+                    "UPDATE leaderboard_archives SET restored_at = ? WHERE id = ?", (now(), row[0])
+                )
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        return count

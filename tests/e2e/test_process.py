@@ -62,9 +62,13 @@ async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) ->
     proc = await run("sync", env=env, cwd=tmp_path)
     _, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, err.decode()
-    assert [c["name"] for c in fake.commands] == ["yahtzee"]
-    subcommands = {o["name"] for o in fake.commands[0]["options"]}
-    assert {"start", "scorecard", "end", "rules", "leave"} <= subcommands
+    commands = {c["name"]: c for c in fake.commands}
+    assert sorted(commands) == ["yahtzee", "yahtzee-admin"]
+    subcommands = {o["name"] for o in commands["yahtzee"]["options"]}
+    assert {"start", "scorecard", "end", "rules", "leave", "leaderboard", "stats"} <= subcommands
+    admin = commands["yahtzee-admin"]
+    assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
+    assert {o["name"] for o in admin["options"]} == {"reset-leaderboard", "restore-leaderboard"}
     assert fake.requests_to("PUT", r"^/applications/\d+/commands$")
 
 

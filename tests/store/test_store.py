@@ -24,33 +24,47 @@ async def test_migrations_on_an_empty_file(db_path: Path) -> None:
     """A new file gets every table and the latest user_version, in WAL mode."""
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == latest_schema_version() == 2
+        assert await store.schema_version() == latest_schema_version() == 3
     finally:
         await store.close()
-    assert {"games", "moves", "results"} <= await tables(db_path)
+    assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
+        db_path
+    )
     async with aiosqlite.connect(db_path) as db, db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
 
 
 async def test_migrations_from_the_previous_schema_version(db_path: Path) -> None:
-    """A file at version 1 with a game in it is upgraded to 2 and keeps the game."""
+    """A file at version 2 with a game and a result in it is upgraded to 3 and keeps both."""
     old = await Store.open(db_path, migrate=False)
-    await old.migrate(target=1)
-    assert await old.schema_version() == 1
+    await old.migrate(target=2)
+    assert await old.schema_version() == 2
     row = await old.create_game(
         guild_id=1, channel_id=10, host_id=5, preset="official", players=[(5, "Ann")]
     )
     await old.close()
-    assert "results" not in await tables(db_path)
+    async with aiosqlite.connect(db_path) as db:  # a result as version 2 of the bot wrote it
+        await db.execute(
+            "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
+            "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
+            "VALUES (?, 1, 10, 5, 200, 60, 0, 0, 0, 1, 1, 'official', '2026-11-01T00:00:00+00:00')",
+            (row.id,),
+        )
+        await db.commit()
+    result = ResultRow(5, 200, 60, 0, 0, 0, 1, 1)
+    assert "player_names" not in await tables(db_path)
 
     new = await Store.open(db_path)
     try:
-        assert await new.schema_version() == 2
+        assert await new.schema_version() == 3
         kept = await new.get_game(row.id)
         assert kept is not None and kept.players == [(5, "Ann")] and kept.status == "lobby"
+        assert await new.results(row.id) == [result]
+        board, count = await new.leaderboard(1, "high")
+        assert count == 1 and board[0].figure == 200
     finally:
         await new.close()
-    assert "results" in await tables(db_path)
+    assert "player_names" in await tables(db_path)
 
 
 async def test_migrating_twice_changes_nothing(store: Store) -> None:

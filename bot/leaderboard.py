@@ -1,0 +1,172 @@
+"""Leaderboards and player statistics: what the boards rank, over which period, and pages.
+
+Nothing here knows Discord. SQL stays in the store; the images come from the renderer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.render import TableRow, render_stats, render_table
+from bot.render.cards import ordinal
+from bot.store import AVERAGE_MIN_GAMES, BoardRow, PlayerGame, Store
+
+BOARDS: dict[str, str] = {
+    "high": "High scores",
+    "wins": "Wins",
+    "average": "Average score",
+    "yahtzees": "Yahtzees",
+}
+FIGURE_HEADERS = {"high": "Best", "wins": "Wins", "average": "Average", "yahtzees": "Yahtzees"}
+PERIODS: dict[str, str] = {"all": "All time", "month": "This month", "week": "This week"}
+PAGE_SIZE = 10
+RECENT_GAMES = 20
+BUCKET = 50  # score distribution: 0-49, 50-99, ...
+
+
+def period_start(period: str, now: datetime) -> str:
+    """The first instant of a period, as stored timestamps are written ('' for all time)."""
+    if period == "all":
+        return ""
+    day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        start = day - timedelta(days=day.weekday())  # weeks start on Monday, in UTC
+    elif period == "month":
+        start = day.replace(day=1)
+    else:
+        raise ValueError(f"unknown period {period!r}")
+    return start.isoformat(timespec="seconds")
+
+
+def format_figure(board: str, figure: float) -> str:
+    """A board's figure as shown: averages with one decimal, the rest whole."""
+    return f"{figure:.1f}" if board == "average" else str(round(figure))
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """One page of a board, the viewer's own line, and its image."""
+
+    board: str
+    period: str
+    page: int
+    pages: int
+    players: int
+    rows: list[BoardRow]
+    viewer: BoardRow | None
+    image: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's figures on this server, and the chart image."""
+
+    games: int
+    wins: int
+    multiplayer_games: int
+    average: float
+    best: int
+    upper_bonus_rate: float
+    yahtzees_per_game: float
+    recent: list[int]
+    image: bytes | None
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over multiplayer games (0 without any)."""
+        return self.wins / self.multiplayer_games if self.multiplayer_games else 0.0
+
+
+class Leaderboards:
+    """The boards of every server."""
+
+    def __init__(
+        self, store: Store, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    ) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def page(
+        self,
+        guild_id: int,
+        board: str,
+        period: str,
+        page: int,
+        viewer_id: int,
+        viewer_name: str = "",
+    ) -> LeaderboardPage:
+        """Page ``page`` (from 0) of a board, with the viewer's rank under the table."""
+        if board not in BOARDS or period not in PERIODS:
+            raise ValueError(f"unknown board or period: {board!r}, {period!r}")
+        since = period_start(period, self.clock())
+        _, players = await self.store.leaderboard(guild_id, board, since, limit=0)
+        pages = max(1, math.ceil(players / PAGE_SIZE))
+        page = min(max(page, 0), pages - 1)
+        rows, players = await self.store.leaderboard(
+            guild_id, board, since, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        )
+        viewer = await self.store.leaderboard_entry(guild_id, board, viewer_id, since)
+        title = f"{BOARDS[board]} · {PERIODS[period]}"
+        if pages > 1:
+            title += f" · page {page + 1}/{pages}"
+        table_rows = [
+            TableRow(r.rank, r.name or f"player {r.user_id}", format_figure(board, r.figure),
+                     str(r.games), r.user_id == viewer_id)
+            for r in rows
+        ]  # fmt: skip
+        who = viewer_name or "you"
+        if viewer is not None:
+            footer = (
+                f"{who}: {ordinal(viewer.rank)} of {players}, "
+                f"{format_figure(board, viewer.figure)} in {viewer.games} games"
+            )
+        elif board == "average":
+            footer = f"{who}: not ranked yet ({AVERAGE_MIN_GAMES} games needed)"
+        else:
+            footer = f"{who}: not on this board yet"
+        headers = ("#", "Player", FIGURE_HEADERS[board], "Games")
+        image = await asyncio.to_thread(render_table, title, table_rows, headers, footer)
+        return LeaderboardPage(board, period, page, pages, players, rows, viewer, image)
+
+    async def stats(self, guild_id: int, user_id: int, name: str) -> PlayerStats:
+        """A player's statistics from their finished games here."""
+        games: list[PlayerGame] = await self.store.player_games(guild_id, user_id)
+        totals = [g.total for g in games]
+        multiplayer = [g for g in games if g.seats > 1]
+        wins = sum(1 for g in multiplayer if g.place == 1)
+        recent = totals[-RECENT_GAMES:]
+        image = None
+        if games:
+            top = max(totals) // BUCKET
+            buckets = [
+                (f"{b * BUCKET}", sum(1 for t in totals if t // BUCKET == b))
+                for b in range(top + 1)
+            ]
+            image = await asyncio.to_thread(
+                render_stats, f"{name}: last {len(recent)} games", recent, buckets
+            )
+        count = len(games)
+        return PlayerStats(
+            games=count,
+            wins=wins,
+            multiplayer_games=len(multiplayer),
+            average=statistics.fmean(totals) if totals else 0.0,
+            best=max(totals, default=0),
+            upper_bonus_rate=sum(1 for g in games if g.upper_bonus) / count if count else 0.0,
+            yahtzees_per_game=sum(g.yahtzees for g in games) / count if count else 0.0,
+            recent=recent,
+            image=image,
+        )
+
+    async def reset(self, guild_id: int, user_id: int) -> int:
+        """Archive the server's results (restorable); returns how many were archived."""
+        return await self.store.archive_results(guild_id, user_id)
+
+    async def restore(self, guild_id: int) -> int:
+        """Bring the last archive back; returns how many results came back."""
+        return await self.store.restore_results(guild_id)

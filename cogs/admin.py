@@ -1,0 +1,86 @@
+"""/yahtzee-admin: server settings for members with Manage Server (checked again in code)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import Refusal
+
+from .errors import guarded
+from .ui import reset_confirm_view
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+
+def require_manager(interaction: discord.Interaction[Any]) -> int:
+    """The server id, if the member may manage it; a refusal otherwise."""
+    if interaction.guild_id is None:
+        raise Refusal("This is a server command.")
+    if not interaction.permissions.manage_guild:
+        raise Refusal("Only members with the Manage Server permission can do this.")
+    return interaction.guild_id
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class Admin(
+    commands.GroupCog, group_name="yahtzee-admin", group_description="Yahtzee server settings"
+):
+    """Leaderboard resets and restores."""
+
+    def __init__(self, bot: YahtzeeBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="reset-leaderboard",
+        description="Archive this server's results so the boards start empty",
+    )
+    async def reset_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """Ask for confirmation first."""
+        guild_id = require_manager(interaction)
+        await interaction.response.send_message(
+            "Reset this server's leaderboard? Every result so far is archived (not deleted) and "
+            "the boards start empty. `/yahtzee-admin restore-leaderboard` brings them back.",
+            view=reset_confirm_view(guild_id),
+            ephemeral=True,
+        )
+
+    @guarded
+    async def on_reset_confirmed(
+        self, interaction: discord.Interaction[Any], guild_id: int
+    ) -> None:
+        """The confirmation button: archive, after checking the clicker's rights again."""
+        if require_manager(interaction) != guild_id:
+            raise Refusal("That button belongs to another server.")
+        count = await self.bot.leaderboards.reset(guild_id, interaction.user.id)
+        text = (
+            f"Leaderboard reset: {count} results archived."
+            if count
+            else "The leaderboard was already empty; nothing to archive."
+        )
+        await interaction.response.edit_message(content=text, view=None)
+
+    @app_commands.command(
+        name="restore-leaderboard", description="Bring back the results of the last reset"
+    )
+    async def restore_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """Undo the last reset."""
+        guild_id = require_manager(interaction)
+        count = await self.bot.leaderboards.restore(guild_id)
+        text = (
+            f"Leaderboard restored: {count} results are back on the boards."
+            if count
+            else "There is no archived leaderboard to restore."
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    await bot.add_cog(Admin(bot))
