@@ -104,13 +104,12 @@ class Leaderboards:
         if board not in BOARDS or period not in PERIODS:
             raise ValueError(f"unknown board or period: {board!r}, {period!r}")
         since = period_start(period, self.clock())
-        _, players = await self.store.leaderboard(guild_id, board, since, limit=0)
+        ranking = await self.store.leaderboard(guild_id, board, since)
+        players = len(ranking)
         pages = max(1, math.ceil(players / PAGE_SIZE))
         page = min(max(page, 0), pages - 1)
-        rows, players = await self.store.leaderboard(
-            guild_id, board, since, limit=PAGE_SIZE, offset=page * PAGE_SIZE
-        )
-        viewer = await self.store.leaderboard_entry(guild_id, board, viewer_id, since)
+        rows = ranking[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        viewer = next((r for r in ranking if r.user_id == viewer_id), None)
         title = f"{BOARDS[board]} · {PERIODS[period]}"
         if pages > 1:
             title += f" · page {page + 1}/{pages}"

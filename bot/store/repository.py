@@ -493,31 +493,16 @@ class Store:
         params.append(guild_id)
         return params
 
-    async def leaderboard(
-        self, guild_id: int, board: str, since: str = "", limit: int = 10, offset: int = 0
-    ) -> tuple[list[BoardRow], int]:
-        """A page of a board for one server, and how many players are on it."""
+    async def leaderboard(self, guild_id: int, board: str, since: str = "") -> list[BoardRow]:
+        """Every player on a board for one server, ranked (one grouped scan of an index)."""
         if board not in BOARD_SQL:
             raise ValueError(f"unknown board {board!r}")
         params = self._board_params(board, guild_id, since)
         query = self._board_query(
-            board, self._BOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id LIMIT ? OFFSET ?"
+            board, self._BOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id"
         )
-        async with self._db.execute(query, (*params, limit, offset)) as cur:
-            rows = [BoardRow(*r) for r in await cur.fetchall()]
-        async with self._db.execute(self._board_query(board, "COUNT(*)"), params) as cur:
-            count = (await cur.fetchone() or (0,))[0]
-        return rows, int(count)
-
-    async def leaderboard_entry(
-        self, guild_id: int, board: str, user_id: int, since: str = ""
-    ) -> BoardRow | None:
-        """One player's line on a board, wherever it is."""
-        params = self._board_params(board, guild_id, since)
-        query = self._board_query(board, self._BOARD_COLUMNS, "WHERE ranked.user_id = ?")
-        async with self._db.execute(query, (*params, user_id)) as cur:
-            row = await cur.fetchone()
-        return BoardRow(*row) if row else None
+        async with self._db.execute(query, params) as cur:
+            return [BoardRow(*r) for r in await cur.fetchall()]
 
     async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
         """A player's finished games on this server's boards, oldest first."""

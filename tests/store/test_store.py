@@ -60,8 +60,8 @@ async def test_migrations_from_the_previous_schema_version(db_path: Path) -> Non
         kept = await new.get_game(row.id)
         assert kept is not None and kept.players == [(5, "Ann")] and kept.status == "lobby"
         assert await new.results(row.id) == [result]
-        board, count = await new.leaderboard(1, "high")
-        assert count == 1 and board[0].figure == 200
+        board = await new.leaderboard(1, "high")
+        assert len(board) == 1 and board[0].figure == 200
     finally:
         await new.close()
     assert "player_names" in await tables(db_path)

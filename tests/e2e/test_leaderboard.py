@@ -1,0 +1,85 @@
+"""Leaderboard, stats and the admin reset through the real bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.engine import Category, ScriptedDice
+from bot.store import Store
+
+from ..test_leaderboard import seed
+from .conftest import StartBot
+from .fake_discord import EPHEMERAL, GUILD_ID, FakeDiscord, find_component
+from .helpers import play_turn, png_size
+from .test_scenarios import open_game
+
+
+async def play_solo(
+    fake: FakeDiscord, dice: ScriptedDice, player: dict, channel: str, faces: list[int]
+) -> None:
+    """A whole solo game with the same roll every turn, boxes in sheet order."""
+    await open_game(fake, channel, player)
+    for box in Category:
+        await play_turn(fake, dice, player, channel, [faces], box.value)
+
+
+async def test_two_games_then_the_leaderboard(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Ann and Bob each finish a game; the board ranks them; stats and reset work."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    bot = await start_bot()
+    general, games = fake.channel("general"), fake.channel("games")
+    # By hand, 2-3-4-5-6 every turn in sheet order: upper 2+3+4+5+6 = 20, Small Straight 30,
+    # Large Straight 40, Chance 20: 110. With 1-2-3-4-6: upper 1+2+3+4+6 = 16, SS 30, Chance 16: 62.
+    await play_solo(fake, dice, ann, general, [2, 3, 4, 5, 6])
+    await play_solo(fake, dice, bob, games, [1, 2, 3, 4, 6])
+
+    answer = await fake.slash(bob, general, "yahtzee leaderboard")
+    assert answer.response is not None and not answer.response["flags"] & EPHEMERAL
+    assert png_size(fake.attachment(answer.response))[0] == 520
+    assert answer.response["embeds"][0]["image"]["url"] == "attachment://leaderboard.png"
+    assert find_component(answer.response, "Next") is None  # one page only
+    guild = int(fake.last(general)["guild_id"])
+    rows = await bot.store.leaderboard(guild, "high")
+    assert [(r.rank, r.name, r.figure) for r in rows] == [(1, "Ann", 110), (2, "Bob", 62)]
+
+    answer = await fake.slash(bob, general, "yahtzee stats", player=ann)
+    embed = answer.response["embeds"][0]  # type: ignore[index]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Best"] == "110" and fields["Games"] == "1"
+
+    refused = await fake.slash(bob, general, "yahtzee-admin reset-leaderboard")
+    assert "Manage Server" in refused.ephemeral_text
+    asked = await fake.slash(mod, general, "yahtzee-admin reset-leaderboard")
+    done = await fake.click(mod, asked.response, "Reset the leaderboard")  # type: ignore[arg-type]
+    assert "2 results archived" in (done.response or {}).get("content", "")
+    assert await bot.store.leaderboard(guild, "high") == []
+    restored = await fake.slash(mod, general, "yahtzee-admin restore-leaderboard")
+    assert "2 results are back" in restored.ephemeral_text
+    assert len(await bot.store.leaderboard(guild, "high")) == 2
+
+
+async def test_paging_buttons(fake: FakeDiscord, start_bot: StartBot, tmp_path: Path) -> None:
+    """With 12 players on the board, Next shows page 2 and Previous page 1 again."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    database = tmp_path / "board.sqlite3"
+    store = await Store.open(database)
+    await store.close()
+    rows = [(100 + i, f"P{i}", 300 - i, 1, 1, 0, 0, "2026-11-01T00:00:00+00:00") for i in range(12)]
+    await seed(database, rows, guild=GUILD_ID)
+    await start_bot(database)
+    answer = await fake.slash(ann, channel, "yahtzee leaderboard")
+    message = answer.response
+    assert message is not None
+    first_image = fake.attachment(message)
+    assert find_component(message, "Previous")["disabled"]  # type: ignore[index]
+    turned = await fake.click(ann, message, "Next")
+    assert turned.response_type == 7
+    page_two = fake.messages[message["id"]]
+    assert fake.attachment(page_two) != first_image
+    assert find_component(page_two, "Next")["disabled"]  # type: ignore[index]
+    await fake.click(ann, page_two, "Previous")
+    assert fake.attachment(fake.messages[message["id"]]) == first_image
