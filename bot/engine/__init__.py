@@ -15,6 +15,7 @@ from .errors import (
     JokerForcesBox,
     MustRollFirst,
     NoRollsLeft,
+    NotAway,
     NothingToUndo,
     NotInGame,
     NotYourTurn,
@@ -30,6 +31,7 @@ from .game import (
     ScoreResult,
     Seat,
     Standing,
+    TimeoutPolicy,
 )
 from .presets import BONUS_TURN_LIMIT, DEFAULT_PRESET, Preset
 from .scorecard import (
@@ -65,6 +67,7 @@ __all__ = [
     "JokerForcesBox",
     "MustRollFirst",
     "NoRollsLeft",
+    "NotAway",
     "NotInGame",
     "NotYourTurn",
     "NothingToUndo",
@@ -76,6 +79,7 @@ __all__ = [
     "ScriptedDice",
     "Seat",
     "Standing",
+    "TimeoutPolicy",
     "joker_score",
     "score",
 ]

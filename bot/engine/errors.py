@@ -35,6 +35,10 @@ class NothingToUndo(RuleError):
     """Undo when there is no scoring of this player's left to take back."""
 
 
+class NotAway(RuleError):
+    """Rejoining a seat that was never marked away."""
+
+
 class GameOver(RuleError):
     """A move after the game has ended."""
 

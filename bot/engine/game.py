@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
 from .categories import Category
@@ -15,12 +16,24 @@ from .errors import (
     InvalidState,
     MustRollFirst,
     NoRollsLeft,
+    NotAway,
     NothingToUndo,
     NotInGame,
     NotYourTurn,
 )
 from .presets import Preset
 from .scorecard import Scorecard
+
+
+class TimeoutPolicy(Enum):
+    """What happens to a seat whose turns run out of time."""
+
+    SCRATCH = "scratch"  # the turn is played for them: roll if needed, take the lowest box
+    SKIP_SEAT = "skip-seat"  # as scratch, and after two timeouts in a row the seat is away
+
+
+#: Timeouts in a row after which ``SKIP_SEAT`` marks a seat away.
+AWAY_AFTER_TIMEOUTS = 2
 
 MIN_SEATS = 1
 MAX_SEATS = 8
@@ -41,11 +54,18 @@ class Seat:
     card: Scorecard
     turns: int = 0
     left: bool = False
+    away: bool = False  # skipped after timing out twice in a row, until the player rejoins
+    timeouts: int = 0  # turns in a row that ran out of time
 
     @property
     def done(self) -> bool:
         """The seat has no turns left to play (all 13 taken, or the player left)."""
         return self.left or self.turns >= ROUNDS
+
+    @property
+    def playing(self) -> bool:
+        """The seat still takes turns: not done and not away."""
+        return not self.done and not self.away
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +137,13 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """Every seat has played its 13 turns or left."""
-        return all(seat.done for seat in self.seats)
+        """No seat takes turns any more: each has played its 13, left, or is away."""
+        return not any(seat.playing for seat in self.seats)
+
+    @property
+    def completed(self) -> bool:
+        """Some seat played all 13 turns (a game that ended with everyone away did not)."""
+        return any(seat.turns >= ROUNDS for seat in self.seats)
 
     @property
     def current_seat(self) -> Seat:
@@ -199,6 +224,7 @@ class Game:
         else:
             held = self.held
             old = list(self.dice)
+        self._present()
         faces = self.dice_source.roll(held.count(False))
         new = iter(faces)
         rolled = Dice([old[i] if held[i] else next(new) for i in range(DICE_COUNT)])
@@ -223,6 +249,7 @@ class Game:
         held = list(self.held)
         held[index] = not held[index]
         self.held = tuple(held)
+        self._present()
         return held[index]
 
     def set_held(self, player_id: str, held: Sequence[bool]) -> None:
@@ -231,6 +258,13 @@ class Game:
         if len(held) != DICE_COUNT:
             raise InvalidDice("Say for each of the five dice whether it is held.")
         self.held = tuple(bool(h) for h in held)
+        self._present()
+
+    def _present(self) -> None:
+        """The current player moved themselves: their run of timeouts is over."""
+        seat = self.current_seat
+        if seat.timeouts:
+            self.seats[self.current] = replace(seat, timeouts=0)
 
     def score(self, player_id: str, category: Category) -> ScoreResult:
         """Score the dice on the table in a box and pass the turn on."""
@@ -244,7 +278,7 @@ class Game:
         bonus = 0 if bonus_turn else seat.card.bonus_for(dice)
         card = seat.card.fill(category, dice)  # raises if the box is not allowed
         self._undo = _UndoPoint(self.current, seat, dice, self.held, self.rolls_used)
-        self.seats[self.current] = replace(seat, card=card, turns=seat.turns + 1)
+        self.seats[self.current] = replace(seat, card=card, turns=seat.turns + 1, timeouts=0)
         self._next_turn()
         if self.is_over:
             self._undo = None  # the last scoring of the game is final
@@ -270,6 +304,44 @@ class Game:
         self.rolls_used = point.rolls_used
         self._undo = None
 
+    def timeout(self, policy: TimeoutPolicy | str = TimeoutPolicy.SCRATCH) -> ScoreResult:
+        """The current player's time ran out: play the turn for them.
+
+        Rolls if they had not rolled, then takes the lowest-value legal box
+        (``Scorecard.scratch_choice``). Under ``skip-seat`` a second timeout in a row marks
+        the seat away: it is skipped until the player rejoins. Such a turn cannot be undone.
+        """
+        if self.is_over:
+            raise GameOver("The game is over.")
+        chosen = TimeoutPolicy(policy)
+        index = self.current
+        seat = self.current_seat
+        if self.dice is None:
+            self.roll(seat.player_id)
+        assert self.dice is not None
+        box = seat.card.scratch_choice(self.dice)
+        timeouts = seat.timeouts + 1
+        self.seats[index] = replace(self.seats[index], timeouts=timeouts)
+        result = self.score(seat.player_id, box)
+        away = chosen is TimeoutPolicy.SKIP_SEAT and timeouts >= AWAY_AFTER_TIMEOUTS
+        self.seats[index] = replace(self.seats[index], timeouts=timeouts, away=away)
+        self._undo = None
+        if away and self.current == index and not self.is_over:
+            self._next_turn()
+        return result
+
+    def rejoin(self, player_id: str) -> None:
+        """An away player takes their seat back; they play again from their next turn."""
+        index = self.seat_of(player_id)
+        seat = self.seats[index]
+        if self.is_over:
+            raise GameOver("The game is over: start a new one to play again.")
+        if seat.left:
+            raise NotInGame("You left this game, so you cannot rejoin it.")
+        if not seat.away:
+            raise NotAway("You are not away: your seat is still yours.")
+        self.seats[index] = replace(seat, away=False, timeouts=0)
+
     def leave(self, player_id: str) -> None:
         """A player leaves: their seat is skipped from now on and has no place in the ranking."""
         index = self.seat_of(player_id)
@@ -287,7 +359,7 @@ class Game:
         count = len(self.seats)
         for step in range(1, count + 1):
             candidate = (self.current + step) % count
-            if not self.seats[candidate].done:
+            if self.seats[candidate].playing:
                 self.current = candidate
                 return
         # Nobody has a turn left: the game is over and ``current`` stays on the last player.
@@ -369,6 +441,8 @@ def _seat_to_dict(seat: Seat) -> dict[str, Any]:
         "card": seat.card.to_dict(),
         "turns": seat.turns,
         "left": seat.left,
+        "away": seat.away,
+        "timeouts": seat.timeouts,
     }
 
 
@@ -379,4 +453,6 @@ def _seat_from_dict(data: Mapping[str, Any]) -> Seat:
         Scorecard.from_dict(data["card"]),
         int(data["turns"]),
         bool(data.get("left", False)),
+        bool(data.get("away", False)),
+        int(data.get("timeouts", 0)),
     )

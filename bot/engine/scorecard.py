@@ -18,6 +18,23 @@ YAHTZEE_BONUS_POINTS = 100
 _EMPTY: tuple[int | None, ...] = (None,) * len(Category)
 _INDEX = {category: i for i, category in enumerate(Category)}
 
+#: The most each box can ever score, Joker included.
+BOX_CEILING = {
+    Category.ONES: 5,
+    Category.TWOS: 10,
+    Category.THREES: 15,
+    Category.FOURS: 20,
+    Category.FIVES: 25,
+    Category.SIXES: 30,
+    Category.THREE_OF_A_KIND: 30,
+    Category.FOUR_OF_A_KIND: 30,
+    Category.FULL_HOUSE: 25,
+    Category.SMALL_STRAIGHT: 30,
+    Category.LARGE_STRAIGHT: 40,
+    Category.YAHTZEE: 50,
+    Category.CHANCE: 30,
+}
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Scorecard:
@@ -164,6 +181,15 @@ class Scorecard:
             return {c: (joker_score(c, d) if c in LOWER else 0) for c in Category if c in allowed}
         # Step 3: an open upper box, for 0.
         return {c: score(c, d) for c in UPPER if c in open_boxes}
+
+    def scratch_choice(self, dice: Dice | Sequence[int]) -> Category:
+        """The lowest-value legal box for these dice: what a timed-out turn scores.
+
+        Fewest points first; among equals, the box that could ever score least (so a 0 goes
+        in Ones before it goes in Yahtzee); then sheet order.
+        """
+        options = self.options(dice)
+        return min(options, key=lambda c: (options[c], BOX_CEILING[c], _INDEX[c]))
 
     def fill(self, category: Category, dice: Dice | Sequence[int]) -> Scorecard:
         """Score the dice in a box and return the new card; this card is left as it was.
