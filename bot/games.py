@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from bot.engine import (
     FORMAT_VERSION,
@@ -22,11 +23,35 @@ from bot.engine import (
     Preset,
     RuleError,
     ScoreResult,
+    TimeoutPolicy,
 )
 from bot.render import render_final, render_scorecard, render_turn
-from bot.store import ChannelBusy, GameRow, MoveRecord, ResultRow, StaleVersion, Store
+from bot.store import (
+    ChannelBusy,
+    GameRow,
+    GuildSettings,
+    MoveRecord,
+    ResultRow,
+    StaleVersion,
+    Store,
+)
 
 log = logging.getLogger(__name__)
+
+LOBBY_TIMEOUT = timedelta(minutes=15)  # an unstarted lobby closes after this
+IDLE_LIMIT = timedelta(hours=24)  # a game with no move by a person for this long is abandoned
+#: Turn time limits an admin may choose, in seconds (0: no limit).
+TURN_LIMITS = (0, 60, 120, 180, 300, 600, 900, 1800, 3600)
+
+
+def utc_now() -> datetime:
+    """The real clock (tests pass their own)."""
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the store keeps it."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
 class Refusal(Exception):
@@ -64,6 +89,35 @@ class Scored:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A turn played for a player whose time ran out."""
+
+    scored: Scored
+    away: bool  # the seat is now skipped until the player rejoins
+    abandoned: bool = False  # nobody is left playing and nobody finished: the game ended
+
+
+@dataclass(frozen=True, slots=True)
+class Pinged:
+    """Half the turn's time has gone: remind the player."""
+
+    row: GameRow
+    player_id: str
+    seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expired:
+    """A lobby that was never started, or a game nobody moved in for a day, was closed."""
+
+    row: GameRow
+    reason: str
+
+
+Outcome = TimedOut | Pinged | Expired
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
     """An undo: the board to show again, and the next turn's message to remove."""
 
@@ -86,10 +140,29 @@ def _player_id(user_id: int) -> str:
 class GameService:
     """Lobbies and games of every channel, backed by a ``Store``."""
 
-    def __init__(self, store: Store, dice: DiceSource | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        dice: DiceSource | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
         self.store = store
         self._dice = dice
+        self.clock = clock
         self._locks = _Locks()
+
+    def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
+        """Deadline and reminder for a turn that starts now (none if off or game over)."""
+        if game is None or game.is_over or row.turn_seconds <= 0:
+            return {"deadline_at": None, "ping_at": None}
+        now = self.clock()
+        return {
+            "deadline_at": stamp(now + timedelta(seconds=row.turn_seconds)),
+            "ping_at": stamp(now + timedelta(seconds=row.turn_seconds / 2)),
+        }
+
+    def _moved(self) -> dict[str, object]:
+        return {"last_move_at": stamp(self.clock())}
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -134,9 +207,14 @@ class GameService:
     # -- lobby -----------------------------------------------------------------------------
 
     async def open_lobby(
-        self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str
+        self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str | None
     ) -> GameRow:
-        """Open a lobby in a channel with its host seated; refused if the channel is busy."""
+        """Open a lobby in a channel with its host seated; refused if the channel is busy.
+
+        Without a preset the server's default applies.
+        """
+        if preset is None:
+            preset = (await self.store.guild_settings(guild_id)).preset
         try:
             chosen = Preset.parse(preset)
         except ValueError as exc:
@@ -148,6 +226,7 @@ class GameService:
                 host_id=user_id,
                 preset=chosen.value,
                 players=[(user_id, name)],
+                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
             )
         except ChannelBusy as busy:
             what = "a lobby" if busy.existing.status == "lobby" else "a game in progress"
@@ -211,7 +290,18 @@ class GameService:
             game = Game(
                 [(_player_id(uid), name) for uid, name in row.players], row.preset, self._dice
             )
-            saved = await self._save(row, MoveRecord(user_id, "start"), game, status="active")
+            server = await self.store.guild_settings(row.guild_id)
+            timed = replace(row, turn_seconds=server.turn_seconds)
+            saved = await self._save(
+                row,
+                MoveRecord(user_id, "start"),
+                game,
+                status="active",
+                turn_seconds=server.turn_seconds,
+                timeout_policy=server.timeout_policy,
+                **self._turn_timer(timed, game),
+                **self._moved(),
+            )
             return await self._board(saved, game)
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
@@ -258,7 +348,9 @@ class GameService:
                 dice = game.roll(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
-            saved = await self._save(row, MoveRecord(user_id, "roll", dice=str(dice)), game)
+            saved = await self._save(
+                row, MoveRecord(user_id, "roll", dice=str(dice)), game, **self._moved()
+            )
             retire = saved.undo_message_id
             if retire is not None:
                 await self.store.set_messages(game_id, undo_message_id=None)
@@ -286,7 +378,9 @@ class GameService:
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
             detail = f"{'hold' if held else 'release'} die {index + 1}"
-            saved = await self._save(row, MoveRecord(user_id, "hold", detail, str(game.dice)), game)
+            saved = await self._save(
+                row, MoveRecord(user_id, "hold", detail, str(game.dice)), game, **self._moved()
+            )
             return await self._board(saved, game)
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
@@ -320,16 +414,37 @@ class GameService:
                 f" +{result.bonus}" if result.bonus else ""
             )
             move = MoveRecord(user_id, "score", detail, str(result.dice))
-            if game.is_over:
-                saved = await self._save(
-                    row, move, game, status="finished", results=self._results(game)
-                )
-                final = await asyncio.to_thread(render_final, game)
-                return Scored(Board(saved, game), result, seat.name, round_no, final)
-            saved = await self._save(row, move, game)
-            return Scored(await self._board(saved, game), result, seat.name, round_no)
+            return await self._after_scoring(
+                row, game, move, result, seat.name, round_no, self._moved()
+            )
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def _after_scoring(
+        self,
+        row: GameRow,
+        game: Game,
+        move: MoveRecord,
+        result: ScoreResult,
+        name: str,
+        round_no: int,
+        extra: dict[str, object],
+    ) -> Scored:
+        """Save a scoring: the next turn with its timer, or the end with its results."""
+        if game.is_over:
+            if game.completed:
+                saved = await self._save(
+                    row, move, game, status="finished", results=self._results(game),
+                    deadline_at=None, ping_at=None, **extra,
+                )  # fmt: skip
+                final = await asyncio.to_thread(render_final, game)
+                return Scored(Board(saved, game), result, name, round_no, final)
+            saved = await self._save(
+                row, move, game, status="abandoned", deadline_at=None, ping_at=None, **extra
+            )
+            return Scored(Board(saved, game), result, name, round_no)
+        saved = await self._save(row, move, game, **self._turn_timer(row, game), **extra)
+        return Scored(await self._board(saved, game), result, name, round_no)
 
     @staticmethod
     def _results(game: Game) -> list[ResultRow]:
@@ -368,7 +483,13 @@ class GameService:
                 game.undo(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
-            saved = await self._save(row, MoveRecord(user_id, "undo", dice=str(game.dice)), game)
+            saved = await self._save(
+                row,
+                MoveRecord(user_id, "undo", dice=str(game.dice)),
+                game,
+                **self._turn_timer(row, game),
+                **self._moved(),
+            )
             return Undone(await self._board(saved, game), row.board_message_id)
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
@@ -397,19 +518,169 @@ class GameService:
                 game.leave(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
-            move = MoveRecord(user_id, "leave")
-            if all(seat.left for seat in game.seats):
-                saved = await self._save(current, move, game, status="abandoned")
-                return Board(saved, game)
-            if game.is_over:
-                saved = await self._save(
-                    current, move, game, status="finished", results=self._results(game)
-                )
-                return Board(saved, game)
-            saved = await self._save(current, move, game)
-            return await self._board(saved, game)
+            return await self._after_leaving(current, game, MoveRecord(user_id, "leave"))
 
         return await self._locked(row.id, work)  # type: ignore[return-value]
+
+    async def _after_leaving(self, row: GameRow, game: Game, move: MoveRecord) -> Board:
+        if game.is_over:
+            status = "finished" if game.completed else "abandoned"
+            results = self._results(game) if game.completed else ()
+            saved = await self._save(
+                row, move, game, status=status, results=results, deadline_at=None, ping_at=None
+            )
+            return Board(saved, game)
+        timer = (
+            self._turn_timer(row, game)
+            if row.state and self._game(row).current != game.current
+            else {}
+        )
+        saved = await self._save(row, move, game, **timer)
+        return await self._board(saved, game)
+
+    async def rejoin(self, channel_id: int, user_id: int) -> GameRow:
+        """An away player takes their seat back from their next turn."""
+        row = await self.live_game(channel_id)
+
+        async def work() -> GameRow:
+            current = await self._row(row.id)
+            if current.status != "active":
+                raise Refusal("There is no game in progress here to rejoin.")
+            game = self._game(current)
+            try:
+                game.rejoin(_player_id(user_id))
+            except RuleError as exc:
+                raise Refusal(str(exc)) from None
+            return await self._save(current, MoveRecord(user_id, "rejoin"), game, **self._moved())
+
+        return await self._locked(row.id, work)  # type: ignore[return-value]
+
+    async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
+        """The host or an admin removes an away player from the running game."""
+        row = await self.live_game(channel_id)
+        if row.status != "active":
+            raise Refusal("There is no game in progress here.")
+        if user_id != row.host_id and not is_admin:
+            raise Refusal("Only the host or a member with Manage Server can remove a player.")
+
+        async def work() -> Board:
+            current = await self._row(row.id)
+            game = self._game(current)
+            try:
+                seat = game.seats[game.seat_of(_player_id(target_id))]
+            except RuleError:
+                raise Refusal("That member is not playing in this game.") from None
+            if not seat.away:
+                raise Refusal(
+                    f"{seat.name} is not away: only a player who timed out and is being "
+                    "skipped can be removed."
+                )
+            game.leave(seat.player_id)
+            return await self._after_leaving(
+                current, game, MoveRecord(user_id, "kick", seat.player_id)
+            )
+
+        return await self._locked(row.id, work)  # type: ignore[return-value]
+
+    # -- timers ------------------------------------------------------------------------------
+
+    async def due(self) -> list[int]:
+        """Ids of the live games that have a timer due now."""
+        now = self.clock()
+        rows = await self.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
+        return [row.id for row in rows]
+
+    async def act(self, game_id: int) -> Outcome | None:
+        """Do what a due game's timer says, once: close, abandon, play the turn, or remind.
+
+        Safe to call from two processes at once: the store's version check lets one win.
+        """
+
+        async def work() -> Outcome | None:
+            row = await self._row(game_id)
+            if not row.is_live:
+                return None
+            now = self.clock()
+            now_at = stamp(now)
+            if row.status == "lobby":
+                if row.deadline_at is not None and row.deadline_at <= now_at:
+                    saved = await self._save(
+                        row, MoveRecord(None, "lobby-timeout"), status="cancelled", deadline_at=None
+                    )
+                    return Expired(saved, "Nobody started this lobby in time, so it closed.")
+                return None
+            game = self._game(row)
+            last_move = row.last_move_at or row.updated_at
+            if last_move <= stamp(now - IDLE_LIMIT):
+                saved = await self._save(
+                    row, MoveRecord(None, "idle-timeout"), status="abandoned",
+                    deadline_at=None, ping_at=None,
+                )  # fmt: skip
+                return Expired(saved, "No move for 24 hours, so the game was abandoned.")
+            if row.deadline_at is not None and row.deadline_at <= now_at:
+                seat = game.current_seat
+                round_no = game.round
+                result = game.timeout(TimeoutPolicy(row.timeout_policy))
+                away = game.seats[game.seat_of(seat.player_id)].away
+                move = MoveRecord(
+                    None, "timeout", f"{result.category.value} {result.points}", str(result.dice)
+                )
+                scored = await self._after_scoring(row, game, move, result, seat.name, round_no, {})
+                return TimedOut(scored, away, scored.board.row.status == "abandoned")
+            if row.ping_at is not None and row.ping_at <= now_at:
+                saved = await self._save(row, MoveRecord(None, "ping"), ping_at=None)
+                left = 0
+                if row.deadline_at is not None:
+                    left = max(
+                        0, int((datetime.fromisoformat(row.deadline_at) - now).total_seconds())
+                    )
+                return Pinged(saved, game.current_player_id, left)
+            return None
+
+        try:
+            return await self._locked(game_id, work)  # type: ignore[return-value]
+        except Refusal:
+            return None  # another process acted first
+
+    # -- server settings -----------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings."""
+        return await self.store.guild_settings(guild_id)
+
+    async def change_settings(
+        self, guild_id: int, user_id: int, is_admin: bool, **changes: object
+    ) -> GuildSettings:
+        """Validate and store changed server settings (Manage Server only)."""
+        if not is_admin:
+            raise Refusal("Only members with the Manage Server permission can change settings.")
+        current = await self.store.guild_settings(guild_id)
+        values = {
+            "preset": current.preset,
+            "turn_seconds": current.turn_seconds,
+            "timeout_policy": current.timeout_policy,
+            "use_threads": current.use_threads,
+        }
+        for key, value in changes.items():
+            if key not in values:
+                raise Refusal(f"There is no setting called {key!r}.")
+            values[key] = value
+        try:
+            preset = Preset.parse(str(values["preset"])).value
+            seconds = int(str(values["turn_seconds"]))
+            policy = TimeoutPolicy(str(values["timeout_policy"])).value
+        except ValueError:
+            raise Refusal("That value is not one of the choices; pick one from the menu.") from None
+        if seconds not in TURN_LIMITS:
+            raise Refusal("The turn time limit must be one of the choices in the menu.")
+        settings = GuildSettings(preset, seconds, policy, bool(values["use_threads"]))
+        await self.store.save_guild_settings(guild_id, settings, user_id)
+        return settings
+
+    async def set_thread(self, game_id: int, thread_id: int) -> GameRow:
+        """Record the thread a game is played in."""
+        row = await self._row(game_id)
+        return await self._save(row, MoveRecord(None, "thread"), thread_id=thread_id)
 
     async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameRow:
         """The game a user may end here, or a refusal."""
@@ -457,8 +728,9 @@ class GameService:
     async def play_again(
         self, game_id: int, guild_id: int | None, channel_id: int, user_id: int, name: str
     ) -> GameRow:
-        """A new lobby with the same players (and the clicker as host)."""
+        """A new lobby with the same players (and the clicker as host), in the game's channel."""
         old = await self._row(game_id)
+        channel_id = old.channel_id
         players: list[tuple[int, str]] = [(user_id, name)]
         if old.state is not None:
             for seat in self._game(old).seats:
@@ -471,6 +743,7 @@ class GameService:
                 host_id=user_id,
                 preset=old.preset,
                 players=players[:MAX_SEATS],
+                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
             )
         except ChannelBusy as busy:
             raise Refusal(

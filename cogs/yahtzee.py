@@ -16,7 +16,7 @@ from bot.games import Board, GameService
 from bot.leaderboard import BOARDS, PERIODS
 from bot.store import GameRow
 
-from .errors import guarded
+from .errors import guarded, tell
 from .ui import (
     BOARD_FILE,
     CARD_FILE,
@@ -91,12 +91,12 @@ class Yahtzee(
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    async def _post_board(self, board: Board) -> discord.Message:
+    async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message:
         """A new live board that mentions the player to move."""
         assert board.game is not None and board.image is not None
         # The nonce makes a re-post after a crash return the message already posted, if any.
-        message = await self._channel(board.row.channel_id).send(
-            nonce=f"yz{board.row.id}v{board.row.version}",
+        message = await self._channel(board.row.board_channel_id).send(
+            nonce=nonce or f"yz{board.row.id}v{board.row.version}",
             content=f"{mention(board.game.current_player_id)}, your turn!",
             embed=board_embed(board),
             file=png(board.image, BOARD_FILE),
@@ -109,7 +109,7 @@ class Yahtzee(
     async def _edit_board(self, message_id: int, board: Board) -> None:
         assert board.game is not None and board.image is not None
         await (
-            self._channel(board.row.channel_id)
+            self._channel(board.row.board_channel_id)
             .get_partial_message(message_id)
             .edit(
                 embed=board_embed(board),
@@ -133,7 +133,7 @@ class Yahtzee(
     async def _post_final(self, row: GameRow, image: bytes | None = None) -> None:
         game = self.games._game(row)
         data = image if image is not None else await self.games.final_image(row)
-        message = await self._channel(row.channel_id).send(
+        message = await self._channel(row.board_channel_id).send(
             nonce=f"yz{row.id}final",
             embed=final_embed(row, game),
             file=png(data, FINAL_FILE),
@@ -157,7 +157,7 @@ class Yahtzee(
             interaction.channel_id,
             interaction.user.id,
             display_name(interaction.user),
-            preset.value if preset else DEFAULT_PRESET.value,
+            preset.value if preset else None,
         )
         response = await interaction.response.send_message(
             embed=lobby_embed(row),
@@ -219,20 +219,20 @@ class Yahtzee(
         if row.status in ("lobby", "cancelled"):
             if before.board_message_id:
                 await (
-                    self._channel(row.channel_id)
+                    self._channel(row.board_channel_id)
                     .get_partial_message(before.board_message_id)
                     .edit(embed=lobby_embed(row), view=lobby_view(row))
                 )
             return
         name = display_name(interaction.user)
-        await self._retire(row.channel_id, before.board_message_id)
-        await self._retire(row.channel_id, before.undo_message_id)
+        await self._retire(row.board_channel_id, before.board_message_id)
+        await self._retire(row.board_channel_id, before.undo_message_id)
         if row.status == "active":
             await self._post_board(board)
         elif row.status == "finished":
             await self._post_final(row)
         else:
-            await self._channel(row.channel_id).send(
+            await self._channel(row.board_channel_id).send(
                 embed=ended_embed(f"{name} left, and nobody is left to play: the game has ended.")
             )
 
@@ -310,6 +310,9 @@ class Yahtzee(
         if action == "start":
             board = await self.games.begin(game_id, user.id)
             await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
+            server = await self.games.server_settings(interaction.guild_id or 0)
+            if server.use_threads and interaction.message is not None:
+                board = await self._move_to_thread(interaction.message, board)
             await self._post_board(board)
             return
         if action == "join":
@@ -321,6 +324,22 @@ class Yahtzee(
         await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
         if interaction.message is not None:
             await self.games.board_shown(row, interaction.message.id, None)
+
+    async def _move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
+        """Thread mode: the game is played in a thread started from its lobby message."""
+        assert board.game is not None
+        names = ", ".join(seat.name for seat in board.game.seats)
+        try:
+            thread = await lobby.create_thread(
+                name=f"Yahtzee: {names}"[:100], auto_archive_duration=1440
+            )
+        except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
+            log.info(
+                "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
+            )
+            return board
+        row = await self.games.set_thread(board.row.id, thread.id)
+        return Board(row, board.game, board.image)
 
     def _message_id(self, interaction: discord.Interaction[Any]) -> int | None:
         return interaction.message.id if interaction.message is not None else None
@@ -355,7 +374,7 @@ class Yahtzee(
             game_id, interaction.user.id, self._message_id(interaction), turn, rolls
         )
         await self._show(interaction, board)
-        await self._retire(board.row.channel_id, board.retire_undo_message_id)
+        await self._retire(board.row.board_channel_id, board.retire_undo_message_id)
 
     @guarded
     async def on_score(
@@ -385,14 +404,14 @@ class Yahtzee(
         await self._show(interaction, undone.board)
         await self.games.undo_offered(game_id, None)
         if undone.remove_message_id is not None:
-            partial = self._channel(undone.board.row.channel_id).get_partial_message(
+            partial = self._channel(undone.board.row.board_channel_id).get_partial_message(
                 undone.remove_message_id
             )
             try:
                 await partial.delete()
             except discord.HTTPException as exc:
                 log.info("could not delete the undone turn's message: %s", exc)
-                await self._retire(undone.board.row.channel_id, undone.remove_message_id)
+                await self._retire(undone.board.row.board_channel_id, undone.remove_message_id)
 
     @guarded
     async def on_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -411,13 +430,23 @@ class Yahtzee(
             interaction.user.id,
             display_name(interaction.user),
         )
-        response = await interaction.response.send_message(
+        if row.channel_id == interaction.channel_id:
+            response = await interaction.response.send_message(
+                embed=lobby_embed(row),
+                view=lobby_view(row),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            if response.message_id is not None:
+                await self.games.board_shown(row, response.message_id, None)
+            return
+        # The game was played in a thread: the new lobby opens in the channel it came from.
+        message = await self._channel(row.channel_id).send(
             embed=lobby_embed(row),
             view=lobby_view(row),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        if response.message_id is not None:
-            await self.games.board_shown(row, response.message_id, None)
+        await self.games.board_shown(row, message.id, None)
+        await tell(interaction, f"A new lobby is open: {message.jump_url}")
 
     @guarded
     async def on_end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -432,9 +461,12 @@ class Yahtzee(
                 f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
             )
             await self._retire(
-                row.channel_id, before.board_message_id, embed=ended_embed(reason), attachments=[]
+                row.board_channel_id,
+                before.board_message_id,
+                embed=ended_embed(reason),
+                attachments=[],
             )
-            await self._retire(row.channel_id, before.undo_message_id)
+            await self._retire(row.board_channel_id, before.undo_message_id)
 
     # -- buttons that are no longer on their message ---------------------------------------------
 
@@ -493,13 +525,13 @@ class Yahtzee(
     async def _repair(self, row: GameRow) -> None:
         if row.status == "lobby":
             if row.board_message_id is None:
-                message = await self._channel(row.channel_id).send(
+                message = await self._channel(row.board_channel_id).send(
                     embed=lobby_embed(row), view=lobby_view(row)
                 )
                 await self.games.board_shown(row, message.id, None)
             elif row.board_version != row.version:
                 await (
-                    self._channel(row.channel_id)
+                    self._channel(row.board_channel_id)
                     .get_partial_message(row.board_message_id)
                     .edit(embed=lobby_embed(row), view=lobby_view(row))
                 )
@@ -507,20 +539,20 @@ class Yahtzee(
             return
         if row.status == "finished":
             log.info("game %s: posting its missing final message", row.id)
-            await self._retire(row.channel_id, row.board_message_id)
-            await self._retire(row.channel_id, row.undo_message_id)
+            await self._retire(row.board_channel_id, row.board_message_id)
+            await self._retire(row.board_channel_id, row.undo_message_id)
             await self._post_final(row)
             return
         board = await self.games.render(row)
         game = board.game
         assert game is not None
         if row.undo_message_id is not None and game.undo_player_id is None:
-            await self._retire(row.channel_id, row.undo_message_id)
+            await self._retire(row.board_channel_id, row.undo_message_id)
             await self.games.undo_offered(row.id, None)
         if row.board_message_id is None or row.board_turn != game.turn_number:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
-                await self._retire(row.channel_id, row.board_message_id)
+                await self._retire(row.board_channel_id, row.board_message_id)
             await self._post_board(board)
         elif row.board_version != row.version:
             log.info("game %s: bringing its board up to version %s", row.id, row.version)

@@ -54,11 +54,32 @@ class GameRow:
     created_at: str
     updated_at: str
     finished_at: str | None
+    deadline_at: str | None = None
+    ping_at: str | None = None
+    last_move_at: str | None = None
+    turn_seconds: int = 0
+    timeout_policy: str = "scratch"
+    thread_id: int | None = None
 
     @property
     def is_live(self) -> bool:
         """A lobby or a running game."""
         return self.status in LIVE
+
+    @property
+    def board_channel_id(self) -> int:
+        """Where the game's boards are posted: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's choices for its games."""
+
+    preset: str = "official"
+    turn_seconds: int = 300
+    timeout_policy: str = "scratch"
+    use_threads: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +171,8 @@ def now() -> str:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
-    "created_at, updated_at, finished_at"
+    "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
+    "timeout_policy, thread_id"
 )
 
 
@@ -174,6 +196,12 @@ def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
         created_at=row[14],
         updated_at=row[15],
         finished_at=row[16],
+        deadline_at=row[17],
+        ping_at=row[18],
+        last_move_at=row[19],
+        turn_seconds=row[20],
+        timeout_policy=row[21],
+        thread_id=row[22],
     )
 
 
@@ -247,6 +275,7 @@ class Store:
         host_id: int,
         preset: str,
         players: Iterable[tuple[int, str]],
+        deadline_at: str | None = None,
     ) -> GameRow:
         """Open a lobby; ``ChannelBusy`` if the channel has a live game already."""
         stamp = now()
@@ -255,8 +284,8 @@ class Store:
             await self._db.execute("BEGIN IMMEDIATE")
             cursor = await self._db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-                "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (guild_id, channel_id, host_id, preset, roster, stamp, stamp),
+                "created_at, updated_at, deadline_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at),
             )
             game_id = cursor.lastrowid
             await self._db.execute(
@@ -288,11 +317,11 @@ class Store:
         return _game(row) if row else None
 
     async def live_game_in(self, channel_id: int) -> GameRow | None:
-        """The lobby or running game of a channel, if any."""
+        """The lobby or running game of a channel, or of the thread it is played in."""
         async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games "
-            "WHERE channel_id = ? AND status IN ('lobby', 'active')",
-            (channel_id,),
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND (channel_id = ? OR thread_id = ?) ORDER BY channel_id = ? DESC LIMIT 1",
+            (channel_id, channel_id, channel_id),
         ) as cur:
             row = await cur.fetchone()
         return _game(row) if row else None
@@ -304,6 +333,53 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [_game(r) for r in rows]
+
+    async def due_games(self, now_at: str, idle_since: str) -> list[GameRow]:
+        """Live games past a deadline or ping time, or with no move by a person since then."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') AND ("
+            "deadline_at <= ? OR ping_at <= ? "
+            "OR (status = 'active' AND COALESCE(last_move_at, updated_at) <= ?)) ORDER BY id",
+            (now_at, now_at, idle_since),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_game(r) for r in rows]
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
+        """A server's settings (the defaults until an admin changes them)."""
+        if guild_id is None:
+            return GuildSettings()
+        async with self._db.execute(
+            "SELECT preset, turn_seconds, timeout_policy, use_threads FROM guild_settings "
+            "WHERE guild_id = ?",
+            (guild_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return GuildSettings()
+        return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]))
+
+    async def save_guild_settings(
+        self, guild_id: int, settings: GuildSettings, user_id: int
+    ) -> None:
+        """Store a server's settings (validated by the caller)."""
+        await self._db.execute(
+            "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
+            "use_threads, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
+            "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
+            "use_threads = excluded.use_threads, updated_by = excluded.updated_by, "
+            "updated_at = excluded.updated_at",
+            (
+                guild_id,
+                settings.preset,
+                settings.turn_seconds,
+                settings.timeout_policy,
+                int(settings.use_threads),
+                user_id,
+                now(),
+            ),
+        )
 
     async def games_missing_final_message(self) -> list[GameRow]:
         """Finished games whose final message has not been posted."""
@@ -325,6 +401,12 @@ class Store:
         state_format: int | None = _UNSET,
         players: Sequence[tuple[int, str]] = _UNSET,
         host_id: int = _UNSET,
+        deadline_at: str | None = _UNSET,
+        ping_at: str | None = _UNSET,
+        last_move_at: str | None = _UNSET,
+        turn_seconds: int = _UNSET,
+        timeout_policy: str = _UNSET,
+        thread_id: int | None = _UNSET,
         results: Sequence[ResultRow] = (),
     ) -> GameRow:
         """Apply one accepted change if the game is still at ``expected_version``.
@@ -353,6 +435,17 @@ class Store:
         if host_id is not _UNSET:
             sets.append("host_id = ?")
             values.append(host_id)
+        for column, value in (
+            ("deadline_at", deadline_at),
+            ("ping_at", ping_at),
+            ("last_move_at", last_move_at),
+            ("turn_seconds", turn_seconds),
+            ("timeout_policy", timeout_policy),
+            ("thread_id", thread_id),
+        ):
+            if value is not _UNSET:
+                sets.append(f"{column} = ?")  # column names from the list above, never input
+                values.append(value)
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(

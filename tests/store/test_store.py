@@ -24,7 +24,7 @@ async def test_migrations_on_an_empty_file(db_path: Path) -> None:
     """A new file gets every table and the latest user_version, in WAL mode."""
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == latest_schema_version() == 3
+        assert await store.schema_version() == latest_schema_version() == 4
     finally:
         await store.close()
     assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
@@ -35,36 +35,36 @@ async def test_migrations_on_an_empty_file(db_path: Path) -> None:
 
 
 async def test_migrations_from_the_previous_schema_version(db_path: Path) -> None:
-    """A file at version 2 with a game and a result in it is upgraded to 3 and keeps both."""
+    """A file one version behind, holding a game and a result, is upgraded and keeps both."""
+    previous = latest_schema_version() - 1
     old = await Store.open(db_path, migrate=False)
-    await old.migrate(target=2)
-    assert await old.schema_version() == 2
-    row = await old.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[(5, "Ann")]
-    )
+    await old.migrate(target=previous)
+    assert await old.schema_version() == previous
     await old.close()
-    async with aiosqlite.connect(db_path) as db:  # a result as version 2 of the bot wrote it
+    async with aiosqlite.connect(db_path) as db:  # rows as the previous release wrote them
+        await db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, preset, players, "
+            "created_at, updated_at) VALUES (7, 1, 10, 5, 'lobby', 'official', '[[5, \"Ann\"]]', "
+            "'2026-11-01T00:00:00+00:00', '2026-11-01T00:00:00+00:00')"
+        )
         await db.execute(
             "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
             "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
-            "VALUES (?, 1, 10, 5, 200, 60, 0, 0, 0, 1, 1, 'official', '2026-11-01T00:00:00+00:00')",
-            (row.id,),
+            "VALUES (7, 1, 10, 5, 200, 60, 0, 0, 0, 1, 1, 'official', '2026-11-01T00:00:00+00:00')"
         )
         await db.commit()
-    result = ResultRow(5, 200, 60, 0, 0, 0, 1, 1)
-    assert "player_names" not in await tables(db_path)
 
     new = await Store.open(db_path)
     try:
-        assert await new.schema_version() == 3
-        kept = await new.get_game(row.id)
+        assert await new.schema_version() == latest_schema_version()
+        kept = await new.get_game(7)
         assert kept is not None and kept.players == [(5, "Ann")] and kept.status == "lobby"
-        assert await new.results(row.id) == [result]
-        board = await new.leaderboard(1, "high")
-        assert len(board) == 1 and board[0].figure == 200
+        assert kept.turn_seconds == 0 and kept.deadline_at is None  # the new columns' defaults
+        assert await new.results(7) == [ResultRow(5, 200, 60, 0, 0, 0, 1, 1)]
+        assert [r.figure for r in await new.leaderboard(1, "high")] == [200]
+        assert (await new.guild_settings(1)).turn_seconds == 300
     finally:
         await new.close()
-    assert "player_names" in await tables(db_path)
 
 
 async def test_migrating_twice_changes_nothing(store: Store) -> None:
