@@ -4,13 +4,15 @@ migrations, loads the cogs and registers the restart-proof components."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.engine import DiceSource
-from bot.games import GameService
+from bot.games import GameService, utc_now
 from bot.leaderboard import Leaderboards
 from bot.settings import Settings
 from bot.store import Store
@@ -25,13 +27,21 @@ PERMISSIONS = discord.Permissions(
     send_messages=True,
     embed_links=True,
     attach_files=True,
+    create_public_threads=True,  # thread mode: one thread per game
+    send_messages_in_threads=True,
 )
 
 
 class YahtzeeBot(commands.AutoShardedBot):
     """The Yahtzee bot. Only default intents: no privileged intents, no message content."""
 
-    def __init__(self, settings: Settings, dice: DiceSource | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        dice: DiceSource | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        **options: Any,
+    ) -> None:
         if settings.shard_count is not None:
             options["shard_count"] = settings.shard_count
         if settings.shard_ids:
@@ -45,6 +55,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.dice = dice  # None: fair dice (tests script them)
+        self.clock = clock  # the real clock (tests move their own)
         self._store: Store | None = None
         self._games: GameService | None = None
         self._leaderboards: Leaderboards | None = None
@@ -77,7 +88,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         from cogs.ui import DYNAMIC_ITEMS
 
         self._store = await Store.open(self.settings.database_path)
-        self._games = GameService(self._store, self.dice)
+        self._games = GameService(self._store, self.dice, self.clock)
         self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_path)
         for extension in EXTENSIONS:

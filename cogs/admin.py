@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.games import Refusal
 
 from .errors import guarded
-from .ui import reset_confirm_view
+from .ui import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -36,6 +36,41 @@ class Admin(
     def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
         super().__init__()
+
+    @app_commands.command(
+        name="settings", description="See and change this server's Yahtzee settings"
+    )
+    async def settings(self, interaction: discord.Interaction[Any]) -> None:
+        """The current values, with a menu for each."""
+        guild_id = require_manager(interaction)
+        current = await self.bot.games.server_settings(guild_id)
+        await interaction.response.send_message(
+            embed=settings_embed(current), view=settings_view(guild_id, current), ephemeral=True
+        )
+
+    @guarded
+    async def on_setting(
+        self, interaction: discord.Interaction[Any], guild_id: int, field: str, value: str
+    ) -> None:
+        """A settings menu or the thread toggle: validate, store, show the new values."""
+        if require_manager(interaction) != guild_id:
+            raise Refusal("Those settings belong to another server.")
+        games = self.bot.games
+        user, is_admin = interaction.user.id, interaction.permissions.manage_guild
+        changes: dict[str, object]
+        if field == "threads":
+            current = await games.server_settings(guild_id)
+            changes = {"use_threads": not current.use_threads}
+        elif field == "turn":
+            changes = {"turn_seconds": value}
+        elif field == "policy":
+            changes = {"timeout_policy": value}
+        else:
+            changes = {"preset": value}
+        changed = await games.change_settings(guild_id, user, is_admin, **changes)
+        await interaction.response.edit_message(
+            embed=settings_embed(changed), view=settings_view(guild_id, changed)
+        )
 
     @app_commands.command(
         name="reset-leaderboard",

@@ -31,7 +31,7 @@ import discord
 from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset
 from bot.games import Board, Scored
 from bot.leaderboard import BOARDS, PERIODS, LeaderboardPage, PlayerStats
-from bot.store import GameRow
+from bot.store import GameRow, GuildSettings
 
 if TYPE_CHECKING:
     from cogs.yahtzee import Yahtzee
@@ -119,6 +119,8 @@ def scores_field(game: Game) -> str:
         marker = " \N{LEFTWARDS ARROW} to play" if i == game.current and not game.is_over else ""
         if seat.left:
             marker = " (left)"
+        elif seat.away:
+            marker = " (away: /yahtzee rejoin)"
         lines.append(f"`#{i + 1}` {mention(seat.player_id)}: **{seat.card.total}**{marker}")
     return "\n".join(lines)
 
@@ -186,7 +188,7 @@ def board_view(board: Board) -> discord.ui.View:
     return view
 
 
-def summary_embed(scored: Scored) -> discord.Embed:
+def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -> discord.Embed:
     """A finished turn: who scored what, keeping the turn's image."""
     result = scored.result
     if result.bonus_turn:
@@ -195,10 +197,16 @@ def summary_embed(scored: Scored) -> discord.Embed:
         what = f"scored **{result.points}** in **{result.category.label}** with {result.dice}"
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
+    text = f"{mention(result.player_id)} {what}."
+    if timed_out:
+        text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
+        if away:
+            text += (
+                " They timed out twice in a row and are skipped from now on; "
+                "`/yahtzee rejoin` brings them back."
+            )
     embed = discord.Embed(
-        title=f"Yahtzee: round {scored.round} of {ROUNDS}",
-        description=f"{mention(result.player_id)} {what}.",
-        colour=GREY,
+        title=f"Yahtzee: round {scored.round} of {ROUNDS}", description=text, colour=GREY
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text="This turn is over; the live board is below.")
@@ -311,6 +319,68 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     if stats.image is not None:
         embed.set_image(url=f"attachment://{STATS_FILE}")
     return embed
+
+
+TURN_LABELS = {0: "No time limit", 60: "1 minute", 120: "2 minutes", 180: "3 minutes",
+               300: "5 minutes", 600: "10 minutes", 900: "15 minutes", 1800: "30 minutes",
+               3600: "1 hour"}  # fmt: skip
+POLICY_LABELS = {
+    "scratch": ("Scratch", "Play the turn for them: roll if needed, take the lowest box"),
+    "skip-seat": (
+        "Skip seat",
+        "As scratch, and after 2 timeouts in a row skip them until they rejoin",
+    ),
+}
+
+
+def settings_embed(settings: GuildSettings) -> discord.Embed:
+    """A server's current settings."""
+    embed = discord.Embed(title="Yahtzee settings for this server", colour=GREEN)
+    embed.add_field(name="Default preset", value=Preset(settings.preset).title)
+    embed.add_field(
+        name="Turn time limit",
+        value=TURN_LABELS.get(settings.turn_seconds, f"{settings.turn_seconds} s"),
+    )
+    embed.add_field(name="When time runs out", value=POLICY_LABELS[settings.timeout_policy][0])
+    embed.add_field(name="Games in threads", value="on" if settings.use_threads else "off")
+    embed.set_footer(
+        text="Changes apply to games started from now on. "
+        "Half-way through a timed turn the player is reminded."
+    )
+    return embed
+
+
+def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
+    """One menu per setting, and the thread toggle."""
+    presets = [
+        discord.SelectOption(
+            label=f"Preset: {p.title}", value=p.value, default=p.value == settings.preset
+        )
+        for p in Preset
+    ]
+    limits = [
+        discord.SelectOption(
+            label=f"Turn limit: {label}",
+            value=str(seconds),
+            default=seconds == settings.turn_seconds,
+        )
+        for seconds, label in TURN_LABELS.items()
+    ]
+    policies = [
+        discord.SelectOption(
+            label=f"Timeout: {label}",
+            value=key,
+            description=text,
+            default=key == settings.timeout_policy,
+        )
+        for key, (label, text) in POLICY_LABELS.items()
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(SettingSelect(guild_id, "preset", presets))
+    view.add_item(SettingSelect(guild_id, "turn", limits))
+    view.add_item(SettingSelect(guild_id, "policy", policies))
+    view.add_item(ThreadsButton(guild_id, settings.use_threads))
+    return view
 
 
 def reset_confirm_view(guild_id: int) -> discord.ui.View:
@@ -623,6 +693,67 @@ class ResetConfirmButton(_DynamicButton, template=r"yz:lbreset:(?P<guild>\d+)"):
         await cog.on_reset_confirmed(interaction, self.guild_id)
 
 
+def _admin(interaction: discord.Interaction[Any]) -> Any:
+    from cogs.admin import Admin
+
+    cog = interaction.client.get_cog("Admin")
+    assert isinstance(cog, Admin)
+    return cog
+
+
+class SettingSelect(
+    _DynamicSelect, template=r"yz:set:(?P<guild>\d+):(?P<field>preset|turn|policy)"
+):
+    """A server setting's menu."""
+
+    def __init__(
+        self, guild_id: int, field: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        rows = {"preset": 0, "turn": 1, "policy": 2}
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"yz:set:{guild_id}:{field}",
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=rows[field],
+            )
+        )
+        self.guild_id, self.field = guild_id, field
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> SettingSelect:
+        return cls(int(match["guild"]), match["field"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _admin(interaction).on_setting(interaction, self.guild_id, self.field, value)
+
+
+class ThreadsButton(_DynamicButton, template=r"yz:set:(?P<guild>\d+):threads"):
+    """Turns thread mode on or off."""
+
+    def __init__(self, guild_id: int, on: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Games in threads: {'on' if on else 'off'}",
+                style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+                custom_id=f"yz:set:{guild_id}:threads",
+                row=3,
+            )
+        )
+        self.guild_id = guild_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ThreadsButton:
+        return cls(int(match["guild"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _admin(interaction).on_setting(interaction, self.guild_id, "threads", "")
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     DieButton,
@@ -634,4 +765,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     EndConfirmButton,
     PageButton,
     ResetConfirmButton,
+    SettingSelect,
+    ThreadsButton,
 )

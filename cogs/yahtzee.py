@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
-from bot.games import Board, GameService
+from bot.games import Board, Expired, GameService, Outcome, Pinged, TimedOut
 from bot.leaderboard import BOARDS, PERIODS
 from bot.store import GameRow
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+TIMER_TICK_SECONDS = 5
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -81,6 +82,87 @@ class Yahtzee(
         self.bot = bot
         self._repair_lock = asyncio.Lock()
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.timers.start()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel()
+
+    # -- timers ------------------------------------------------------------------------------
+
+    @tasks.loop(seconds=TIMER_TICK_SECONDS)
+    async def timers(self) -> None:
+        """Every few seconds: act on lobbies, turns and games whose time is up."""
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("the timer tick failed; trying again at the next one")
+
+    @timers.before_loop
+    async def _before_timers(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def tick(self) -> int:
+        """Act on every game whose timer is due; returns how many were acted on."""
+        acted = 0
+        for game_id in await self.games.due():
+            outcome = await self.games.act(game_id)
+            if outcome is None:
+                continue
+            acted += 1
+            try:
+                await self._apply(outcome)
+            except discord.HTTPException:
+                log.exception("game %s: could not show a timer's outcome; repairing later", game_id)
+        return acted
+
+    async def _apply(self, outcome: Outcome) -> None:
+        if isinstance(outcome, Pinged):
+            row = outcome.row
+            minutes, seconds = divmod(outcome.seconds_left, 60)
+            link = ""
+            if row.board_message_id:
+                link = f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/{row.board_message_id}"
+            await self._channel(row.board_channel_id).send(
+                f"{mention(outcome.player_id)}, half your turn's time is gone: "
+                f"{minutes}:{seconds:02d} left to play.{link}",
+                allowed_mentions=USER_MENTIONS,
+            )
+        elif isinstance(outcome, TimedOut):
+            scored = outcome.scored
+            row = scored.board.row
+            # The database still names the board of the turn that ran out: it becomes the summary.
+            await self._retire(
+                row.board_channel_id,
+                row.board_message_id,
+                embed=summary_embed(scored, True, outcome.away),
+            )
+            await self._retire(row.board_channel_id, row.undo_message_id)
+            if row.undo_message_id is not None:
+                await self.games.undo_offered(row.id, None)
+            if scored.final_image is not None:
+                await self._post_final(row, scored.final_image)
+            elif outcome.abandoned:
+                await self._channel(row.board_channel_id).send(
+                    embed=ended_embed("Everyone is away, so the game has ended without a result.")
+                )
+            else:
+                await self._post_board(scored.board)
+        elif isinstance(outcome, Expired):
+            row = outcome.row
+            if row.status == "cancelled":
+                embed = lobby_embed(row)
+                embed.description = outcome.reason
+                await self._retire(row.channel_id, row.board_message_id, embed=embed)
+            else:
+                await self._retire(
+                    row.board_channel_id,
+                    row.board_message_id,
+                    embed=ended_embed(outcome.reason),
+                    attachments=[],
+                )
+                await self._retire(row.board_channel_id, row.undo_message_id)
 
     @property
     def games(self) -> GameService:
@@ -278,6 +360,59 @@ class Yahtzee(
             await interaction.response.send_message(embed=embed)
         else:
             await interaction.response.send_message(embed=embed, file=png(stats.image, STATS_FILE))
+
+    @app_commands.command(
+        name="board", description="Post this channel's live board again, at the bottom"
+    )
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        """Re-post the lobby or the turn board and retire the old message's buttons."""
+        assert interaction.channel_id is not None
+        row = await self.games.live_game(interaction.channel_id)
+        await interaction.response.send_message("Here it is again, at the bottom.", ephemeral=True)
+        moved = ended_embed("This board moved to the bottom of the channel.")
+        moved.title = "Yahtzee: board moved"
+        if row.status == "lobby":
+            message = await self._channel(row.channel_id).send(
+                embed=lobby_embed(row), view=lobby_view(row)
+            )
+            await self._retire(row.channel_id, row.board_message_id, embed=moved)
+            await self.games.board_shown(row, message.id, None)
+            return
+        board = await self.games.render(row)
+        old = row.board_message_id
+        await self._post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
+        if old != row.undo_message_id:
+            await self._retire(row.board_channel_id, old, embed=moved, attachments=[])
+
+    @app_commands.command(
+        name="rejoin", description="Take your seat back after being skipped as away"
+    )
+    async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
+        """An away player comes back from their next turn."""
+        assert interaction.channel_id is not None
+        row = await self.games.rejoin(interaction.channel_id, interaction.user.id)
+        await interaction.response.send_message(
+            "Welcome back: you play again from your next turn.", ephemeral=True
+        )
+        await self._publish(row)
+
+    @app_commands.command(
+        name="kick", description="Remove an away player from the game (host or Manage Server)"
+    )
+    @app_commands.describe(player="The away player to remove")
+    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        """The host or an admin removes an away player; the others play on."""
+        assert interaction.channel_id is not None
+        board = await self.games.kick(
+            interaction.channel_id,
+            interaction.user.id,
+            player.id,
+            interaction.permissions.manage_guild,
+        )
+        await interaction.response.send_message(
+            f"{display_name(player)} was removed from the game.", ephemeral=True
+        )
+        await self._publish(board.row)
 
     # -- clicks ------------------------------------------------------------------------------
 
@@ -521,6 +656,16 @@ class Yahtzee(
                     await self._repair(row)
                 except Exception:
                     log.exception("could not repair the messages of game %s", row.id)
+
+    async def _publish(self, row: GameRow) -> None:
+        """Bring a game's messages in line with the database (after a command changed it)."""
+        fresh = await self.games.store.get_game(row.id)
+        if fresh is None:
+            return
+        if fresh.status in ("abandoned", "cancelled"):
+            await self._retire(fresh.board_channel_id, fresh.board_message_id)
+            return
+        await self._repair(fresh)
 
     async def _repair(self, row: GameRow) -> None:
         if row.status == "lobby":

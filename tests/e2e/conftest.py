@@ -19,6 +19,7 @@ from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
 from bot.settings import Settings
 
+from ..clock import FakeClock
 from .fake_discord import FakeDiscord
 
 TOKEN = "fake.bot.token"
@@ -44,8 +45,14 @@ def dice() -> ScriptedDice:
 
 
 @pytest.fixture
+def clock() -> FakeClock:
+    """The bots' clock: tests move it to make timers fall due (no real waiting)."""
+    return FakeClock()
+
+
+@pytest.fixture
 async def start_bot(
-    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice
+    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice, clock: FakeClock
 ) -> AsyncIterator[StartBot]:
     """Start the real bot against the fake (call again after ``stop`` to restart it)."""
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
@@ -54,7 +61,7 @@ async def start_bot(
         settings = Settings(
             token=TOKEN, database_path=database or tmp_path / "data" / "yahtzee.sqlite3"
         )
-        bot = YahtzeeBot(settings, dice=dice, guild_ready_timeout=0.05)
+        bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")
         running.append((bot, task))
         ready = asyncio.create_task(bot.wait_until_ready())

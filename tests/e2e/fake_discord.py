@@ -164,6 +164,10 @@ class FakeDiscord:
         """A channel id by name."""
         return next(c["id"] for c in self.channels if c["name"] == name)
 
+    def threads(self, parent_id: str) -> list[dict[str, Any]]:
+        """The threads started in a channel."""
+        return [c for c in self.channels if c.get("parent_id") == parent_id]
+
     def user(self, name: str, admin: bool = False) -> dict[str, Any]:
         """A member of the guild (created on first use)."""
         if name not in self.users:
@@ -351,17 +355,23 @@ class FakeDiscord:
     async def choose(
         self, user: dict[str, Any], message: dict[str, Any], value: str, timeout: float = 5.0
     ) -> Interaction:
-        """Pick ``value`` in the message's select menu."""
+        """Pick ``value`` in the message's (first) select menu."""
+        return await self.choose_in(user, message, None, value, timeout)
+
+    async def choose_in(
+        self,
+        user: dict[str, Any],
+        message: dict[str, Any],
+        row: int | None,
+        value: str,
+        timeout: float = 5.0,
+    ) -> Interaction:
+        """Pick ``value`` in the select menu of action row ``row`` (None: the first select)."""
         current = self.messages.get(message["id"], message)
-        select = next(
-            (
-                c
-                for row in current.get("components", [])
-                for c in row["components"]
-                if c["type"] == 3
-            ),
-            None,
-        )
+        rows = current.get("components", [])
+        if row is not None:
+            rows = rows[row : row + 1]
+        select = next((c for r in rows for c in r["components"] if c["type"] == 3), None)
         if select is None:
             raise LookupError(f"no select on message {message['id']}")
         data = {"custom_id": select["custom_id"], "component_type": 3, "values": [value]}
@@ -609,6 +619,33 @@ class FakeDiscord:
             if nonce and body.get("enforce_nonce"):
                 self.nonces[str(nonce)] = message["id"]
             return _json(message)
+        if (
+            match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
+        ) and method == "POST":
+            parent = self._channel_payload(match.group(1))
+            if parent.get("type") == 11:
+                return _error(400, 50024, "Cannot execute action on this channel type")
+            if match.group(2) not in self.messages:
+                return _error(404, 10008, "Unknown Message")
+            thread = {
+                "id": match.group(2),  # a thread started from a message takes the message's id
+                "type": 11,
+                "name": body.get("name", "thread")[:100],
+                "guild_id": str(GUILD_ID),
+                "parent_id": match.group(1),
+                "owner_id": str(BOT_USER_ID),
+                "member_count": 1,
+                "message_count": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                    "archive_timestamp": now_iso(),
+                    "locked": False,
+                },
+            }
+            self.channels.append(thread)
+            self.order.setdefault(thread["id"], [])
+            return _json(thread)
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
             message_id = match.group(2)
             if message_id not in self.messages:

@@ -6,10 +6,12 @@ import asyncio
 import os
 import signal
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.engine import ScriptedDice
 
+from ..clock import FakeClock
 from .conftest import TOKEN, StartBot
 from .fake_discord import FakeDiscord
 from .helpers import die_labels, png_size
@@ -68,12 +70,16 @@ async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) ->
     assert {"start", "scorecard", "end", "rules", "leave", "leaderboard", "stats"} <= subcommands
     admin = commands["yahtzee-admin"]
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
-    assert {o["name"] for o in admin["options"]} == {"reset-leaderboard", "restore-leaderboard"}
+    assert {o["name"] for o in admin["options"]} == {
+        "settings",
+        "reset-leaderboard",
+        "restore-leaderboard",
+    }
     assert fake.requests_to("PUT", r"^/applications/\d+/commands$")
 
 
 async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, tmp_path: Path
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, tmp_path: Path, clock: FakeClock
 ) -> None:
     """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
     goes on in a new bot on the same database."""
@@ -89,8 +95,10 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
             line = await asyncio.wait_for(proc.stderr.readline(), 30)
             assert line, "the bot exited before it was ready"
             invite = line.decode()
-        # view channel 1024 + send 2048 + embed links 16384 + attach files 32768 = 52224
-        assert "permissions=52224" in invite and "scope=bot+applications.commands" in invite
+        # view channel 2^10 + send 2^11 + embed links 2^14 + attach files 2^15
+        # + create public threads 2^35 + send in threads 2^38 = 309237697536
+        assert "permissions=309237697536" in invite
+        assert "scope=bot+applications.commands" in invite
         await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
         lobby = fake.last(channel)
         assert "Bonus Turn" in lobby["embeds"][0]["footer"]["text"]
@@ -106,6 +114,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
         await proc.wait()
     assert database.exists()
 
+    clock.now = datetime.now(UTC)  # the subprocess ran on the real clock: carry on from it
     await start_bot(database)
     board = fake.messages[board["id"]]
     dice.extend([6, 6, 6, 6, 6])

@@ -1,0 +1,135 @@
+"""Games that never stall, through the real bot: timers, threads, the board command,
+rejoin, kick and the settings menus."""
+
+from __future__ import annotations
+
+from bot.app import YahtzeeBot
+from bot.engine import ScriptedDice
+
+from ..clock import FakeClock
+from .conftest import StartBot
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .helpers import play_turn
+from .test_scenarios import open_game
+
+
+async def tick(bot: YahtzeeBot, fake: FakeDiscord) -> int:
+    cog = bot.get_cog("Yahtzee")
+    acted = await cog.tick()  # type: ignore[union-attr]
+    await fake.settle()
+    return int(acted)
+
+
+async def settings_menu(fake: FakeDiscord, admin: dict, channel: str) -> dict:
+    answer = await fake.slash(admin, channel, "yahtzee-admin settings")
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    return answer.response
+
+
+async def test_settings_menus_then_a_timed_game(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """An admin sets a 1-minute limit and skip-seat; Bob is pinged, times out twice, is
+    skipped, rejoins; a stranger may not open the settings."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    refused = await fake.slash(bob, channel, "yahtzee-admin settings")
+    assert "Manage Server" in refused.ephemeral_text
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    await fake.choose_in(mod, menu, 2, "skip-seat")
+    shown = {f["name"]: f["value"] for f in fake.messages[menu["id"]]["embeds"][0]["fields"]}
+    assert shown["Turn time limit"] == "1 minute" and shown["When time runs out"] == "Skip seat"
+
+    await open_game(fake, channel, ann, bob)
+    await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 5]], "large_straight")
+    bobs_board = fake.last(channel)
+    clock.advance(30)
+    assert await tick(bot, fake) == 1
+    ping = fake.last(channel)
+    assert ping["content"].startswith(f"<@{bob['id']}>, half your turn's time is gone: 0:30 left")
+    dice.extend([2, 3, 4, 5, 6])
+    clock.advance(30)
+    assert await tick(bot, fake) == 1
+    summary = fake.messages[bobs_board["id"]]
+    assert "Time ran out" in summary["embeds"][0]["description"]
+    assert find_component(summary, "Undo") is None
+    assert fake.last(channel)["content"].startswith(f"<@{ann['id']}>")
+    await play_turn(fake, dice, ann, channel, [[6, 6, 6, 1, 2]], "sixes")
+    bobs_board = fake.last(channel)
+    dice.extend([2, 3, 4, 5, 6])
+    clock.advance(60)
+    await tick(bot, fake)  # Bob's second timeout in a row: away
+    assert "skipped from now on" in fake.messages[bobs_board["id"]]["embeds"][0]["description"]
+    board = fake.last(channel)
+    assert board["content"].startswith(f"<@{ann['id']}>")
+    assert "(away: /yahtzee rejoin)" in board["embeds"][0]["fields"][0]["value"]
+    await play_turn(fake, dice, ann, channel, [[5, 5, 5, 1, 2]], "fives")
+    assert fake.last(channel)["content"].startswith(f"<@{ann['id']}>")  # Bob is skipped
+    answer = await fake.slash(bob, channel, "yahtzee rejoin")
+    assert "Welcome back" in answer.ephemeral_text
+    await play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours")
+    assert fake.last(channel)["content"].startswith(f"<@{bob['id']}>")
+    assert len(fake.live_boards(channel)) == 1
+
+
+async def test_thread_mode_and_the_board_command(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """With threads on, the game is played in a thread from its lobby; /yahtzee board in the
+    thread re-posts the board and leaves exactly one live board."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.click(mod, menu, "Games in threads")
+    assert (
+        "Games in threads: on"
+        in find_component(fake.messages[menu["id"]], "Games in threads")["label"]
+    )  # type: ignore[index]
+
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    (thread,) = fake.threads(channel)
+    assert thread["name"] == "Yahtzee: Ann, Bob"
+    assert fake.live_boards(channel) == [] and len(fake.live_boards(thread["id"])) == 1
+    await play_turn(fake, dice, ann, thread["id"], [[3, 3, 3, 2, 2]], "full_house")
+    for _ in range(3):  # chat buries the board
+        fake._create(thread["id"], {"content": "nice one"}, [])
+    answer = await fake.slash(bob, thread["id"], "yahtzee board")
+    assert "again" in answer.ephemeral_text
+    boards = fake.live_boards(thread["id"])
+    assert len(boards) == 1 and boards[0]["id"] == fake.last(thread["id"])["id"]
+    await play_turn(fake, dice, bob, thread["id"], [[6, 6, 6, 6, 2]], "sixes")
+    assert len(fake.live_boards(thread["id"])) == 1
+    second = await fake.slash(bob, channel, "yahtzee start")  # the channel has its game already
+    assert "already has a game in progress" in second.ephemeral_text
+
+
+async def test_kick_an_away_player(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """The host removes a player who timed out twice; the game goes on without them."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    await fake.choose_in(mod, menu, 2, "skip-seat")
+    await open_game(fake, channel, ann, bob)
+    for faces in ([1, 2, 3, 4, 5], [6, 6, 6, 1, 2]):
+        await play_turn(fake, dice, ann, channel, [faces], "chance" if faces[0] == 1 else "sixes")
+        dice.extend([2, 3, 4, 5, 6])
+        clock.advance(60)
+        await tick(bot, fake)
+    refused = await fake.slash(bob, channel, "yahtzee kick", player=ann)
+    assert "Only the host" in refused.ephemeral_text
+    kicked = await fake.slash(ann, channel, "yahtzee kick", player=bob)
+    assert "was removed" in kicked.ephemeral_text
+    assert "(left)" in fake.last(channel)["embeds"][0]["fields"][0]["value"]

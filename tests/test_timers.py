@@ -1,0 +1,223 @@
+"""Games that never stall: pings, timeouts under both policies, away and rejoin, lobby and
+idle timeouts, kicks, settings, and timers acted on exactly once (a controllable clock)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Category, ScriptedDice
+from bot.games import Expired, GameService, Pinged, Refusal, TimedOut
+from bot.store import Store
+
+from .clock import FakeClock
+from .test_games import CHANNEL, Table
+
+GUILD = 1
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def dice() -> ScriptedDice:
+    return ScriptedDice()
+
+
+@pytest.fixture
+def service(store: Store, dice: ScriptedDice, clock: FakeClock) -> GameService:
+    return GameService(store, dice, clock)
+
+
+async def timed_table(
+    service: GameService, *players: tuple[int, str], policy: str = "scratch"
+) -> Table:
+    """A started game on a server with a 5-minute turn limit."""
+    await service.change_settings(GUILD, 99, True, turn_seconds=300, timeout_policy=policy)
+    table = Table(service)
+    await table.seat(*players)
+    return table
+
+
+async def tick(service: GameService) -> list[object]:
+    """What one timer pass does."""
+    return [o for o in [await service.act(g) for g in await service.due()] if o is not None]
+
+
+async def test_half_time_ping_once(service: GameService, clock: FakeClock) -> None:
+    """At half time the player is reminded once, with the time left."""
+    await timed_table(service, (1, "Ann"), (2, "Bob"))
+    clock.advance(149)
+    assert await tick(service) == []
+    clock.advance(1)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Pinged)
+    assert (outcomes[0].player_id, outcomes[0].seconds_left) == ("1", 150)
+    assert await tick(service) == []  # not twice
+
+
+async def test_scratch_policy_plays_the_turn(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """When time runs out before a roll: one roll, the lowest box, and the next turn starts."""
+    table = await timed_table(service, (1, "Ann"), (2, "Bob"))
+    dice.extend([2, 3, 4, 5, 6])
+    clock.advance(300)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], TimedOut)
+    timed_out = outcomes[0]
+    assert (timed_out.scored.result.category, timed_out.scored.result.points) == (Category.ONES, 0)
+    assert not timed_out.away
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and row.deadline_at == "2026-11-22T12:10:00+00:00"  # Bob's 5 minutes
+    assert service._game(row).current_player_id == "2"
+
+
+async def test_skip_seat_after_two_timeouts_then_rejoin(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """Ann times out twice in a row: away and skipped; she rejoins and plays next time round."""
+    table = await timed_table(service, (1, "Ann"), (2, "Bob"), policy="skip-seat")
+    dice.extend([2, 3, 4, 5, 6] * 8)
+    clock.advance(300)
+    first = await tick(service)
+    assert isinstance(first[0], TimedOut) and not first[0].away
+    await table.post(first[0].scored.board)
+    await table.roll(2)
+    await table.score(2, Category.CHANCE)
+    clock.advance(300)
+    second = await tick(service)
+    assert isinstance(second[0], TimedOut) and second[0].away
+    await table.post(second[0].scored.board)
+    assert second[0].scored.board.game is not None
+    assert second[0].scored.board.game.current_player_id == "2"
+    await table.roll(2)
+    await table.score(2, Category.SIXES)
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and service._game(row).current_player_id == "2"  # Ann skipped
+    await service.rejoin(CHANNEL, 1)
+    await table.roll(2)
+    await table.score(2, Category.FIVES)
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and service._game(row).current_player_id == "1"
+    with pytest.raises(Refusal, match="not away"):
+        await service.rejoin(CHANNEL, 1)
+
+
+async def test_kick_only_away_players_by_host_or_admin(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """Bob (not host) cannot kick; Ann (host) cannot kick a present player; an away one goes."""
+    await timed_table(service, (1, "Ann"), (2, "Bob"), (3, "Cat"), policy="skip-seat")
+    with pytest.raises(Refusal, match="Only the host"):
+        await service.kick(CHANNEL, 2, 3, is_admin=False)
+    with pytest.raises(Refusal, match="not away"):
+        await service.kick(CHANNEL, 1, 3, is_admin=False)
+    table = Table(service)
+    table.game_id = (await service.live_game(CHANNEL)).id
+    table.board_id = (await service.live_game(CHANNEL)).board_message_id
+    dice.extend([2, 3, 4, 5, 6] * 6)
+    for box in (Category.CHANCE, Category.SIXES):
+        await table.roll(1)
+        await table.score(1, box)
+        await table.roll(2)
+        await table.score(2, box)
+        clock.advance(300)
+        outcomes = await tick(service)
+        assert isinstance(outcomes[0], TimedOut) and outcomes[0].scored.result.player_id == "3"
+        await table.post(outcomes[0].scored.board)
+    assert outcomes[0].away
+    board = await service.kick(CHANNEL, 99, 3, is_admin=True)
+    assert board.game is not None and board.game.seats[2].left
+
+
+async def test_lobby_timeout(service: GameService, clock: FakeClock) -> None:
+    """A lobby nobody starts closes after 15 minutes, and the channel is free again."""
+    await service.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
+    clock.advance(14 * 60)
+    assert await tick(service) == []
+    clock.advance(60)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "cancelled"
+    await service.open_lobby(GUILD, CHANNEL, 2, "Bob", None)
+
+
+async def test_a_day_without_a_move_abandons_the_game(
+    service: GameService, clock: FakeClock
+) -> None:
+    """With no turn limit, 24 hours without a move by anyone ends the game as abandoned."""
+    table = Table(service)
+    await service.change_settings(GUILD, 99, True, turn_seconds=0)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    clock.advance(24 * 3600 - 1)
+    assert await tick(service) == []
+    clock.advance(1)
+    outcomes = await tick(service)
+    assert isinstance(outcomes[0], Expired) and outcomes[0].row.status == "abandoned"
+    assert await service.store.results(table.game_id) == []
+
+
+async def test_timeouts_do_not_count_as_moves(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """A game kept going only by timeouts is still abandoned a day after the last real move."""
+    await service.change_settings(GUILD, 99, True, turn_seconds=3600)  # 26 turns take 26 hours
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([2, 3, 4, 5, 6] * 30)
+    for _ in range(30):
+        clock.advance(3600)
+        outcomes = await tick(service)
+        if any(isinstance(o, Expired) for o in outcomes):
+            break
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and row.status == "abandoned"
+
+
+async def test_overdue_game_acted_on_once_by_two_processes(
+    db_path: Path, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """After a restart two bot processes overlap: the overdue turn is played exactly once."""
+    first = await Store.open(db_path)
+    service = GameService(first, dice, clock)
+    table = await timed_table(service, (1, "Ann"), (2, "Bob"))
+    await first.close()
+    clock.advance(3600)  # the bot was down for an hour
+    stores = [await Store.open(db_path), await Store.open(db_path)]
+    try:
+        services = [GameService(s, dice, clock) for s in stores]
+        dice.extend([2, 3, 4, 5, 6] * 2)
+        due = [await s.due() for s in services]
+        assert due == [[table.game_id], [table.game_id]]
+        outcomes = await asyncio.gather(*(s.act(table.game_id) for s in services))
+        assert sum(isinstance(o, TimedOut) for o in outcomes) == 1
+        assert outcomes.count(None) == 1
+        actions = [m[2] for m in await stores[0].moves(table.game_id)]
+        assert actions.count("timeout") == 1
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_settings_are_validated_and_need_manage_server(service: GameService) -> None:
+    """Only admins change settings; values outside the choices are refused; good ones stick."""
+    with pytest.raises(Refusal, match="Manage Server"):
+        await service.change_settings(GUILD, 5, False, turn_seconds=60)
+    with pytest.raises(Refusal, match="choices"):
+        await service.change_settings(GUILD, 5, True, turn_seconds=7)
+    with pytest.raises(Refusal, match="choices"):
+        await service.change_settings(GUILD, 5, True, timeout_policy="explode")
+    with pytest.raises(Refusal):
+        await service.change_settings(GUILD, 5, True, preset="house")
+    with pytest.raises(Refusal, match="no setting"):
+        await service.change_settings(GUILD, 5, True, colour="red")
+    saved = await service.change_settings(GUILD, 5, True, preset="bonus-turn", use_threads=True)
+    assert (saved.preset, saved.turn_seconds, saved.use_threads) == ("bonus-turn", 300, True)
+    assert await service.server_settings(GUILD) == saved
+    lobby = await service.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
+    assert lobby.preset == "bonus-turn"  # the server's default preset
