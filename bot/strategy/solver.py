@@ -21,12 +21,12 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 import numpy.typing as npt
 
-from .dice_space import DiceSpace, dice_space
+from .dice_space import dice_space
 
 BOXES = 13
 UPPER_BOXES = 6
@@ -79,8 +79,10 @@ def reachable_uppers() -> list[npt.NDArray[np.intp]]:
     return out
 
 
-def score_tables(space: DiceSpace) -> tuple[Array, Array]:
+@cache
+def score_tables() -> tuple[Array, Array]:
     """Plain points (13, 252) of every roll in every box, and the Joker points."""
+    space = dice_space()
     plain = np.zeros((BOXES, len(space.rolls)))
     joker = np.zeros((BOXES, len(space.rolls)))
     for r, roll in enumerate(space.rolls):
@@ -103,14 +105,14 @@ def score_tables(space: DiceSpace) -> tuple[Array, Array]:
 
 
 class _Solver:
-    def __init__(self, rules: str, variance: bool) -> None:
+    def __init__(self, rules: str, variance: bool, value: Array | None = None) -> None:
         if rules not in RULES:
             raise ValueError(f"rules must be one of {RULES}, not {rules!r}")
         self.rules = rules
         self.variance = variance
         self.space = dice_space()
-        self.plain, self.joker = score_tables(self.space)
-        self.value = np.full((MASKS, UPPER_CAP + 1, 2), np.nan)
+        self.plain, self.joker = score_tables()
+        self.value = np.full((MASKS, UPPER_CAP + 1, 2), np.nan) if value is None else value
         self.square = np.full((MASKS, UPPER_CAP + 1, 2), np.nan) if variance else None
         full = MASKS - 1
         self.value[full] = 0.0

@@ -1,0 +1,115 @@
+"""Every choice of a position, valued from the solved table: which dice to keep, which box.
+
+Legality and points come from the engine (``Scorecard.options`` and ``fill``); the table
+gives what the rest of the game is worth. Values are expected *final* scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from bot.engine import Category, Dice, Preset, Scorecard
+from bot.engine.dice import as_dice
+
+from .dice_space import dice_space
+from .solver import UPPER_CAP, Table, _Solver
+
+SOLVED_PRESET = {Preset.OFFICIAL: "official"}
+
+
+class Unsupported(ValueError):
+    """No exact values for this preset."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One decision and the expected final score that follows it under optimal play."""
+
+    value: float
+    box: Category | None = None  # score these dice in this box now
+    keep: tuple[int, ...] | None = None  # or keep these dice and roll the others
+
+    def describe(self) -> str:
+        """The choice in plain words."""
+        if self.box is not None:
+            return f"Score {self.box.label} now"
+        assert self.keep is not None
+        rolled = 5 - len(self.keep)
+        if not self.keep:
+            return "Roll all five again"
+        return f"Keep {'-'.join(map(str, self.keep))} and roll {_count_word(rolled)}"
+
+
+def _count_word(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}[n]
+
+
+def state_of(card: Scorecard) -> tuple[int, int, int]:
+    """The table's state for a card: (filled boxes mask, capped upper total, 50 in Yahtzee)."""
+    mask = sum(1 << i for i, (_, v) in enumerate(card) if v is not None)
+    return mask, min(UPPER_CAP, card.upper_total), int(card[Category.YAHTZEE] == 50)
+
+
+def future(table: Table, card: Scorecard) -> float:
+    """What the rest of the game is worth from this card, under optimal play."""
+    mask, up, flag = state_of(card)
+    if card.is_complete:
+        return 0.0
+    return float(table.value[mask, up, flag])
+
+
+def evaluate(
+    table: Table, card: Scorecard, dice: Dice | Sequence[int], rolls_left: int
+) -> list[Choice]:
+    """Every legal choice for these dice, best first: boxes to score now, and (with rolls
+    left) every distinct set of dice to keep."""
+    if SOLVED_PRESET.get(card.preset) != table.rules:
+        raise Unsupported(
+            f"Exact advice is available for the official rules only, not {card.preset.title}."
+        )
+    d = as_dice(dice)
+    choices = [
+        Choice(
+            card.total + (new := card.fill(box, d)).total - card.total + future(table, new), box=box
+        )
+        for box in card.options(d)
+    ]
+    if rolls_left > 0:
+        keep_values = _keep_values(table, card, rolls_left)
+        space = dice_space()
+        seen: set[tuple[int, ...]] = set()
+        for size in range(5):
+            for keep in combinations(sorted(d), size):
+                if keep in seen:
+                    continue
+                seen.add(keep)
+                value = float(keep_values[space.keep_index[keep]])
+                choices.append(Choice(card.total + value, keep=keep))
+    choices.sort(key=lambda c: -c.value)
+    return choices
+
+
+def _keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
+    """Expected remaining score of keeping each multiset, with ``rolls_left`` rolls to go."""
+    solver = _Solver(table.rules, False, table.value)
+    mask, up, flag = state_of(card)
+    m, u, f = (np.array([x], dtype=np.intp) for x in (mask, up, flag))
+    after, _ = solver._final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
+    for _ in range(rolls_left - 1):
+        after, _ = solver._reroll(after, None)
+    space = dice_space()
+    keeps = np.empty((len(space.keeps), 1))
+    keeps[space.roll_keep] = after
+    for size in range(4, -1, -1):
+        index, children = space.children[size]
+        keeps[index] = keeps[children].mean(axis=1)
+    return keeps[:, 0]
+
+
+def best(table: Table, card: Scorecard, dice: Dice | Sequence[int], rolls_left: int) -> Choice:
+    """The optimal choice."""
+    return evaluate(table, card, dice, rolls_left)[0]

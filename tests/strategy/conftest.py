@@ -1,0 +1,19 @@
+"""The solved tables, built once per test session (each solve takes seconds)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.strategy import Table, solve
+
+
+@pytest.fixture(scope="session")
+def official() -> Table:
+    """The official table, with expected squares for the standard deviation."""
+    return solve("official", variance=True)
+
+
+@pytest.fixture(scope="session")
+def free() -> Table:
+    """The free-choice Joker table."""
+    return solve("free")
