@@ -1,0 +1,136 @@
+"""Computer players that drive an engine ``Game`` for their seat: optimal and casual.
+
+A player only makes the moves a person could make (hold, roll, score), through the engine,
+so every rule still applies to them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Protocol
+
+from bot.engine import DICE_COUNT, Category, Dice, Game, Scorecard
+
+from .decisions import _keep_values, future
+from .dice_space import dice_space
+from .solver import Table
+
+
+class Player(Protocol):
+    """Plays whole turns for a seat."""
+
+    name: str
+
+    def moves(self, game: Game) -> Iterator[str]:
+        """Make the current seat's turn one move at a time, yielding a word for each."""
+        ...
+
+
+def _hold_exactly(game: Game, keep: tuple[int, ...]) -> None:
+    """Hold dice so that exactly the multiset ``keep`` stays on the table."""
+    assert game.dice is not None
+    wanted = Counter(keep)
+    held = []
+    for face in game.dice:
+        take = wanted[face] > 0
+        if take:
+            wanted[face] -= 1
+        held.append(take)
+    game.set_held(game.current_player_id, held)
+
+
+class OptimalPlayer:
+    """Maximises the expected final score with the solved table.
+
+    Under presets the table was not solved for, it still plays by the table's values
+    (a strong approximation), choosing only among the moves the engine allows.
+    """
+
+    def __init__(self, table: Table, name: str = "Yahtzee Bot (Optimal)") -> None:
+        self.table = table
+        self.name = name
+
+    def moves(self, game: Game) -> Iterator[str]:
+        seat = game.current_player_id
+        card = game.current_seat.card
+        keep_values = {n: _keep_values(self.table, _official(card), n) for n in (1, 2)}
+        space = dice_space()
+        while True:
+            if game.dice is None:
+                game.roll(seat)
+                yield "roll"
+                continue
+            dice = game.dice
+            box, box_value = self._best_box(card, dice)
+            if game.rolls_left == 0:
+                game.score(seat, box)
+                yield "score"
+                return
+            values = keep_values[game.rolls_left]
+            keep, keep_value = max(
+                (
+                    (k, float(values[space.keep_index[k]]))
+                    for size in range(DICE_COUNT)
+                    for k in set(combinations(sorted(dice), size))
+                ),
+                key=lambda item: item[1],
+            )
+            if box_value - card.total >= keep_value - 1e-9:
+                game.score(seat, box)
+                yield "score"
+                return
+            _hold_exactly(game, keep)
+            game.roll(seat)
+            yield "roll"
+
+    def _best_box(self, card: Scorecard, dice: Dice) -> tuple[Category, float]:
+        best: tuple[Category, float] | None = None
+        for box in card.options(dice):
+            after = card.fill(box, dice)
+            value = after.total + future(self.table, _official(after))
+            if best is None or value > best[1]:
+                best = (box, value)
+        assert best is not None
+        return best
+
+
+def _official(card: Scorecard) -> Scorecard:
+    """The same boxes read as an official card (the table's rules)."""
+    if card.preset.value == "official":
+        return card
+    return Scorecard("official", {c: v for c, v in card if v is not None}, card.yahtzee_bonuses)
+
+
+class CasualPlayer:
+    """A simple greedy player: holds the most common face, then takes the best box now."""
+
+    def __init__(self, name: str = "Yahtzee Bot (Casual)") -> None:
+        self.name = name
+
+    def moves(self, game: Game) -> Iterator[str]:
+        seat = game.current_player_id
+        while True:
+            if game.dice is None:
+                game.roll(seat)
+                yield "roll"
+                continue
+            options = game.options()
+            box = max(options, key=lambda c: (options[c], -list(Category).index(c)))
+            good = options[box] >= 25 or box in (Category.YAHTZEE, Category.LARGE_STRAIGHT)
+            if game.rolls_left == 0 or (good and options[box] > 0):
+                game.score(seat, box)
+                yield "score"
+                return
+            face, _ = max(Counter(game.dice).items(), key=lambda item: (item[1], item[0]))
+            _hold_exactly(game, (face,) * Counter(game.dice)[face])
+            game.roll(seat)
+            yield "roll"
+
+
+def play_out(game: Game, players: dict[str, Player]) -> None:
+    """Play every remaining turn with the given players (by player id)."""
+    while not game.is_over:
+        for _ in players[game.current_player_id].moves(game):
+            pass
