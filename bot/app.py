@@ -16,6 +16,7 @@ from bot.games import GameService, utc_now
 from bot.leaderboard import Leaderboards
 from bot.settings import Settings
 from bot.store import Store
+from bot.strategy.coach import Coach
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,9 @@ class YahtzeeBot(commands.AutoShardedBot):
         from cogs.ui import DYNAMIC_ITEMS
 
         self._store = await Store.open(self.settings.database_path)
-        self._games = GameService(self._store, self.dice, self.clock)
+        self.coach = Coach(self.settings.database_path.parent)
+        self.coach.start()  # the strategy table loads (or is built once) in the background
+        self._games = GameService(self._store, self.dice, self.clock, self.coach)
         self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_path)
         for extension in EXTENSIONS:

@@ -35,6 +35,9 @@ from bot.store import (
     StaleVersion,
     Store,
 )
+from bot.strategy.coach import Coach
+from bot.strategy.decisions import Choice, Unsupported, evaluate
+from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +140,20 @@ def _player_id(user_id: int) -> str:
     return str(user_id)
 
 
+BOT_LEVELS = {1: "optimal", 2: "casual"}
+BOT_NAMES = {"optimal": "Yahtzee Bot (Optimal)", "casual": "Yahtzee Bot (Casual)"}
+
+
+def is_bot(player_id: str | int) -> bool:
+    """Computer players have negative ids: -(10 * n + level)."""
+    return int(player_id) < 0
+
+
+def bot_level(player_id: str | int) -> str:
+    """'optimal' or 'casual' for a computer player's id."""
+    return BOT_LEVELS[(-int(player_id)) % 10]
+
+
 class GameService:
     """Lobbies and games of every channel, backed by a ``Store``."""
 
@@ -145,10 +162,12 @@ class GameService:
         store: Store,
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] = utc_now,
+        coach: Coach | None = None,
     ) -> None:
         self.store = store
         self._dice = dice
         self.clock = clock
+        self.coach = coach
         self._locks = _Locks()
 
     def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
@@ -264,6 +283,94 @@ class GameService:
                 return await self._save(row, move, players=players, status="cancelled")
             host = row.host_id if row.host_id != user_id else players[0][0]
             return await self._save(row, move, players=players, host_id=host)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def add_bot(self, game_id: int, user_id: int, level: str) -> GameRow:
+        """The host seats a computer player ('optimal' or 'casual')."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can add bots to the lobby.")
+            if len(row.players) >= MAX_SEATS:
+                raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
+            code = {v: k for k, v in BOT_LEVELS.items()}[level]
+            bots = sum(1 for uid, _ in row.players if uid < 0)
+            bot_id = -(10 * (bots + 1) + code)
+            name = BOT_NAMES[level] + (f" {bots + 1}" if bots else "")
+            players = [*row.players, (bot_id, name)]
+            return await self._save(row, MoveRecord(user_id, "add-bot", level), players=players)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def toggle_hints(self, game_id: int, user_id: int) -> GameRow:
+        """The host switches hints on or off for this game."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can switch hints on or off.")
+            move = MoveRecord(user_id, "hints", "off" if row.hints else "on")
+            return await self._save(row, move, hints=not row.hints)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
+    async def hint(self, game_id: int, user_id: int, count: int = 3) -> list[Choice]:
+        """The best choices for the player whose turn it is, with expected final scores."""
+        row = await self._row(game_id)
+        if row.status != "active":
+            raise Refusal("Hints are for a game in progress.")
+        if not row.hints:
+            raise Refusal("The host switched hints off for this game.")
+        game = self._game(row)
+        if game.current_player_id != _player_id(user_id):
+            raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
+        if game.dice is None:
+            raise Refusal("Roll first: the hint depends on your dice.")
+        if self.coach is None or self.coach.table is None:
+            raise Refusal(
+                "The strategy table is still being prepared (it takes a minute on the first "
+                "start): ask again shortly."
+            )
+        try:
+            return evaluate(self.coach.table, game.current_seat.card, game.dice, game.rolls_left)[
+                :count
+            ]
+        except Unsupported as exc:
+            raise Refusal(str(exc)) from None
+
+    def _bot_player(self, player_id: str) -> Player:
+        table = self.coach.table if self.coach is not None else None
+        if bot_level(player_id) == "optimal" and table is not None:
+            return OptimalPlayer(table)
+        return CasualPlayer()  # the casual strategy until the table is ready
+
+    async def bot_step(self, game_id: int) -> Board | Scored | None:
+        """One move of the computer player whose turn it is (None if it is a person's turn)."""
+
+        async def work() -> Board | Scored | None:
+            row = await self._row(game_id)
+            if row.status != "active":
+                return None
+            game = self._game(row)
+            seat = game.current_seat
+            if not is_bot(seat.player_id):
+                return None
+            round_no = game.round
+            move = next(iter(self._bot_player(seat.player_id).moves(game)))
+            if isinstance(move, str):
+                saved = await self._save(
+                    row, MoveRecord(None, "bot-roll", dice=str(game.dice)), game
+                )
+                return await self._board(saved, game)
+            detail = f"{move.category.value} {move.points}" + (
+                f" +{move.bonus}" if move.bonus else ""
+            )
+            record = MoveRecord(None, "bot-score", detail, str(move.dice))
+            return await self._after_scoring(row, game, record, move, seat.name, round_no, {})
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
 
@@ -451,8 +558,8 @@ class GameService:
         out = []
         for standing in game.standings():
             seat = game.seats[standing.seat]
-            if seat.left:
-                continue
+            if seat.left or is_bot(seat.player_id):
+                continue  # bots never count on the leaderboard
             card = seat.card
             out.append(
                 ResultRow(

@@ -27,6 +27,7 @@ class Settings:
     log_level: str = "INFO"
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    bot_move_delay: float = 1.0  # seconds between a computer player's moves
 
     @classmethod
     def load(
@@ -73,6 +74,15 @@ class Settings:
         if shard_ids and shard_count and any(not 0 <= s < shard_count for s in shard_ids):
             raise SettingsError("every SHARD_IDS entry must be between 0 and SHARD_COUNT - 1.")
         dev_guild = get("DEV_GUILD_ID")
+        delay_raw = get("BOT_MOVE_DELAY")
+        try:
+            delay = float(delay_raw) if delay_raw is not None else 1.0
+        except ValueError:
+            raise SettingsError(
+                f"BOT_MOVE_DELAY must be a number of seconds, not {delay_raw!r}."
+            ) from None
+        if not 0 <= delay <= 10:
+            raise SettingsError("BOT_MOVE_DELAY must be between 0 and 10 seconds.")
         return cls(
             token=token,
             database_path=Path(get("DATABASE_PATH") or DEFAULT_DATABASE),
@@ -80,6 +90,7 @@ class Settings:
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            bot_move_delay=delay,
         )
 
     @property

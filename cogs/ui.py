@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset
-from bot.games import Board, Scored
+from bot.games import Board, Scored, is_bot
 from bot.leaderboard import BOARDS, PERIODS, LeaderboardPage, PlayerStats
 from bot.store import GameRow, GuildSettings
+from bot.strategy.decisions import Choice
 
 if TYPE_CHECKING:
     from cogs.yahtzee import Yahtzee
@@ -56,8 +57,10 @@ def controller(interaction: discord.Interaction[Any]) -> Yahtzee:
     return cog
 
 
-def mention(player_id: str) -> str:
-    """A user mention from an engine player id."""
+def mention(player_id: str | int, name: str = "") -> str:
+    """A user mention from an engine player id; a computer player's name in bold."""
+    if is_bot(player_id):
+        return f"**{name or 'Yahtzee Bot'}**"
     return f"<@{player_id}>"
 
 
@@ -84,8 +87,8 @@ def lobby_embed(row: GameRow) -> discord.Embed:
         embed.description = "This lobby is closed."
         embed.colour = GREY
     seated = "\n".join(
-        f"`#{i}` <@{uid}>" + (" (host)" if uid == row.host_id else "")
-        for i, (uid, _) in enumerate(row.players, 1)
+        f"`#{i}` {mention(uid, name)}" + (" (host)" if uid == row.host_id else "")
+        for i, (uid, name) in enumerate(row.players, 1)
     )
     embed.add_field(
         name=f"Players ({len(row.players)}/8)", value=seated or "nobody yet", inline=False
@@ -104,6 +107,9 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("leave", "Leave", discord.ButtonStyle.secondary),
         ("start", "Start", discord.ButtonStyle.primary),
         ("cancel", "Cancel", discord.ButtonStyle.danger),
+        ("bot-optimal", "Add bot (Optimal)", discord.ButtonStyle.secondary),
+        ("bot-casual", "Add bot (Casual)", discord.ButtonStyle.secondary),
+        ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary),
     ):
         view.add_item(LobbyButton(action, row.id, label, style))
     return view
@@ -121,7 +127,9 @@ def scores_field(game: Game) -> str:
             marker = " (left)"
         elif seat.away:
             marker = " (away: /yahtzee rejoin)"
-        lines.append(f"`#{i + 1}` {mention(seat.player_id)}: **{seat.card.total}**{marker}")
+        lines.append(
+            f"`#{i + 1}` {mention(seat.player_id, seat.name)}: **{seat.card.total}**{marker}"
+        )
     return "\n".join(lines)
 
 
@@ -130,7 +138,7 @@ def board_embed(board: Board) -> discord.Embed:
     game = board.game
     assert game is not None
     seat = game.current_seat
-    who = mention(seat.player_id)
+    who = mention(seat.player_id, seat.name)
     if game.dice is None:
         text = f"{who}, it's your turn: press **Roll**."
     elif game.rolls_left == 0:
@@ -178,6 +186,8 @@ def board_view(board: Board) -> discord.ui.View:
         view.add_item(DieButton(gid, turn, rolls, i, face, game.held[i], not can_hold))
     view.add_item(RollButton(gid, turn, rolls, game.rolls_left))
     view.add_item(ScorecardButton(gid))
+    if board.row.hints:
+        view.add_item(HintButton(gid))
     options: list[discord.SelectOption] = []
     for category, points in game.options().items():
         label, description = box_label(category, points, game)
@@ -197,7 +207,7 @@ def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -
         what = f"scored **{result.points}** in **{result.category.label}** with {result.dice}"
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
-    text = f"{mention(result.player_id)} {what}."
+    text = f"{mention(result.player_id, scored.scorer_name)} {what}."
     if timed_out:
         text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
         if away:
@@ -226,7 +236,7 @@ def final_embed(row: GameRow, game: Game) -> discord.Embed:
     for standing in game.standings():
         card = game.seats[standing.seat].card
         if standing.place is None:
-            lines.append(f"left: {mention(standing.player_id)}: {standing.total}")
+            lines.append(f"left: {mention(standing.player_id, standing.name)}: {standing.total}")
             continue
         medal = MEDALS.get(standing.place, f"{standing.place}.")
         extras = []
@@ -235,7 +245,9 @@ def final_embed(row: GameRow, game: Game) -> discord.Embed:
         if card.yahtzee_bonus:
             extras.append(f"Yahtzee bonus {card.yahtzee_bonus}")
         tail = f" ({', '.join(extras)})" if extras else ""
-        lines.append(f"{medal} {mention(standing.player_id)}: **{standing.total}**{tail}")
+        lines.append(
+            f"{medal} {mention(standing.player_id, standing.name)}: **{standing.total}**{tail}"
+        )
     winners = [s for s in game.standings() if s.place == 1]
     if len(winners) == 1:
         title = f"Game over: {winners[0].name} wins with {winners[0].total}!"
@@ -256,6 +268,18 @@ def final_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(game_id))
     return view
+
+
+def hint_text(choices: list[Choice], game: Game) -> str:
+    """The best choices in plain words, with their expected final scores."""
+    assert game.dice is not None
+    lines = [
+        f"{i}. {choice.describe()}: **{choice.value:.1f}**" for i, choice in enumerate(choices, 1)
+    ]
+    return (
+        f"Best choices for {game.dice} (roll {game.rolls_used} of {ROLLS_PER_TURN}), with the "
+        "expected final score of each under optimal play:\n" + "\n".join(lines)
+    )
 
 
 def ended_embed(reason: str) -> discord.Embed:
@@ -398,7 +422,7 @@ _DynamicSelect = discord.ui.DynamicItem[discord.ui.Select[Any]]
 
 class LobbyButton(
     _DynamicButton,
-    template=r"yz:lobby:(?P<action>join|leave|start|cancel):(?P<game>\d+)",
+    template=r"yz:lobby:(?P<action>join|leave|start|cancel|bot-optimal|bot-casual|hints):(?P<game>\d+)",
 ):
     """Join, Leave, Start or Cancel on a lobby."""
 
@@ -520,6 +544,31 @@ class ScorecardButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await controller(interaction).on_scorecard(interaction, self.game_id)
+
+
+class HintButton(_DynamicButton, template=r"yz:hint:(?P<game>\d+)"):
+    """The best three choices for the player whose turn it is (ephemeral)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Hint",
+                emoji="\N{ELECTRIC LIGHT BULB}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"yz:hint:{game_id}",
+                row=1,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> HintButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_hint(interaction, self.game_id)
 
 
 class BoxSelect(
@@ -759,6 +808,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DieButton,
     RollButton,
     ScorecardButton,
+    HintButton,
     BoxSelect,
     UndoButton,
     PlayAgainButton,

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
-from bot.games import Board, Expired, GameService, Outcome, Pinged, TimedOut
+from bot.games import Board, Expired, GameService, Outcome, Pinged, TimedOut, is_bot
 from bot.leaderboard import BOARDS, PERIODS
 from bot.store import GameRow
 
@@ -29,6 +29,7 @@ from .ui import (
     ended_embed,
     final_embed,
     final_view,
+    hint_text,
     leaderboard_embed,
     leaderboard_view,
     lobby_embed,
@@ -81,6 +82,7 @@ class Yahtzee(
     def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
         self._repair_lock = asyncio.Lock()
+        self._bot_runs: dict[int, asyncio.Task[None]] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -176,17 +178,57 @@ class Yahtzee(
     async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message:
         """A new live board that mentions the player to move."""
         assert board.game is not None and board.image is not None
+        seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         message = await self._channel(board.row.board_channel_id).send(
             nonce=nonce or f"yz{board.row.id}v{board.row.version}",
-            content=f"{mention(board.game.current_player_id)}, your turn!",
+            content=f"{mention(seat.player_id, seat.name)}, your turn!",
             embed=board_embed(board),
             file=png(board.image, BOARD_FILE),
             view=board_view(board),
             allowed_mentions=USER_MENTIONS,
         )
         await self.games.board_shown(board.row, message.id, board.game)
+        if is_bot(board.game.current_player_id):
+            self._start_bots(board.row.id)
         return message
+
+    # -- computer players --------------------------------------------------------------------
+
+    def _start_bots(self, game_id: int) -> None:
+        """Let the computer players whose turn it is play, step by step, in the background."""
+        if game_id not in self._bot_runs:
+            task = asyncio.create_task(self._run_bots(game_id), name=f"bots-{game_id}")
+            self._bot_runs[game_id] = task
+            task.add_done_callback(lambda _: self._bot_runs.pop(game_id, None))
+
+    async def _run_bots(self, game_id: int) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.bot.settings.bot_move_delay)
+                step = await self.games.bot_step(game_id)
+                if step is None:
+                    return
+                if isinstance(step, Board):
+                    if step.row.board_message_id is not None:
+                        await self._edit_board(step.row.board_message_id, step)
+                    continue
+                row = step.board.row
+                await self._retire(
+                    row.board_channel_id, row.board_message_id, embed=summary_embed(step)
+                )
+                await self._retire(row.board_channel_id, row.undo_message_id)
+                if row.undo_message_id is not None:
+                    await self.games.undo_offered(row.id, None)
+                if step.final_image is not None:
+                    await self._post_final(row, step.final_image)
+                    return
+                await self._post_board(step.board)  # starts the next bot's run if it is one
+                return
+        except Exception:
+            log.exception(
+                "game %s: a computer player's move failed; repairs will resume it", game_id
+            )
 
     async def _edit_board(self, message_id: int, board: Board) -> None:
         assert board.game is not None and board.image is not None
@@ -317,6 +359,27 @@ class Yahtzee(
             await self._channel(row.board_channel_id).send(
                 embed=ended_embed(f"{name} left, and nobody is left to play: the game has ended.")
             )
+
+    @app_commands.command(
+        name="hint", description="The best moves for your dice now (only you see it)"
+    )
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        """The three best choices with their expected final scores."""
+        assert interaction.channel_id is not None
+        row = await self.games.live_game(interaction.channel_id)
+        await self._send_hint(interaction, row.id)
+
+    async def _send_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        choices = await self.games.hint(game_id, interaction.user.id)
+        row = await self.games.store.get_game(game_id)
+        assert row is not None
+        text = hint_text(choices, self.games._game(row))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @guarded
+    async def on_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Hint button."""
+        await self._send_hint(interaction, game_id)
 
     @app_commands.command(name="leaderboard", description="This server's Yahtzee leaderboard")
     @app_commands.describe(board="What to rank by (default: high scores)", period="Over which time")
@@ -450,7 +513,11 @@ class Yahtzee(
                 board = await self._move_to_thread(interaction.message, board)
             await self._post_board(board)
             return
-        if action == "join":
+        if action in ("bot-optimal", "bot-casual"):
+            row = await self.games.add_bot(game_id, user.id, action.removeprefix("bot-"))
+        elif action == "hints":
+            row = await self.games.toggle_hints(game_id, user.id)
+        elif action == "join":
             row = await self.games.join(game_id, user.id, display_name(user))
         elif action == "leave":
             row = await self.games.leave_lobby(game_id, user.id)
@@ -705,6 +772,8 @@ class Yahtzee(
                 await self._edit_board(row.board_message_id, board)
             except discord.NotFound:
                 await self._post_board(board)
+        if is_bot(game.current_player_id):
+            self._start_bots(row.id)
 
 
 async def setup(bot: YahtzeeBot) -> None:

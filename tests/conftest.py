@@ -8,6 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
+from bot.strategy import Table, solve
+
+
+@pytest.fixture(scope="session")
+def official() -> Table:
+    """The official strategy table, with expected squares (solved once per test session)."""
+    return solve("official", variance=True)
 
 
 @pytest.fixture

@@ -32,6 +32,8 @@ def test_defaults_with_only_a_token() -> None:
             "between 0 and SHARD_COUNT",
         ),
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be 1 or more"),
+        ({"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "soon"}, "BOT_MOVE_DELAY must be a number"),
+        ({"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "60"}, "between 0 and 10"),
     ],
 )
 def test_broken_settings_are_named(values: dict[str, str], message: str) -> None:

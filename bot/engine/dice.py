@@ -97,11 +97,13 @@ class ScriptedDice:
     """Faces handed out in a fixed order, for tests and replays.
 
     Each roll takes the next ``count`` faces from the script; running out raises
-    ``LookupError`` so that a test which rolls more than it scripted fails loudly.
+    ``LookupError`` so that a test which rolls more than it scripted fails loudly, unless a
+    ``fallback`` source is given to roll for anything unscripted.
     """
 
-    def __init__(self, faces: Iterable[int] = ()) -> None:
+    def __init__(self, faces: Iterable[int] = (), fallback: DiceSource | None = None) -> None:
         self._faces: list[int] = []
+        self.fallback = fallback
         self.extend(faces)
 
     def extend(self, faces: Iterable[int]) -> None:
@@ -118,6 +120,8 @@ class ScriptedDice:
 
     def roll(self, count: int) -> list[int]:
         """Hand out the next ``count`` scripted faces."""
+        if count > len(self._faces) and self.fallback is not None and not self._faces:
+            return self.fallback.roll(count)
         if count > len(self._faces):
             raise LookupError(
                 f"the dice script ran out: {count} faces asked, {len(self._faces)} left"

@@ -60,6 +60,7 @@ class GameRow:
     turn_seconds: int = 0
     timeout_policy: str = "scratch"
     thread_id: int | None = None
+    hints: bool = True
 
     @property
     def is_live(self) -> bool:
@@ -172,7 +173,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
-    "timeout_policy, thread_id"
+    "timeout_policy, thread_id, hints"
 )
 
 
@@ -202,6 +203,7 @@ def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
         turn_seconds=row[20],
         timeout_policy=row[21],
         thread_id=row[22],
+        hints=bool(row[23]),
     )
 
 
@@ -407,6 +409,7 @@ class Store:
         turn_seconds: int = _UNSET,
         timeout_policy: str = _UNSET,
         thread_id: int | None = _UNSET,
+        hints: bool = _UNSET,
         results: Sequence[ResultRow] = (),
     ) -> GameRow:
         """Apply one accepted change if the game is still at ``expected_version``.
@@ -442,6 +445,7 @@ class Store:
             ("turn_seconds", turn_seconds),
             ("timeout_policy", timeout_policy),
             ("thread_id", thread_id),
+            ("hints", hints),
         ):
             if value is not _UNSET:
                 sets.append(f"{column} = ?")  # column names from the list above, never input

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Protocol
 
-from bot.engine import DICE_COUNT, Category, Dice, Game, Scorecard
+from bot.engine import DICE_COUNT, Category, Dice, Game, Scorecard, ScoreResult
 
 from .decisions import _keep_values, future
 from .dice_space import dice_space
@@ -23,8 +23,9 @@ class Player(Protocol):
 
     name: str
 
-    def moves(self, game: Game) -> Iterator[str]:
-        """Make the current seat's turn one move at a time, yielding a word for each."""
+    def moves(self, game: Game) -> Iterator[str | ScoreResult]:
+        """Make the current seat's turn one move at a time: "roll" for a roll (after any
+        holds), the ``ScoreResult`` for the scoring that ends the turn."""
         ...
 
 
@@ -52,7 +53,7 @@ class OptimalPlayer:
         self.table = table
         self.name = name
 
-    def moves(self, game: Game) -> Iterator[str]:
+    def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
         card = game.current_seat.card
         keep_values = {n: _keep_values(self.table, _official(card), n) for n in (1, 2)}
@@ -65,8 +66,7 @@ class OptimalPlayer:
             dice = game.dice
             box, box_value = self._best_box(card, dice)
             if game.rolls_left == 0:
-                game.score(seat, box)
-                yield "score"
+                yield game.score(seat, box)
                 return
             values = keep_values[game.rolls_left]
             keep, keep_value = max(
@@ -78,8 +78,7 @@ class OptimalPlayer:
                 key=lambda item: item[1],
             )
             if box_value - card.total >= keep_value - 1e-9:
-                game.score(seat, box)
-                yield "score"
+                yield game.score(seat, box)
                 return
             _hold_exactly(game, keep)
             game.roll(seat)
@@ -109,7 +108,7 @@ class CasualPlayer:
     def __init__(self, name: str = "Yahtzee Bot (Casual)") -> None:
         self.name = name
 
-    def moves(self, game: Game) -> Iterator[str]:
+    def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
         while True:
             if game.dice is None:
@@ -120,8 +119,7 @@ class CasualPlayer:
             box = max(options, key=lambda c: (options[c], -list(Category).index(c)))
             good = options[box] >= 25 or box in (Category.YAHTZEE, Category.LARGE_STRAIGHT)
             if game.rolls_left == 0 or (good and options[box] > 0):
-                game.score(seat, box)
-                yield "score"
+                yield game.score(seat, box)
                 return
             face, _ = max(Counter(game.dice).items(), key=lambda item: (item[1], item[0]))
             _hold_exactly(game, (face,) * Counter(game.dice)[face])

@@ -18,6 +18,8 @@ import pytest
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
 from bot.settings import Settings
+from bot.strategy import Table
+from bot.strategy.table_file import save, table_path
 
 from ..clock import FakeClock
 from .fake_discord import FakeDiscord
@@ -52,15 +54,15 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 async def start_bot(
-    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice, clock: FakeClock
+    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice, clock: FakeClock, official: Table
 ) -> AsyncIterator[StartBot]:
     """Start the real bot against the fake (call again after ``stop`` to restart it)."""
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
 
     async def start(database: Path | None = None) -> YahtzeeBot:
-        settings = Settings(
-            token=TOKEN, database_path=database or tmp_path / "data" / "yahtzee.sqlite3"
-        )
+        database = database or tmp_path / "data" / "yahtzee.sqlite3"
+        place_table(official, database.parent)
+        settings = Settings(token=TOKEN, database_path=database, bot_move_delay=0)
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")
         running.append((bot, task))
@@ -78,6 +80,13 @@ async def start_bot(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
+
+
+def place_table(table: Table, folder: Path) -> None:
+    """Put the solved table where the bot looks, so it loads instead of building it."""
+    path = table_path(folder, "official")
+    if not path.exists():
+        save(table, path)
 
 
 async def stop(bot: YahtzeeBot) -> None:

@@ -218,6 +218,15 @@ class FakeDiscord:
         regex = re.compile(pattern)
         return [r for r in self.requests if r[0] == method and regex.search(r[1])]
 
+    async def wait_for(self, check: Any, timeout: float = 10.0) -> None:
+        """Wait (as a person watching the channel would) until ``check()`` is true."""
+        deadline = time.monotonic() + timeout
+        while not check():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the bot did not get there in time")
+            await asyncio.sleep(0.02)
+        await self.settle()
+
     async def settle(self, quiet: float = 0.06, limit: float = 10.0) -> None:
         """Wait until the bot has sent nothing for ``quiet`` seconds (a person's pause)."""
         deadline = time.monotonic() + limit

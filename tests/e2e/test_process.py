@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.engine import ScriptedDice
+from bot.strategy import Table
 
 from ..clock import FakeClock
-from .conftest import TOKEN, StartBot
+from .conftest import TOKEN, StartBot, place_table
 from .fake_discord import FakeDiscord
 from .helpers import die_labels, png_size
 
@@ -79,13 +80,19 @@ async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) ->
 
 
 async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, tmp_path: Path, clock: FakeClock
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    tmp_path: Path,
+    clock: FakeClock,
+    official: Table,
 ) -> None:
     """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
     goes on in a new bot on the same database."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
     database = tmp_path / "data" / "bot.sqlite3"
+    place_table(official, database.parent)
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database), LOG_LEVEL="INFO")
     proc = await run(env=env, cwd=tmp_path)
     try:

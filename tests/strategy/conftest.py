@@ -8,12 +8,6 @@ from bot.strategy import Table, solve
 
 
 @pytest.fixture(scope="session")
-def official() -> Table:
-    """The official table, with expected squares for the standard deviation."""
-    return solve("official", variance=True)
-
-
-@pytest.fixture(scope="session")
 def free() -> Table:
     """The free-choice Joker table."""
     return solve("free")

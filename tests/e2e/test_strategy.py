@@ -1,0 +1,85 @@
+"""Playing against a computer opponent, and hints, through the real bot."""
+
+from __future__ import annotations
+
+import random
+
+from bot.app import YahtzeeBot
+from bot.engine import Category, RandomDice, ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import FakeDiscord, find_component
+from .helpers import play_turn
+
+
+async def test_a_game_against_the_optimal_bot_with_a_hint(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Ann adds the optimal bot, asks for a hint, and plays 13 rounds against it; the bot
+    plays its own turns, and only Ann's result is recorded."""
+    dice.fallback = RandomDice(random.Random(5))  # the bot rolls whatever comes
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(ann, lobby, "Add bot (Optimal)")
+    assert (
+        "**Yahtzee Bot (Optimal)**" in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    )
+    await fake.click(ann, lobby, "Start")
+
+    board = fake.last(channel)
+    dice.extend([3, 3, 3, 5, 6])
+    await fake.click(ann, board, "Roll")
+    hint = await fake.click(ann, board, "Hint")
+    lines = hint.ephemeral_text.splitlines()
+    assert lines[0].startswith("Best choices for 3-3-3-5-6 (roll 1 of 3)")
+    assert lines[1].startswith("1. Keep 3-3-3 and roll two: **")
+    assert len(lines) == 4
+    await fake.choose(ann, board, "threes")
+
+    for box in [c for c in Category if c is not Category.THREES]:
+        await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
+        await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
+    await fake.wait_for(lambda: "Game over" in str(fake.last(channel)["embeds"]))
+    final = fake.last(channel)
+    assert final["embeds"][0]["title"].startswith("Game over")
+    assert "**Yahtzee Bot (Optimal)**" in final["embeds"][0]["description"]
+    game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
+    results = await bot.store.results(game_id)
+    assert [r.user_id for r in results] == [int(ann["id"])]  # bots never count
+    moves = [m[2] for m in await bot.store.moves(game_id)]
+    assert moves.count("bot-score") == 13
+
+
+async def test_hints_refused_politely(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Out of turn, before rolling, when the host switched hints off: each says why."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = fake.last(channel)
+    assert "Roll first" in (await fake.click(ann, board, "Hint")).ephemeral_text
+    assert "Ann" in (await fake.slash(bob, channel, "yahtzee hint")).ephemeral_text
+    await fake.slash(ann, channel, "yahtzee end")
+    asked = fake  # the confirmation is ephemeral; end the game to open a new lobby
+    del asked
+    answer = await fake.slash(ann, channel, "yahtzee end")
+    await fake.click(ann, answer.response, "End the game")  # type: ignore[arg-type]
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    assert "Only the host" in (await fake.click(bob, lobby, "Hints")).ephemeral_text
+    await fake.click(ann, lobby, "Hints")
+    await fake.click(ann, lobby, "Start")
+    board = fake.last(channel)
+    assert find_component(board, "Hint") is None  # no button when hints are off
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(ann, board, "Roll")
+    assert "switched hints off" in (await fake.slash(ann, channel, "yahtzee hint")).ephemeral_text
