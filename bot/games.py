@@ -121,6 +121,34 @@ Outcome = TimedOut | Pinged | Expired
 
 
 @dataclass(frozen=True, slots=True)
+class Report:
+    """How a player's decisions in one game compared with optimal play."""
+
+    loss: float  # expected points lost in all
+    decisions: int
+    optimal: int  # decisions within 0.05 points of the best
+    costliest: list[str]  # the three costliest decisions, in words
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[tuple[float, str]]:
+    """The valued decisions that still stand: an undo takes back the scoring before it."""
+    kept: list[tuple[str, float, str]] = []
+    for action, loss, text in moves:
+        if action == "undo":
+            while kept and kept[-1][0] != "score":
+                kept.pop()
+            if kept:
+                kept.pop()
+        elif loss is not None:
+            kept.append((action, loss, text or ""))
+    return [(loss, text) for _, loss, text in kept]
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
     """An undo: the board to show again, and the next turn's message to remove."""
 
@@ -342,6 +370,65 @@ class GameService:
         except Unsupported as exc:
             raise Refusal(str(exc)) from None
 
+    def _cost(
+        self, game: Game, keep: tuple[int, ...] | None, box: Category | None
+    ) -> dict[str, object]:
+        """What a person's decision gave up against optimal play, for the move log.
+
+        Only with the table ready and under the official rules; a hold of all five dice is
+        not valued (it only wastes a roll).
+        """
+        table = self.coach.table if self.coach is not None else None
+        if table is None or game.dice is None or game.preset is not Preset.OFFICIAL:
+            return {}
+        try:
+            choices = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
+        except Unsupported:
+            return {}
+        if box is not None:
+            chosen = next((c for c in choices if c.box is box), None)
+            did = f"you scored {box.label}"
+        else:
+            chosen = next((c for c in choices if c.keep == keep), None)
+            did = f"you kept {'-'.join(map(str, keep))}" if keep else "you rolled all five again"
+        if chosen is None:
+            return {}
+        loss = max(0.0, choices[0].value - chosen.value)
+        which = ("first", "second", "third")[game.rolls_used - 1]
+        text = f"Round {game.round}, {which} roll: {did}"
+        if loss > 1e-9:
+            text += f"; {_lower(choices[0].describe())} was worth {loss:.1f} more"
+        return {"loss": loss, "decision": text}
+
+    async def _game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
+        """A player's total loss in a game, counting the move about to be saved."""
+        moves = await self.store.decisions(game_id, user_id)
+        if last.user_id == user_id:
+            moves.append((last.action, last.loss, last.decision))
+        decisions = _kept_decisions(moves)
+        return sum(loss for loss, _ in decisions) if decisions else None
+
+    async def report(self, game_id: int, user_id: int) -> Report:
+        """A player's report card for a game: points lost against optimal play."""
+        row = await self._row(game_id)
+        if row.preset != Preset.OFFICIAL.value:
+            raise Refusal("The report card is available for games under the official rules only.")
+        decisions = _kept_decisions(await self.store.decisions(game_id, user_id))
+        if not decisions:
+            if any(uid == user_id for uid, _ in row.players):
+                raise Refusal(
+                    "There is nothing to analyse: the strategy table was not ready during your "
+                    "moves, or you made none."
+                )
+            raise Refusal("You did not play in this game.")
+        worst = sorted(decisions, key=lambda d: -d[0])[:3]
+        return Report(
+            loss=sum(loss for loss, _ in decisions),
+            decisions=len(decisions),
+            optimal=sum(1 for loss, _ in decisions if loss < 0.05),
+            costliest=[text for loss, text in worst if loss >= 0.05],
+        )
+
     def _bot_player(self, player_id: str) -> Player:
         table = self.coach.table if self.coach is not None else None
         if bot_level(player_id) == "optimal" and table is not None:
@@ -451,13 +538,17 @@ class GameService:
             row = await self._row(game_id)
             game = self._require_live_board(row, message_id, turn)
             self._check_rolls(game, rolls_used)
+            cost: dict[str, object] = {}
+            if game.dice is not None and game.current_player_id == _player_id(user_id):
+                kept = tuple(sorted(f for f, h in zip(game.dice, game.held, strict=True) if h))
+                if len(kept) < 5 and game.rolls_left > 0:
+                    cost = self._cost(game, kept, None)
             try:
                 dice = game.roll(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
-            saved = await self._save(
-                row, MoveRecord(user_id, "roll", dice=str(dice)), game, **self._moved()
-            )
+            move = MoveRecord(user_id, "roll", dice=str(dice), **cost)  # type: ignore[arg-type]
+            saved = await self._save(row, move, game, **self._moved())
             retire = saved.undo_message_id
             if retire is not None:
                 await self.store.set_messages(game_id, undo_message_id=None)
@@ -513,6 +604,9 @@ class GameService:
                 raise Refusal("That box does not exist; pick one from the menu.") from None
             seat = game.current_seat
             round_no = game.round
+            cost: dict[str, object] = {}
+            if game.current_player_id == _player_id(user_id) and category in game.options():
+                cost = self._cost(game, None, category)
             try:
                 result = game.score(_player_id(user_id), category)
             except RuleError as exc:
@@ -520,7 +614,7 @@ class GameService:
             detail = f"{category.value} {result.points}" + (
                 f" +{result.bonus}" if result.bonus else ""
             )
-            move = MoveRecord(user_id, "score", detail, str(result.dice))
+            move = MoveRecord(user_id, "score", detail, str(result.dice), **cost)  # type: ignore[arg-type]
             return await self._after_scoring(
                 row, game, move, result, seat.name, round_no, self._moved()
             )
@@ -540,8 +634,14 @@ class GameService:
         """Save a scoring: the next turn with its timer, or the end with its results."""
         if game.is_over:
             if game.completed:
+                results = self._results(game)
+                if game.preset is Preset.OFFICIAL:
+                    results = [
+                        replace(r, expected_loss=await self._game_loss(row.id, r.user_id, move))
+                        for r in results
+                    ]
                 saved = await self._save(
-                    row, move, game, status="finished", results=self._results(game),
+                    row, move, game, status="finished", results=results,
                     deadline_at=None, ping_at=None, **extra,
                 )  # fmt: skip
                 final = await asyncio.to_thread(render_final, game)

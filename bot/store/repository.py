@@ -91,6 +91,8 @@ class MoveRecord:
     action: str
     detail: str | None = None
     dice: str | None = None
+    loss: float | None = None  # expected points this decision gave up against optimal play
+    decision: str | None = None  # the decision in words, with the better one when it lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,7 @@ class ResultRow:
     place: int | None
     seats: int
     name: str = ""  # the player's name in this game, kept for the boards
+    expected_loss: float | None = None  # points lost against optimal play (official rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,7 @@ class PlayerGame:
     upper_bonus: int
     yahtzees: int
     finished_at: str
+    expected_loss: float | None = None
 
 
 # Each board: the figure ranked (highest first), the games counted, and who qualifies.
@@ -459,8 +463,8 @@ class Store:
             if cursor.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
             await self._db.execute(
-                "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
+                "decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     expected_version + 1,
@@ -469,6 +473,8 @@ class Store:
                     move.detail,
                     move.dice,
                     stamp,
+                    move.loss,
+                    move.decision,
                 ),
             )
             if results:
@@ -486,8 +492,8 @@ class Store:
                 await self._db.executemany(
                     "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
                     "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
-                    "finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "finished_at, expected_loss) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             game_id,
@@ -503,6 +509,7 @@ class Store:
                             r.seats,
                             preset,
                             stamp,
+                            r.expected_loss,
                         )
                         for r in results
                     ],
@@ -557,7 +564,8 @@ class Store:
         """The result rows of a finished game, best place first."""
         async with self._db.execute(
             "SELECT user_id, total, upper_total, upper_bonus, yahtzees, yahtzee_bonuses, "
-            "place, seats FROM results WHERE game_id = ? ORDER BY place IS NULL, place, user_id",
+            "place, seats, '', expected_loss FROM results WHERE game_id = ? "
+            "ORDER BY place IS NULL, place, user_id",
             (game_id,),
         ) as cur:
             rows = await cur.fetchall()
@@ -604,11 +612,23 @@ class Store:
     async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
         """A player's finished games on this server's boards, oldest first."""
         async with self._db.execute(
-            "SELECT total, place, seats, upper_bonus, yahtzees, finished_at FROM results "
+            "SELECT total, place, seats, upper_bonus, yahtzees, finished_at, expected_loss "
+            "FROM results "
             "WHERE guild_id = ? AND archived = 0 AND user_id = ? ORDER BY finished_at, id",
             (guild_id, user_id),
         ) as cur:
             return [PlayerGame(*r) for r in await cur.fetchall()]
+
+    async def decisions(
+        self, game_id: int, user_id: int
+    ) -> list[tuple[str, float | None, str | None]]:
+        """A player's moves in a game with what each cost: (action, loss, decision), in order."""
+        async with self._db.execute(
+            "SELECT action, loss, decision FROM moves WHERE game_id = ? AND user_id = ? "
+            "ORDER BY version",
+            (game_id, user_id),
+        ) as cur:
+            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
 
     async def player_name(self, guild_id: int, user_id: int) -> str | None:
         """The name a player had in their last game here."""

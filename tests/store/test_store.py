@@ -24,7 +24,7 @@ async def test_migrations_on_an_empty_file(db_path: Path) -> None:
     """A new file gets every table and the latest user_version, in WAL mode."""
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == latest_schema_version() == 5
+        assert await store.schema_version() == latest_schema_version() == 6
     finally:
         await store.close()
     assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(

@@ -1,0 +1,120 @@
+"""The report card: what each decision cost against optimal play."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Category, Game, RandomDice, Scorecard, ScriptedDice
+from bot.games import GameService, Refusal
+from bot.store import Store
+from bot.strategy import Table
+from bot.strategy.coach import Coach
+from bot.strategy.decisions import best, future
+
+from .test_games import Table as Channel
+
+
+def coach_with(table: Table, folder: Path) -> Coach:
+    coach = Coach(folder)
+    coach.table = table  # as if loaded in the background
+    return coach
+
+
+async def play_optimally(service: GameService, channel: Channel, table: Table, user: int) -> None:
+    """Play every turn of a solo game the way the table says is best."""
+    while True:
+        row = await service.store.get_game(channel.game_id)
+        assert row is not None
+        if row.status != "active":
+            return
+        game = service._game(row)
+        if game.dice is None:
+            await channel.roll(user)
+            continue
+        choice = best(table, game.current_seat.card, game.dice, game.rolls_left)
+        if choice.box is not None:
+            await channel.score(user, choice.box)
+            continue
+        assert choice.keep is not None
+        wanted = list(choice.keep)
+        for index, face in enumerate(game.dice):
+            keep = face in wanted
+            if keep:
+                wanted.remove(face)
+            if keep != game.held[index]:
+                await channel.hold(user, index)
+        await channel.roll(user)
+
+
+async def test_a_game_played_optimally_loses_nothing(
+    store: Store, official: Table, tmp_path: Path
+) -> None:
+    """Every decision optimal: 0 points lost, every decision counted as optimal."""
+    dice = ScriptedDice(fallback=RandomDice(random.Random(11)))
+    service = GameService(store, dice, coach=coach_with(official, tmp_path))
+    channel = Channel(service)
+    await channel.seat((1, "Ann"))
+    await play_optimally(service, channel, official, 1)
+    report = await service.report(channel.game_id, 1)
+    assert report.loss == pytest.approx(0.0, abs=1e-9)
+    assert report.decisions >= 13 and report.optimal == report.decisions
+    assert report.costliest == []
+    results = await store.results(channel.game_id)
+    assert results[0].expected_loss == pytest.approx(0.0, abs=1e-9)
+
+
+async def test_a_bad_move_is_charged_its_value_difference(
+    store: Store, official: Table, tmp_path: Path
+) -> None:
+    """Five sixes on the first roll of an empty card scored in Chance: charged exactly
+    (50 + V(after Yahtzee)) - (30 + V(after Chance)), from the table's own values."""
+    dice = ScriptedDice([6] * 5)
+    service = GameService(store, dice, coach=coach_with(official, tmp_path))
+    channel = Channel(service)
+    await channel.seat((1, "Ann"), (2, "Bob"))
+    await channel.roll(1)
+    await channel.score(1, Category.CHANCE)
+    yahtzee = Scorecard().fill(Category.YAHTZEE, [6] * 5)
+    chance = Scorecard().fill(Category.CHANCE, [6] * 5)
+    expected = (50 + future(official, yahtzee)) - (30 + future(official, chance))
+    report = await service.report(channel.game_id, 1)
+    assert report.loss == pytest.approx(expected, abs=1e-6)
+    assert report.decisions == 1 and report.optimal == 0
+    assert report.costliest[0].startswith(
+        "Round 1, first roll: you scored Chance; score Yahtzee now"
+    )
+
+
+async def test_an_undone_scoring_is_not_charged(
+    store: Store, official: Table, tmp_path: Path
+) -> None:
+    """A slip taken back with Undo leaves no cost; the scoring that replaced it counts."""
+    dice = ScriptedDice([6] * 5)
+    service = GameService(store, dice, coach=coach_with(official, tmp_path))
+    channel = Channel(service)
+    await channel.seat((1, "Ann"), (2, "Bob"))
+    await channel.roll(1)
+    await channel.score(1, Category.CHANCE)
+    undone = await service.undo(channel.game_id, 1, channel.undo_id, 0)
+    await service.board_shown(undone.board.row, channel.undo_id or 0, undone.board.game)
+    channel.board_id = channel.undo_id
+    await channel.score(1, Category.YAHTZEE)
+    report = await service.report(channel.game_id, 1)
+    assert report.loss == pytest.approx(0.0, abs=1e-9) and report.decisions == 1
+
+
+async def test_no_report_for_strangers_or_other_presets(
+    store: Store, official: Table, tmp_path: Path
+) -> None:
+    """Someone who did not play, or a game under another preset, gets a plain refusal."""
+    service = GameService(
+        store, ScriptedDice([1, 2, 3, 4, 5]), coach=coach_with(official, tmp_path)
+    )
+    channel = Channel(service)
+    await channel.seat((1, "Ann"), preset="bonus-turn")
+    with pytest.raises(Refusal, match="official rules only"):
+        await service.report(channel.game_id, 1)
+    assert Game  # the engine is what the service drives
