@@ -75,6 +75,7 @@ class PlayerStats:
     yahtzees_per_game: float
     recent: list[int]
     image: bytes | None
+    skill: float | None = None  # mean expected points lost to optimal play, per analysed game
 
     @property
     def win_rate(self) -> float:
@@ -150,6 +151,7 @@ class Leaderboards:
                 render_stats, f"{name}: last {len(recent)} games", recent, buckets
             )
         count = len(games)
+        losses = [g.expected_loss for g in games if g.expected_loss is not None]
         return PlayerStats(
             games=count,
             wins=wins,
@@ -160,6 +162,7 @@ class Leaderboards:
             yahtzees_per_game=sum(g.yahtzees for g in games) / count if count else 0.0,
             recent=recent,
             image=image,
+            skill=statistics.fmean(losses) if losses else None,
         )
 
     async def reset(self, guild_id: int, user_id: int) -> int:

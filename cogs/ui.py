@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset
-from bot.games import Board, Scored, is_bot
+from bot.games import Board, Report, Scored, is_bot
 from bot.leaderboard import BOARDS, PERIODS, LeaderboardPage, PlayerStats
 from bot.store import GameRow, GuildSettings
 from bot.strategy.decisions import Choice
@@ -263,11 +263,26 @@ def final_embed(row: GameRow, game: Game) -> discord.Embed:
     return embed
 
 
-def final_view(game_id: int) -> discord.ui.View:
-    """Play again."""
+def final_view(game_id: int, analysis: bool = True) -> discord.ui.View:
+    """Play again, and each player's Analysis."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(game_id))
+    if analysis:
+        view.add_item(AnalysisButton(game_id))
     return view
+
+
+def report_text(report: Report) -> str:
+    """A player's report card in words."""
+    share = report.optimal / report.decisions if report.decisions else 0.0
+    lines = [
+        f"Against optimal play you lost **{report.loss:.1f}** expected points over the game; "
+        f"{report.optimal} of your {report.decisions} decisions ({share:.0%}) were optimal.",
+    ]
+    if report.costliest:
+        lines.append("Your costliest decisions:")
+        lines += [f"- {text}" for text in report.costliest]
+    return "\n".join(lines)
 
 
 def hint_text(choices: list[Choice], game: Game) -> str:
@@ -340,6 +355,10 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     embed.add_field(name="Best", value=str(stats.best))
     embed.add_field(name="Upper bonus", value=f"{stats.upper_bonus_rate:.0%} of games")
     embed.add_field(name="Yahtzees per game", value=f"{stats.yahtzees_per_game:.2f}")
+    if stats.skill is not None:
+        embed.add_field(
+            name="Skill", value=f"{stats.skill:.1f} points lost to optimal play per game"
+        )
     if stats.image is not None:
         embed.set_image(url=f"attachment://{STATS_FILE}")
     return embed
@@ -633,6 +652,30 @@ class UndoButton(
         await controller(interaction).on_undo(interaction, self.game_id, self.turn)
 
 
+class AnalysisButton(_DynamicButton, template=r"yz:analysis:(?P<game>\d+)"):
+    """A player's report card for the finished game (ephemeral)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Analysis",
+                emoji="\N{BAR CHART}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"yz:analysis:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> AnalysisButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_analysis(interaction, self.game_id)
+
+
 class PlayAgainButton(
     _DynamicButton,
     template=r"yz:again:(?P<game>\d+)",
@@ -812,6 +855,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     BoxSelect,
     UndoButton,
     PlayAgainButton,
+    AnalysisButton,
     EndConfirmButton,
     PageButton,
     ResetConfirmButton,

@@ -36,6 +36,7 @@ from .ui import (
     lobby_view,
     mention,
     png,
+    report_text,
     stats_embed,
     summary_embed,
     undo_view,
@@ -261,7 +262,7 @@ class Yahtzee(
             nonce=f"yz{row.id}final",
             embed=final_embed(row, game),
             file=png(data, FINAL_FILE),
-            view=final_view(row.id),
+            view=final_view(row.id, analysis=row.preset == "official"),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.games.final_posted(row.id, message.id)
@@ -620,6 +621,12 @@ class Yahtzee(
         """The Scorecard button: the clicker's card, ephemeral."""
         image = await self.games.scorecard_of(game_id, interaction.user.id, None)
         await interaction.response.send_message(file=png(image, CARD_FILE), ephemeral=True)
+
+    @guarded
+    async def on_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Analysis button: the clicker's report card, only for them."""
+        report = await self.games.report(game_id, interaction.user.id)
+        await interaction.response.send_message(report_text(report), ephemeral=True)
 
     @guarded
     async def on_play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:

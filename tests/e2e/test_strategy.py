@@ -52,6 +52,15 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     assert [r.user_id for r in results] == [int(ann["id"])]  # bots never count
     moves = [m[2] for m in await bot.store.moves(game_id)]
     assert moves.count("bot-score") == 13
+    analysis = await fake.click(ann, final, "Analysis")
+    assert analysis.ephemeral_text.startswith("Against optimal play you lost **")
+    assert "Your costliest decisions:\n- Round " in analysis.ephemeral_text
+    assert results[0].expected_loss is not None and results[0].expected_loss > 0
+    stats = await fake.slash(ann, channel, "yahtzee stats")
+    fields = {f["name"]: f["value"] for f in stats.response["embeds"][0]["fields"]}  # type: ignore[index]
+    assert fields["Skill"] == f"{results[0].expected_loss:.1f} points lost to optimal play per game"
+    outsider = await fake.click(fake.user("Zed"), final, "Analysis")
+    assert "did not play" in outsider.ephemeral_text
 
 
 async def test_hints_refused_politely(
