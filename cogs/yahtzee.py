@@ -284,6 +284,10 @@ class Yahtzee(
             display_name(interaction.user),
             preset.value if preset else None,
         )
+        await self._answer_with_lobby(interaction, row)
+
+    async def _answer_with_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
+        """Answer the interaction with the lobby message, and note it as the game's board."""
         response = await interaction.response.send_message(
             embed=lobby_embed(row),
             view=lobby_view(row),
@@ -640,13 +644,7 @@ class Yahtzee(
             display_name(interaction.user),
         )
         if row.channel_id == interaction.channel_id:
-            response = await interaction.response.send_message(
-                embed=lobby_embed(row),
-                view=lobby_view(row),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            if response.message_id is not None:
-                await self.games.board_shown(row, response.message_id, None)
+            await self._answer_with_lobby(interaction, row)
             return
         # The game was played in a thread: the new lobby opens in the channel it came from.
         message = await self._channel(row.channel_id).send(
