@@ -54,14 +54,14 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 async def start_bot(
-    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice, clock: FakeClock, official: Table
+    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice, clock: FakeClock, official_values: Table
 ) -> AsyncIterator[StartBot]:
     """Start the real bot against the fake (call again after ``stop`` to restart it)."""
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
 
     async def start(database: Path | None = None) -> YahtzeeBot:
         database = database or tmp_path / "data" / "yahtzee.sqlite3"
-        place_table(official, database.parent)
+        place_table(official_values, database.parent)
         settings = Settings(token=TOKEN, database_path=database, bot_move_delay=0)
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")

@@ -85,14 +85,14 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     dice: ScriptedDice,
     tmp_path: Path,
     clock: FakeClock,
-    official: Table,
+    official_values: Table,
 ) -> None:
     """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
     goes on in a new bot on the same database."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
     database = tmp_path / "data" / "bot.sqlite3"
-    place_table(official, database.parent)
+    place_table(official_values, database.parent)
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database), LOG_LEVEL="INFO")
     proc = await run(env=env, cwd=tmp_path)
     try:
