@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TIMER_TICK_SECONDS = 5
+UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -204,9 +205,14 @@ class Yahtzee(
             task.add_done_callback(lambda _: self._bot_runs.pop(game_id, None))
 
     async def _run_bots(self, game_id: int) -> None:
+        delay = self.bot.settings.bot_move_delay
         try:
+            row = await self.games.store.get_game(game_id)
+            if row is not None and row.undo_message_id is not None:
+                # The bot's first roll closes the last player's Undo: give them a moment.
+                await asyncio.sleep(UNDO_GRACE_MOVES * delay)
             while True:
-                await asyncio.sleep(self.bot.settings.bot_move_delay)
+                await asyncio.sleep(delay)
                 step = await self.games.bot_step(game_id)
                 if step is None:
                     return
