@@ -30,8 +30,13 @@ async def play_turn(
     rolls: list[list[int]],
     box: str,
     holds: list[list[bool]] = (),  # type: ignore[assignment]
+    expect_next: bool = True,
 ) -> Interaction:
-    """Roll, hold, roll again as scripted, then pick ``box``; returns the scoring's answer."""
+    """Roll, hold, roll again as scripted, then pick ``box``; returns the scoring's answer.
+
+    With ``expect_next`` it also waits, as a player would, for the next message (the next
+    turn's board or the final scorecard) to appear.
+    """
     board = fake.last(channel)
     for i, faces in enumerate(rolls):
         if i:
@@ -43,6 +48,8 @@ async def play_turn(
         assert answer.response_type == 7, f"roll refused: {answer.ephemeral_text}"
     answer = await fake.choose(user, board, box)
     assert answer.response_type == 7, f"scoring refused: {answer.ephemeral_text}"
+    if expect_next:
+        await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
     return answer
 
 

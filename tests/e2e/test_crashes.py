@@ -58,7 +58,9 @@ async def test_crash_after_answer_before_next_turn(
     await open_game(fake, channel, ann, bob)
     fake.hang("POST", NEW_MESSAGE)
     await crash_during(
-        fake, bot.close, play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours")
+        fake,
+        bot.close,
+        play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False),
     )
     assert fake.live_boards(channel) == []
 
@@ -82,7 +84,9 @@ async def test_crash_after_posting_before_recording_it(
     await open_game(fake, channel, ann, bob)
     fake.hang("POST", NEW_MESSAGE, after=True)
     await crash_during(
-        fake, bot.close, play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours")
+        fake,
+        bot.close,
+        play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False),
     )
     assert len(fake.live_boards(channel)) == 1  # posted, but the old bot never learned its id
 

@@ -23,6 +23,7 @@ async def open_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) 
         assert joined.response_type == 7, joined.ephemeral_text
     started = await fake.click(host, lobby, "Start")
     assert started.response_type == 7, started.ephemeral_text
+    await fake.wait_for(lambda: fake.last(channel)["id"] != lobby["id"])
     return fake.last(channel)
 
 
