@@ -118,3 +118,26 @@ async def test_no_report_for_strangers_or_other_presets(
     with pytest.raises(Refusal, match="official rules only"):
         await service.report(channel.game_id, 1)
     assert Game  # the engine is what the service drives
+
+
+async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:
+    """Until the table is loaded, a hint says so, decisions are not charged, and the optimal
+    bot plays the casual strategy instead of waiting."""
+    coach = Coach(tmp_path)  # never started: no table yet
+    service = GameService(store, ScriptedDice([6, 6, 6, 1, 2] * 20), coach=coach)
+    row = await service.open_lobby(1, 100, 1, "Ann", None)
+    await service.add_bot(row.id, 1, "optimal")
+    channel = Channel(service)
+    channel.game_id = row.id
+    board = await service.begin(row.id, 1)
+    await channel.post(board)
+    await channel.roll(1)
+    with pytest.raises(Refusal, match="still being prepared"):
+        await service.hint(row.id, 1)
+    await channel.score(1, Category.SIXES)
+    step = await service.bot_step(row.id)  # the casual strategy: rolls, holds sixes...
+    while step is not None and not hasattr(step, "result"):
+        step = await service.bot_step(row.id)
+    assert step is not None and step.result.player_id == "-11"  # type: ignore[union-attr]
+    decisions = await store.decisions(row.id, 1)
+    assert all(loss is None for _, loss, _ in decisions)
