@@ -519,6 +519,15 @@ class GameService:
             )
         return game
 
+    async def _live_turn(
+        self, game_id: int, message_id: int | None, turn: int, rolls_used: int
+    ) -> tuple[GameRow, Game]:
+        """The game a turn button belongs to, if the button is still live for these dice."""
+        row = await self._row(game_id)
+        game = self._require_live_board(row, message_id, turn)
+        self._check_rolls(game, rolls_used)
+        return row, game
+
     @staticmethod
     def _check_rolls(game: Game, rolls_used: int) -> None:
         if rolls_used != game.rolls_used:
@@ -535,9 +544,7 @@ class GameService:
         """Roll the dice not held."""
 
         async def work() -> Board:
-            row = await self._row(game_id)
-            game = self._require_live_board(row, message_id, turn)
-            self._check_rolls(game, rolls_used)
+            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
             cost: dict[str, object] = {}
             if game.dice is not None and game.current_player_id == _player_id(user_id):
                 kept = tuple(sorted(f for f, h in zip(game.dice, game.held, strict=True) if h))
@@ -568,9 +575,7 @@ class GameService:
         """Hold a free die or release a held one."""
 
         async def work() -> Board:
-            row = await self._row(game_id)
-            game = self._require_live_board(row, message_id, turn)
-            self._check_rolls(game, rolls_used)
+            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
             try:
                 held = game.toggle_hold(_player_id(user_id), index)
             except RuleError as exc:
@@ -595,9 +600,7 @@ class GameService:
         """Score the dice in a box; the turn passes on, or the game ends and results are kept."""
 
         async def work() -> Scored:
-            row = await self._row(game_id)
-            game = self._require_live_board(row, message_id, turn)
-            self._check_rolls(game, rolls_used)
+            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
             try:
                 category = Category(box)
             except ValueError:
