@@ -111,6 +111,7 @@ class FakeDiscord:
         self.hung = asyncio.Event()
         self._released = asyncio.Event()  # set on stop: hung requests end
         self.identified = asyncio.Event()
+        self.resumes = 0
         self.answer_window = 3.0
         self.bot_user = {
             "id": str(BOT_USER_ID),
@@ -181,6 +182,12 @@ class FakeDiscord:
         if admin:
             self.admins.add(self.users[name]["id"])
         return self.users[name]
+
+    async def drop_connections(self) -> None:
+        """Close every gateway connection as a network blip would (the bot resumes)."""
+        for ws in list(self.sockets):
+            self.sockets.remove(ws)
+            await ws.close(code=4000, message=b"blip")
 
     def hang(self, method: str, path_pattern: str, after: bool = False) -> None:
         """Never answer the next matching request: the bot stalls there, as if it died.
@@ -413,8 +420,13 @@ class FakeDiscord:
                 elif op == 2:
                     await self._identify(ws)
                 elif op == 6:
-                    # Sessions are not kept: refuse the resume so that discord.py identifies anew.
-                    await ws.send_str(json.dumps({"op": 9, "d": False}))
+                    # RESUME: the session goes on (events sent meanwhile are not replayed).
+                    # Refusing it would make discord.py identify at Discord's real gateway.
+                    self.sockets.append(ws)
+                    self.sequence += 1
+                    self.resumes += 1
+                    resumed = {"op": 0, "t": "RESUMED", "s": self.sequence, "d": {}}
+                    await ws.send_str(json.dumps(resumed))
         finally:
             if ws in self.sockets:
                 self.sockets.remove(ws)

@@ -127,3 +127,24 @@ def list_boxes() -> list[str]:
     from bot.engine import Category
 
     return [c.value for c in Category]
+
+
+async def test_a_reconnect_repairs_the_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The roll was committed but its answer never arrived; after the gateway drops and the
+    bot resumes, it brings the board up to date by itself."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    board = await open_game(fake, channel, ann)
+    dice.extend([5, 5, 2, 2, 2])
+    fake.hang("POST", CALLBACK)
+    stuck = asyncio.create_task(fake.click(ann, board, "Roll", timeout=1))
+    await asyncio.wait_for(fake.hung.wait(), 5)
+    await stuck
+    assert die_labels(fake.messages[board["id"]]) == ["\N{EN DASH}"] * 5
+    await fake.drop_connections()
+    await fake.wait_for(lambda: fake.resumes == 1)
+    await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == ["5", "5", "2", "2", "2"])
+    assert len(fake.live_boards(channel)) == 1
