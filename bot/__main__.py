@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import sys
 
+import aiohttp
 import discord
 
 from bot.app import YahtzeeBot
@@ -34,6 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    folder = settings.database_path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(
+            f"error: cannot create {folder} for DATABASE_PATH ({exc.strerror}): "
+            "choose a folder the bot can write to.",
+            file=sys.stderr,
+        )
+        return 2
     discord.utils.setup_logging(level=settings.log_level_number, root=True)
     logging.getLogger("discord").setLevel(max(settings.log_level_number, logging.INFO))
     try:
@@ -52,6 +64,17 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 0
+    except sqlite3.Error as exc:  # e.g. DATABASE_PATH names a file that is not a database
+        print(
+            f"error: cannot open the database at {settings.database_path}: {exc}", file=sys.stderr
+        )
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(
+            f"error: cannot reach Discord ({exc}); check the network and try again.",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

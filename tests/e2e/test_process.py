@@ -59,6 +59,32 @@ async def test_broken_setting_is_one_clear_line(tmp_path: Path) -> None:
     assert err.decode().strip() == "error: DEV_GUILD_ID must be a whole number, not 'my server'."
 
 
+async def test_unwritable_database_is_one_clear_line(tmp_path: Path) -> None:
+    """A DATABASE_PATH the bot cannot create names the path instead of a traceback."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    env = bot_env(None, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(blocker / "db.sqlite3"))
+    proc = await run(env=env, cwd=tmp_path)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    lines = err.decode().strip().splitlines()
+    assert proc.returncode == 2, lines
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: cannot create {blocker} for DATABASE_PATH"
+    )
+
+
+async def test_unreachable_discord_is_one_clear_line(tmp_path: Path) -> None:
+    """With Discord out of reach the bot says so in one line, without a traceback."""
+    env = bot_env(None, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
+    env["FAKE_DISCORD_API"] = "http://127.0.0.1:9/api/v10"  # nothing listens on port 9
+    proc = await run(env=env, cwd=tmp_path)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    text = err.decode()
+    assert proc.returncode == 1
+    assert text.strip().splitlines()[-1].startswith("error: cannot reach Discord")
+    assert "Traceback" not in text
+
+
 async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
     """``python -m bot sync`` logs in, publishes /yahtzee globally and exits."""
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
