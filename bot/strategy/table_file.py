@@ -38,6 +38,7 @@ def save(table: Table, path: Path) -> None:
         "rules": table.rules,
         "shape": list(SHAPE),
         "sha256": hashlib.sha256(payload).hexdigest(),
+        "expected_score": table.expected_score,  # the empty card's value in full precision
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -69,6 +70,8 @@ def load(path: Path, rules: str) -> Table:
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise TableFileError(f"{path} is damaged (checksum mismatch)")
     value = np.frombuffer(payload, dtype="<f4").astype(np.float64).reshape(SHAPE)
+    if isinstance(header.get("expected_score"), float):
+        value[0, 0, 0] = header["expected_score"]
     return Table(rules, value)
 
 

@@ -77,4 +77,5 @@ def test_command_prints_the_expected_score_last(official: Table, tmp_path: Path)
     )  # fmt: skip
     lines = done.stdout.strip().splitlines()
     assert lines[0].startswith("loaded ")
-    assert lines[-1].startswith("expected score (official): 254.5877")
+    assert lines[-1] == f"expected score (official): {official.expected_score:.6f}"
+    assert lines[-1] == "expected score (official): 254.587729"
