@@ -36,7 +36,7 @@ from bot.store import (
     Store,
 )
 from bot.strategy.coach import Coach
-from bot.strategy.decisions import Choice, Unsupported, evaluate
+from bot.strategy.decisions import Choice, Unsupported, evaluate, judge
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 
 log = logging.getLogger(__name__)
@@ -130,10 +130,6 @@ class Report:
     costliest: list[str]  # the three costliest decisions, in words
 
 
-def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
 def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[tuple[float, str]]:
     """The valued decisions that still stand: an undo takes back the scoring before it."""
     kept: list[tuple[str, float, str]] = []
@@ -213,7 +209,8 @@ class GameService:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _game(self, row: GameRow) -> Game:
+    def game_of(self, row: GameRow) -> Game:
+        """The engine game a stored row holds."""
         if row.state is None:
             raise Refusal("This game has not started yet.")
         return Game.from_dict(row.state, self._dice)
@@ -353,7 +350,7 @@ class GameService:
             raise Refusal("Hints are for a game in progress.")
         if not row.hints:
             raise Refusal("The host switched hints off for this game.")
-        game = self._game(row)
+        game = self.game_of(row)
         if game.current_player_id != _player_id(user_id):
             raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
         if game.dice is None:
@@ -373,32 +370,12 @@ class GameService:
     def _cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> dict[str, object]:
-        """What a person's decision gave up against optimal play, for the move log.
-
-        Only with the table ready and under the official rules; a hold of all five dice is
-        not valued (it only wastes a roll).
-        """
+        """A person's decision's cost for the move log (official rules, table ready)."""
         table = self.coach.table if self.coach is not None else None
-        if table is None or game.dice is None or game.preset is not Preset.OFFICIAL:
+        if table is None or game.preset is not Preset.OFFICIAL:
             return {}
-        try:
-            choices = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
-        except Unsupported:
-            return {}
-        if box is not None:
-            chosen = next((c for c in choices if c.box is box), None)
-            did = f"you scored {box.label}"
-        else:
-            chosen = next((c for c in choices if c.keep == keep), None)
-            did = f"you kept {'-'.join(map(str, keep))}" if keep else "you rolled all five again"
-        if chosen is None:
-            return {}
-        loss = max(0.0, choices[0].value - chosen.value)
-        which = ("first", "second", "third")[game.rolls_used - 1]
-        text = f"Round {game.round}, {which} roll: {did}"
-        if loss > 1e-9:
-            text += f"; {_lower(choices[0].describe())} was worth {loss:.1f} more"
-        return {"loss": loss, "decision": text}
+        judged = judge(table, game, keep, box)
+        return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
 
     async def _game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
         """A player's total loss in a game, counting the move about to be saved."""
@@ -442,7 +419,7 @@ class GameService:
             row = await self._row(game_id)
             if row.status != "active":
                 return None
-            game = self._game(row)
+            game = self.game_of(row)
             seat = game.current_seat
             if not is_bot(seat.player_id):
                 return None
@@ -512,7 +489,7 @@ class GameService:
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != "active":
             raise Refusal("This game is over. Start a new one with /yahtzee start.")
-        game = self._game(row)
+        game = self.game_of(row)
         if message_id != row.board_message_id or turn != game.turn_number:
             raise Refusal(
                 "That board is from an earlier turn. Use the live board instead.", self._link(row)
@@ -686,7 +663,7 @@ class GameService:
             row = await self._row(game_id)
             if row.status != "active":
                 raise Refusal("This game is over: its last scoring is final.")
-            game = self._game(row)
+            game = self.game_of(row)
             if message_id != row.undo_message_id or turn != game.turn_number - 1:
                 raise Refusal("Too late to undo: the next roll has happened.", self._link(row))
             try:
@@ -723,16 +700,21 @@ class GameService:
             current = await self._row(row.id)
             if current.status != "active":
                 raise Refusal("This game is over already.")
-            game = self._game(current)
+            game = self.game_of(current)
+            was_current = game.current_player_id == _player_id(user_id)
             try:
                 game.leave(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
-            return await self._after_leaving(current, game, MoveRecord(user_id, "leave"))
+            return await self._after_leaving(
+                current, game, MoveRecord(user_id, "leave"), was_current
+            )
 
         return await self._locked(row.id, work)  # type: ignore[return-value]
 
-    async def _after_leaving(self, row: GameRow, game: Game, move: MoveRecord) -> Board:
+    async def _after_leaving(
+        self, row: GameRow, game: Game, move: MoveRecord, turn_moved: bool
+    ) -> Board:
         if game.is_over:
             status = "finished" if game.completed else "abandoned"
             results = self._results(game) if game.completed else ()
@@ -740,11 +722,7 @@ class GameService:
                 row, move, game, status=status, results=results, deadline_at=None, ping_at=None
             )
             return Board(saved, game)
-        timer = (
-            self._turn_timer(row, game)
-            if row.state and self._game(row).current != game.current
-            else {}
-        )
+        timer = self._turn_timer(row, game) if turn_moved else {}  # a new player's turn starts
         saved = await self._save(row, move, game, **timer)
         return await self._board(saved, game)
 
@@ -756,7 +734,7 @@ class GameService:
             current = await self._row(row.id)
             if current.status != "active":
                 raise Refusal("There is no game in progress here to rejoin.")
-            game = self._game(current)
+            game = self.game_of(current)
             try:
                 game.rejoin(_player_id(user_id))
             except RuleError as exc:
@@ -775,7 +753,7 @@ class GameService:
 
         async def work() -> Board:
             current = await self._row(row.id)
-            game = self._game(current)
+            game = self.game_of(current)
             try:
                 seat = game.seats[game.seat_of(_player_id(target_id))]
             except RuleError:
@@ -786,8 +764,9 @@ class GameService:
                     "skipped can be removed."
                 )
             game.leave(seat.player_id)
+            # An away seat is never the one to play, so the turn does not move.
             return await self._after_leaving(
-                current, game, MoveRecord(user_id, "kick", seat.player_id)
+                current, game, MoveRecord(user_id, "kick", seat.player_id), turn_moved=False
             )
 
         return await self._locked(row.id, work)  # type: ignore[return-value]
@@ -819,7 +798,7 @@ class GameService:
                     )
                     return Expired(saved, "Nobody started this lobby in time, so it closed.")
                 return None
-            game = self._game(row)
+            game = self.game_of(row)
             last_move = row.last_move_at or row.updated_at
             if last_move <= stamp(now - IDLE_LIMIT):
                 saved = await self._save(
@@ -925,7 +904,7 @@ class GameService:
         row = await self._row(game_id)
         if row.state is None:
             raise Refusal("The game has not started yet: there are no scorecards to show.")
-        game = self._game(row)
+        game = self.game_of(row)
         wanted = player_id if player_id is not None else viewer_id
         try:
             seat = game.seat_of(_player_id(wanted))
@@ -936,14 +915,15 @@ class GameService:
         return await asyncio.to_thread(render_scorecard, game, seat)
 
     async def play_again(
-        self, game_id: int, guild_id: int | None, channel_id: int, user_id: int, name: str
+        self, game_id: int, guild_id: int | None, user_id: int, name: str
     ) -> GameRow:
-        """A new lobby with the same players (and the clicker as host), in the game's channel."""
+        """A new lobby with the same players (and the clicker as host), in the game's channel
+        (the channel it was started in, even when it was played in a thread)."""
         old = await self._row(game_id)
         channel_id = old.channel_id
         players: list[tuple[int, str]] = [(user_id, name)]
         if old.state is not None:
-            for seat in self._game(old).seats:
+            for seat in self.game_of(old).seats:
                 if not seat.left and int(seat.player_id) != user_id:
                     players.append((int(seat.player_id), seat.name))
         try:
@@ -970,12 +950,12 @@ class GameService:
 
     async def render(self, row: GameRow) -> Board:
         """The board for a stored game as it is now (for repairs after a restart)."""
-        game = self._game(row) if row.state is not None else None
+        game = self.game_of(row) if row.state is not None else None
         return await self._board(row, game if row.status == "active" else None)
 
     async def final_image(self, row: GameRow) -> bytes:
         """The final scorecard of a finished game."""
-        return await asyncio.to_thread(render_final, self._game(row))
+        return await asyncio.to_thread(render_final, self.game_of(row))
 
     # -- message bookkeeping -----------------------------------------------------------------
 

@@ -262,7 +262,7 @@ class Yahtzee(
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
     async def _post_final(self, row: GameRow, image: bytes | None = None) -> None:
-        game = self.games._game(row)
+        game = self.games.game_of(row)
         data = image if image is not None else await self.games.final_image(row)
         message = await self._channel(row.board_channel_id).send(
             nonce=f"yz{row.id}final",
@@ -384,7 +384,7 @@ class Yahtzee(
         choices = await self.games.hint(game_id, interaction.user.id)
         row = await self.games.store.get_game(game_id)
         assert row is not None
-        text = hint_text(choices, self.games._game(row))
+        text = hint_text(choices, self.games.game_of(row))
         await interaction.response.send_message(text, ephemeral=True)
 
     @guarded
@@ -643,11 +643,7 @@ class Yahtzee(
         """Play again: a lobby with the same players, the clicker as host."""
         assert interaction.channel_id is not None
         row = await self.games.play_again(
-            game_id,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            display_name(interaction.user),
+            game_id, interaction.guild_id, interaction.user.id, display_name(interaction.user)
         )
         if row.channel_id == interaction.channel_id:
             await self._answer_with_lobby(interaction, row)

@@ -46,7 +46,7 @@ class Table:
         """(turn number, rolls used) of the stored game, as the live buttons carry them."""
         row = await self.service.store.get_game(self.game_id)
         assert row is not None and row.state is not None
-        game = self.service._game(row)
+        game = self.service.game_of(row)
         return game.turn_number, game.rolls_used
 
     async def roll(self, user: int) -> Board:
@@ -304,8 +304,8 @@ async def test_play_again_seats_the_same_players(service: GameService, dice: Scr
             await table.roll(player)
             row = await service.store.get_game(table.game_id)
             assert row is not None
-            box = service._game(row).current_seat.card.options([1, 1, 1, 1, 1])
+            box = service.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
             await table.score(player, next(iter(box)))
-    lobby = await service.play_again(table.game_id, 1, CHANNEL, 2, "Bob")
+    lobby = await service.play_again(table.game_id, 1, 2, "Bob")
     assert lobby.status == "lobby" and lobby.host_id == 2
     assert lobby.players == [(2, "Bob"), (1, "Ann")]

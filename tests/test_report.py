@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Category, Game, RandomDice, Scorecard, ScriptedDice
+from bot.engine import Category, RandomDice, Scorecard, ScriptedDice
 from bot.games import GameService, Refusal
 from bot.store import Store
 from bot.strategy import Table
@@ -30,7 +30,7 @@ async def play_optimally(service: GameService, channel: Channel, table: Table, u
         assert row is not None
         if row.status != "active":
             return
-        game = service._game(row)
+        game = service.game_of(row)
         if game.dice is None:
             await channel.roll(user)
             continue
@@ -117,7 +117,11 @@ async def test_no_report_for_strangers_or_other_presets(
     await channel.seat((1, "Ann"), preset="bonus-turn")
     with pytest.raises(Refusal, match="official rules only"):
         await service.report(channel.game_id, 1)
-    assert Game  # the engine is what the service drives
+    await service.end(channel.game_id, 1, is_admin=False)  # frees the channel
+    official_game = Channel(service)
+    await official_game.seat((2, "Bob"))
+    with pytest.raises(Refusal, match="did not play"):
+        await service.report(official_game.game_id, 9)
 
 
 async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ async def test_scratch_policy_plays_the_turn(
     assert not timed_out.away
     row = await service.store.get_game(table.game_id)
     assert row is not None and row.deadline_at == "2026-11-22T12:10:00+00:00"  # Bob's 5 minutes
-    assert service._game(row).current_player_id == "2"
+    assert service.game_of(row).current_player_id == "2"
 
 
 async def test_skip_seat_after_two_timeouts_then_rejoin(
@@ -98,12 +98,12 @@ async def test_skip_seat_after_two_timeouts_then_rejoin(
     await table.roll(2)
     await table.score(2, Category.SIXES)
     row = await service.store.get_game(table.game_id)
-    assert row is not None and service._game(row).current_player_id == "2"  # Ann skipped
+    assert row is not None and service.game_of(row).current_player_id == "2"  # Ann skipped
     await service.rejoin(CHANNEL, 1)
     await table.roll(2)
     await table.score(2, Category.FIVES)
     row = await service.store.get_game(table.game_id)
-    assert row is not None and service._game(row).current_player_id == "1"
+    assert row is not None and service.game_of(row).current_player_id == "1"
     with pytest.raises(Refusal, match="not away"):
         await service.rejoin(CHANNEL, 1)
 

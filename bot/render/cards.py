@@ -22,13 +22,9 @@ from .text import fit, has_glyph, text_tile
 
 # Rows of the table, top to bottom, after the row of names.
 ROWS: tuple[str | Category, ...] = (*UPPER, "upper", "bonus", *LOWER, "ybonus", "total")
+# The engine's box names, shortened where a phone-width column needs it.
 LABELS: dict[str | Category, str] = {
-    Category.ONES: "Ones",
-    Category.TWOS: "Twos",
-    Category.THREES: "Threes",
-    Category.FOURS: "Fours",
-    Category.FIVES: "Fives",
-    Category.SIXES: "Sixes",
+    **{c: c.label for c in Category},
     "upper": "Upper",
     "bonus": "Bonus 63+",
     Category.THREE_OF_A_KIND: "3 of a kind",
@@ -36,8 +32,6 @@ LABELS: dict[str | Category, str] = {
     Category.FULL_HOUSE: "Full house",
     Category.SMALL_STRAIGHT: "Sm straight",
     Category.LARGE_STRAIGHT: "Lg straight",
-    Category.YAHTZEE: "Yahtzee",
-    Category.CHANCE: "Chance",
     "ybonus": "Yahtzee +",
     "total": "Total",
 }
@@ -74,16 +68,6 @@ def layout(columns: int, top: int, extra_rows: int = 0) -> Layout:
     """The geometry for ``columns`` seats below a strip of ``top`` pixels."""
     col_w = max(s.MIN_COL_W, (s.MIN_WIDTH - s.LABEL_W) // columns)
     return Layout(columns, col_w, s.LABEL_W + columns * col_w, top, len(ROWS) + extra_rows)
-
-
-@cache
-def _index(colour: s.RGB) -> int:
-    """The palette index of a UI colour (for flat shapes drawn straight in palette mode)."""
-    flat = s.palette().getpalette() or []
-    for i in range(0, len(flat), 3):
-        if tuple(flat[i : i + 3]) == colour:
-            return i // 3
-    raise KeyError(colour)
 
 
 @cache
@@ -170,7 +154,7 @@ def _draw_names(
         tile = text_tile(name, width, s.ROW_H - 2, fg, bg, s.FONT_SIZE, True)
         x = lay.col_x(c)
         ImageDraw.Draw(image).rectangle(
-            (x, lay.row_y(-1), x + lay.col_w - 1, lay.row_y(0) - 1), fill=_index(bg)
+            (x, lay.row_y(-1), x + lay.col_w - 1, lay.row_y(0) - 1), fill=s.index_of(bg)
         )
         image.paste(tile, (x + 4, lay.row_y(-1) + 1))
 
@@ -221,7 +205,7 @@ def _draw_column(
         if bg != _cell_bg(row, highlighted):
             x, y = lay.col_x(column), lay.row_y(r)
             ImageDraw.Draw(image).rectangle(
-                (x + 1, y + 1, x + lay.col_w - 1, y + s.ROW_H - 1), fill=_index(bg)
+                (x + 1, y + 1, x + lay.col_w - 1, y + s.ROW_H - 1), fill=s.index_of(bg)
             )
         if row == "upper":  # the number sits higher, above its progress bar
             _cell(image, lay, column, r, text, fg, bg, bold, s.ROW_H - BAR_H - 6)
@@ -236,10 +220,10 @@ def _draw_progress(image: Image.Image, lay: Layout, column: int, row: int, upper
     x1 = lay.col_x(column) + lay.col_w - 8
     y = lay.row_y(row) + s.ROW_H - BAR_H - 2
     draw = ImageDraw.Draw(image)
-    draw.rectangle((x0, y, x1, y + BAR_H - 1), fill=_index(s.BAR_EMPTY))
+    draw.rectangle((x0, y, x1, y + BAR_H - 1), fill=s.index_of(s.BAR_EMPTY))
     filled = x0 + round((x1 - x0) * min(upper, TARGET) / TARGET)
     if filled > x0:
-        draw.rectangle((x0, y, filled, y + BAR_H - 1), fill=_index(s.BAR))
+        draw.rectangle((x0, y, filled, y + BAR_H - 1), fill=s.index_of(s.BAR))
 
 
 def _title(image: Image.Image, width: int, left: str, right: str) -> None:

@@ -129,6 +129,16 @@ def _dice_collage() -> Image.Image:
     return collage
 
 
+@cache
+def index_of(colour: RGB) -> int:
+    """The palette index of a UI colour (for flat shapes drawn straight in palette mode)."""
+    flat = palette().getpalette() or []
+    for i in range(0, len(flat), 3):
+        if tuple(flat[i : i + 3]) == colour:
+            return i // 3
+    raise KeyError(colour)
+
+
 def to_palette(image: Image.Image) -> Image.Image:
     """Map a full-colour image onto the fixed palette (nearest colour, no dithering)."""
     return image.convert("RGB").quantize(palette=palette(), dither=Image.Dither.NONE)

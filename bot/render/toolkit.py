@@ -70,11 +70,7 @@ def render_table(
         tile = text_tile(fitted, w - 2 * s.PAD, s.ROW_H - 2, fg, bg, s.FONT_SIZE, bold, align)
         pal.paste(tile, (x + s.PAD, y + 1))
 
-    title_tile = text_tile(
-        fit(title, TABLE_WIDTH - 2 * s.PAD, s.FONT_SIZE, True), TABLE_WIDTH - 2 * s.PAD,
-        s.TITLE_H, s.FELT_TEXT, s.FELT, s.FONT_SIZE, True, "left",
-    )  # fmt: skip
-    pal.paste(title_tile, (s.PAD, 0))
+    _put_title(pal, title, TABLE_WIDTH)
     x = 0
     for (w, align), header in zip(columns, headers, strict=True):
         put(x, s.TITLE_H, w, header, s.HEADER_TEXT, s.HEADER, True, align)
@@ -91,15 +87,19 @@ def render_table(
             x += w
     if footer:
         y = height - s.ROW_H
-        ImageDraw.Draw(pal).line((0, y, TABLE_WIDTH, y), fill=_index(s.GRID))
+        ImageDraw.Draw(pal).line((0, y, TABLE_WIDTH, y), fill=s.index_of(s.GRID))
         put(0, y, TABLE_WIDTH, footer, s.INK, s.PAPER, False, "left")
     return _encode(pal)
 
 
-def _index(colour: s.RGB) -> int:
-    from .cards import _index as index
-
-    return index(colour)
+def _put_title(image: Image.Image, title: str, width: int) -> None:
+    """The felt title strip's text, in the game images' style."""
+    inner = width - 2 * s.PAD
+    tile = text_tile(
+        fit(title, inner, s.FONT_SIZE, True), inner, s.TITLE_H, s.FELT_TEXT, s.FELT,
+        s.FONT_SIZE, True, "left",
+    )  # fmt: skip
+    image.paste(tile, (s.PAD, 0))
 
 
 def render_chart(
@@ -161,11 +161,7 @@ def chart_image(
         for x, y in points:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=s.PREVIEW)
     pal = s.to_palette(image)
-    title_tile = text_tile(
-        fit(title, CHART_WIDTH - 2 * s.PAD, s.FONT_SIZE, True), CHART_WIDTH - 2 * s.PAD,
-        s.TITLE_H, s.FELT_TEXT, s.FELT, s.FONT_SIZE, True, "left",
-    )  # fmt: skip
-    pal.paste(title_tile, (s.PAD, 0))
+    _put_title(pal, title, CHART_WIDTH)
     axis = text_tile(
         _short(peak), left - 6, 24, s.MUTED, s.PAPER, s.SMALL_FONT_SIZE, False, "right"
     )

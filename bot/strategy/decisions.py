@@ -12,11 +12,11 @@ from itertools import combinations
 
 import numpy as np
 
-from bot.engine import Category, Dice, Preset, Scorecard
+from bot.engine import Category, Dice, Game, Preset, Scorecard
 from bot.engine.dice import as_dice
 
 from .dice_space import dice_space
-from .solver import UPPER_CAP, Table, _Solver
+from .solver import UPPER_CAP, Solver, Table
 
 SOLVED_PRESET = {Preset.OFFICIAL: "official"}
 
@@ -79,7 +79,7 @@ def evaluate(
         for box in card.options(d)
     ]
     if rolls_left > 0:
-        keep_values = _keep_values(table, card, rolls_left)
+        values = keep_values(table, card, rolls_left)
         space = dice_space()
         seen: set[tuple[int, ...]] = set()
         for size in range(5):
@@ -87,15 +87,15 @@ def evaluate(
                 if keep in seen:
                     continue
                 seen.add(keep)
-                value = float(keep_values[space.keep_index[keep]])
+                value = float(values[space.keep_index[keep]])
                 choices.append(Choice(card.total + value, keep=keep))
     choices.sort(key=lambda c: -c.value)
     return choices
 
 
-def _keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
+def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
     """Expected remaining score of keeping each multiset, with ``rolls_left`` rolls to go."""
-    solver = _Solver(table.rules, False, table.value)
+    solver = Solver(table.rules, False, table.value)
     mask, up, flag = state_of(card)
     m, u, f = (np.array([x], dtype=np.intp) for x in (mask, up, flag))
     after, _ = solver._final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
@@ -108,6 +108,38 @@ def _keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
         index, children = space.children[size]
         keeps[index] = keeps[children].mean(axis=1)
     return keeps[:, 0]
+
+
+def judge(
+    table: Table, game: Game, keep: tuple[int, ...] | None, box: Category | None
+) -> tuple[float, str] | None:
+    """What the current player's decision gives up against optimal play, and the decision in
+    words (with the better one when it lost): keeping ``keep`` and rolling, or scoring ``box``.
+
+    None when there is nothing to judge: no dice, another preset, or keeping all five (that
+    only wastes a roll and is not among the choices).
+    """
+    if game.dice is None:
+        return None
+    try:
+        choices = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
+    except Unsupported:
+        return None
+    if box is not None:
+        chosen = next((c for c in choices if c.box is box), None)
+        did = f"you scored {box.label}"
+    else:
+        chosen = next((c for c in choices if c.keep == keep), None)
+        did = f"you kept {'-'.join(map(str, keep))}" if keep else "you rolled all five again"
+    if chosen is None:
+        return None
+    loss = max(0.0, choices[0].value - chosen.value)
+    which = ("first", "second", "third")[game.rolls_used - 1]
+    text = f"Round {game.round}, {which} roll: {did}"
+    if loss > 1e-9:
+        better = choices[0].describe()
+        text += f"; {better[:1].lower()}{better[1:]} was worth {loss:.1f} more"
+    return loss, text
 
 
 def best(table: Table, card: Scorecard, dice: Dice | Sequence[int], rolls_left: int) -> Choice:

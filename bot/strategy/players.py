@@ -13,7 +13,7 @@ from typing import Protocol
 
 from bot.engine import DICE_COUNT, Category, Dice, Game, Scorecard, ScoreResult
 
-from .decisions import _keep_values, future
+from .decisions import future, keep_values
 from .dice_space import dice_space
 from .solver import Table
 
@@ -56,7 +56,7 @@ class OptimalPlayer:
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
         card = game.current_seat.card
-        keep_values = {n: _keep_values(self.table, _official(card), n) for n in (1, 2)}
+        by_rolls_left = {n: keep_values(self.table, _official(card), n) for n in (1, 2)}
         space = dice_space()
         while True:
             if game.dice is None:
@@ -68,7 +68,7 @@ class OptimalPlayer:
             if game.rolls_left == 0:
                 yield game.score(seat, box)
                 return
-            values = keep_values[game.rolls_left]
+            values = by_rolls_left[game.rolls_left]
             keep, keep_value = max(
                 (
                     (k, float(values[space.keep_index[k]]))

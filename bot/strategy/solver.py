@@ -104,7 +104,10 @@ def score_tables() -> tuple[Array, Array]:
     return plain, joker
 
 
-class _Solver:
+class Solver:
+    """One solve: the per-turn computations over batches of states (also used for single
+    positions by ``decisions``)."""
+
     def __init__(self, rules: str, variance: bool, value: Array | None = None) -> None:
         if rules not in RULES:
             raise ValueError(f"rules must be one of {RULES}, not {rules!r}")
@@ -342,4 +345,4 @@ def _average_rows(table: Array, index: IntArray, children: IntArray) -> None:
 
 def solve(rules: str = "official", variance: bool = False) -> Table:
     """Solve every reachable state under ``rules`` ('official' or 'free')."""
-    return _Solver(rules, variance).run()
+    return Solver(rules, variance).run()

@@ -9,7 +9,6 @@ from bot.engine import (
     UPPER,
     BoxAlreadyFilled,
     Category,
-    Dice,
     JokerForcesBox,
     Preset,
     Scorecard,
@@ -298,7 +297,6 @@ def test_card_round_trips_through_a_dict() -> None:
 def test_lower_and_upper_split_the_sheet() -> None:
     """UPPER and LOWER are the six and the seven boxes of the sheet."""
     assert len(UPPER) == 6 and len(LOWER) == 7 and set(UPPER) | set(LOWER) == set(Category)
-    assert Dice(1, 1, 1, 1, 1).is_yahtzee
 
 
 def test_yahtzees_counts_the_box_and_every_bonus() -> None:
