@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -154,10 +155,17 @@ class Undone:
 
 @dataclass(slots=True)
 class _Locks:
-    by_game: dict[int, asyncio.Lock] = field(default_factory=dict)
+    """One lock per game, kept only while someone holds or waits for it."""
+
+    by_game: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
 
     def get(self, game_id: int) -> asyncio.Lock:
-        return self.by_game.setdefault(game_id, asyncio.Lock())
+        lock = self.by_game.get(game_id)
+        if lock is None:
+            lock = self.by_game[game_id] = asyncio.Lock()
+        return lock
 
 
 def _player_id(user_id: int) -> str:
@@ -532,10 +540,9 @@ class GameService:
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
             move = MoveRecord(user_id, "roll", dice=str(dice), **cost)  # type: ignore[arg-type]
-            saved = await self._save(row, move, game, **self._moved())
-            retire = saved.undo_message_id
-            if retire is not None:
-                await self.store.set_messages(game_id, undo_message_id=None)
+            retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
+            closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
+            saved = await self._save(row, move, game, **self._moved(), **closed)
             return await self._board(saved, game, retire)
 
         return await self._locked(game_id, work)  # type: ignore[return-value]

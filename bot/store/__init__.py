@@ -12,6 +12,7 @@ from .repository import (
     ResultRow,
     StaleVersion,
     Store,
+    Transaction,
     latest_schema_version,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "ResultRow",
     "StaleVersion",
     "Store",
+    "Transaction",
     "latest_schema_version",
 ]

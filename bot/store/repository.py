@@ -1,16 +1,19 @@
-"""The repository: one class, parameterised SQL only, opened once and passed in."""
+"""The repository: parameterised SQL only, opened once and passed in; every write in a
+``Store.transaction()``, one transaction at a time."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
@@ -212,363 +215,100 @@ def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
 
 
 _UNSET: Any = object()
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-class Store:
-    """All reads and writes of the bot's SQLite file (WAL mode, busy timeout, migrations)."""
+class _Reads:
+    """The queries, on whichever connection the holder reads from."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
-    @classmethod
-    async def open(cls, path: str | Path, migrate: bool = True) -> Store:
-        """Open (creating folders and file as needed) and bring the schema up to date."""
-        path = Path(path)
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        store = cls(db)
-        if migrate:
-            await store.migrate()
-        return store
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        # One hop to the database thread (a cursor's execute + fetch + close would be three).
+        return list(await self._db.execute_fetchall(sql, params))
 
-    async def close(self) -> None:
-        """Close the connection."""
-        await self._db.close()
-
-    # -- schema ------------------------------------------------------------------------------
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def schema_version(self) -> int:
         """``PRAGMA user_version``: the number of the last migration applied."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
-
-    async def migrate(self, target: int | None = None) -> int:
-        """Apply every migration newer than the file's version, all in one transaction."""
-        current = await self.schema_version()
-        pending = [
-            (n, p) for n, p in _migration_files() if n > current and (target is None or n <= target)
-        ]
-        if not pending:
-            return current
-        script = ["BEGIN IMMEDIATE;"]
-        for number, path in pending:
-            script.append(path.read_text(encoding="utf-8"))
-            script.append(f"PRAGMA user_version = {int(number)};")
-        script.append("COMMIT;")
-        try:
-            await self._db.executescript("\n".join(script))
-        except Exception:
-            if self._db.in_transaction:
-                await self._db.execute("ROLLBACK")
-            raise
-        version = await self.schema_version()
-        log.info("database schema migrated from version %d to %d", current, version)
-        return version
-
-    # -- games -------------------------------------------------------------------------------
-
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        preset: str,
-        players: Iterable[tuple[int, str]],
-        deadline_at: str | None = None,
-    ) -> GameRow:
-        """Open a lobby; ``ChannelBusy`` if the channel has a live game already."""
-        stamp = now()
-        roster = json.dumps([[uid, name] for uid, name in players])
-        try:
-            await self._db.execute("BEGIN IMMEDIATE")
-            cursor = await self._db.execute(
-                "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-                "created_at, updated_at, deadline_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at),
-            )
-            game_id = cursor.lastrowid
-            await self._db.execute(
-                "INSERT INTO moves (game_id, version, user_id, action, at) "
-                "VALUES (?, 0, ?, 'open', ?)",
-                (game_id, host_id, stamp),
-            )
-            await self._db.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            await self._db.execute("ROLLBACK")
-            existing = await self.live_game_in(channel_id)
-            if existing is None:
-                raise
-            raise ChannelBusy(existing) from None
-        except BaseException:
-            if self._db.in_transaction:
-                await self._db.execute("ROLLBACK")
-            raise
-        game = await self.get_game(int(game_id or 0))
-        assert game is not None
-        return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """A game by id."""
-        async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
     async def live_game_in(self, channel_id: int) -> GameRow | None:
         """The lobby or running game of a channel, or of the thread it is played in."""
-        async with self._db.execute(
+        row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
             "AND (channel_id = ? OR thread_id = ?) ORDER BY channel_id = ? DESC LIMIT 1",
             (channel_id, channel_id, channel_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return _game(row) if row else None
 
     async def live_games(self) -> list[GameRow]:
         """Every lobby and running game."""
-        async with self._db.execute(
+        rows = await self._all(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_game(r) for r in rows]
 
     async def due_games(self, now_at: str, idle_since: str) -> list[GameRow]:
         """Live games past a deadline or ping time, or with no move by a person since then."""
-        async with self._db.execute(
+        rows = await self._all(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') AND ("
             "deadline_at <= ? OR ping_at <= ? "
             "OR (status = 'active' AND COALESCE(last_move_at, updated_at) <= ?)) ORDER BY id",
             (now_at, now_at, idle_since),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_game(r) for r in rows]
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings (the defaults until an admin changes them)."""
         if guild_id is None:
             return GuildSettings()
-        async with self._db.execute(
+        row = await self._one(
             "SELECT preset, turn_seconds, timeout_policy, use_threads FROM guild_settings "
             "WHERE guild_id = ?",
             (guild_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return GuildSettings()
         return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]))
 
-    async def save_guild_settings(
-        self, guild_id: int, settings: GuildSettings, user_id: int
-    ) -> None:
-        """Store a server's settings (validated by the caller)."""
-        await self._db.execute(
-            "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
-            "use_threads, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
-            "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
-            "use_threads = excluded.use_threads, updated_by = excluded.updated_by, "
-            "updated_at = excluded.updated_at",
-            (
-                guild_id,
-                settings.preset,
-                settings.turn_seconds,
-                settings.timeout_policy,
-                int(settings.use_threads),
-                user_id,
-                now(),
-            ),
-        )
-
     async def games_missing_final_message(self) -> list[GameRow]:
         """Finished games whose final message has not been posted."""
-        async with self._db.execute(
+        rows = await self._all(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' "
             "AND final_message_id IS NULL ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [_game(r) for r in rows]
-
-    async def update_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        move: MoveRecord,
-        *,
-        status: str = _UNSET,
-        state: dict[str, Any] | None = _UNSET,
-        state_format: int | None = _UNSET,
-        players: Sequence[tuple[int, str]] = _UNSET,
-        host_id: int = _UNSET,
-        deadline_at: str | None = _UNSET,
-        ping_at: str | None = _UNSET,
-        last_move_at: str | None = _UNSET,
-        turn_seconds: int = _UNSET,
-        timeout_policy: str = _UNSET,
-        thread_id: int | None = _UNSET,
-        hints: bool = _UNSET,
-        results: Sequence[ResultRow] = (),
-    ) -> GameRow:
-        """Apply one accepted change if the game is still at ``expected_version``.
-
-        The change, its move-log entry and (when the game finishes) its result rows are
-        committed together. ``StaleVersion`` if another change got there first.
-        """
-        stamp = now()
-        sets = ["version = version + 1", "updated_at = ?"]
-        values: list[Any] = [stamp]
-        if status is not _UNSET:
-            sets.append("status = ?")
-            values.append(status)
-            if status in ("finished", "abandoned", "cancelled"):
-                sets.append("finished_at = ?")
-                values.append(stamp)
-        if state is not _UNSET:
-            sets.append("state = ?")
-            values.append(json.dumps(state, separators=(",", ":")) if state is not None else None)
-        if state_format is not _UNSET:
-            sets.append("state_format = ?")
-            values.append(state_format)
-        if players is not _UNSET:
-            sets.append("players = ?")
-            values.append(json.dumps([[uid, name] for uid, name in players]))
-        if host_id is not _UNSET:
-            sets.append("host_id = ?")
-            values.append(host_id)
-        for column, value in (
-            ("deadline_at", deadline_at),
-            ("ping_at", ping_at),
-            ("last_move_at", last_move_at),
-            ("turn_seconds", turn_seconds),
-            ("timeout_policy", timeout_policy),
-            ("thread_id", thread_id),
-            ("hints", hints),
-        ):
-            if value is not _UNSET:
-                sets.append(f"{column} = ?")  # column names from the list above, never input
-                values.append(value)
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = await self._db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                (*values, game_id, expected_version),
-            )
-            if cursor.rowcount != 1:
-                raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
-            await self._db.execute(
-                "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
-                "decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    expected_version + 1,
-                    move.user_id,
-                    move.action,
-                    move.detail,
-                    move.dice,
-                    stamp,
-                    move.loss,
-                    move.decision,
-                ),
-            )
-            if results:
-                await self._db.executemany(
-                    "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
-                    "SELECT guild_id, ?, ?, ? FROM games WHERE id = ? "
-                    "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
-                    "updated_at = excluded.updated_at",
-                    [(r.user_id, r.name, stamp, game_id) for r in results if r.name],
-                )
-                async with self._db.execute(
-                    "SELECT guild_id, channel_id, preset FROM games WHERE id = ?", (game_id,)
-                ) as cur:
-                    guild_id, channel_id, preset = await cur.fetchone()  # type: ignore[misc]
-                await self._db.executemany(
-                    "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
-                    "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
-                    "finished_at, expected_loss) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            game_id,
-                            guild_id,
-                            channel_id,
-                            r.user_id,
-                            r.total,
-                            r.upper_total,
-                            r.upper_bonus,
-                            r.yahtzees,
-                            r.yahtzee_bonuses,
-                            r.place,
-                            r.seats,
-                            preset,
-                            stamp,
-                            r.expected_loss,
-                        )
-                        for r in results
-                    ],
-                )
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        game = await self.get_game(game_id)
-        assert game is not None
-        return game
-
-    async def set_messages(
-        self,
-        game_id: int,
-        *,
-        board: tuple[int | None, int | None, int | None] = _UNSET,
-        undo_message_id: int | None = _UNSET,
-        final_message_id: int | None = _UNSET,
-    ) -> None:
-        """Record which messages show the game: ``board`` is (message id, turn, version)."""
-        sets: list[str] = []
-        values: list[Any] = []
-        if board is not _UNSET:
-            sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
-            values += list(board)
-        if undo_message_id is not _UNSET:
-            sets.append("undo_message_id = ?")
-            values.append(undo_message_id)
-        if final_message_id is not _UNSET:
-            sets.append("final_message_id = ?")
-            values.append(final_message_id)
-        if not sets:
-            return
-        await self._db.execute(
-            f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id)
         )
+        return [_game(r) for r in rows]
 
     async def moves(
         self, game_id: int
     ) -> list[tuple[int, int | None, str, str | None, str | None]]:
         """The move log of a game: (version, user, action, detail, dice), oldest first."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT version, user_id, action, detail, dice FROM moves "
             "WHERE game_id = ? ORDER BY version",
             (game_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def results(self, game_id: int) -> list[ResultRow]:
         """The result rows of a finished game, best place first."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT user_id, total, upper_total, upper_bonus, yahtzees, yahtzee_bonuses, "
             "place, seats, '', expected_loss FROM results WHERE game_id = ? "
             "ORDER BY place IS NULL, place, user_id",
             (game_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [ResultRow(*r) for r in rows]
 
     # -- leaderboards --------------------------------------------------------------------------
@@ -606,84 +346,431 @@ class Store:
         query = self._board_query(
             board, self._BOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id"
         )
-        async with self._db.execute(query, params) as cur:
-            return [BoardRow(*r) for r in await cur.fetchall()]
+        return [BoardRow(*r) for r in await self._all(query, params)]
 
     async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
         """A player's finished games on this server's boards, oldest first."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT total, place, seats, upper_bonus, yahtzees, finished_at, expected_loss "
             "FROM results "
             "WHERE guild_id = ? AND archived = 0 AND user_id = ? ORDER BY finished_at, id",
             (guild_id, user_id),
-        ) as cur:
-            return [PlayerGame(*r) for r in await cur.fetchall()]
+        )
+        return [PlayerGame(*r) for r in rows]
 
     async def decisions(
         self, game_id: int, user_id: int
     ) -> list[tuple[str, float | None, str | None]]:
         """A player's moves in a game with what each cost: (action, loss, decision), in order."""
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT action, loss, decision FROM moves WHERE game_id = ? AND user_id = ? "
             "ORDER BY version",
             (game_id, user_id),
-        ) as cur:
-            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
 
     async def player_name(self, guild_id: int, user_id: int) -> str | None:
         """The name a player had in their last game here."""
-        async with self._db.execute(
+        row = await self._one(
             "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return str(row[0]) if row else None
+
+
+class Transaction(_Reads):
+    """The writes of one transaction, and reads that see them; made by ``Store.transaction``.
+
+    Everything done through one ``Transaction`` is committed together or not at all.
+    """
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        super().__init__(db)
+        self.open = True
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        if not self.open:
+            raise RuntimeError("this transaction has ended: use it inside its `async with`")
+        return await super()._all(sql, params)
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        players: Iterable[tuple[int, str]],
+        deadline_at: str | None = None,
+    ) -> GameRow:
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already."""
+        stamp = now()
+        roster = json.dumps([[uid, name] for uid, name in players])
+        try:
+            row = await self._one(
+                "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
+                "created_at, updated_at, deadline_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) "
+                f"RETURNING {_GAME_COLUMNS}",
+                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at),
+            )
+        except sqlite3.IntegrityError:
+            existing = await self.live_game_in(channel_id)
+            if existing is None:
+                raise
+            raise ChannelBusy(existing) from None
+        assert row is not None
+        game = _game(row)
+        await self._all(
+            "INSERT INTO moves (game_id, version, user_id, action, at) VALUES (?, 0, ?, 'open', ?)",
+            (game.id, host_id, stamp),
+        )
+        return game
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: MoveRecord,
+        *,
+        status: str = _UNSET,
+        state: dict[str, Any] | None = _UNSET,
+        state_format: int | None = _UNSET,
+        players: Sequence[tuple[int, str]] = _UNSET,
+        host_id: int = _UNSET,
+        deadline_at: str | None = _UNSET,
+        ping_at: str | None = _UNSET,
+        last_move_at: str | None = _UNSET,
+        turn_seconds: int = _UNSET,
+        timeout_policy: str = _UNSET,
+        thread_id: int | None = _UNSET,
+        hints: bool = _UNSET,
+        undo_message_id: int | None = _UNSET,
+        results: Sequence[ResultRow] = (),
+    ) -> GameRow:
+        """Apply one accepted change if the game is still at ``expected_version``.
+
+        The change, its move-log entry and (when the game finishes) its result rows are
+        written together. ``StaleVersion`` if another change got there first.
+        """
+        stamp = now()
+        sets = ["version = version + 1", "updated_at = ?"]
+        values: list[Any] = [stamp]
+        if status is not _UNSET:
+            sets.append("status = ?")
+            values.append(status)
+            if status in ("finished", "abandoned", "cancelled"):
+                sets.append("finished_at = ?")
+                values.append(stamp)
+        if state is not _UNSET:
+            sets.append("state = ?")
+            values.append(json.dumps(state, separators=(",", ":")) if state is not None else None)
+        if state_format is not _UNSET:
+            sets.append("state_format = ?")
+            values.append(state_format)
+        if players is not _UNSET:
+            sets.append("players = ?")
+            values.append(json.dumps([[uid, name] for uid, name in players]))
+        for column, value in (
+            ("host_id", host_id),
+            ("deadline_at", deadline_at),
+            ("ping_at", ping_at),
+            ("last_move_at", last_move_at),
+            ("turn_seconds", turn_seconds),
+            ("timeout_policy", timeout_policy),
+            ("thread_id", thread_id),
+            ("hints", hints),
+            ("undo_message_id", undo_message_id),
+        ):
+            if value is not _UNSET:
+                sets.append(f"{column} = ?")  # column names from the list above, never input
+                values.append(value)
+        row = await self._one(
+            f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? "
+            f"RETURNING {_GAME_COLUMNS}",
+            (*values, game_id, expected_version),
+        )
+        if row is None:
+            raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
+        game = _game(row)
+        await self._all(
+            "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
+            "decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                game.version,
+                move.user_id,
+                move.action,
+                move.detail,
+                move.dice,
+                stamp,
+                move.loss,
+                move.decision,
+            ),
+        )
+        if results:
+            await self._db.executemany(
+                "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
+                "VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+                "updated_at = excluded.updated_at",
+                [(game.guild_id, r.user_id, r.name, stamp) for r in results if r.name],
+            )
+            await self._db.executemany(
+                "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
+                "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
+                "finished_at, expected_loss) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        game.guild_id,
+                        game.channel_id,
+                        r.user_id,
+                        r.total,
+                        r.upper_total,
+                        r.upper_bonus,
+                        r.yahtzees,
+                        r.yahtzee_bonuses,
+                        r.place,
+                        r.seats,
+                        game.preset,
+                        stamp,
+                        r.expected_loss,
+                    )
+                    for r in results
+                ],
+            )
+        return game
+
+    async def set_messages(
+        self,
+        game_id: int,
+        *,
+        board: tuple[int | None, int | None, int | None] = _UNSET,
+        undo_message_id: int | None = _UNSET,
+        final_message_id: int | None = _UNSET,
+    ) -> None:
+        """Record which messages show the game: ``board`` is (message id, turn, version)."""
+        sets: list[str] = []
+        values: list[Any] = []
+        if board is not _UNSET:
+            sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
+            values += list(board)
+        if undo_message_id is not _UNSET:
+            sets.append("undo_message_id = ?")
+            values.append(undo_message_id)
+        if final_message_id is not _UNSET:
+            sets.append("final_message_id = ?")
+            values.append(final_message_id)
+        if sets:
+            await self._all(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id))
+
+    async def save_guild_settings(
+        self, guild_id: int, settings: GuildSettings, user_id: int
+    ) -> None:
+        """Store a server's settings (validated by the caller)."""
+        await self._all(
+            "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
+            "use_threads, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
+            "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
+            "use_threads = excluded.use_threads, updated_by = excluded.updated_by, "
+            "updated_at = excluded.updated_at",
+            (
+                guild_id,
+                settings.preset,
+                settings.turn_seconds,
+                settings.timeout_policy,
+                int(settings.use_threads),
+                user_id,
+                now(),
+            ),
+        )
 
     async def archive_results(self, guild_id: int, user_id: int) -> int:
         """Hide every live result of a server from the boards; returns how many."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            async with self._db.execute(
-                "SELECT COUNT(*) FROM results WHERE guild_id = ? AND archived = 0", (guild_id,)
-            ) as cur:
-                count = int((await cur.fetchone() or (0,))[0])
-            if count:
-                cursor = await self._db.execute(
-                    "INSERT INTO leaderboard_archives "
-                    "(guild_id, archived_by, archived_at, results) VALUES (?, ?, ?, ?)",
-                    (guild_id, user_id, now(), count),
-                )
-                await self._db.execute(
-                    "UPDATE results SET archived = ? WHERE guild_id = ? AND archived = 0",
-                    (cursor.lastrowid, guild_id),
-                )
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
+        row = await self._one(
+            "SELECT COUNT(*) FROM results WHERE guild_id = ? AND archived = 0", (guild_id,)
+        )
+        count = int(row[0]) if row else 0
+        if count:
+            archive = await self._one(
+                "INSERT INTO leaderboard_archives (guild_id, archived_by, archived_at, results) "
+                "VALUES (?, ?, ?, ?) RETURNING id",
+                (guild_id, user_id, now(), count),
+            )
+            assert archive is not None
+            await self._all(
+                "UPDATE results SET archived = ? WHERE guild_id = ? AND archived = 0",
+                (archive[0], guild_id),
+            )
         return count
 
     async def restore_results(self, guild_id: int) -> int:
         """Bring back the server's most recent archive; returns how many results came back."""
-        await self._db.execute("BEGIN IMMEDIATE")
+        row = await self._one(
+            "SELECT id FROM leaderboard_archives WHERE guild_id = ? AND restored_at IS NULL "
+            "ORDER BY id DESC LIMIT 1",
+            (guild_id,),
+        )
+        if row is None:
+            return 0
+        restored = await self._all(
+            "UPDATE results SET archived = 0 WHERE guild_id = ? AND archived = ? RETURNING id",
+            (guild_id, row[0]),
+        )
+        await self._all(
+            "UPDATE leaderboard_archives SET restored_at = ? WHERE id = ?", (now(), row[0])
+        )
+        return len(restored)
+
+    async def _script(self, script: str) -> None:
+        """Run a migration script (statements without parameters) inside this transaction.
+
+        Statement by statement: ``executescript`` would commit the transaction first.
+        """
+        for statement in _statements(script):
+            await self._all(statement)
+
+
+def _statements(script: str) -> list[str]:
+    """A script's statements, split where SQLite says a statement is complete."""
+    out: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \t\r\n;"):
+                out.append(pending.strip())
+            pending = ""
+    if pending.strip(" \t\r\n;"):
+        raise ValueError(f"an incomplete statement at the end of a migration: {pending[:60]!r}")
+    return out
+
+
+def _in_transaction(
+    write: Callable[Concatenate[Transaction, P], Awaitable[R]],
+) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+    """``Store.x(...)``: ``Transaction.x(...)`` in a transaction of its own."""
+
+    async def run(store: Store, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with store.transaction() as tx:
+            return await write(tx, *args, **kwargs)
+
+    run.__name__ = write.__name__
+    run.__doc__ = f"{write.__doc__}\n\n(In a transaction of its own.)"
+    return run
+
+
+async def _settled(operation: Awaitable[Any]) -> None:
+    """Await a database statement to its end even if the caller is cancelled meanwhile, so
+    that nothing still runs in the database thread when the write lock is released."""
+    task = asyncio.ensure_future(operation)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait({task})
+        raise
+
+
+class Store(_Reads):
+    """All reads and writes of the bot's SQLite file.
+
+    Writes go through ``transaction()`` on one writer connection, one transaction at a time
+    across every game: two games' BEGIN/COMMIT can never interleave. Reads go to a second
+    connection that never writes; in WAL mode they do not wait behind a write and see every
+    committed transaction.
+    """
+
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        super().__init__(reader)
+        self._writer = writer
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, migrate: bool = True) -> Store:
+        """Open (creating folders and file as needed) and bring the schema up to date."""
+        path = Path(path)
+        memory = str(path) == ":memory:"
+        if not memory:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(path, isolation_level=None)
         try:
-            async with self._db.execute(
-                "SELECT id FROM leaderboard_archives WHERE guild_id = ? AND restored_at IS NULL "
-                "ORDER BY id DESC LIMIT 1",
-                (guild_id,),
-            ) as cur:
-                row = await cur.fetchone()
-            count = 0
-            if row is not None:
-                cursor = await self._db.execute(
-                    "UPDATE results SET archived = 0 WHERE guild_id = ? AND archived = ?",
-                    (guild_id, row[0]),
-                )
-                count = cursor.rowcount
-                await self._db.execute(
-                    "UPDATE leaderboard_archives SET restored_at = ? WHERE id = ?", (now(), row[0])
-                )
-            await self._db.execute("COMMIT")
+            await writer.execute("PRAGMA journal_mode = WAL")
+            await writer.execute("PRAGMA busy_timeout = 2000")
+            await writer.execute("PRAGMA foreign_keys = ON")
+            await writer.execute("PRAGMA synchronous = NORMAL")
+            reader = writer
+            if not memory:  # an in-memory database exists on its one connection only
+                reader = await aiosqlite.connect(path, isolation_level=None)
+                await reader.execute("PRAGMA busy_timeout = 2000")
+                await reader.execute("PRAGMA query_only = ON")
         except BaseException:
-            await self._db.execute("ROLLBACK")
+            await writer.close()
             raise
-        return count
+        store = cls(writer, reader)
+        if migrate:
+            try:
+                await store.migrate()
+            except BaseException:
+                await store.close()
+                raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connections (after the write in progress, if any)."""
+        async with self._write_lock:
+            if self._db is not self._writer:
+                await self._db.close()
+            await self._writer.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """``async with store.transaction() as tx:`` the one way to write.
+
+        Transactions run one at a time, whatever game they belong to. The block's writes
+        are committed when it ends, or rolled back if it raises (the error goes on).
+        """
+        async with self._write_lock:
+            await _settled(self._writer.execute("BEGIN IMMEDIATE"))
+            tx = Transaction(self._writer)
+            try:
+                yield tx
+            except BaseException:
+                tx.open = False
+                if self._writer.in_transaction:
+                    await _settled(self._writer.execute("ROLLBACK"))
+                raise
+            tx.open = False
+            try:
+                await _settled(self._writer.execute("COMMIT"))
+            except sqlite3.Error:
+                if self._writer.in_transaction:
+                    await _settled(self._writer.execute("ROLLBACK"))
+                raise
+
+    # -- schema ------------------------------------------------------------------------------
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply every migration newer than the file's version, all in one transaction."""
+        current = await self.schema_version()
+        pending = [
+            (n, p) for n, p in _migration_files() if n > current and (target is None or n <= target)
+        ]
+        if not pending:
+            return current
+        async with self.transaction() as tx:
+            for number, path in pending:
+                await tx._script(path.read_text(encoding="utf-8"))
+                await tx._script(f"PRAGMA user_version = {int(number)};")
+        version = await self.schema_version()
+        log.info("database schema migrated from version %d to %d", current, version)
+        return version
+
+    # -- writes, each in a transaction of its own ----------------------------------------------
+
+    create_game = _in_transaction(Transaction.create_game)
+    update_game = _in_transaction(Transaction.update_game)
+    set_messages = _in_transaction(Transaction.set_messages)
+    save_guild_settings = _in_transaction(Transaction.save_guild_settings)
+    archive_results = _in_transaction(Transaction.archive_results)
+    restore_results = _in_transaction(Transaction.restore_results)

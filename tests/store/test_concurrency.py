@@ -1,0 +1,192 @@
+"""Many games writing at once through one Store: no write is lost, mixed up or half done.
+
+These tests are about what users do at the same moment in different channels. Before the
+store serialised its transactions, two games' BEGIN/COMMIT pairs interleaved on its one
+connection, and one game's COMMIT or ROLLBACK settled another game's half-written change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store import ChannelBusy, GameRow, MoveRecord, ResultRow, StaleVersion, Store
+
+GAMES = 50
+UPDATES = 200
+
+
+async def integrity(path: Path) -> str:
+    async with aiosqlite.connect(path) as db, db.execute("PRAGMA integrity_check") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+async def move_log(path: Path) -> dict[int, list[tuple[int, str | None]]]:
+    """Every game's (version, detail) entries, read straight from the file."""
+    log: dict[int, list[tuple[int, str | None]]] = {}
+    async with (
+        aiosqlite.connect(path) as db,
+        db.execute("SELECT game_id, version, detail FROM moves ORDER BY game_id, version") as cur,
+    ):
+        for game_id, version, detail in await cur.fetchall():
+            log.setdefault(game_id, []).append((version, detail))
+    return log
+
+
+async def test_creates_and_updates_of_many_games_at_once(store: Store, db_path: Path) -> None:
+    """50 lobbies opened and 200 moves over them, all at once: each call succeeds or raises
+    its own documented error, and every success is in the file at its own version."""
+    rng = random.Random(12)
+
+    async def create(channel: int) -> GameRow:
+        return await store.create_game(
+            guild_id=1, channel_id=channel, host_id=channel, preset="official",
+            players=[(channel, f"P{channel}")],
+        )  # fmt: skip
+
+    games = await asyncio.gather(*(create(1000 + i) for i in range(GAMES)))
+    assert len({g.id for g in games}) == GAMES
+
+    applied: list[tuple[int, int, str]] = []  # (game, version, marker) of each success
+    stale = 0
+
+    async def update(n: int) -> None:
+        nonlocal stale
+        game = games[rng.randrange(GAMES)]
+        await asyncio.sleep(rng.random() * 0.01)
+        current = await store.get_game(game.id)
+        assert current is not None
+        marker = f"update {n}"
+        try:
+            saved = await store.update_game(
+                game.id, current.version, MoveRecord(n, "test", marker), state={"n": n}
+            )
+        except StaleVersion:
+            stale += 1  # another update of the same game went first: the documented refusal
+            return
+        assert saved.id == game.id and saved.version == current.version + 1
+        assert saved.state == {"n": n}
+        applied.append((game.id, saved.version, marker))
+
+    outcomes = await asyncio.gather(*(update(n) for n in range(UPDATES)), return_exceptions=True)
+    assert [o for o in outcomes if o is not None] == []
+    assert len(applied) + stale == UPDATES
+    assert len(applied) >= GAMES // 2  # most updates meet no competitor
+
+    log = await move_log(db_path)
+    for game in games:
+        entries = log[game.id]
+        versions = [v for v, _ in entries]
+        final = await store.get_game(game.id)
+        assert final is not None
+        assert versions == list(range(final.version + 1)), f"gap in game {game.id}: {versions}"
+    for game_id, version, marker in applied:
+        assert (version, marker) in log[game_id]
+    assert await integrity(db_path) == "ok"
+
+
+async def test_a_busy_channel_refusal_does_not_undo_another_game(
+    store: Store, db_path: Path
+) -> None:
+    """A second lobby in a busy channel is refused while other games commit around it."""
+    first = await store.create_game(
+        guild_id=1, channel_id=77, host_id=1, preset="official", players=[(1, "Ann")]
+    )
+
+    async def second_lobby() -> None:
+        await store.create_game(
+            guild_id=1, channel_id=77, host_id=2, preset="official", players=[(2, "Bob")]
+        )
+
+    async def other(channel: int) -> GameRow:
+        return await store.create_game(
+            guild_id=1, channel_id=channel, host_id=3, preset="official", players=[(3, "Cy")]
+        )
+
+    results = await asyncio.gather(
+        *(second_lobby() for _ in range(10)), *(other(500 + i) for i in range(20)),
+        return_exceptions=True,
+    )  # fmt: skip
+    refusals = results[:10]
+    assert all(isinstance(r, ChannelBusy) and r.existing.id == first.id for r in refusals)
+    created = [r for r in results[10:] if isinstance(r, GameRow)]
+    assert len(created) == 20
+    for game in created:
+        assert await store.live_game_in(game.channel_id) == await store.get_game(game.id)
+    assert await integrity(db_path) == "ok"
+
+
+async def test_results_are_kept_with_the_finishing_move_under_load(
+    store: Store, db_path: Path
+) -> None:
+    """Games finishing while others write: each finished game has exactly its result rows."""
+    games = [
+        await store.create_game(
+            guild_id=9,
+            channel_id=900 + i,
+            host_id=i + 1,
+            preset="official",
+            players=[(i + 1, f"P{i}")],
+        )
+        for i in range(30)
+    ]
+
+    async def finish(game: GameRow) -> None:
+        result = ResultRow(game.host_id, 100 + game.host_id, 50, 0, 0, 0, 1, 1, name="x")
+        await store.update_game(
+            game.id, game.version, MoveRecord(game.host_id, "score"),
+            status="finished", results=[result],
+        )  # fmt: skip
+
+    async def noise(game: GameRow) -> None:
+        await store.set_messages(game.id, board=(game.id * 10, 1, 1))
+        await store.save_guild_settings(9, (await store.guild_settings(9)), game.host_id)
+
+    await asyncio.gather(*(finish(g) for g in games[:15]), *(noise(g) for g in games[15:]))
+    for game in games[:15]:
+        rows = await store.results(game.id)
+        assert [(r.user_id, r.total) for r in rows] == [(game.host_id, 100 + game.host_id)]
+    for game in games[15:]:
+        assert await store.results(game.id) == []
+        row = await store.get_game(game.id)
+        assert row is not None and row.board_message_id == game.id * 10
+    assert await integrity(db_path) == "ok"
+
+
+async def test_archive_and_moves_at_once(store: Store, db_path: Path) -> None:
+    """A leaderboard reset while games finish: every result is either archived or on the
+    board, and a restore brings back exactly what was archived."""
+    games = [
+        await store.create_game(
+            guild_id=5,
+            channel_id=300 + i,
+            host_id=i + 1,
+            preset="official",
+            players=[(i + 1, f"P{i}")],
+        )
+        for i in range(20)
+    ]
+
+    async def finish(game: GameRow) -> None:
+        await asyncio.sleep(random.random() * 0.005)
+        result = ResultRow(game.host_id, 150, 50, 0, 0, 0, 1, 1, name="x")
+        await store.update_game(
+            game.id, game.version, MoveRecord(game.host_id, "score"),
+            status="finished", results=[result],
+        )  # fmt: skip
+
+    async def reset() -> int:
+        await asyncio.sleep(0.002)
+        return await store.archive_results(5, 1)
+
+    *_, archived = await asyncio.gather(*(finish(g) for g in games), reset())
+    on_board = await store.leaderboard(5, "high")
+    assert archived + len(on_board) == 20
+    assert await store.restore_results(5) == archived
+    assert len(await store.leaderboard(5, "high")) == 20
+    assert await integrity(db_path) == "ok"
