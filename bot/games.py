@@ -201,6 +201,7 @@ class GameService:
         self.clock = clock
         self.coach = coach
         self._locks = _Locks()
+        self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
 
     def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
         """Deadline and reminder for a turn that starts now (none if off or game over)."""
@@ -385,6 +386,44 @@ class GameService:
         judged = judge(table, game, keep, box)
         return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
 
+    def _cost_later(
+        self, before: GameRow, version: int, keep: tuple[int, ...] | None, box: Category | None
+    ) -> None:
+        """Value a decision after its click is answered: judging takes milliseconds the answer
+        need not wait for. The cost is added to the move-log entry at ``version``; a report
+        or a game's end waits for the costs still being worked out (``costs_settled``)."""
+        table = self.coach.table if self.coach is not None else None
+        if table is None or before.preset != Preset.OFFICIAL.value or before.state is None:
+            return
+        state = before.state
+
+        async def work() -> None:
+            game = Game.from_dict(state)
+            judged = await asyncio.to_thread(judge, table, game, keep, box)
+            if judged is not None:
+                await self.store.set_move_cost(before.id, version, *judged)
+
+        task = asyncio.create_task(work(), name=f"cost-{before.id}-{version}")
+        pending = self._costing.setdefault(before.id, set())
+        pending.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            pending.discard(finished)
+            if not pending:
+                self._costing.pop(before.id, None)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error(
+                    "game %s: could not value move %s", before.id, version,
+                    exc_info=finished.exception(),
+                )  # fmt: skip
+
+        task.add_done_callback(done)
+
+    async def costs_settled(self, game_id: int) -> None:
+        """Wait until the cost of every decision of a game made so far is in its move log."""
+        while pending := self._costing.get(game_id):
+            await asyncio.wait(set(pending))
+
     async def _game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
         """A player's total loss in a game, counting the move about to be saved."""
         moves = await self.store.decisions(game_id, user_id)
@@ -395,6 +434,7 @@ class GameService:
 
     async def report(self, game_id: int, user_id: int) -> Report:
         """A player's report card for a game: points lost against optimal play."""
+        await self.costs_settled(game_id)
         row = await self._row(game_id)
         if row.preset != Preset.OFFICIAL.value:
             raise Refusal("The report card is available for games under the official rules only.")
@@ -498,7 +538,11 @@ class GameService:
         if row.status != "active":
             raise Refusal("This game is over. Start a new one with /yahtzee start.")
         game = self.game_of(row)
-        if message_id != row.board_message_id or turn != game.turn_number:
+        # A click on this turn's buttons may come before the bot has recorded the message
+        # it just posted as this turn's board (board_turn still names the last turn): that
+        # message is the board. Once recorded, only the recorded message is live.
+        recorded = row.board_turn == game.turn_number
+        if turn != game.turn_number or (recorded and message_id != row.board_message_id):
             raise Refusal(
                 "That board is from an earlier turn. Use the live board instead.", self._link(row)
             )
@@ -530,19 +574,21 @@ class GameService:
 
         async def work() -> Board:
             row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
-            cost: dict[str, object] = {}
+            kept: tuple[int, ...] | None = None
             if game.dice is not None and game.current_player_id == _player_id(user_id):
                 kept = tuple(sorted(f for f, h in zip(game.dice, game.held, strict=True) if h))
-                if len(kept) < 5 and game.rolls_left > 0:
-                    cost = self._cost(game, kept, None)
+                if len(kept) == 5 or game.rolls_left == 0:
+                    kept = None  # keeping all five only wastes a roll: nothing to value
             try:
                 dice = game.roll(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
-            move = MoveRecord(user_id, "roll", dice=str(dice), **cost)  # type: ignore[arg-type]
+            move = MoveRecord(user_id, "roll", dice=str(dice))
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
             saved = await self._save(row, move, game, **self._moved(), **closed)
+            if kept is not None:
+                self._cost_later(row, saved.version, kept, None)
             return await self._board(saved, game, retire)
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
@@ -591,20 +637,23 @@ class GameService:
                 raise Refusal("That box does not exist; pick one from the menu.") from None
             seat = game.current_seat
             round_no = game.round
-            cost: dict[str, object] = {}
-            if game.current_player_id == _player_id(user_id) and category in game.options():
-                cost = self._cost(game, None, category)
             try:
                 result = game.score(_player_id(user_id), category)
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
+            cost: dict[str, object] = {}
+            if game.is_over:  # the results keep each player's loss: value this one now
+                cost = self._cost(self.game_of(row), None, category)
             detail = f"{category.value} {result.points}" + (
                 f" +{result.bonus}" if result.bonus else ""
             )
             move = MoveRecord(user_id, "score", detail, str(result.dice), **cost)  # type: ignore[arg-type]
-            return await self._after_scoring(
+            scored = await self._after_scoring(
                 row, game, move, result, seat.name, round_no, self._moved()
             )
+            if not cost:
+                self._cost_later(row, scored.board.row.version, None, category)
+            return scored
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
 
@@ -623,6 +672,7 @@ class GameService:
             if game.completed:
                 results = self._results(game)
                 if game.preset is Preset.OFFICIAL:
+                    await self.costs_settled(row.id)
                     results = [
                         replace(r, expected_loss=await self._game_loss(row.id, r.user_id, move))
                         for r in results

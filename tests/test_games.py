@@ -309,3 +309,24 @@ async def test_play_again_seats_the_same_players(service: GameService, dice: Scr
     lobby = await service.play_again(table.game_id, 1, 2, "Bob")
     assert lobby.status == "lobby" and lobby.host_id == 2
     assert lobby.players == [(2, "Bob"), (1, "Ann")]
+
+
+async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """The next player may click the board just posted before the bot has recorded its
+    message id: the click is played; once recorded, another message of that turn is refused."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([2] * 5 + [3] * 5 + [4] * 5)
+    await table.roll(1)
+    await table.score(1, C.TWOS)
+    row = await service.store.get_game(table.game_id)
+    assert row is not None
+    await service.store.set_messages(row.id, board=(table.undo_id, 0, row.version))  # not yet
+    posted = 555  # the next board, posted but not recorded
+    board = await service.roll(table.game_id, 2, posted, 1, 0)
+    assert board.game is not None and list(board.game.dice or ()) == [3] * 5
+    await service.board_shown(board.row, posted, board.game)
+    with pytest.raises(Refusal, match="earlier turn"):
+        await service.roll(table.game_id, 2, 556, 1, 1)

@@ -564,6 +564,13 @@ class Transaction(_Reads):
         if sets:
             await self._all(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id))
 
+    async def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
+        """Add what a decision cost against optimal play to its move-log entry."""
+        await self._all(
+            "UPDATE moves SET loss = ?, decision = ? WHERE game_id = ? AND version = ?",
+            (loss, decision, game_id, version),
+        )
+
     async def save_guild_settings(
         self, guild_id: int, settings: GuildSettings, user_id: int
     ) -> None:
@@ -771,6 +778,7 @@ class Store(_Reads):
     create_game = _in_transaction(Transaction.create_game)
     update_game = _in_transaction(Transaction.update_game)
     set_messages = _in_transaction(Transaction.set_messages)
+    set_move_cost = _in_transaction(Transaction.set_move_cost)
     save_guild_settings = _in_transaction(Transaction.save_guild_settings)
     archive_results = _in_transaction(Transaction.archive_results)
     restore_results = _in_transaction(Transaction.restore_results)

@@ -72,6 +72,7 @@ class Interaction:
     followups: list[dict[str, Any]] = field(default_factory=list)
     original_message_id: str | None = None
     error: str | None = None
+    answered: float | None = None  # time.monotonic() when the answer arrived
 
     @property
     def ephemeral_text(self) -> str:
@@ -108,6 +109,8 @@ class FakeDiscord:
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
         self.nonces: dict[str, str] = {}  # enforce_nonce: nonce -> message id
+        self.posted_at: dict[str, float] = {}  # message id -> time.monotonic() of its posting
+        self._posts: dict[str, asyncio.Event] = {}  # channel id -> set at its next post
         self.hung = asyncio.Event()
         self._released = asyncio.Event()  # set on stop: hung requests end
         self.identified = asyncio.Event()
@@ -234,6 +237,12 @@ class FakeDiscord:
             await asyncio.sleep(0.02)
         await self.settle()
 
+    async def next_post(self, channel_id: str, timeout: float = 10.0) -> None:
+        """Wait for the next message posted in one channel (what a person in that channel
+        sees; unlike ``settle`` it works while other channels are busy)."""
+        waiter = self._posts.setdefault(channel_id, asyncio.Event())
+        await asyncio.wait_for(waiter.wait(), timeout)
+
     async def settle(self, quiet: float = 0.06, limit: float = 10.0) -> None:
         """Wait until the bot has sent nothing for ``quiet`` seconds (a person's pause)."""
         deadline = time.monotonic() + limit
@@ -304,12 +313,26 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
-    async def _await_answer(self, record: Interaction, timeout: float) -> Interaction:
+    async def press(
+        self, user: dict[str, Any], message: dict[str, Any], custom_id: str, values: Any = None
+    ) -> Interaction:
+        """Send one click on a component by custom_id (a select if ``values`` is given), and
+        return at once: wait on ``record.responded`` (for load, where nobody is quiet)."""
+        current = self.messages.get(message["id"], message)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return await self._send_interaction(user, current["channel_id"], 3, data, current)
+
+    async def _await_answer(
+        self, record: Interaction, timeout: float, quiet: bool = True
+    ) -> Interaction:
         try:
             await asyncio.wait_for(record.responded.wait(), timeout)
         except TimeoutError:
             record.error = "no answer"
-        await self.settle()
+        if quiet:
+            await self.settle()
         return record
 
     async def slash(
@@ -318,9 +341,14 @@ class FakeDiscord:
         channel_id: str,
         command: str,
         timeout: float = 5.0,
+        quiet: bool = True,
         **options: Any,
     ) -> Interaction:
-        """Use a slash command such as ``"yahtzee start"`` with options."""
+        """Use a slash command such as ``"yahtzee start"`` with options.
+
+        ``quiet``: after the answer, also wait until the bot has sent nothing for a moment
+        (off under load, where other channels never go quiet).
+        """
         group, _, sub = command.partition(" ")
         opts: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {}
@@ -343,7 +371,7 @@ class FakeDiscord:
         if resolved:
             data["resolved"] = resolved
         record = await self._send_interaction(user, channel_id, 2, data, None)
-        return await self._await_answer(record, timeout)
+        return await self._await_answer(record, timeout, quiet)
 
     async def click(
         self,
@@ -726,6 +754,7 @@ class FakeDiscord:
             record.original_message_id = record.message_id
         record.response_type = kind
         record.response = message
+        record.answered = time.monotonic()
         record.responded.set()
         if str(query.get("with_response", "")).lower() in ("1", "true"):
             return _json(
@@ -806,6 +835,10 @@ class FakeDiscord:
         self.messages[message["id"]] = message
         if not message["flags"] & EPHEMERAL:
             self.order.setdefault(channel_id, []).append(message["id"])
+            self.posted_at[message["id"]] = time.monotonic()
+            waiter = self._posts.pop(channel_id, None)
+            if waiter is not None:
+                waiter.set()
         return message
 
     def _edit(

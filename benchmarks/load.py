@@ -1,0 +1,364 @@
+"""Many games at once: python benchmarks/load.py [--games N] [--seconds D] [options]
+
+Runs ``python -m bot`` (the real YahtzeeBot, the same setup_hook) as its own process against
+the fake Discord of tests/e2e, which runs here with the players: N two-player games in N
+channels, each player clicking (holds, Roll, a box) after an exponential think time (mean
+3 s), for D seconds, once the strategy table is in place. Before the game bot, a trivial
+discord.py bot that only edits the clicked message (benchmarks/floor_bot.py) is measured
+against the same fake: the floor.
+
+Prints, per kind of click, the median and 99th percentile of click -> answer and
+click -> visible update (for a scoring: until the next board is posted), clicks per second,
+refusals and errors, answers later than 3 s, and the bot process's CPU and memory.
+
+Options: --timer puts every game on a 1-minute turn timer; --bots K seats the Optimal
+computer player in K of the games instead of a second person; --floor-clicks sets how many
+clicks measure the floor; --seed makes the players' choices repeatable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.store import GuildSettings, Store  # noqa: E402
+from bot.strategy import solve  # noqa: E402
+from bot.strategy.table_file import save, table_path  # noqa: E402
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component  # noqa: E402
+
+TOKEN = "fake.bot.token"
+SITEPATCH = ROOT / "tests" / "e2e" / "sitepatch"
+MENTION = re.compile(r"<@(\d+)>")
+LATE = 3.0
+
+
+@dataclass
+class Figures:
+    """What the players measured."""
+
+    answer: dict[str, list[float]] = field(default_factory=dict)  # kind -> seconds
+    visible: dict[str, list[float]] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)  # ephemeral answer text -> count
+    errors: dict[str, int] = field(default_factory=dict)
+    late: int = 0
+    clicks: int = 0
+
+    def count(self, table: dict[str, int], what: str) -> None:
+        table[what] = table.get(what, 0) + 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bot_env(fake: FakeDiscord, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
+    env.update(
+        PYTHONPATH=os.pathsep.join([str(SITEPATCH), str(ROOT)]),
+        FAKE_DISCORD_API=fake.api_base,
+        DISCORD_TOKEN=TOKEN,
+        DEV_GUILD_ID="",
+    )
+    env.update(extra)
+    return env
+
+
+def proc_cpu_and_memory(pid: int) -> tuple[float, int, int]:
+    """CPU seconds used so far, resident memory and its peak (KiB) of a process."""
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    status = Path(f"/proc/{pid}/status").read_text()
+    rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))  # type: ignore[union-attr]
+    peak = int(re.search(r"VmHWM:\s+(\d+)", status).group(1))  # type: ignore[union-attr]
+    return cpu, rss, peak
+
+
+async def connect(fake: FakeDiscord, *command: str, env: dict[str, str], log: Path) -> Any:
+    fake.identified.clear()
+    process = await asyncio.create_subprocess_exec(
+        *command, env=env, cwd=log.parent, stdout=log.open("wb"), stderr=asyncio.subprocess.STDOUT
+    )
+    await asyncio.wait_for(fake.identified.wait(), 60)
+    await asyncio.sleep(1.0)  # READY and GUILD_CREATE handled
+    return process
+
+
+async def stop(process: Any) -> None:
+    if process.returncode is None:
+        process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), 20)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+async def measure_floor(fake: FakeDiscord, clicks: int, work: Path) -> float:
+    """Median click -> answer of the trivial bot, one click at a time."""
+    env = bot_env(fake)
+    process = await connect(
+        fake, sys.executable, str(ROOT / "benchmarks" / "floor_bot.py"), env=env,
+        log=work / "floor.log",
+    )  # fmt: skip
+    try:
+        channel = fake.channel("general")
+        button = {"type": 2, "style": 1, "label": "Click", "custom_id": "floor"}
+        message = fake._create(channel, {"content": "floor", "components": [
+            {"type": 1, "components": [button]}]}, [])  # fmt: skip
+        user = fake.user("Floor")
+        times = []
+        for _ in range(clicks):
+            record = await fake.press(user, message, "floor")
+            await asyncio.wait_for(record.responded.wait(), 10)
+            assert record.answered is not None
+            times.append(record.answered - record.created)
+        return statistics.median(times)
+    finally:
+        await stop(process)
+
+
+class Table:
+    """One channel's game, played by two people (or one and the Optimal bot)."""
+
+    def __init__(
+        self, fake: FakeDiscord, figures: Figures, index: int, rng: random.Random, args: Any
+    ) -> None:
+        self.fake, self.figures, self.rng, self.args = fake, figures, rng, args
+        self.channel = fake.add_channel(f"table-{index}")["id"]
+        self.host = fake.user(f"Host{index}")
+        self.guest = fake.user(f"Guest{index}")
+        self.people = {self.host["id"]: self.host, self.guest["id"]: self.guest}
+        self.against_bot = index < args.bots
+        self.measuring = False
+        self.stopping = False
+
+    async def think(self) -> None:
+        await asyncio.sleep(self.rng.expovariate(1 / self.args.think))
+
+    async def click(
+        self, kind: str, user: dict[str, Any], message: dict[str, Any], custom_id: str,
+        values: list[str] | None = None,
+    ) -> Any:  # fmt: skip
+        record = await self.fake.press(user, message, custom_id, values)
+        try:
+            await asyncio.wait_for(record.responded.wait(), 10)
+        except TimeoutError:
+            record.error = record.error or "no answer within 10 s"
+        if not self.measuring:
+            return record
+        self.figures.clicks += 1
+        if record.error:
+            if record.error == "answered too late":
+                self.figures.late += 1
+            self.figures.count(self.figures.errors, f"{kind}: {record.error}")
+            return record
+        assert record.answered is not None
+        took = record.answered - record.created
+        if took > LATE:
+            self.figures.late += 1
+        text = record.ephemeral_text
+        if record.response_type != 7 or text:
+            target = self.figures.errors if "went wrong" in text else self.figures.refused
+            self.figures.count(target, f"{kind}: {text[:70] or record.response_type}")
+            return record
+        self.figures.answer.setdefault(kind, []).append(took)
+        if kind != "score":  # a roll or hold shows in the message the answer edits
+            self.figures.visible.setdefault(kind, []).append(took)
+        return record
+
+    async def open(self) -> None:
+        """A lobby, the second seat, Start; returns when the first board is up."""
+        answer = await self.fake.slash(self.host, self.channel, "yahtzee start", 10, quiet=False)
+        assert answer.response_type == 4, answer.ephemeral_text or answer.error
+        lobby = self.fake.messages[answer.original_message_id or ""]
+        if self.against_bot:
+            await self.click("lobby", self.host, lobby, self._id(lobby, "Add bot (Optimal)"))
+        else:
+            await self.click("lobby", self.guest, lobby, self._id(lobby, "Join"))
+        await self.click("lobby", self.host, lobby, self._id(lobby, "Start"))
+        await self.board()
+
+    @staticmethod
+    def _id(message: dict[str, Any], label: str) -> str:
+        component = find_component(message, label)
+        assert component is not None, f"no {label!r} on {message.get('content')}"
+        return str(component["custom_id"])
+
+    async def board(self, after: str | None = None) -> dict[str, Any] | None:
+        """The live board (a newer one than ``after``), or None if the game is over."""
+        while True:
+            boards = self.fake.live_boards(self.channel)
+            if boards and boards[-1]["id"] != after:
+                return boards[-1]
+            last = self.fake.channel_messages(self.channel)[-1]
+            if find_component(last, "Play again") is not None:
+                return None
+            await self.fake.next_post(self.channel, 120)
+
+    async def play(self, until: float) -> None:
+        board = await self.board()
+        while time.monotonic() < until and not self.stopping:
+            if board is None:  # game over: a new one in the same channel
+                await self.open()
+                board = await self.board()
+                continue
+            found = MENTION.search(board.get("content") or "")
+            mover = self.people.get(found.group(1)) if found else None
+            if mover is None:  # the computer player's turn: watch for the next board
+                board = await self.board(after=board["id"])
+                continue
+            board = await self.turn(mover, board, until)
+
+    async def turn(
+        self, mover: dict[str, Any], board: dict[str, Any], until: float
+    ) -> dict[str, Any] | None:
+        for roll in range(3):
+            await self.think()
+            if time.monotonic() >= until:
+                return board
+            current = self.fake.messages[board["id"]]
+            if roll:
+                dice = current["components"][0]["components"]
+                for die in self.rng.sample(dice, self.rng.randint(0, 2)):
+                    await self.click("hold", mover, current, die["custom_id"])
+                    await self.think()
+                    current = self.fake.messages[board["id"]]
+            await self.click("roll", mover, current, self._id(current, "Roll"))
+            if self.rng.random() < 0.3:
+                break
+        await self.think()
+        current = self.fake.messages[board["id"]]
+        select = next(c for r in current["components"] for c in r["components"] if c["type"] == 3)
+        box = self.rng.choice(select["options"])["value"]
+        record = await self.click("score", mover, current, select["custom_id"], [box])
+        if record.response_type != 7:
+            return await self.board()
+        following = await self.board(after=board["id"])
+        if self.measuring and following is not None and record.answered is not None:
+            shown = self.fake.posted_at[following["id"]]
+            self.figures.visible.setdefault("score", []).append(shown - record.created)
+        return following
+
+
+async def prepare(work: Path, timer: bool) -> Path:
+    """The data folder with the strategy table (as after the bot's first start)."""
+    database = work / "data" / "yahtzee.sqlite3"
+    database.parent.mkdir(parents=True)
+    target = table_path(database.parent, "official")
+    built = table_path(ROOT / "data", "official")
+    if built.exists():
+        shutil.copy(built, target)
+    else:
+        save(solve("official"), target)
+    if timer:
+        store = await Store.open(database)
+        await store.save_guild_settings(GUILD_ID, GuildSettings(turn_seconds=60), 0)
+        await store.close()
+    return database
+
+
+def report(
+    figures: Figures, seconds: float, floor: float, cpu: float, memory: tuple[int, int]
+) -> None:
+    print(
+        f"clicks measured: {figures.clicks} in {seconds:.0f} s = {figures.clicks / seconds:.1f}/s"
+    )
+    print(f"floor (trivial bot, click -> answer, median): {floor * 1000:.2f} ms")
+    print(f"{'click':<7}{'n':>6} {'answer p50':>11}{'p99':>9} {'visible p50':>12}{'p99':>9}"
+          f" {'p50/floor':>10}")  # fmt: skip
+    for kind in ("hold", "roll", "score"):
+        answers = figures.answer.get(kind, [])
+        shown = figures.visible.get(kind, [])
+        if not answers:
+            continue
+        p50 = statistics.median(answers)
+        p99 = percentile(answers, 0.99)
+        print(
+            f"{kind:<7}{len(answers):>6} {p50 * 1000:>9.1f}ms{p99 * 1000:>7.1f}ms"
+            f" {statistics.median(shown) * 1000:>10.1f}ms{percentile(shown, 0.99) * 1000:>7.1f}ms"
+            f" {p50 / floor:>9.1f}x"
+        )
+    print(f"answers later than 3 s: {figures.late}")
+    print(f"errors: {sum(figures.errors.values())} {figures.errors or ''}")
+    print(f"refused: {sum(figures.refused.values())} {figures.refused or ''}")
+    print(f"bot process: CPU {cpu * 100:.0f}% of one core; RSS {memory[0] / 1024:.0f} MiB "
+          f"(peak {memory[1] / 1024:.0f} MiB)")  # fmt: skip
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think", type=float, default=3.0, help="mean think time, seconds")
+    parser.add_argument("--timer", action="store_true", help="a 1-minute turn timer everywhere")
+    parser.add_argument("--bots", type=int, default=0, help="games against the Optimal bot")
+    parser.add_argument("--floor-clicks", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the data folder and logs")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="yahtzee-load-"))
+    fake = FakeDiscord()
+    await fake.start()
+    rng = random.Random(args.seed)
+    figures = Figures()
+    try:
+        database = await prepare(work, args.timer)
+        floor = await measure_floor(fake, args.floor_clicks, work)
+        tables = [
+            Table(fake, figures, i, random.Random(rng.random()), args) for i in range(args.games)
+        ]
+        env = bot_env(fake, DATABASE_PATH=str(database), BOT_MOVE_DELAY="1")
+        bot = await connect(fake, sys.executable, "-m", "bot", env=env, log=work / "bot.log")
+        try:
+            gate = asyncio.Semaphore(20)
+
+            async def open_one(table: Table) -> None:
+                async with gate:
+                    await table.open()
+
+            started = time.monotonic()
+            await asyncio.gather(*(open_one(t) for t in tables))
+            print(f"{args.games} games opened in {time.monotonic() - started:.1f} s")
+            for table in tables:
+                table.measuring = True
+            cpu_before, _, _ = proc_cpu_and_memory(bot.pid)
+            begin = time.monotonic()
+            until = begin + args.seconds
+            await asyncio.gather(*(t.play(until) for t in tables))
+            elapsed = time.monotonic() - begin
+            cpu_after, rss, peak = proc_cpu_and_memory(bot.pid)
+        finally:
+            await stop(bot)
+        log_text = (work / "bot.log").read_text(errors="replace")
+        logged_errors = len(re.findall(r"^\S+ \S+ ERROR", log_text, re.MULTILINE))
+        print(
+            f"games: {args.games}, think time mean {args.think} s, timer: "
+            f"{'1 min' if args.timer else 'off'}, against the Optimal bot: {args.bots}"
+        )
+        report(figures, elapsed, floor, (cpu_after - cpu_before) / elapsed, (rss, peak))
+        print(f"errors in the bot's log: {logged_errors}")
+    finally:
+        await fake.stop()
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
