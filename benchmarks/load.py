@@ -337,11 +337,13 @@ async def main() -> None:
             for table in tables:
                 table.measuring = True
             cpu_before, _, _ = proc_cpu_and_memory(bot.pid)
+            own_before, _, _ = proc_cpu_and_memory(os.getpid())
             begin = time.monotonic()
             until = begin + args.seconds
             await asyncio.gather(*(t.play(until) for t in tables))
             elapsed = time.monotonic() - begin
             cpu_after, rss, peak = proc_cpu_and_memory(bot.pid)
+            own_after, _, _ = proc_cpu_and_memory(os.getpid())
         finally:
             await stop(bot)
         log_text = (work / "bot.log").read_text(errors="replace")
@@ -352,6 +354,10 @@ async def main() -> None:
         )
         report(figures, elapsed, floor, (cpu_after - cpu_before) / elapsed, (rss, peak))
         print(f"errors in the bot's log: {logged_errors}")
+        print(
+            f"fake Discord and players (this process): CPU "
+            f"{(own_after - own_before) / elapsed * 100:.0f}% of one core"
+        )
     finally:
         await fake.stop()
         if args.keep:

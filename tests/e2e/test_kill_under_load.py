@@ -1,0 +1,142 @@
+"""``python -m bot`` killed with SIGKILL while twenty games click as fast as they are answered,
+then started again on the same file: every answered move is kept, boards are repaired, the
+games go on and the file is sound."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.engine import Dice, ScriptedDice
+from bot.strategy import Table
+
+from ..clock import FakeClock
+from .conftest import TOKEN, StartBot, place_table
+from .fake_discord import FakeDiscord, find_component
+from .helpers import die_labels
+from .test_process import bot_env
+
+GAMES = 20
+
+
+async def wait_ready(log: Path, process: asyncio.subprocess.Process) -> None:
+    for _ in range(600):
+        if "invite:" in log.read_text(errors="replace"):  # noqa: ASYNC240 - a small local file
+            return
+        assert process.returncode is None, "the bot exited before it was ready"
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bot did not become ready")
+
+
+async def answered(fake: FakeDiscord, record: Any, timeout: float = 2.0) -> bool:
+    try:
+        await asyncio.wait_for(record.responded.wait(), timeout)
+    except TimeoutError:
+        return False
+    return record.response_type == 7
+
+
+async def test_sigkill_under_load_loses_no_answered_move(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    tmp_path: Path,
+    clock: FakeClock,
+    official_values: Table,
+) -> None:
+    channels = [fake.add_channel(f"kill-{i}")["id"] for i in range(GAMES)]
+    players = [fake.user(f"Runner{i}") for i in range(GAMES)]
+    database = tmp_path / "data" / "bot.sqlite3"
+    place_table(official_values, database.parent)
+    log = tmp_path / "bot.log"
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database), LOG_LEVEL="INFO")
+    with log.open("wb") as out:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=env, cwd=tmp_path, stdout=out, stderr=out
+        )
+    # What each game's player saw answered: ("roll", dice shown) or ("score", box), in order.
+    seen: dict[str, list[tuple[str, str]]] = {ch: [] for ch in channels}
+    try:
+        await wait_ready(log, process)
+        pairs = list(zip(players, channels, strict=True))
+        starts = await asyncio.gather(
+            *(fake.slash(p, ch, "yahtzee start", 10, quiet=False) for p, ch in pairs)
+        )
+        assert all(s.response_type == 4 for s in starts)
+        for player, start in zip(players, starts, strict=True):
+            lobby = fake.messages[start.original_message_id or ""]
+            button = find_component(lobby, "Start")
+            assert button is not None
+            assert await answered(fake, await fake.press(player, lobby, button["custom_id"]), 10)
+        await fake.wait_for(lambda: all(fake.live_boards(ch) for ch in channels))
+
+        async def play(player: dict[str, Any], channel: str) -> None:
+            while True:
+                board = fake.live_boards(channel)[-1]
+                for _ in range(3):
+                    roll = find_component(fake.messages[board["id"]], "Roll")
+                    assert roll is not None
+                    record = await fake.press(player, board, roll["custom_id"])
+                    if not await answered(fake, record):
+                        return
+                    seen[channel].append(("roll", "".join(die_labels(fake.messages[board["id"]]))))
+                current = fake.messages[board["id"]]
+                select = current["components"][-1]["components"][0]
+                box = select["options"][0]["value"]
+                record = await fake.press(player, current, select["custom_id"], [box])
+                if not await answered(fake, record):
+                    return
+                seen[channel].append(("score", box))
+                while fake.live_boards(channel)[-1:] in ([], [board]):
+                    try:
+                        await fake.next_post(channel, 3)
+                    except TimeoutError:
+                        return  # killed between the answer and the next board's post
+
+        players_task = asyncio.gather(
+            *(play(p, ch) for p, ch in zip(players, channels, strict=True))
+        )  # fmt: skip
+        await asyncio.sleep(2.0)
+        assert sum(len(s) for s in seen.values()) > GAMES  # the games are under way
+    finally:
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+    await asyncio.wait_for(players_task, 30)  # each player notices the silence and stops
+
+    clock.now = datetime.now(UTC)
+    dice.extend([1, 2, 3, 4, 6] * GAMES)
+    bot = await start_bot(database)
+    await fake.settle(0.3)
+    for channel, player in zip(channels, players, strict=True):
+        row = await bot.store.live_game_in(int(channel))
+        assert row is not None and row.state is not None
+        logged: list[tuple[str, str]] = []
+        for _, _, action, detail, stored in await bot.store.moves(row.id):
+            if action == "roll" and stored is not None:
+                logged.append(("roll", "".join(str(d) for d in Dice.parse(stored))))
+            elif action == "score" and detail is not None:
+                logged.append(("score", detail.split()[0]))
+        answered_moves = seen[channel]
+        assert logged[: len(answered_moves)] == answered_moves, channel
+        assert len(logged) - len(answered_moves) <= 1  # at most a move whose answer was lost
+
+        game = bot.games.game_of(row)
+        boards = fake.live_boards(channel)
+        assert len(boards) == 1
+        board = boards[0]
+        if game.dice is not None:  # the repaired board shows the stored dice
+            assert die_labels(board) == [str(d) for d in game.dice]
+        if game.rolls_left:
+            roll = await fake.click(player, board, "Roll")
+            assert roll.response_type == 7, roll.ephemeral_text
+    async with (
+        aiosqlite.connect(database) as db,
+        db.execute("PRAGMA integrity_check") as cur,
+    ):
+        assert await cur.fetchone() == ("ok",)
