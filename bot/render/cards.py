@@ -263,9 +263,14 @@ def _draw_dice(image: Image.Image, width: int, game: Game) -> None:
             image.paste(caption, (x, y + s.DIE_SIZE))
 
 
-def _encode(image: Image.Image) -> bytes:
+#: zlib level of the live board, drawn at every click: level 2 encodes in 1.3 ms instead of
+#: level 6's 3.2 ms (2 seats), for 25 KB instead of 21 KB. Images drawn once keep level 6.
+LIVE_BOARD_COMPRESSION = 2
+
+
+def _encode(image: Image.Image, level: int = 6) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=6)
+    image.save(buffer, "PNG", compress_level=level)
     return buffer.getvalue()
 
 
@@ -303,7 +308,7 @@ def turn_image(game: Game) -> Image.Image:
 
 def render_turn(game: Game) -> bytes:
     """PNG bytes of the live board for ``game``."""
-    return _encode(turn_image(game))
+    return _encode(turn_image(game), LIVE_BOARD_COMPRESSION)
 
 
 def final_image(game: Game) -> Image.Image:

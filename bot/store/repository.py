@@ -668,6 +668,26 @@ def _in_transaction(
     return run
 
 
+def _one_statement(
+    write: Callable[Concatenate[Transaction, P], Awaitable[R]],
+) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+    """``Store.x(...)`` for a write that is a single statement: it is atomic by itself, so it
+    runs under the write lock without BEGIN and COMMIT (one trip to the database thread
+    instead of three; these are the most frequent writes)."""
+
+    async def run(store: Store, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with store._write_lock:
+            tx = Transaction(store._writer)
+            try:
+                return await write(tx, *args, **kwargs)
+            finally:
+                tx.open = False
+
+    run.__name__ = write.__name__
+    run.__doc__ = f"{write.__doc__}\n\n(One statement, atomic by itself.)"
+    return run
+
+
 async def _settled(operation: Awaitable[Any]) -> None:
     """Await a database statement to its end even if the caller is cancelled meanwhile, so
     that nothing still runs in the database thread when the write lock is released."""
@@ -777,8 +797,8 @@ class Store(_Reads):
 
     create_game = _in_transaction(Transaction.create_game)
     update_game = _in_transaction(Transaction.update_game)
-    set_messages = _in_transaction(Transaction.set_messages)
-    set_move_cost = _in_transaction(Transaction.set_move_cost)
+    set_messages = _one_statement(Transaction.set_messages)
+    set_move_cost = _one_statement(Transaction.set_move_cost)
     save_guild_settings = _in_transaction(Transaction.save_guild_settings)
     archive_results = _in_transaction(Transaction.archive_results)
     restore_results = _in_transaction(Transaction.restore_results)
