@@ -26,6 +26,22 @@ async def integrity(path: Path) -> str:
     return str(row[0])
 
 
+async def solo_lobbies(
+    store: Store, guild_id: int, first_channel: int, count: int
+) -> list[GameRow]:
+    """``count`` lobbies in consecutive channels, host ids 1, 2, 3 ..., one after another."""
+    return [
+        await store.create_game(
+            guild_id=guild_id,
+            channel_id=first_channel + i,
+            host_id=i + 1,
+            preset="official",
+            players=[(i + 1, f"P{i}")],
+        )
+        for i in range(count)
+    ]
+
+
 async def move_log(path: Path) -> dict[int, list[tuple[int, str | None]]]:
     """Every game's (version, detail) entries, read straight from the file."""
     log: dict[int, list[tuple[int, str | None]]] = {}
@@ -125,16 +141,7 @@ async def test_results_are_kept_with_the_finishing_move_under_load(
     store: Store, db_path: Path
 ) -> None:
     """Games finishing while others write: each finished game has exactly its result rows."""
-    games = [
-        await store.create_game(
-            guild_id=9,
-            channel_id=900 + i,
-            host_id=i + 1,
-            preset="official",
-            players=[(i + 1, f"P{i}")],
-        )
-        for i in range(30)
-    ]
+    games = await solo_lobbies(store, guild_id=9, first_channel=900, count=30)
 
     async def finish(game: GameRow) -> None:
         result = ResultRow(game.host_id, 100 + game.host_id, 50, 0, 0, 0, 1, 1, name="x")
@@ -161,16 +168,7 @@ async def test_results_are_kept_with_the_finishing_move_under_load(
 async def test_archive_and_moves_at_once(store: Store, db_path: Path) -> None:
     """A leaderboard reset while games finish: every result is either archived or on the
     board, and a restore brings back exactly what was archived."""
-    games = [
-        await store.create_game(
-            guild_id=5,
-            channel_id=300 + i,
-            host_id=i + 1,
-            preset="official",
-            players=[(i + 1, f"P{i}")],
-        )
-        for i in range(20)
-    ]
+    games = await solo_lobbies(store, guild_id=5, first_channel=300, count=20)
 
     async def finish(game: GameRow) -> None:
         await asyncio.sleep(random.random() * 0.005)
