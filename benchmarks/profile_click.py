@@ -23,10 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
 
+from benchmarks.load import prepare  # noqa: E402
 from bot.app import YahtzeeBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.strategy import solve  # noqa: E402
-from bot.strategy.table_file import save, table_path  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, find_component  # noqa: E402
 
 TOKEN = "fake.bot.token"
@@ -48,11 +47,7 @@ async def main() -> None:
     parser.add_argument("--lines", type=int, default=40)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="yahtzee-profile-"))
-    database = work / "data" / "yahtzee.sqlite3"
-    database.parent.mkdir(parents=True)
-    built = table_path(ROOT / "data", "official")
-    target = table_path(database.parent, "official")
-    target.write_bytes(built.read_bytes()) if built.exists() else save(solve("official"), target)
+    database = await prepare(work, timer=False)  # the strategy table in place, as load.py does
 
     fake = FakeDiscord()
     await fake.start()

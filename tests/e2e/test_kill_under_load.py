@@ -34,7 +34,8 @@ async def wait_ready(log: Path, process: asyncio.subprocess.Process) -> None:
     raise AssertionError("the bot did not become ready")
 
 
-async def answered(fake: FakeDiscord, record: Any, timeout: float = 2.0) -> bool:
+async def answered(record: Any, timeout: float = 2.0) -> bool:
+    """Whether a click got an in-place update within ``timeout`` (False once the bot is dead)."""
     try:
         await asyncio.wait_for(record.responded.wait(), timeout)
     except TimeoutError:
@@ -73,7 +74,7 @@ async def test_sigkill_under_load_loses_no_answered_move(
             lobby = fake.messages[start.original_message_id or ""]
             button = find_component(lobby, "Start")
             assert button is not None
-            assert await answered(fake, await fake.press(player, lobby, button["custom_id"]), 10)
+            assert await answered(await fake.press(player, lobby, button["custom_id"]), 10)
         await fake.wait_for(lambda: all(fake.live_boards(ch) for ch in channels))
 
         async def play(player: dict[str, Any], channel: str) -> None:
@@ -83,14 +84,14 @@ async def test_sigkill_under_load_loses_no_answered_move(
                     roll = find_component(fake.messages[board["id"]], "Roll")
                     assert roll is not None
                     record = await fake.press(player, board, roll["custom_id"])
-                    if not await answered(fake, record):
+                    if not await answered(record):
                         return
                     seen[channel].append(("roll", "".join(die_labels(fake.messages[board["id"]]))))
                 current = fake.messages[board["id"]]
                 select = current["components"][-1]["components"][0]
                 box = select["options"][0]["value"]
                 record = await fake.press(player, current, select["custom_id"], [box])
-                if not await answered(fake, record):
+                if not await answered(record):
                     return
                 seen[channel].append(("score", box))
                 while fake.live_boards(channel)[-1:] in ([], [board]):
