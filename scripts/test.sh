@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dev
 .venv/bin/ruff check .
-.venv/bin/mypy --strict bot/engine
+.venv/bin/mypy --strict bot cogs
 .venv/bin/python -m pytest "$@"

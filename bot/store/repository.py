@@ -1,5 +1,5 @@
-"""The repository: parameterised SQL only, opened once and passed in; every write in a
-``Store.transaction()``, one transaction at a time."""
+"""The repository: parameterised SQL only, opened once and passed in; every write a unit of
+work (``Store.write``) run on the one writer thread."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import json
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
+
+from .writer import Writer
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +215,12 @@ def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
     )
 
 
+# A channel's live game: the one started there, else the one played in that thread.
+LIVE_GAME_IN = (
+    f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+    "AND (channel_id = ? OR thread_id = ?) ORDER BY channel_id = ? DESC LIMIT 1"
+)
+
 _UNSET: Any = object()
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -245,11 +252,7 @@ class _Reads:
 
     async def live_game_in(self, channel_id: int) -> GameRow | None:
         """The lobby or running game of a channel, or of the thread it is played in."""
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
-            "AND (channel_id = ? OR thread_id = ?) ORDER BY channel_id = ? DESC LIMIT 1",
-            (channel_id, channel_id, channel_id),
-        )
+        row = await self._one(LIVE_GAME_IN, (channel_id, channel_id, channel_id))
         return _game(row) if row else None
 
     async def live_games(self) -> list[GameRow]:
@@ -377,22 +380,41 @@ class _Reads:
         return str(row[0]) if row else None
 
 
-class Transaction(_Reads):
-    """The writes of one transaction, and reads that see them; made by ``Store.transaction``.
+class Transaction:
+    """The writes of one unit of work, run whole on the writer thread (``Store.write``).
 
-    Everything done through one ``Transaction`` is committed together or not at all.
+    Everything done through one ``Transaction`` is committed together or not at all. Its
+    methods are plain functions: nothing awaits between the statements of a unit.
     """
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        super().__init__(db)
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
         self.open = True
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         if not self.open:
-            raise RuntimeError("this transaction has ended: use it inside its `async with`")
-        return await super()._all(sql, params)
+            raise RuntimeError("this transaction has ended: use it inside its unit of work")
+        return self._db.execute(sql, params).fetchall()
 
-    async def create_game(
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = self._all(sql, params)
+        return rows[0] if rows else None
+
+    def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        if not self.open:
+            raise RuntimeError("this transaction has ended: use it inside its unit of work")
+        self._db.executemany(sql, rows)
+
+    def schema_version(self) -> int:
+        """``PRAGMA user_version`` as this transaction sees it."""
+        return int(self._one("PRAGMA user_version")[0])
+
+    def live_game_in(self, channel_id: int) -> GameRow | None:
+        """The live game of a channel, as this transaction sees it."""
+        row = self._one(LIVE_GAME_IN, (channel_id, channel_id, channel_id))
+        return _game(row) if row else None
+
+    def create_game(
         self,
         *,
         guild_id: int | None,
@@ -406,26 +428,26 @@ class Transaction(_Reads):
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
         try:
-            row = await self._one(
+            row = self._one(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
                 "created_at, updated_at, deadline_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) "
                 f"RETURNING {_GAME_COLUMNS}",
                 (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at),
             )
         except sqlite3.IntegrityError:
-            existing = await self.live_game_in(channel_id)
+            existing = self.live_game_in(channel_id)
             if existing is None:
                 raise
             raise ChannelBusy(existing) from None
         assert row is not None
         game = _game(row)
-        await self._all(
+        self._all(
             "INSERT INTO moves (game_id, version, user_id, action, at) VALUES (?, 0, ?, 'open', ?)",
             (game.id, host_id, stamp),
         )
         return game
 
-    async def update_game(
+    def update_game(
         self,
         game_id: int,
         expected_version: int,
@@ -483,7 +505,7 @@ class Transaction(_Reads):
             if value is not _UNSET:
                 sets.append(f"{column} = ?")  # column names from the list above, never input
                 values.append(value)
-        row = await self._one(
+        row = self._one(
             f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? "
             f"RETURNING {_GAME_COLUMNS}",
             (*values, game_id, expected_version),
@@ -491,7 +513,7 @@ class Transaction(_Reads):
         if row is None:
             raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
         game = _game(row)
-        await self._all(
+        self._all(
             "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
             "decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -507,14 +529,14 @@ class Transaction(_Reads):
             ),
         )
         if results:
-            await self._db.executemany(
+            self._many(
                 "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
                 "VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
                 "updated_at = excluded.updated_at",
                 [(game.guild_id, r.user_id, r.name, stamp) for r in results if r.name],
             )
-            await self._db.executemany(
+            self._many(
                 "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
                 "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
                 "finished_at, expected_loss) "
@@ -541,7 +563,7 @@ class Transaction(_Reads):
             )
         return game
 
-    async def set_messages(
+    def set_messages(
         self,
         game_id: int,
         *,
@@ -562,20 +584,18 @@ class Transaction(_Reads):
             sets.append("final_message_id = ?")
             values.append(final_message_id)
         if sets:
-            await self._all(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id))
+            self._all(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id))
 
-    async def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
+    def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
         """Add what a decision cost against optimal play to its move-log entry."""
-        await self._all(
+        self._all(
             "UPDATE moves SET loss = ?, decision = ? WHERE game_id = ? AND version = ?",
             (loss, decision, game_id, version),
         )
 
-    async def save_guild_settings(
-        self, guild_id: int, settings: GuildSettings, user_id: int
-    ) -> None:
+    def save_guild_settings(self, guild_id: int, settings: GuildSettings, user_id: int) -> None:
         """Store a server's settings (validated by the caller)."""
-        await self._all(
+        self._all(
             "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
             "use_threads, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
@@ -593,50 +613,48 @@ class Transaction(_Reads):
             ),
         )
 
-    async def archive_results(self, guild_id: int, user_id: int) -> int:
+    def archive_results(self, guild_id: int, user_id: int) -> int:
         """Hide every live result of a server from the boards; returns how many."""
-        row = await self._one(
+        row = self._one(
             "SELECT COUNT(*) FROM results WHERE guild_id = ? AND archived = 0", (guild_id,)
         )
         count = int(row[0]) if row else 0
         if count:
-            archive = await self._one(
+            archive = self._one(
                 "INSERT INTO leaderboard_archives (guild_id, archived_by, archived_at, results) "
                 "VALUES (?, ?, ?, ?) RETURNING id",
                 (guild_id, user_id, now(), count),
             )
             assert archive is not None
-            await self._all(
+            self._all(
                 "UPDATE results SET archived = ? WHERE guild_id = ? AND archived = 0",
                 (archive[0], guild_id),
             )
         return count
 
-    async def restore_results(self, guild_id: int) -> int:
+    def restore_results(self, guild_id: int) -> int:
         """Bring back the server's most recent archive; returns how many results came back."""
-        row = await self._one(
+        row = self._one(
             "SELECT id FROM leaderboard_archives WHERE guild_id = ? AND restored_at IS NULL "
             "ORDER BY id DESC LIMIT 1",
             (guild_id,),
         )
         if row is None:
             return 0
-        restored = await self._all(
+        restored = self._all(
             "UPDATE results SET archived = 0 WHERE guild_id = ? AND archived = ? RETURNING id",
             (guild_id, row[0]),
         )
-        await self._all(
-            "UPDATE leaderboard_archives SET restored_at = ? WHERE id = ?", (now(), row[0])
-        )
+        self._all("UPDATE leaderboard_archives SET restored_at = ? WHERE id = ?", (now(), row[0]))
         return len(restored)
 
-    async def _script(self, script: str) -> None:
+    def _script(self, script: str) -> None:
         """Run a migration script (statements without parameters) inside this transaction.
 
         Statement by statement: ``executescript`` would commit the transaction first.
         """
         for statement in _statements(script):
-            await self._all(statement)
+            self._all(statement)
 
 
 def _statements(script: str) -> list[str]:
@@ -655,83 +673,62 @@ def _statements(script: str) -> list[str]:
 
 
 def _in_transaction(
-    write: Callable[Concatenate[Transaction, P], Awaitable[R]],
+    write: Callable[Concatenate[Transaction, P], R],
 ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
-    """``Store.x(...)``: ``Transaction.x(...)`` in a transaction of its own."""
+    """``Store.x(...)``: ``Transaction.x(...)`` as a unit of work of its own."""
 
-    async def run(store: Store, *args: P.args, **kwargs: P.kwargs) -> R:
-        async with store.transaction() as tx:
-            return await write(tx, *args, **kwargs)
+    async def run(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await store.write(lambda tx: write(tx, *args, **kwargs))
 
     run.__name__ = write.__name__
-    run.__doc__ = f"{write.__doc__}\n\n(In a transaction of its own.)"
+    run.__doc__ = f"{write.__doc__}\n\n(A unit of work of its own: see ``Store.write``.)"
     return run
 
 
-def _one_statement(
-    write: Callable[Concatenate[Transaction, P], Awaitable[R]],
-) -> Callable[Concatenate[Store, P], Awaitable[R]]:
-    """``Store.x(...)`` for a write that is a single statement: it is atomic by itself, so it
-    runs under the write lock without BEGIN and COMMIT (one trip to the database thread
-    instead of three; these are the most frequent writes)."""
-
-    async def run(store: Store, *args: P.args, **kwargs: P.kwargs) -> R:
-        async with store._write_lock:
-            tx = Transaction(store._writer)
-            try:
-                return await write(tx, *args, **kwargs)
-            finally:
-                tx.open = False
-
-    run.__name__ = write.__name__
-    run.__doc__ = f"{write.__doc__}\n\n(One statement, atomic by itself.)"
-    return run
-
-
-async def _settled(operation: Awaitable[Any]) -> None:
-    """Await a database statement to its end even if the caller is cancelled meanwhile, so
-    that nothing still runs in the database thread when the write lock is released."""
-    task = asyncio.ensure_future(operation)
+def _open_writer(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
-        await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await asyncio.wait({task})
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA busy_timeout = 2000")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        db.close()
         raise
+    return db
 
 
 class Store(_Reads):
     """All reads and writes of the bot's SQLite file.
 
-    Writes go through ``transaction()`` on one writer connection, one transaction at a time
-    across every game: two games' BEGIN/COMMIT can never interleave. Reads go to a second
-    connection that never writes; in WAL mode they do not wait behind a write and see every
-    committed transaction.
+    Writes are units of work (``write``) run by one writer thread, one at a time across every
+    game, and committed in batches: two games' transactions can never interleave. Reads go to
+    a second connection that never writes; in WAL mode they do not wait behind a write and
+    see every committed one.
     """
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
         super().__init__(reader)
         self._writer = writer
-        self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path, migrate: bool = True) -> Store:
         """Open (creating folders and file as needed) and bring the schema up to date."""
         path = Path(path)
-        memory = str(path) == ":memory:"
-        if not memory:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
+        if str(path) == ":memory:":
+            raise ValueError("the store needs a file: its reader and writer are two connections")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = Writer(await asyncio.to_thread(_open_writer, path))
         try:
-            await writer.execute("PRAGMA journal_mode = WAL")
-            await writer.execute("PRAGMA busy_timeout = 2000")
-            await writer.execute("PRAGMA foreign_keys = ON")
-            await writer.execute("PRAGMA synchronous = NORMAL")
-            reader = writer
-            if not memory:  # an in-memory database exists on its one connection only
-                reader = await aiosqlite.connect(path, isolation_level=None)
-                await reader.execute("PRAGMA busy_timeout = 2000")
-                await reader.execute("PRAGMA query_only = ON")
+            reader = await aiosqlite.connect(path, isolation_level=None)
         except BaseException:
+            await writer.close()
+            raise
+        try:
+            await reader.execute("PRAGMA busy_timeout = 2000")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await reader.close()
             await writer.close()
             raise
         store = cls(writer, reader)
@@ -744,61 +741,56 @@ class Store(_Reads):
         return store
 
     async def close(self) -> None:
-        """Close the connections (after the write in progress, if any)."""
-        async with self._write_lock:
-            if self._db is not self._writer:
-                await self._db.close()
-            await self._writer.close()
+        """Close the connections, after every write already handed over."""
+        await self._writer.close()
+        await self._db.close()
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """``async with store.transaction() as tx:`` the one way to write.
+    async def write(self, work: Callable[[Transaction], R]) -> R:
+        """The one way to write: ``await store.write(lambda tx: ...)``.
 
-        Transactions run one at a time, whatever game they belong to. The block's writes
-        are committed when it ends, or rolled back if it raises (the error goes on).
+        ``work`` runs on the writer thread in a transaction, with nothing else interleaved;
+        this returns its result once its writes are committed, or raises its error (its
+        writes undone, nobody else's). Units queued together share one COMMIT.
         """
-        async with self._write_lock:
-            await _settled(self._writer.execute("BEGIN IMMEDIATE"))
-            tx = Transaction(self._writer)
+
+        def unit(db: sqlite3.Connection) -> R:
+            tx = Transaction(db)
             try:
-                yield tx
-            except BaseException:
+                return work(tx)
+            finally:
                 tx.open = False
-                if self._writer.in_transaction:
-                    await _settled(self._writer.execute("ROLLBACK"))
-                raise
-            tx.open = False
-            try:
-                await _settled(self._writer.execute("COMMIT"))
-            except sqlite3.Error:
-                if self._writer.in_transaction:
-                    await _settled(self._writer.execute("ROLLBACK"))
-                raise
+
+        return await self._writer.run(unit)
+
+    @property
+    def group_commit(self) -> tuple[int, int]:
+        """(COMMITs, units of work they held) since the store opened."""
+        return self._writer.batches, self._writer.units
 
     # -- schema ------------------------------------------------------------------------------
 
     async def migrate(self, target: int | None = None) -> int:
         """Apply every migration newer than the file's version, all in one transaction."""
-        current = await self.schema_version()
-        pending = [
-            (n, p) for n, p in _migration_files() if n > current and (target is None or n <= target)
-        ]
-        if not pending:
-            return current
-        async with self.transaction() as tx:
-            for number, path in pending:
-                await tx._script(path.read_text(encoding="utf-8"))
-                await tx._script(f"PRAGMA user_version = {int(number)};")
-        version = await self.schema_version()
-        log.info("database schema migrated from version %d to %d", current, version)
-        return version
 
-    # -- writes, each in a transaction of its own ----------------------------------------------
+        def apply(tx: Transaction) -> tuple[int, int]:
+            current = tx.schema_version()  # read inside the transaction: one process migrates
+            for number, path in _migration_files():
+                if number > current and (target is None or number <= target):
+                    tx._script(path.read_text(encoding="utf-8"))
+                    tx._script(f"PRAGMA user_version = {int(number)};")
+            return current, tx.schema_version()
+
+        before, after = await self.write(apply)
+        if after != before:
+            log.info("database schema migrated from version %d to %d", before, after)
+        return after
+
+    # -- writes, each a unit of work of its own --------------------------------------------------
 
     create_game = _in_transaction(Transaction.create_game)
     update_game = _in_transaction(Transaction.update_game)
-    set_messages = _one_statement(Transaction.set_messages)
-    set_move_cost = _one_statement(Transaction.set_move_cost)
+    set_messages = _in_transaction(Transaction.set_messages)
+    set_move_cost = _in_transaction(Transaction.set_move_cost)
     save_guild_settings = _in_transaction(Transaction.save_guild_settings)
     archive_results = _in_transaction(Transaction.archive_results)
     restore_results = _in_transaction(Transaction.restore_results)
