@@ -58,6 +58,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self.dice = dice  # None: fair dice (tests script them)
         self.clock = clock  # the real clock (tests move their own)
         self._store: Store | None = None
+        self.coach: Coach | None = None  # the strategy table and its analysing process
         self._games: GameService | None = None
         self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
@@ -129,6 +130,8 @@ class YahtzeeBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
+            if self.coach is not None:
+                self.coach.close()
             if self._store is not None:
                 await self._store.close()
                 self._store = None

@@ -37,7 +37,7 @@ from bot.store import (
     Store,
 )
 from bot.strategy.coach import Coach
-from bot.strategy.decisions import Choice, Unsupported, evaluate, judge
+from bot.strategy.decisions import Choice, Unsupported
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 
 log = logging.getLogger(__name__)
@@ -370,20 +370,17 @@ class GameService:
                 "start): ask again shortly."
             )
         try:
-            return evaluate(self.coach.table, game.current_seat.card, game.dice, game.rolls_left)[
-                :count
-            ]
+            return await self.coach.choices(game, count)
         except Unsupported as exc:
             raise Refusal(str(exc)) from None
 
-    def _cost(
+    async def _cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> dict[str, object]:
         """A person's decision's cost for the move log (official rules, table ready)."""
-        table = self.coach.table if self.coach is not None else None
-        if table is None or game.preset is not Preset.OFFICIAL:
+        if self.coach is None or game.preset is not Preset.OFFICIAL:
             return {}
-        judged = judge(table, game, keep, box)
+        judged = await self.coach.judge(game, keep, box)
         return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
 
     def _cost_later(
@@ -392,14 +389,13 @@ class GameService:
         """Value a decision after its click is answered: judging takes milliseconds the answer
         need not wait for. The cost is added to the move-log entry at ``version``; a report
         or a game's end waits for the costs still being worked out (``costs_settled``)."""
-        table = self.coach.table if self.coach is not None else None
-        if table is None or before.preset != Preset.OFFICIAL.value or before.state is None:
+        coach = self.coach
+        if coach is None or coach.table is None or before.preset != Preset.OFFICIAL.value:
             return
-        state = before.state
+        game = self.game_of(before)
 
         async def work() -> None:
-            game = Game.from_dict(state)
-            judged = await asyncio.to_thread(judge, table, game, keep, box)
+            judged = await coach.judge(game, keep, box)
             if judged is not None:
                 await self.store.set_move_cost(before.id, version, *judged)
 
@@ -643,7 +639,7 @@ class GameService:
                 raise Refusal(str(exc)) from None
             cost: dict[str, object] = {}
             if game.is_over:  # the results keep each player's loss: value this one now
-                cost = self._cost(self.game_of(row), None, category)
+                cost = await self._cost(self.game_of(row), None, category)
             detail = f"{category.value} {result.points}" + (
                 f" +{result.bonus}" if result.bonus else ""
             )

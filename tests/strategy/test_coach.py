@@ -1,0 +1,75 @@
+"""The Coach: the table loaded in the background, and decisions valued in a process of its own."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+from bot.engine import Category, Game, ScriptedDice
+from bot.strategy import Table
+from bot.strategy.coach import Coach
+from bot.strategy.decisions import evaluate
+from bot.strategy.table_file import save, table_path
+
+
+def rolled_game(faces: list[int]) -> Game:
+    game = Game([("1", "Ann")], "official", ScriptedDice(faces))
+    game.roll("1")
+    return game
+
+
+async def started(table: Table, folder: Path) -> Coach:
+    save(table, table_path(folder, "official"))
+    coach = Coach(folder)
+    coach.start()
+    await coach.wait()
+    assert coach.table is not None
+    return coach
+
+
+async def worker_pid(coach: Coach) -> int:
+    """The analysing process's id (it answers the question itself)."""
+    game = rolled_game([1, 2, 3, 4, 6])
+    await coach.judge(game, None, Category.CHANCE)  # the process is up
+    assert coach._pool is not None
+    (pid,) = coach._pool._processes  # type: ignore[attr-defined]
+    return int(pid)
+
+
+async def test_decisions_are_valued_in_another_process(
+    official_values: Table, tmp_path: Path
+) -> None:
+    """Scoring 1-2-3-4-6 in Chance on the first roll of the game gives up what the best
+    choice is worth more, and the analysing process is not the bot's."""
+    coach = await started(official_values, tmp_path)
+    try:
+        game = rolled_game([1, 2, 3, 4, 6])
+        assert coach.table is not None  # loaded from the saved file (float32)
+        ranked = evaluate(coach.table, game.current_seat.card, game.dice, game.rolls_left)
+        chance = next(c for c in ranked if c.box is Category.CHANCE)
+        judged = await coach.judge(game, None, Category.CHANCE)
+        assert judged is not None
+        assert abs(judged[0] - (ranked[0].value - chance.value)) < 1e-9
+        assert "you scored Chance" in judged[1]
+        assert await coach.choices(game, 3) == ranked[:3]
+        assert await worker_pid(coach) != os.getpid()
+    finally:
+        coach.close()
+
+
+async def test_a_killed_analysing_process_is_replaced(
+    official_values: Table, tmp_path: Path
+) -> None:
+    """If the analysing process dies, the question still gets its answer, and a new process
+    takes over the next ones."""
+    coach = await started(official_values, tmp_path)
+    try:
+        first = await worker_pid(coach)
+        os.kill(first, signal.SIGKILL)
+        game = rolled_game([5, 5, 5, 5, 5])
+        judged = await coach.judge(game, None, Category.YAHTZEE)
+        assert judged is not None and judged[0] < 1e-9  # a Yahtzee in Yahtzee: the best choice
+        assert await worker_pid(coach) != first
+    finally:
+        coach.close()
