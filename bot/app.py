@@ -3,6 +3,7 @@ migrations, loads the cogs and registers the restart-proof components."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -17,6 +18,7 @@ from bot.leaderboard import Leaderboards
 from bot.settings import Settings
 from bot.store import Store
 from bot.strategy.coach import Coach
+from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self.clock = clock  # the real clock (tests move their own)
         self._store: Store | None = None
         self.coach: Coach | None = None  # the strategy table and its analysing process
+        self.painter: Workers | None = None  # the process that draws the pictures
         self._games: GameService | None = None
         self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
@@ -92,7 +95,9 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._store = await Store.open(self.settings.database_path)
         self.coach = Coach(self.settings.database_path.parent)
         self.coach.start()  # the strategy table loads (or is built once) in the background
-        self._games = GameService(self._store, self.dice, self.clock, self.coach)
+        self.painter = Workers("drawing", processes=1)
+        self._painter_ready = asyncio.create_task(self._start_painter(), name="drawing-process")
+        self._games = GameService(self._store, self.dice, self.clock, self.coach, self.painter)
         self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_path)
         for extension in EXTENSIONS:
@@ -104,6 +109,16 @@ class YahtzeeBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development server %s", len(synced), guild.id)
+
+    async def _start_painter(self) -> None:
+        """Start the drawing process in the background (until it answers, or for good if it
+        cannot start, pictures are drawn in threads)."""
+        assert self.painter is not None
+        try:
+            await self.painter.start()
+        except Exception:
+            log.exception("no drawing process; pictures are drawn in threads")
+            self.painter.close()
 
     async def sync_commands(self) -> int:
         """Publish the slash commands globally (``python -m bot sync``)."""
@@ -132,6 +147,8 @@ class YahtzeeBot(commands.AutoShardedBot):
         finally:
             if self.coach is not None:
                 self.coach.close()
+            if self.painter is not None:
+                self.painter.close()
             if self._store is not None:
                 await self._store.close()
                 self._store = None

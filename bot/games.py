@@ -26,7 +26,7 @@ from bot.engine import (
     ScoreResult,
     TimeoutPolicy,
 )
-from bot.render import render_final, render_scorecard, render_turn
+from bot.render import final_png, scorecard_png, turn_png
 from bot.store import (
     ChannelBusy,
     GameRow,
@@ -39,6 +39,7 @@ from bot.store import (
 from bot.strategy.coach import Coach
 from bot.strategy.decisions import Choice, Unsupported
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
+from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -195,8 +196,11 @@ class GameService:
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] = utc_now,
         coach: Coach | None = None,
+        painter: Workers | None = None,
     ) -> None:
         self.store = store
+        # Where pictures are drawn: the bot passes its drawing process; without one, threads.
+        self.painter = painter or Workers("drawing", processes=0)
         self._dice = dice
         self.clock = clock
         self.coach = coach
@@ -254,7 +258,7 @@ class GameService:
         return (row.guild_id, row.channel_id, message) if message else None
 
     async def _board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
-        image = await asyncio.to_thread(render_turn, game) if game is not None else None
+        image = await self.painter.run(turn_png, game.to_dict()) if game is not None else None
         return Board(row, game, image, retire)
 
     # -- lobby -----------------------------------------------------------------------------
@@ -677,7 +681,7 @@ class GameService:
                     row, move, game, status="finished", results=results,
                     deadline_at=None, ping_at=None, **extra,
                 )  # fmt: skip
-                final = await asyncio.to_thread(render_final, game)
+                final = await self.painter.run(final_png, game.to_dict())
                 return Scored(Board(saved, game), result, name, round_no, final)
             saved = await self._save(
                 row, move, game, status="abandoned", deadline_at=None, ping_at=None, **extra
@@ -965,7 +969,7 @@ class GameService:
             if player_id is not None:
                 raise Refusal("That member is not playing in this game.") from None
             seat = game.current
-        return await asyncio.to_thread(render_scorecard, game, seat)
+        return await self.painter.run(scorecard_png, game.to_dict(), seat)
 
     async def play_again(
         self, game_id: int, guild_id: int | None, user_id: int, name: str
@@ -1008,7 +1012,7 @@ class GameService:
 
     async def final_image(self, row: GameRow) -> bytes:
         """The final scorecard of a finished game."""
-        return await asyncio.to_thread(render_final, self.game_of(row))
+        return await self.painter.run(final_png, self.game_of(row).to_dict())
 
     # -- message bookkeeping -----------------------------------------------------------------
 

@@ -4,24 +4,20 @@ a process of its own that values decisions and answers hints.
 Valuing a decision takes milliseconds of numpy work on small arrays, mostly Python. Done in
 the bot's threads it held the GIL against the event loop: under load every click waited for
 it (benchmarks/load.py, 600 games: click p50 370 ms with it, 9 ms without). In a process of
-its own it uses the machine's other core, at a lower priority than the bot, so the analysis
-that nobody is waiting for never delays a click.
+its own (``bot.workers``) it runs on the machine's other core at a lower priority than the
+bot, so analysis that nobody is waiting for never delays a click.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
-import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.engine import Category, Game
+from bot.workers import Workers
 
 from .decisions import Choice, evaluate, judge
 from .solver import Table
@@ -34,15 +30,19 @@ R = TypeVar("R")
 #: How much lower than the bot's the analysing process's priority is (``nice``).
 WORKER_NICENESS = 10
 
-_worker_table: Table | None = None  # the table, in the analysing process
+_process_table: Table | None = None  # in the analysing process: the table it was given
 
 
-def _start_worker(table: Table) -> None:
-    """The analysing process's first step: keep the table and give way to the bot."""
-    global _worker_table
-    _worker_table = table
-    with contextlib.suppress(OSError):  # not allowed here: it runs at the bot's priority
-        os.nice(WORKER_NICENESS)
+def _keep_table(table: Table) -> None:
+    """The analysing process's first step (also done here if that process fails)."""
+    global _process_table
+    _process_table = table
+
+
+def _with_process_table(work: Callable[..., R], *args: Any) -> R:
+    """``work(table, *args)`` with the analysing process's table."""
+    assert _process_table is not None, "the analysing process starts with the table"
+    return work(_process_table, *args)
 
 
 def _judge(
@@ -58,24 +58,18 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
     return evaluate(table, game.current_seat.card, game.dice, game.rolls_left)[:count]
 
 
-def _in_worker(work: Callable[..., R], *args: Any) -> R:
-    """Run ``work`` with the analysing process's table."""
-    assert _worker_table is not None, "the analysing process starts with the table"
-    return work(_worker_table, *args)
-
-
 class Coach:
     """Holds the official table once it is ready; until then ``table`` is None.
 
-    ``judge`` and ``choices`` run in the analysing process once the table is ready (or in a
-    thread of this process if that process cannot be started).
+    ``judge`` and ``choices`` run in the analysing process once the table is ready (in a
+    thread, when the Coach was made without processes or the process could not start).
     """
 
     def __init__(self, data_dir: Path, processes: bool = True) -> None:
         self.data_dir = data_dir
         self.table: Table | None = None
         self._processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -95,23 +89,19 @@ class Coach:
             log.exception("could not load or build the strategy table; hints stay off")
             return
         if self._processes:
-            self._pool = self._new_pool(table)
+            workers = Workers("analysis", 1, _keep_table, (table,), niceness=WORKER_NICENESS)
+            try:
+                await workers.start()
+            except Exception:
+                log.exception("no analysing process; decisions are valued in a thread")
+                workers.close()
+            else:
+                self._workers = workers
         self.table = table
         log.info(
             "strategy table %s (expected score %.4f)",
             "built" if built else "loaded",
             table.expected_score,
-        )
-
-    @staticmethod
-    def _new_pool(table: Table) -> ProcessPoolExecutor:
-        # spawn, not fork: this process has threads (database, gateway) that fork would copy
-        # half-way through whatever they were doing.
-        return ProcessPoolExecutor(
-            1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(table,),
         )
 
     async def wait(self) -> None:
@@ -123,9 +113,14 @@ class Coach:
         """Stop the analysing process (work it has not started is dropped)."""
         if self._task is not None:
             self._task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
+
+    @property
+    def worker_pids(self) -> list[int]:
+        """The analysing process's id (none before the table is ready)."""
+        return self._workers.pids if self._workers is not None else []
 
     async def judge(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
@@ -133,9 +128,7 @@ class Coach:
         """``decisions.judge`` for the current player's decision, off the event loop."""
         if self.table is None:
             return None
-        return await self._run(
-            _judge, game.to_dict(), keep, box.value if box is not None else None
-        )
+        return await self._run(_judge, game.to_dict(), keep, box.value if box is not None else None)
 
     async def choices(self, game: Game, count: int) -> list[Choice]:
         """The best ``count`` choices for the current player's dice (``Unsupported`` for a
@@ -147,13 +140,6 @@ class Coach:
     async def _run(self, work: Callable[..., R], *args: Any) -> R:
         table = self.table
         assert table is not None
-        pool = self._pool
-        if pool is not None:
-            try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(pool, _in_worker, work, *args)
-            except BrokenProcessPool:
-                log.warning("the analysing process stopped; starting another")
-                if self._pool is pool:
-                    self._pool = self._new_pool(table)
+        if self._workers is not None:
+            return await self._workers.run(_with_process_table, work, *args)
         return await asyncio.to_thread(work, table, *args)

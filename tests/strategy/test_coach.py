@@ -32,9 +32,8 @@ async def worker_pid(coach: Coach) -> int:
     """The analysing process's id (it answers the question itself)."""
     game = rolled_game([1, 2, 3, 4, 6])
     await coach.judge(game, None, Category.CHANCE)  # the process is up
-    assert coach._pool is not None
-    (pid,) = coach._pool._processes  # type: ignore[attr-defined]
-    return int(pid)
+    (pid,) = coach.worker_pids
+    return pid
 
 
 async def test_decisions_are_valued_in_another_process(

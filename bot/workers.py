@@ -1,0 +1,136 @@
+"""Processes for the CPU-heavy pure work of the bot: drawing boards, valuing decisions.
+
+Python threads share one GIL with the event loop. Work that holds it in the bot's threads
+(Pillow's Python side, numpy on small arrays) made every syscall of the event loop wait to
+get the GIL back: under load each click waited a few milliseconds per send, per random
+number. In processes of their own, the drawing and the analysis use the machine's other
+core, and the event loop keeps its GIL to itself.
+
+A ``Workers`` runs module-level functions of picklable arguments. If its process dies, the
+call in flight is done in a thread of this process instead (set up by the same initializer,
+once) and a new process takes over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+
+def _exit_with_parent() -> None:
+    """End this worker when the bot's process ends, however it ends (a SIGKILL included):
+    an orphaned worker would hold memory and the bot's output pipes for ever."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - a worker always has its parent
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])  # readable once the parent is gone
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _begin(
+    niceness: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
+    _exit_with_parent()
+    if niceness:
+        with contextlib.suppress(OSError):  # not allowed here: it runs at the bot's priority
+            os.nice(niceness)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _ready() -> bool:
+    return True
+
+
+class Workers:
+    """A few processes that run pure functions for the event loop."""
+
+    def __init__(
+        self,
+        name: str,
+        processes: int = 1,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple[Any, ...] = (),
+        niceness: int = 0,
+    ) -> None:
+        self.name = name
+        self._processes = processes
+        self._initializer = initializer
+        self._initargs = initargs
+        self._niceness = niceness
+        self._pool: ProcessPoolExecutor | None = None
+        self._set_up_here = False
+        self._ready = False  # the processes have answered once: until then, threads
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn, not fork: the bot has threads (database, gateway) that a fork would copy
+        # half-way through whatever they were doing.
+        return ProcessPoolExecutor(
+            self._processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_begin,
+            initargs=(self._niceness, self._initializer, self._initargs),
+        )
+
+    async def start(self) -> None:
+        """Start the processes and wait until they answer (so the first real call is quick).
+
+        With no processes (``processes=0``) every call runs in a thread of this process.
+        """
+        if self._processes <= 0:
+            return
+        if self._pool is None:
+            self._pool = self._new_pool()
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(
+            *(loop.run_in_executor(self._pool, _ready) for _ in range(self._processes))
+        )
+        self._ready = True
+
+    async def run(self, work: Callable[..., R], *args: Any) -> R:
+        """``work(*args)`` in a worker process; in a thread here while the processes start,
+        or if none can run it."""
+        pool = self._pool
+        if pool is not None and self._ready:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
+            except BrokenProcessPool:
+                log.warning("a %s process stopped; starting another", self.name)
+                if self._pool is pool:
+                    self._pool = self._new_pool()
+        if not self._set_up_here:
+            self._set_up_here = True
+            if self._initializer is not None:
+                self._initializer(*self._initargs)
+        return await asyncio.to_thread(work, *args)
+
+    def close(self) -> None:
+        """Stop the processes; work they have not started is dropped."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            self._ready = False
+
+    @property
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and diagnostics)."""
+        if self._pool is None:
+            return []
+        return list(self._pool._processes)  # private, but the only place the pids are kept
