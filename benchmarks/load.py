@@ -5,11 +5,13 @@ the fake Discord of tests/e2e, which runs here with the players: N two-player ga
 channels, each player clicking (holds, Roll, a box) after an exponential think time (mean
 3 s), for D seconds, once the strategy table is in place. Before the game bot, a trivial
 discord.py bot that only edits the clicked message (benchmarks/floor_bot.py) is measured
-against the same fake: the floor.
+against the same fake: the floor, twice: editing the text only, and editing in a picture
+as large as a live board (drawn beforehand).
 
 Prints, per kind of click, the median and 99th percentile of click -> answer and
 click -> visible update (for a scoring: until the next board is posted), clicks per second,
-refusals and errors, answers later than 3 s, and the bot process's CPU and memory.
+refusals and errors, answers later than 3 s, and the CPU and memory of the bot's process
+and of its worker processes (drawing, analysis).
 
 Options: --timer puts every game on a 1-minute turn timer; --bots K seats the Optimal
 computer player in K of the games instead of a second person; --floor-clicks sets how many
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -35,6 +38,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.engine import Game, ScriptedDice  # noqa: E402
+from bot.render import render_turn  # noqa: E402
 from bot.store import GuildSettings, Store  # noqa: E402
 from bot.strategy import solve  # noqa: E402
 from bot.strategy.table_file import save, table_path  # noqa: E402
@@ -88,6 +93,24 @@ def proc_cpu_and_memory(pid: int) -> tuple[float, int, int]:
     return cpu, rss, peak
 
 
+def children(pid: int) -> list[int]:
+    """Every process started by ``pid``, and theirs (the bot's worker processes)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += [int(child), *children(int(child))]
+    return found
+
+
+def family_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds so far of a process and of each of its descendants."""
+    out = {}
+    for member in [pid, *children(pid)]:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            out[member] = proc_cpu_and_memory(member)[0]
+    return out
+
+
 async def connect(fake: FakeDiscord, *command: str, env: dict[str, str], log: Path) -> Any:
     fake.identified.clear()
     process = await asyncio.create_subprocess_exec(
@@ -108,28 +131,41 @@ async def stop(process: Any) -> None:
             await process.wait()
 
 
-async def measure_floor(fake: FakeDiscord, clicks: int, work: Path) -> float:
-    """Median click -> answer of the trivial bot, one click at a time."""
-    env = bot_env(fake)
+async def measure_floor(fake: FakeDiscord, clicks: int, work: Path) -> tuple[float, float]:
+    """Median click -> answer of the trivial bot, one click at a time: editing the text only,
+    and editing in a picture as large as a live board."""
+    picture = work / "board.png"
+    picture.write_bytes(sample_board())
+    env = bot_env(fake, FLOOR_PICTURE=str(picture))
     process = await connect(
         fake, sys.executable, str(ROOT / "benchmarks" / "floor_bot.py"), env=env,
         log=work / "floor.log",
     )  # fmt: skip
     try:
         channel = fake.channel("general")
-        button = {"type": 2, "style": 1, "label": "Click", "custom_id": "floor"}
-        message = fake._create(channel, {"content": "floor", "components": [
-            {"type": 1, "components": [button]}]}, [])  # fmt: skip
         user = fake.user("Floor")
-        times = []
-        for _ in range(clicks):
-            record = await fake.press(user, message, "floor")
-            await asyncio.wait_for(record.responded.wait(), 10)
-            assert record.answered is not None
-            times.append(record.answered - record.created)
-        return statistics.median(times)
+        medians = []
+        for custom_id in ("floor", "floor-picture"):
+            button = {"type": 2, "style": 1, "label": "Click", "custom_id": custom_id}
+            message = fake._create(channel, {"content": "floor", "components": [
+                {"type": 1, "components": [button]}]}, [])  # fmt: skip
+            times = []
+            for _ in range(clicks):
+                record = await fake.press(user, message, custom_id)
+                await asyncio.wait_for(record.responded.wait(), 10)
+                assert record.answered is not None and record.response_type == 7
+                times.append(record.answered - record.created)
+            medians.append(statistics.median(times))
+        return medians[0], medians[1]
     finally:
         await stop(process)
+
+
+def sample_board() -> bytes:
+    """A live board of a two-player game after a roll, as the bot draws it."""
+    game = Game([("1", "Ann"), ("2", "Bob")], "official", ScriptedDice([3, 3, 5, 6, 2]))
+    game.roll("1")
+    return render_turn(game)
 
 
 class Table:
@@ -272,15 +308,45 @@ async def prepare(work: Path, timer: bool) -> Path:
     return database
 
 
-def report(
-    figures: Figures, seconds: float, floor: float, cpu: float, memory: tuple[int, int]
-) -> None:
+@dataclass
+class Usage:
+    """CPU (share of one core over the run) and memory (KiB) of the bot and its workers."""
+
+    bot_cpu: float
+    workers_cpu: float
+    bot_rss: int
+    bot_peak: int
+    workers_rss: int
+    workers: int
+
+
+def usage(pid: int, before: dict[int, float], after: dict[int, float], seconds: float) -> Usage:
+    def spent(member: int) -> float:
+        return after.get(member, 0.0) - before.get(member, 0.0)
+
+    others = [m for m in after if m != pid]
+    _, rss, peak = proc_cpu_and_memory(pid)
+    worker_rss = 0
+    for member in others:
+        with contextlib.suppress(FileNotFoundError):
+            worker_rss += proc_cpu_and_memory(member)[1]
+    return Usage(
+        spent(pid) / seconds, sum(spent(m) for m in others) / seconds, rss, peak, worker_rss,
+        len(others),
+    )  # fmt: skip
+
+
+def report(figures: Figures, seconds: float, floors: tuple[float, float], use: Usage) -> None:
+    text_floor, picture_floor = floors
     print(
         f"clicks measured: {figures.clicks} in {seconds:.0f} s = {figures.clicks / seconds:.1f}/s"
     )
-    print(f"floor (trivial bot, click -> answer, median): {floor * 1000:.2f} ms")
+    print(
+        f"floor (trivial bot, click -> answer, median): {text_floor * 1000:.2f} ms editing text, "
+        f"{picture_floor * 1000:.2f} ms editing in a board-sized picture"
+    )
     print(f"{'click':<7}{'n':>6} {'answer p50':>11}{'p99':>9} {'visible p50':>12}{'p99':>9}"
-          f" {'p50/floor':>10}")  # fmt: skip
+          f" {'p50/floor':>10} {'p50/picture floor':>18}")  # fmt: skip
     for kind in ("hold", "roll", "score"):
         answers = figures.answer.get(kind, [])
         shown = figures.visible.get(kind, [])
@@ -291,13 +357,20 @@ def report(
         print(
             f"{kind:<7}{len(answers):>6} {p50 * 1000:>9.1f}ms{p99 * 1000:>7.1f}ms"
             f" {statistics.median(shown) * 1000:>10.1f}ms{percentile(shown, 0.99) * 1000:>7.1f}ms"
-            f" {p50 / floor:>9.1f}x"
+            f" {p50 / text_floor:>9.1f}x {p50 / picture_floor:>17.1f}x"
         )
     print(f"answers later than 3 s: {figures.late}")
     print(f"errors: {sum(figures.errors.values())} {figures.errors or ''}")
     print(f"refused: {sum(figures.refused.values())} {figures.refused or ''}")
-    print(f"bot process: CPU {cpu * 100:.0f}% of one core; RSS {memory[0] / 1024:.0f} MiB "
-          f"(peak {memory[1] / 1024:.0f} MiB)")  # fmt: skip
+    print(
+        f"bot process: CPU {use.bot_cpu * 100:.0f}% of one core; "
+        f"RSS {use.bot_rss / 1024:.0f} MiB (peak {use.bot_peak / 1024:.0f} MiB)"
+    )
+    print(
+        f"its {use.workers} child processes (drawing, analysis, multiprocessing's resource "
+        f"tracker): CPU {use.workers_cpu * 100:.0f}% of one core; "
+        f"RSS {use.workers_rss / 1024:.0f} MiB"
+    )
 
 
 async def main() -> None:
@@ -318,7 +391,7 @@ async def main() -> None:
     figures = Figures()
     try:
         database = await prepare(work, args.timer)
-        floor = await measure_floor(fake, args.floor_clicks, work)
+        floors = await measure_floor(fake, args.floor_clicks, work)
         tables = [
             Table(fake, figures, i, random.Random(rng.random()), args) for i in range(args.games)
         ]
@@ -336,13 +409,13 @@ async def main() -> None:
             print(f"{args.games} games opened in {time.monotonic() - started:.1f} s")
             for table in tables:
                 table.measuring = True
-            cpu_before, _, _ = proc_cpu_and_memory(bot.pid)
+            cpu_before = family_cpu(bot.pid)
             own_before, _, _ = proc_cpu_and_memory(os.getpid())
             begin = time.monotonic()
             until = begin + args.seconds
             await asyncio.gather(*(t.play(until) for t in tables))
             elapsed = time.monotonic() - begin
-            cpu_after, rss, peak = proc_cpu_and_memory(bot.pid)
+            use = usage(bot.pid, cpu_before, family_cpu(bot.pid), elapsed)
             own_after, _, _ = proc_cpu_and_memory(os.getpid())
         finally:
             await stop(bot)
@@ -352,7 +425,7 @@ async def main() -> None:
             f"games: {args.games}, think time mean {args.think} s, timer: "
             f"{'1 min' if args.timer else 'off'}, against the Optimal bot: {args.bots}"
         )
-        report(figures, elapsed, floor, (cpu_after - cpu_before) / elapsed, (rss, peak))
+        report(figures, elapsed, floors, use)
         print(f"errors in the bot's log: {logged_errors}")
         print(
             f"fake Discord and players (this process): CPU "
