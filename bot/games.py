@@ -257,6 +257,26 @@ class GameService:
         message = row.board_message_id or row.final_message_id
         return (row.guild_id, row.channel_id, message) if message else None
 
+    async def _save_and_draw(
+        self,
+        row: GameRow,
+        move: MoveRecord,
+        game: Game,
+        retire: int | None = None,
+        /,
+        **changes: object,
+    ) -> Board:
+        """Save a move and draw its board at the same time: the drawing process works while
+        the writer commits. The picture is used only once the move is committed."""
+        drawing = asyncio.ensure_future(self.painter.run(turn_png, game.to_dict()))
+        try:
+            saved = await self._save(row, move, game, **changes)
+        except BaseException:
+            drawing.cancel()
+            drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+            raise
+        return Board(saved, game, await drawing, retire)
+
     async def _board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
         image = await self.painter.run(turn_png, game.to_dict()) if game is not None else None
         return Board(row, game, image, retire)
@@ -586,10 +606,10 @@ class GameService:
             move = MoveRecord(user_id, "roll", dice=str(dice))
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
-            saved = await self._save(row, move, game, **self._moved(), **closed)
+            board = await self._save_and_draw(row, move, game, retire, **self._moved(), **closed)
             if kept is not None:
-                self._cost_later(row, saved.version, kept, None)
-            return await self._board(saved, game, retire)
+                self._cost_later(row, board.row.version, kept, None)
+            return board
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
 
@@ -611,10 +631,8 @@ class GameService:
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
             detail = f"{'hold' if held else 'release'} die {index + 1}"
-            saved = await self._save(
-                row, MoveRecord(user_id, "hold", detail, str(game.dice)), game, **self._moved()
-            )
-            return await self._board(saved, game)
+            move = MoveRecord(user_id, "hold", detail, str(game.dice))
+            return await self._save_and_draw(row, move, game, **self._moved())
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
 
@@ -687,8 +705,8 @@ class GameService:
                 row, move, game, status="abandoned", deadline_at=None, ping_at=None, **extra
             )
             return Scored(Board(saved, game), result, name, round_no)
-        saved = await self._save(row, move, game, **self._turn_timer(row, game), **extra)
-        return Scored(await self._board(saved, game), result, name, round_no)
+        board = await self._save_and_draw(row, move, game, **self._turn_timer(row, game), **extra)
+        return Scored(board, result, name, round_no)
 
     @staticmethod
     def _results(game: Game) -> list[ResultRow]:

@@ -39,7 +39,8 @@ async def test_crash_after_commit_before_answer(
     assert die_labels(fake.messages[board["id"]]) == ["\N{EN DASH}"] * 5  # never answered
 
     await start_bot()
-    await fake.settle(quiet=0.2)
+    # as a player would: watch the board until the restarted bot has brought it up to date
+    await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) != ["\N{EN DASH}"] * 5)
     assert die_labels(fake.messages[board["id"]]) == ["2", "2", "4", "5", "6"]
     assert find_component(fake.messages[board["id"]], "Roll (2 left)") is not None
     dice.extend([1, 1, 1, 1, 1])
@@ -65,7 +66,7 @@ async def test_crash_after_answer_before_next_turn(
     assert fake.live_boards(channel) == []
 
     await start_bot()
-    await fake.settle(quiet=0.2)
+    await fake.wait_for(lambda: fake.live_boards(channel) != [])
     boards = fake.live_boards(channel)
     assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{bob['id']}>")
     summary = fake.channel_messages(channel)[-2]
@@ -113,7 +114,9 @@ async def test_crash_before_the_final_message(
         fake, bot.close, play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 6]], "chance")
     )
     restarted = await start_bot()
-    await fake.settle(quiet=0.2)
+    await fake.wait_for(
+        lambda: (fake.last(channel).get("embeds") or [{}])[0].get("title", "").startswith("Game")
+    )
     final = fake.last(channel)
     assert final["embeds"][0]["title"].startswith("Game over")
     assert find_component(final, "Play again") is not None
