@@ -272,7 +272,8 @@ class GameService:
         try:
             saved = await self._save(row, move, game, **changes)
         except BaseException:
-            drawing.cancel()
+            drawing.cancel()  # the move was refused: its picture is not wanted
+            # read the drawing's outcome, so that asyncio does not report it as never retrieved
             drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
             raise
         return Board(saved, game, await drawing, retire)

@@ -3,9 +3,9 @@ a process of its own that values decisions and answers hints.
 
 Valuing a decision takes milliseconds of numpy work on small arrays, mostly Python. Done in
 the bot's threads it held the GIL against the event loop: under load every click waited for
-it (benchmarks/load.py, 600 games: click p50 370 ms with it, 9 ms without). In a process of
-its own (``bot.workers``) it runs on the machine's other core at a lower priority than the
-bot, so analysis that nobody is waiting for never delays a click.
+it (benchmarks/load.py, 600 games: click p50 370 ms with it in threads, 60 ms with it in its
+own process). In that process (``bot.workers``) it runs on the machine's other core at a
+lower priority than the bot, so analysis that nobody is waiting for never delays a click.
 """
 
 from __future__ import annotations
@@ -62,13 +62,12 @@ class Coach:
     """Holds the official table once it is ready; until then ``table`` is None.
 
     ``judge`` and ``choices`` run in the analysing process once the table is ready (in a
-    thread, when the Coach was made without processes or the process could not start).
+    thread if that process could not start, or when a test hands the Coach its table).
     """
 
-    def __init__(self, data_dir: Path, processes: bool = True) -> None:
+    def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
         self.table: Table | None = None
-        self._processes = processes
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -88,15 +87,14 @@ class Coach:
         except Exception:
             log.exception("could not load or build the strategy table; hints stay off")
             return
-        if self._processes:
-            workers = Workers("analysis", 1, _keep_table, (table,), niceness=WORKER_NICENESS)
-            try:
-                await workers.start()
-            except Exception:
-                log.exception("no analysing process; decisions are valued in a thread")
-                workers.close()
-            else:
-                self._workers = workers
+        workers = Workers("analysis", 1, _keep_table, (table,), niceness=WORKER_NICENESS)
+        try:
+            await workers.start()
+        except Exception:
+            log.exception("no analysing process; decisions are valued in a thread")
+            workers.close()
+        else:
+            self._workers = workers
         self.table = table
         log.info(
             "strategy table %s (expected score %.4f)",
