@@ -128,11 +128,15 @@ async def test_sigkill_under_load_loses_no_answered_move(
         assert len(logged) - len(answered_moves) <= 1  # at most a move whose answer was lost
 
         game = bot.games.game_of(row)
-        boards = fake.live_boards(channel)
-        assert len(boards) == 1
-        board = boards[0]
-        if game.dice is not None:  # the repaired board shows the stored dice
-            assert die_labels(board) == [str(d) for d in game.dice]
+        stored = [str(d) for d in game.dice] if game.dice is not None else None
+
+        def repaired(channel: str = channel, stored: list[str] | None = stored) -> bool:
+            boards = fake.live_boards(channel)
+            return len(boards) == 1 and (stored is None or die_labels(boards[0]) == stored)
+
+        # the repair runs over 20 games at start-up: wait for it as a player would
+        await fake.wait_for(repaired, 15)
+        board = fake.live_boards(channel)[0]
         if game.rolls_left:
             roll = await fake.click(player, board, "Roll")
             assert roll.response_type == 7, roll.ephemeral_text
