@@ -255,7 +255,7 @@ class GameService:
     @staticmethod
     def _link(row: GameRow) -> tuple[int | None, int, int] | None:
         message = row.board_message_id or row.final_message_id
-        return (row.guild_id, row.channel_id, message) if message else None
+        return (row.guild_id, row.board_channel_id, message) if message else None
 
     async def _save_and_draw(
         self,

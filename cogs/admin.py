@@ -27,6 +27,7 @@ def require_manager(interaction: discord.Interaction[Any]) -> int:
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
 @app_commands.default_permissions(manage_guild=True)
 class Admin(
     commands.GroupCog, group_name="yahtzee-admin", group_description="Yahtzee server settings"

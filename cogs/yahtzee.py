@@ -76,6 +76,7 @@ def rules_text(preset: Preset) -> str:
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
 class Yahtzee(
     commands.GroupCog, group_name="yahtzee", group_description="Play Yahtzee in this channel"
 ):

@@ -93,6 +93,11 @@ async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) ->
     assert proc.returncode == 0, err.decode()
     commands = {c["name"]: c for c in fake.commands}
     assert sorted(commands) == ["yahtzee", "yahtzee-admin"]
+    for command in commands.values():
+        # guild install only, used in servers only: a user-installed /yahtzee could otherwise
+        # reach a server the bot is not in
+        assert command["integration_types"] == [0], command["name"]
+        assert command["contexts"] == [0], command["name"]
     subcommands = {o["name"] for o in commands["yahtzee"]["options"]}
     assert {"start", "scorecard", "end", "rules", "leave", "leaderboard", "stats"} <= subcommands
     admin = commands["yahtzee-admin"]

@@ -1,0 +1,49 @@
+"""What the real Discord does that a polite fake would not: threads, missing permissions,
+deleted messages and channels, slow posts. Each test makes the fake misbehave as Discord
+does, and checks that players get a clear sentence and that no game is stuck or lost."""
+
+from __future__ import annotations
+
+import copy
+
+from bot.engine import ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import GUILD_ID, FakeDiscord
+from .helpers import play_turn
+from .test_timers import settings_menu
+
+
+async def threads_on(fake: FakeDiscord, channel: str) -> None:
+    """An admin turns on "games in threads" for the server."""
+    mod = fake.user("Mod", admin=True)
+    menu = await settings_menu(fake, mod, channel)
+    answer = await fake.click(mod, menu, "Games in threads")
+    assert answer.response_type == 7, answer.ephemeral_text
+
+
+async def test_links_point_at_the_thread_in_thread_mode(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """A click on an old board in a thread links to the live board in that thread, and a
+    second /yahtzee start in the parent channel links there too."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    await threads_on(fake, channel)
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    (thread,) = fake.threads(channel)
+    first = copy.deepcopy(fake.live_boards(thread["id"])[0])  # as an old client shows it
+    await play_turn(fake, dice, ann, thread["id"], [[3, 3, 3, 2, 2]], "full_house")
+    (live,) = fake.live_boards(thread["id"])
+    expected = f"https://discord.com/channels/{GUILD_ID}/{thread['id']}/{live['id']}"
+
+    old = await fake.click(bob, first, "Roll", stale=True)
+    assert "Use the live board" in old.ephemeral_text
+    assert expected in old.ephemeral_text
+
+    again = await fake.slash(bob, channel, "yahtzee start")
+    assert expected in again.ephemeral_text
