@@ -57,11 +57,18 @@ def controller(interaction: discord.Interaction[Any]) -> Yahtzee:
     return cog
 
 
+def shown_name(name: str) -> str:
+    """A player's name as text in a message: its markdown and mention syntax made inert
+    (``**x``, a backtick, ``||`` or ``@everyone`` in a name shows as typed)."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
 def mention(player_id: str | int, name: str = "") -> str:
-    """A user mention from an engine player id; a computer player's name in bold."""
+    """A user mention from an engine player id, with the name beside it (a client that has
+    not loaded the member shows a bare mention); a computer player's name in bold."""
     if is_bot(player_id):
-        return f"**{name or 'Yahtzee Bot'}**"
-    return f"<@{player_id}>"
+        return f"**{shown_name(name or 'Yahtzee Bot')}**"
+    return f"<@{player_id}> ({shown_name(name)})" if name else f"<@{player_id}>"
 
 
 def png(data: bytes, name: str) -> discord.File:
@@ -199,7 +206,9 @@ def board_view(board: Board) -> discord.ui.View:
 
 
 def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -> discord.Embed:
-    """A finished turn: who scored what, keeping the turn's image."""
+    """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
+    before the scoring, and a game's channel is read on phones): edit it in with
+    ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
     result = scored.result
     if result.bonus_turn:
         what = f"took a **Yahtzee bonus** (+100) with {result.dice}"
@@ -218,7 +227,6 @@ def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -
     embed = discord.Embed(
         title=f"Yahtzee: round {scored.round} of {ROUNDS}", description=text, colour=GREY
     )
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text="This turn is over; the live board is below.")
     return embed
 
@@ -250,7 +258,7 @@ def final_embed(row: GameRow, game: Game) -> discord.Embed:
         )
     winners = [s for s in game.standings() if s.place == 1]
     if len(winners) == 1:
-        title = f"Game over: {winners[0].name} wins with {winners[0].total}!"
+        title = f"Game over: {shown_name(winners[0].name)} wins with {winners[0].total}!"
     elif winners:
         title = f"Game over: a {len(winners)}-way tie at {winners[0].total}!"
     else:
@@ -340,7 +348,7 @@ def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
 
 def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     """A player's figures on this server."""
-    embed = discord.Embed(title=f"Yahtzee stats: {name}", colour=GREEN)
+    embed = discord.Embed(title=f"Yahtzee stats: {shown_name(name)}", colour=GREEN)
     if stats.games == 0:
         embed.description = "No finished games on this server yet."
         return embed

@@ -37,6 +37,7 @@ from .ui import (
     mention,
     png,
     report_text,
+    shown_name,
     stats_embed,
     summary_embed,
     undo_view,
@@ -165,7 +166,6 @@ class Yahtzee(
                     row.board_channel_id,
                     row.board_message_id,
                     embed=ended_embed(outcome.reason),
-                    attachments=[],
                 )
                 await self._retire(row.board_channel_id, row.undo_message_id)
 
@@ -252,9 +252,17 @@ class Yahtzee(
         await self.games.board_shown(board.row, message_id, board.game)
 
     async def _retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
-        """Take a message's components away (a turn that is over), ignoring a deleted message."""
+        """Take a message's components away (a turn that is over), ignoring a deleted message.
+
+        A new embed replaces the message's text and pictures: a retired message keeps no
+        picture and no stale "your turn!" (naming the attachments also keeps Discord from
+        showing an old ``attachment://`` picture twice).
+        """
         if message_id is None:
             return
+        if "embed" in changes:
+            changes.setdefault("attachments", [])
+            changes.setdefault("content", None)
         try:
             await (
                 self._channel(channel_id).get_partial_message(message_id).edit(view=None, **changes)
@@ -369,7 +377,9 @@ class Yahtzee(
             await self._post_final(row)
         else:
             await self._channel(row.board_channel_id).send(
-                embed=ended_embed(f"{name} left, and nobody is left to play: the game has ended.")
+                embed=ended_embed(
+                    f"{shown_name(name)} left, and nobody is left to play: the game has ended."
+                )
             )
 
     @app_commands.command(
@@ -457,7 +467,7 @@ class Yahtzee(
         old = row.board_message_id
         await self._post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if old != row.undo_message_id:
-            await self._retire(row.board_channel_id, old, embed=moved, attachments=[])
+            await self._retire(row.board_channel_id, old, embed=moved)
 
     @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"
@@ -485,7 +495,7 @@ class Yahtzee(
             interaction.permissions.manage_guild,
         )
         await interaction.response.send_message(
-            f"{display_name(player)} was removed from the game.", ephemeral=True
+            f"{shown_name(display_name(player))} was removed from the game.", ephemeral=True
         )
         await self._publish(board.row)
 
@@ -600,11 +610,13 @@ class Yahtzee(
         )
         row = scored.board.row
         if scored.final_image is not None:
-            await interaction.response.edit_message(embed=summary_embed(scored), view=None)
+            await interaction.response.edit_message(
+                content=None, embed=summary_embed(scored), attachments=[], view=None
+            )
             await self._post_final(row, scored.final_image)
             return
         await interaction.response.edit_message(
-            embed=summary_embed(scored), view=undo_view(game_id, turn)
+            content=None, embed=summary_embed(scored), attachments=[], view=undo_view(game_id, turn)
         )
         await self.games.undo_offered(game_id, self._message_id(interaction))
         await self._post_board(scored.board)
@@ -674,7 +686,6 @@ class Yahtzee(
                 row.board_channel_id,
                 before.board_message_id,
                 embed=ended_embed(reason),
-                attachments=[],
             )
             await self._retire(row.board_channel_id, before.undo_message_id)
 

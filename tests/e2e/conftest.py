@@ -38,6 +38,7 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
         yield server
     finally:
         await server.stop()
+    assert server.mistakes == [], "the bot sent what Discord would show wrongly"
 
 
 @pytest.fixture

@@ -7,6 +7,10 @@ components, attachments with their bytes), every ephemeral reply, and enforces:
 - component limits: 5 rows, 5 buttons a row, a select alone in its row, 25 options,
   custom_id up to 100 characters, labels up to 80 (50035);
 - 429 with ``retry_after`` on demand (``rate_limit``).
+
+What Discord accepts but shows wrongly is noted in ``mistakes`` (the e2e fixture fails a test
+that leaves any): an embed edited without saying which attachments stay (Discord may then
+show its ``attachment://`` picture twice), an embed whose picture the message does not carry.
 """
 
 from __future__ import annotations
@@ -112,6 +116,7 @@ class FakeDiscord:
         self.posted_at: dict[str, float] = {}  # message id -> time.monotonic() of its posting
         self._posts: dict[str, asyncio.Event] = {}  # channel id -> set at its next post
         self.hung = asyncio.Event()
+        self.mistakes: list[str] = []  # what Discord would show wrongly; see the module doc
         self._released = asyncio.Event()  # set on stop: hung requests end
         self.identified = asyncio.Event()
         self.resumes = 0
@@ -840,6 +845,7 @@ class FakeDiscord:
         }
         if interaction is not None:
             message["webhook_id"] = str(APPLICATION_ID)
+        self._check_pictures(message)
         self.messages[message["id"]] = message
         if not message["flags"] & EPHEMERAL:
             self.order.setdefault(channel_id, []).append(message["id"])
@@ -858,10 +864,25 @@ class FakeDiscord:
                 message[key] = (
                     body[key] if body[key] is not None else ([] if key != "content" else "")
                 )
+        if (
+            body.get("embeds")
+            and message["attachments"]
+            and "attachments" not in body
+            and not files
+        ):
+            self.mistakes.append(f"message {message_id}: embeds edited without attachments=")
         if "attachments" in body or files:
             message["attachments"] = self._attachments(body, files, message["attachments"])
         message["edited_timestamp"] = now_iso()
+        self._check_pictures(message)
         return message
+
+    def _check_pictures(self, message: dict[str, Any]) -> None:
+        names = {a["filename"] for a in message["attachments"]}
+        for embed in message["embeds"]:
+            url = (embed.get("image") or {}).get("url", "")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                self.mistakes.append(f"message {message['id']}: its embed shows a missing {url}")
 
 
 def find_component(message: dict[str, Any], label_or_id: str) -> dict[str, Any] | None:

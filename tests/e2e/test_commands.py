@@ -44,7 +44,7 @@ async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
     assert "Only the host can cancel" in (await fake.click(bob, lobby, "Cancel")).ephemeral_text
     await fake.click(ann, lobby, "Leave")
     players = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
-    assert f"<@{bob['id']}> (host)" in players and ann["id"] not in players
+    assert f"<@{bob['id']}> (Bob) (host)" in players and ann["id"] not in players
     await fake.click(cat, lobby, "Join")
     await fake.click(bob, lobby, "Cancel")
     assert fake.messages[lobby["id"]]["components"] == []
@@ -95,4 +95,4 @@ async def test_play_again_after_a_solo_game(
     await fake.click(ann, final, "Play again")
     lobby = fake.last(channel)
     assert find_component(lobby, "Start") is not None
-    assert f"<@{ann['id']}> (host)" in lobby["embeds"][0]["fields"][0]["value"]
+    assert f"<@{ann['id']}> (Ann) (host)" in lobby["embeds"][0]["fields"][0]["value"]

@@ -47,3 +47,23 @@ async def test_links_point_at_the_thread_in_thread_mode(
 
     again = await fake.slash(bob, channel, "yahtzee start")
     assert expected in again.ephemeral_text
+
+
+async def test_names_are_shown_as_typed_beside_their_mentions(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Markdown and mention syntax in a name are shown as typed, beside the player's mention."""
+    odd = fake.user("**Ann_`||")
+    everyone = fake.user("@everyone")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(odd, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(everyone, lobby, "Join")
+    seated = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    # escaped by hand: every markdown character behind a backslash, @ kept from pinging
+    assert f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|) (host)" in seated
+    assert f"<@{everyone['id']}> (@\N{ZERO WIDTH SPACE}everyone)" in seated
+    await fake.click(odd, lobby, "Start")
+    board = fake.last(channel)
+    assert board["content"] == f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|), your turn!"

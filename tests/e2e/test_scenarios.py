@@ -73,15 +73,16 @@ async def test_full_two_player_game(
     assert fake.live_boards(channel) == []
     assert dice.remaining == 0
 
-    # Every image sent decodes as a PNG and is the one its embed shows.
-    images = 0
-    for message in fake.channel_messages(channel):
-        for attachment in message["attachments"]:
-            png_size(fake.files[attachment["id"]])
-            shown = [e.get("image", {}).get("url") for e in message["embeds"]]
-            assert f"attachment://{attachment['filename']}" in shown
-            images += 1
-    assert images >= 26
+    # What the game leaves in the channel: the lobby, one line of text per turn (26), and
+    # the final scorecard, the only picture; nothing still says "your turn".
+    messages = fake.channel_messages(channel)
+    assert len(messages) == 1 + 26 + 1
+    pictures = [(m, a) for m in messages for a in m["attachments"]]
+    assert len(pictures) == 1 and pictures[0][0] is messages[-1]
+    message, attachment = pictures[0]
+    png_size(fake.files[attachment["id"]])
+    assert message["embeds"][0]["image"]["url"] == f"attachment://{attachment['filename']}"
+    assert not any("your turn" in m["content"] for m in messages)
 
 
 async def test_out_of_turn_and_strangers_are_refused(
