@@ -667,8 +667,11 @@ class GameService:
                 f" +{result.bonus}" if result.bonus else ""
             )
             move = MoveRecord(user_id, "score", detail, str(result.dice), **cost)  # type: ignore[arg-type]
+            # the clicked message becomes the turn's summary, offering Undo: recorded with the
+            # move, so that an Undo clicked at once is never refused as too late
+            offer = {} if game.is_over else {"undo_message_id": message_id}
             scored = await self._after_scoring(
-                row, game, move, result, seat.name, round_no, self._moved()
+                row, game, move, result, seat.name, round_no, {**self._moved(), **offer}
             )
             if not cost:
                 self._cost_later(row, scored.board.row.version, None, category)
@@ -746,14 +749,20 @@ class GameService:
                 game.undo(_player_id(user_id))
             except RuleError as exc:
                 raise Refusal(str(exc)) from None
+            # The next turn's board may still be on its way (its post not yet recorded): then
+            # the board on record is this very message, which must stay; the late post is
+            # refused by board_shown. The Undo's message becomes the board in the same save.
+            remove = row.board_message_id if row.board_message_id != message_id else None
             saved = await self._save(
                 row,
                 MoveRecord(user_id, "undo", dice=str(game.dice)),
                 game,
                 **self._turn_timer(row, game),
                 **self._moved(),
+                undo_message_id=None,
+                board=(message_id, game.turn_number, row.version),
             )
-            return Undone(await self._board(saved, game), row.board_message_id)
+            return Undone(await self._board(saved, game), remove)
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
 
@@ -1035,10 +1044,12 @@ class GameService:
 
     # -- message bookkeeping -----------------------------------------------------------------
 
-    async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> None:
-        """Record that ``message_id`` now shows ``row`` as it is."""
+    async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> bool:
+        """Record that ``message_id`` now shows ``row`` as it is. False if it does not, and
+        never will: a newer board is on record, or an Undo took the game back to another
+        turn while this board was being posted (that message shows a turn that is gone)."""
         turn = game.turn_number if game is not None else None
-        await self.store.set_messages(row.id, board=(message_id, turn, row.version))
+        return await self.store.show_board(row.id, message_id, turn, row.version)
 
     async def undo_offered(self, game_id: int, message_id: int | None) -> None:
         """Record which message offers Undo (or that none does)."""

@@ -178,8 +178,9 @@ class Yahtzee(
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message:
-        """A new live board that mentions the player to move."""
+    async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
+        """A new live board that mentions the player to move (None if, while it was being
+        posted, an Undo took the game back: the message is deleted again)."""
         assert board.game is not None and board.image is not None
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
@@ -191,7 +192,15 @@ class Yahtzee(
             view=board_view(board),
             allowed_mentions=USER_MENTIONS,
         )
-        await self.games.board_shown(board.row, message.id, board.game)
+        if not await self.games.board_shown(board.row, message.id, board.game):
+            log.info("game %s: turn %s was undone while its board was posted", board.row.id,
+                     board.game.turn_number)  # fmt: skip
+            try:
+                await message.delete()
+            except discord.HTTPException as exc:
+                log.info("could not delete the undone turn's board: %s", exc)
+                await self._retire(board.row.board_channel_id, message.id)
+            return None
         if is_bot(board.game.current_player_id):
             self._start_bots(board.row.id)
         return message
@@ -465,8 +474,8 @@ class Yahtzee(
             return
         board = await self.games.render(row)
         old = row.board_message_id
-        await self._post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
-        if old != row.undo_message_id:
+        posted = await self._post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
+        if posted is not None and old != row.undo_message_id:
             await self._retire(row.board_channel_id, old, embed=moved)
 
     @app_commands.command(
@@ -618,7 +627,6 @@ class Yahtzee(
         await interaction.response.edit_message(
             content=None, embed=summary_embed(scored), attachments=[], view=undo_view(game_id, turn)
         )
-        await self.games.undo_offered(game_id, self._message_id(interaction))
         await self._post_board(scored.board)
 
     @guarded
@@ -628,7 +636,6 @@ class Yahtzee(
             game_id, interaction.user.id, self._message_id(interaction), turn
         )
         await self._show(interaction, undone.board)
-        await self.games.undo_offered(game_id, None)
         if undone.remove_message_id is not None:
             partial = self._channel(undone.board.row.board_channel_id).get_partial_message(
                 undone.remove_message_id

@@ -466,16 +466,21 @@ class Transaction:
         thread_id: int | None = _UNSET,
         hints: bool = _UNSET,
         undo_message_id: int | None = _UNSET,
+        board: tuple[int | None, int | None, int | None] = _UNSET,
         results: Sequence[ResultRow] = (),
     ) -> GameRow:
         """Apply one accepted change if the game is still at ``expected_version``.
 
         The change, its move-log entry and (when the game finishes) its result rows are
-        written together. ``StaleVersion`` if another change got there first.
+        written together. ``board`` records the board message with the change, as
+        ``set_messages`` does. ``StaleVersion`` if another change got there first.
         """
         stamp = now()
         sets = ["version = version + 1", "updated_at = ?"]
         values: list[Any] = [stamp]
+        if board is not _UNSET:
+            sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
+            values += list(board)
         if status is not _UNSET:
             sets.append("status = ?")
             values.append(status)
@@ -585,6 +590,24 @@ class Transaction:
             values.append(final_message_id)
         if sets:
             self._all(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id))
+
+    def show_board(self, game_id: int, message_id: int, turn: int | None, version: int) -> bool:
+        """Record ``message_id`` as the board showing ``version`` (at ``turn``), unless the
+        record already names a newer board, or another message for the same version at
+        another turn (an Undo took the game back while this board was being posted).
+
+        True if the record now names this message: it is the live board.
+        """
+        row = self._one(
+            "UPDATE games SET board_message_id = ?, board_turn = ?, board_version = ? "
+            "WHERE id = ? AND (board_version IS NULL OR board_version < ? "
+            "OR (board_version = ? AND board_turn IS ?)) RETURNING id",
+            (message_id, turn, version, game_id, version, version, turn),
+        )
+        if row is not None:
+            return True
+        current = self._one("SELECT board_message_id FROM games WHERE id = ?", (game_id,))
+        return current is not None and current[0] == message_id
 
     def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
         """Add what a decision cost against optimal play to its move-log entry."""
@@ -790,6 +813,7 @@ class Store(_Reads):
     create_game = _in_transaction(Transaction.create_game)
     update_game = _in_transaction(Transaction.update_game)
     set_messages = _in_transaction(Transaction.set_messages)
+    show_board = _in_transaction(Transaction.show_board)
     set_move_cost = _in_transaction(Transaction.set_move_cost)
     save_guild_settings = _in_transaction(Transaction.save_guild_settings)
     archive_results = _in_transaction(Transaction.archive_results)

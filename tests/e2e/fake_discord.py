@@ -112,6 +112,7 @@ class FakeDiscord:
         self.commands: list[dict[str, Any]] = []
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
+        self.delays: list[tuple[str, re.Pattern[str], float]] = []
         self.nonces: dict[str, str] = {}  # enforce_nonce: nonce -> message id
         self.posted_at: dict[str, float] = {}  # message id -> time.monotonic() of its posting
         self._posts: dict[str, asyncio.Event] = {}  # channel id -> set at its next post
@@ -204,6 +205,11 @@ class FakeDiscord:
         after Discord did the work but before it heard so).
         """
         self.hangs.append((method.upper(), re.compile(path_pattern), after))
+
+    def slow(self, method: str, path_pattern: str, seconds: float) -> None:
+        """Carry out the next matching request only after ``seconds`` (a busy rate-limit
+        bucket, a slow network): the window in which players can click meanwhile."""
+        self.delays.append((method.upper(), re.compile(path_pattern), seconds))
 
     def rate_limit(self, method: str, path_pattern: str, retry_after: float = 0.3) -> None:
         """Answer the next matching request with 429 and ``retry_after``."""
@@ -577,6 +583,11 @@ class FakeDiscord:
                         "Via": "1.1 google",  # without it discord.py suspects Cloudflare
                     },
                 )
+        for i, (method, pattern, seconds) in enumerate(self.delays):
+            if method == request.method and pattern.search(path):
+                del self.delays[i]
+                await asyncio.sleep(seconds)
+                break
         for i, (method, pattern, after) in enumerate(self.hangs):
             if method == request.method and pattern.search(path):
                 del self.hangs[i]

@@ -67,3 +67,37 @@ async def test_names_are_shown_as_typed_beside_their_mentions(
     await fake.click(odd, lobby, "Start")
     board = fake.last(channel)
     assert board["content"] == f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|), your turn!"
+
+
+async def test_a_quick_undo_keeps_the_board_it_restores(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Undo clicked while the next turn's board is still being posted: the restored board
+    stays, the next turn's message goes, and the game goes on from the restored board."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = fake.last(channel)
+    dice.extend([3, 3, 3, 2, 2])
+    await fake.click(ann, board, "Roll")
+    fake.slow("POST", rf"^/channels/{channel}/messages$", 1.0)  # the next board's post
+    scored = await fake.choose(ann, board, "chance")
+    assert scored.response_type == 7, scored.ephemeral_text
+    undone = await fake.click(ann, board, "Undo")
+    assert undone.response_type == 7, undone.ephemeral_text
+    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"] or not fake.delays)
+    await fake.settle(0.3)
+
+    assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
+    assert fake.last(channel)["id"] == board["id"]  # the undone turn's board is gone
+    again = await fake.choose(ann, board, "full_house")
+    assert again.response_type == 7, again.ephemeral_text
+    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
+    (live,) = fake.live_boards(channel)
+    dice.extend([6, 6, 6, 6, 6])
+    rolled = await fake.click(bob, live, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text

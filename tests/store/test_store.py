@@ -155,3 +155,27 @@ async def test_results_are_written_with_the_finishing_change(store: Store) -> No
             row.id, row.version, MoveRecord(5, "score"), status="finished", results=[result]
         )
     assert await store.results(row.id) == [result]
+
+
+async def test_the_board_record_keeps_the_newest_board(store: Store) -> None:
+    """A board is recorded unless a newer one is, or the same version's board at another
+    turn (an Undo went back while the next turn's board was being posted)."""
+    game = await store.create_game(guild_id=1, channel_id=9, host_id=5, preset="official",
+                                   players=[(5, "Ann")])  # fmt: skip
+
+    async def record() -> tuple[int | None, int | None, int | None]:
+        row = await store.get_game(game.id)
+        assert row is not None
+        return row.board_message_id, row.board_turn, row.board_version
+
+    assert await store.show_board(game.id, 100, 1, 3)
+    assert not await store.show_board(game.id, 101, 1, 2)  # an older board comes late
+    assert await record() == (100, 1, 3)
+    assert await store.show_board(game.id, 100, 1, 2)  # it is this message: still live
+    assert await record() == (100, 1, 3)
+    assert await store.show_board(game.id, 102, 1, 3)  # the same turn posted again
+    assert await record() == (102, 1, 3)
+    assert not await store.show_board(game.id, 103, 2, 3)  # a turn that an Undo took back
+    assert await record() == (102, 1, 3)
+    assert await store.show_board(game.id, 103, 2, 4)  # the next version: the next turn
+    assert await record() == (103, 2, 4)
