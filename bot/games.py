@@ -977,6 +977,21 @@ class GameService:
 
         return await self._locked(game_id, work)  # type: ignore[return-value]
 
+    async def unreachable(self, game_id: int, reason: str) -> GameRow | None:
+        """The bot can no longer show this game (it lost access to the channel, the channel
+        or its board is gone for good): the game ends as abandoned and records nothing, so
+        that no timer plays it on unseen. None if it had ended already."""
+
+        async def work() -> GameRow | None:
+            row = await self.store.get_game(game_id)
+            if row is None or not row.is_live:
+                return None
+            status = "abandoned" if row.status == "active" else "cancelled"
+            move = MoveRecord(None, "unreachable", reason)
+            return await self._save(row, move, status=status, deadline_at=None, ping_at=None)
+
+        return await self._locked(game_id, work)  # type: ignore[return-value]
+
     # -- looking -----------------------------------------------------------------------------
 
     async def scorecard(self, channel_id: int, viewer_id: int, player_id: int | None) -> bytes:

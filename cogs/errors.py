@@ -50,6 +50,19 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         text = "You don't have permission to do that here."
     elif isinstance(original, app_commands.CommandOnCooldown):
         text = f"Slow down a little: try again in {original.retry_after:.0f} s."
+    elif isinstance(original, discord.Forbidden):  # a 403: a permission, not a bug of ours
+        log.warning(
+            "interaction %s (%s) in channel %s: Discord refused an action: %s",
+            interaction.id,
+            data.get("custom_id") or data.get("name"),
+            interaction.channel_id,
+            original,
+        )
+        text = (
+            "Discord did not let me do that in this channel: I'm missing a permission here "
+            "(Send Messages, Embed Links, Attach Files, or in threads Send Messages in "
+            "Threads). Ask a server admin to check my permissions; what you did so far is saved."
+        )
     else:
         code = secrets.token_hex(3).upper()
         log.error(

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
-from bot.games import Board, Expired, GameService, Outcome, Pinged, TimedOut, is_bot
+from bot.games import Board, Expired, GameService, Outcome, Pinged, Refusal, TimedOut, is_bot
 from bot.leaderboard import BOARDS, PERIODS
 from bot.store import GameRow
 
@@ -52,6 +52,42 @@ TIMER_TICK_SECONDS = 5
 UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+# What the bot needs in a game's channel to post boards there, as (attribute, name shown).
+NEEDED_HERE = (
+    ("view_channel", "View Channel"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+)
+NEEDED_FOR_THREADS = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+
+
+def missing_permissions(interaction: discord.Interaction[Any], threads: bool) -> list[str]:
+    """The permissions the bot lacks to play a game where ``interaction`` came from (an
+    interaction's own answer needs none; the boards posted after it do)."""
+    allowed = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = ("send_messages_in_threads", "Send Messages in Threads") if in_thread else (
+        "send_messages", "Send Messages")  # fmt: skip
+    needed: tuple[tuple[str, str], ...] = NEEDED_HERE[:1] + (send,) + NEEDED_HERE[1:]
+    if threads and not in_thread:
+        needed += NEEDED_FOR_THREADS
+    return [name for attribute, name in needed if not getattr(allowed, attribute)]
+
+
+def permissions_refusal(missing: list[str]) -> Refusal:
+    """One plain sentence naming what a server admin has to grant."""
+    names = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
+    which = "permission" if len(missing) == 1 else "permissions"
+    return Refusal(
+        f"I can't run a game in this channel: I'm missing the {names} {which} here. "
+        "Ask a server admin to give me "
+        f"{'it' if len(missing) == 1 else 'them'}, or play in another channel."
+    )
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -301,6 +337,7 @@ class Yahtzee(
     ) -> None:
         """Open a lobby; a second lobby in a busy channel is refused with a link."""
         assert interaction.channel_id is not None
+        await self._check_permissions(interaction)
         row = await self.games.open_lobby(
             interaction.guild_id,
             interaction.channel_id,
@@ -309,6 +346,13 @@ class Yahtzee(
             preset.value if preset else None,
         )
         await self._answer_with_lobby(interaction, row)
+
+    async def _check_permissions(self, interaction: discord.Interaction[Any]) -> None:
+        """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
+        server = await self.games.server_settings(interaction.guild_id or 0)
+        missing = missing_permissions(interaction, server.use_threads)
+        if missing:
+            raise permissions_refusal(missing)
 
     async def _answer_with_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         """Answer the interaction with the lobby message, and note it as the game's board."""
@@ -537,12 +581,34 @@ class Yahtzee(
         """Join, Leave, Start or Cancel."""
         user = interaction.user
         if action == "start":
+            await self._check_permissions(interaction)
             board = await self.games.begin(game_id, user.id)
             await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
             server = await self.games.server_settings(interaction.guild_id or 0)
-            if server.use_threads and interaction.message is not None:
-                board = await self._move_to_thread(interaction.message, board)
-            await self._post_board(board)
+            try:
+                if server.use_threads and interaction.message is not None:
+                    board = await self._move_to_thread(interaction.message, board)
+                await self._post_board(board)
+            except discord.Forbidden as exc:
+                # a channel overwrite the interaction's permissions did not show: the game
+                # cannot be seen, so it must not be played on by the timer
+                log.warning("game %s: its first board could not be posted: %s", game_id, exc)
+                row = await self.games.unreachable(game_id, "first board refused (403)")
+                if row is not None and interaction.message is not None:
+                    await self._retire(
+                        row.channel_id,
+                        interaction.message.id,
+                        embed=ended_embed(
+                            "Discord did not let me post the board in this channel (missing "
+                            "permissions), so the game did not start and counts for nobody. "
+                            "Ask a server admin to check my permissions here."
+                        ),
+                    )
+                await tell(
+                    interaction,
+                    "The game could not start: I'm not allowed to post its board here. "
+                    "Ask a server admin to check my permissions.",
+                )
             return
         if action in ("bot-optimal", "bot-casual"):
             row = await self.games.add_bot(game_id, user.id, action.removeprefix("bot-"))

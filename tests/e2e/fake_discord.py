@@ -35,6 +35,10 @@ EVERYONE_PERMISSIONS = (
     (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 31)
 )  # view, send, embed, attach, app commands
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
+CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 35, 1 << 38
+# What the bot may do in every channel unless a test takes some of it away (``deny``).
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
 
@@ -113,6 +117,8 @@ class FakeDiscord:
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
         self.delays: list[tuple[str, re.Pattern[str], float]] = []
+        self.failures: list[tuple[str, re.Pattern[str], int, int, str]] = []
+        self.denied: dict[str, int] = {}  # channel id -> permissions the bot lacks there
         self.nonces: dict[str, str] = {}  # enforce_nonce: nonce -> message id
         self.posted_at: dict[str, float] = {}  # message id -> time.monotonic() of its posting
         self._posts: dict[str, asyncio.Event] = {}  # channel id -> set at its next post
@@ -205,6 +211,22 @@ class FakeDiscord:
         after Discord did the work but before it heard so).
         """
         self.hangs.append((method.upper(), re.compile(path_pattern), after))
+
+    def deny(self, channel_id: str, permissions: int) -> None:
+        """Take permissions away from the bot in a channel (and its threads), as a channel
+        overwrite would: Discord then answers 403 (50013) and says so in app_permissions."""
+        self.denied[channel_id] = self.denied.get(channel_id, 0) | permissions
+
+    def bot_permissions(self, channel_id: str) -> int:
+        """What the bot may do in a channel (a thread has its parent's permissions)."""
+        channel = next((c for c in self.channels if c["id"] == channel_id), None)
+        parent = (channel or {}).get("parent_id") or channel_id
+        return BOT_PERMISSIONS & ~self.denied.get(parent, 0)
+
+    def fail(self, method: str, path_pattern: str, status: int, code: int, message: str) -> None:
+        """Answer the next matching request with an error, as Discord would: e.g. 404 10008
+        Unknown Message (deleted by a moderator), 403 50001 Missing Access."""
+        self.failures.append((method.upper(), re.compile(path_pattern), status, code, message))
 
     def slow(self, method: str, path_pattern: str, seconds: float) -> None:
         """Carry out the next matching request only after ``seconds`` (a busy rate-limit
@@ -311,7 +333,7 @@ class FakeDiscord:
             "member": self._member(user),
             "token": record.token,
             "version": 1,
-            "app_permissions": str(EVERYONE_PERMISSIONS),
+            "app_permissions": str(self.bot_permissions(channel_id)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -588,6 +610,10 @@ class FakeDiscord:
                 del self.delays[i]
                 await asyncio.sleep(seconds)
                 break
+        for i, (method, pattern, status, code, message) in enumerate(self.failures):
+            if method == request.method and pattern.search(path):
+                del self.failures[i]
+                return _error(status, code, message)
         for i, (method, pattern, after) in enumerate(self.hangs):
             if method == request.method and pattern.search(path):
                 del self.hangs[i]
@@ -678,6 +704,8 @@ class FakeDiscord:
             record.followups.append(message)
             return _json(message)
         if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and method == "POST":
+            if not self._may_post(match.group(1), body, files):
+                return _error(403, 50013, "Missing Permissions")
             error = validate_message(body)
             if error:
                 return _error(400, 50035, error)
@@ -696,6 +724,8 @@ class FakeDiscord:
             match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
         ) and method == "POST":
             parent = self._channel_payload(match.group(1))
+            if not self.bot_permissions(match.group(1)) & CREATE_PUBLIC_THREADS:
+                return _error(403, 50013, "Missing Permissions")
             if parent.get("type") == 11:
                 return _error(400, 50024, "Cannot execute action on this channel type")
             if match.group(2) not in self.messages:
@@ -735,6 +765,13 @@ class FakeDiscord:
         if match := re.fullmatch(r"/channels/(\d+)", path):
             return _json(self._channel_payload(match.group(1)))
         return _error(404, 0, f"the fake Discord has no route {method} {path}")
+
+    def _may_post(self, channel_id: str, body: dict[str, Any], files: list[Any]) -> bool:
+        allowed = self.bot_permissions(channel_id)
+        is_thread = self._channel_payload(channel_id).get("type") == 11
+        needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if is_thread else SEND_MESSAGES)
+        needed |= (EMBED_LINKS if body.get("embeds") else 0) | (ATTACH_FILES if files else 0)
+        return allowed & needed == needed
 
     def _callback(
         self,

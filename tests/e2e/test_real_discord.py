@@ -8,8 +8,16 @@ import copy
 
 from bot.engine import ScriptedDice
 
+from ..clock import FakeClock
 from .conftest import StartBot
-from .fake_discord import GUILD_ID, FakeDiscord
+from .fake_discord import (
+    ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
+    GUILD_ID,
+    SEND_MESSAGES,
+    FakeDiscord,
+)
 from .helpers import play_turn
 from .test_timers import settings_menu
 
@@ -101,3 +109,65 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
     dice.extend([6, 6, 6, 6, 6])
     rolled = await fake.click(bob, live, "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
+
+
+async def test_missing_permissions_are_named_before_a_game_starts(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Without Attach Files, /yahtzee start is refused naming it; with Send Messages taken
+    away after the lobby opened, Start is refused and the lobby stays open."""
+    ann = fake.user("Ann")
+    general, games = fake.channel("general"), fake.channel("games")
+    bot = await start_bot()
+    fake.deny(general, ATTACH_FILES)
+    refused = await fake.slash(ann, general, "yahtzee start")
+    assert "missing the Attach Files permission" in refused.ephemeral_text
+    assert fake.channel_messages(general) == []
+    assert await bot.store.live_game_in(int(general)) is None
+
+    await fake.slash(ann, games, "yahtzee start")
+    lobby = fake.last(games)
+    fake.deny(games, SEND_MESSAGES | EMBED_LINKS)
+    start = await fake.click(ann, lobby, "Start")
+    assert "missing the Send Messages and Embed Links permissions" in start.ephemeral_text
+    row = await bot.store.live_game_in(int(games))
+    assert row is not None and row.status == "lobby"
+
+
+async def test_thread_mode_needs_thread_permissions(fake: FakeDiscord, start_bot: StartBot) -> None:
+    """With games in threads on, a channel where the bot cannot start threads is named."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    await threads_on(fake, channel)
+    fake.deny(channel, CREATE_PUBLIC_THREADS)
+    refused = await fake.slash(ann, channel, "yahtzee start")
+    assert "missing the Create Public Threads permission" in refused.ephemeral_text
+
+
+async def test_a_first_board_that_cannot_be_posted_ends_the_game(
+    fake: FakeDiscord, start_bot: StartBot, clock: FakeClock
+) -> None:
+    """Discord refuses the first board (403) although the interaction showed the
+    permissions: the game ends recording nothing, the host is told why, and no timer plays
+    it on unseen."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    opened = await bot.store.live_game_in(int(channel))
+    assert opened is not None
+    fake.fail("POST", rf"^/channels/{channel}/messages$", 403, 50013, "Missing Permissions")
+    start = await fake.click(ann, lobby, "Start")
+    assert "not allowed to post its board here" in start.ephemeral_text
+    assert "Something went wrong" not in start.ephemeral_text
+    assert await bot.store.live_game_in(int(channel)) is None
+    assert "did not start" in fake.messages[lobby["id"]]["embeds"][0]["description"]
+    assert fake.live_boards(channel) == []
+    ended = await bot.store.get_game(opened.id)
+    assert ended is not None and ended.status == "abandoned"
+    assert await bot.store.results(opened.id) == []
+    clock.advance(3600)
+    assert await bot.games.due() == []
