@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TIMER_TICK_SECONDS = 5
+# Discord's JSON error codes that mean a game's message or place is gone for good
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001
 UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -284,16 +287,26 @@ class Yahtzee(
             )
 
     async def _edit_board(self, message_id: int, board: Board) -> None:
+        """Show ``board`` on its message; if that message is gone (a moderator deleted it),
+        post the board anew, as the repair after a restart does."""
         assert board.game is not None and board.image is not None
-        await (
-            self._channel(board.row.board_channel_id)
-            .get_partial_message(message_id)
-            .edit(
-                embed=board_embed(board),
-                attachments=[png(board.image, BOARD_FILE)],
-                view=board_view(board),
+        try:
+            await (
+                self._channel(board.row.board_channel_id)
+                .get_partial_message(message_id)
+                .edit(
+                    embed=board_embed(board),
+                    attachments=[png(board.image, BOARD_FILE)],
+                    view=board_view(board),
+                )
             )
-        )
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            log.info("game %s: its board %s was deleted; posting it again", board.row.id,
+                     message_id)  # fmt: skip
+            await self._post_board(board, nonce=f"yz{board.row.id}v{board.row.version}r")
+            return
         await self.games.board_shown(board.row, message_id, board.game)
 
     async def _retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
@@ -793,6 +806,36 @@ class Yahtzee(
     ) -> None:
         raise await self.games.stale_click(game_id)
 
+    # -- places that are gone ---------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left or was removed from a server: its games can no longer be seen."""
+        await self._end_unreachable(lambda row: row.guild_id == guild.id, "the bot left the server")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A game's channel was deleted (its threads go with it)."""
+        await self._end_unreachable(lambda row: row.channel_id == channel.id, "channel deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread was deleted."""
+        await self._end_unreachable(lambda row: row.thread_id == payload.thread_id,
+                                    "thread deleted")  # fmt: skip
+
+    async def _end_unreachable(self, where: Callable[[GameRow], bool], reason: str) -> None:
+        """End, recording nothing, every live game ``where`` picks: no timer, repair or
+        computer player acts on a game nobody can see (nor spends Discord's invalid-request
+        allowance on it)."""
+        for row in await self.games.store.live_games():
+            if where(row):
+                log.info("game %s: %s; it ends without a result", row.id, reason)
+                await self.games.unreachable(row.id, reason)
+                run = self._bot_runs.pop(row.id, None)
+                if run is not None:
+                    run.cancel()
+
     # -- repairs after a restart or reconnect ---------------------------------------------------
 
     @commands.Cog.listener()
@@ -813,6 +856,13 @@ class Yahtzee(
             for row in rows:
                 try:
                     await self._repair(row)
+                except discord.HTTPException as exc:
+                    if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS):  # retrying can't help
+                        log.info("game %s: its channel is gone or closed to the bot (%s); "
+                                 "it ends without a result", row.id, exc)  # fmt: skip
+                        await self.games.unreachable(row.id, f"Discord error {exc.code}")
+                    else:
+                        log.exception("could not repair the messages of game %s", row.id)
                 except Exception:
                     log.exception("could not repair the messages of game %s", row.id)
 
@@ -860,10 +910,7 @@ class Yahtzee(
             await self._post_board(board)
         elif row.board_version != row.version:
             log.info("game %s: bringing its board up to version %s", row.id, row.version)
-            try:
-                await self._edit_board(row.board_message_id, board)
-            except discord.NotFound:
-                await self._post_board(board)
+            await self._edit_board(row.board_message_id, board)
         if is_bot(game.current_player_id):
             self._start_bots(row.id)
 

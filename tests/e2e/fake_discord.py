@@ -225,7 +225,8 @@ class FakeDiscord:
 
     def fail(self, method: str, path_pattern: str, status: int, code: int, message: str) -> None:
         """Answer the next matching request with an error, as Discord would: e.g. 404 10008
-        Unknown Message (deleted by a moderator), 403 50001 Missing Access."""
+        Unknown Message (the message is deleted then, as by a moderator just before), 403
+        50001 Missing Access."""
         self.failures.append((method.upper(), re.compile(path_pattern), status, code, message))
 
     def slow(self, method: str, path_pattern: str, seconds: float) -> None:
@@ -613,6 +614,9 @@ class FakeDiscord:
         for i, (method, pattern, status, code, message) in enumerate(self.failures):
             if method == request.method and pattern.search(path):
                 del self.failures[i]
+                gone = re.search(r"/messages/(\d+)$", path)
+                if code == 10008 and gone:  # Unknown Message: it was deleted just before
+                    self.messages.pop(gone.group(1), None)
                 return _error(status, code, message)
         for i, (method, pattern, after) in enumerate(self.hangs):
             if method == request.method and pattern.search(path):

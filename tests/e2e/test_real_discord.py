@@ -4,9 +4,11 @@ does, and checks that players get a clear sentence and that no game is stuck or 
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import random
 
-from bot.engine import ScriptedDice
+from bot.engine import RandomDice, ScriptedDice
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -170,4 +172,72 @@ async def test_a_first_board_that_cannot_be_posted_ends_the_game(
     assert ended is not None and ended.status == "abandoned"
     assert await bot.store.results(opened.id) == []
     clock.advance(3600)
+    assert await bot.games.due() == []
+
+
+async def test_a_computer_turn_goes_on_when_its_board_was_deleted(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """A moderator deletes the board during the computer player's turn (its edit gets 404
+    Unknown Message): the bot posts the board again and plays on to Ann's next turn."""
+    dice.fallback = RandomDice(random.Random(7))  # the computer rolls whatever comes
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(ann, lobby, "Add bot (Casual)")
+    await fake.click(ann, lobby, "Start")
+    board = fake.last(channel)
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    # the first edit of any message but Ann's own (her Undo offer) is the computer's board
+    fake.fail("PATCH", rf"^/channels/{channel}/messages/(?!{board['id']}$)\d+$", 404, 10008,
+              "Unknown Message")  # fmt: skip
+    await fake.choose(ann, board, "large_straight")
+
+    def anns_turn() -> bool:
+        boards = fake.live_boards(channel)
+        return len(boards) == 1 and boards[0]["content"].startswith(f"<@{ann['id']}>")
+
+    await fake.wait_for(anns_turn)
+    assert fake.failures == []  # the 404 was met
+
+
+async def test_games_end_when_their_place_is_gone(
+    fake: FakeDiscord, start_bot: StartBot, clock: FakeClock
+) -> None:
+    """A deleted channel, a deleted thread, or the bot removed from the server: their games
+    end recording nothing, and no timer acts on them afterwards."""
+    ann = fake.user("Ann")
+    general, games = fake.channel("general"), fake.channel("games")
+    bot = await start_bot()
+    for channel in (general, games):
+        await fake.slash(ann, channel, "yahtzee start")
+        await fake.click(ann, fake.last(channel), "Start")
+    first = await bot.store.live_game_in(int(general))
+    second = await bot.store.live_game_in(int(games))
+    assert first is not None and second is not None
+
+    await fake.dispatch("CHANNEL_DELETE", fake._channel_payload(general))
+
+    async def status(game_id: int) -> str | None:
+        row = await bot.store.get_game(game_id)
+        return row.status if row is not None else None
+
+    for _ in range(100):  # the event is handled in the bot's own time
+        if await status(first.id) != "active":
+            break
+        await asyncio.sleep(0.02)
+    assert await status(first.id) == "abandoned"
+    assert await status(second.id) == "active"
+
+    await fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID), "unavailable": False})
+    for _ in range(100):
+        if await status(second.id) != "active":
+            break
+        await asyncio.sleep(0.02)
+    assert await status(second.id) == "abandoned"
+    assert await bot.store.results(second.id) == []
+    clock.advance(7 * 24 * 3600)
     assert await bot.games.due() == []
