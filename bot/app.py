@@ -87,6 +87,14 @@ class YahtzeeBot(commands.AutoShardedBot):
             raise RuntimeError("the leaderboards are created in setup_hook")
         return self._leaderboards
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of a server (Discord's rule:
+        ``(guild_id >> 22) % shard_count``): timers, repairs and computer players act only
+        there, so processes with different ``SHARD_IDS`` on one database never both act."""
+        if guild_id is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % (self.shard_count or 1) in self.shard_ids
+
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
         from cogs.errors import handle_error

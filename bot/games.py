@@ -28,6 +28,7 @@ from bot.engine import (
 )
 from bot.render import final_png, scorecard_png, turn_png
 from bot.store import (
+    NO_MESSAGE,
     ChannelBusy,
     GameRow,
     GuildSettings,
@@ -206,6 +207,7 @@ class GameService:
         self.coach = coach
         self._locks = _Locks()
         self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
+        self._install_id: str | None = None
 
     def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
         """Deadline and reminder for a turn that starts now (none if off or game over)."""
@@ -858,11 +860,19 @@ class GameService:
 
     # -- timers ------------------------------------------------------------------------------
 
-    async def due(self) -> list[int]:
-        """Ids of the live games that have a timer due now."""
+    async def due(self, ours: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
+        """Ids of the live games that have a timer due now, in the servers ``ours`` picks
+        (by server id: a process acts only on the servers of its own shards)."""
         now = self.clock()
         rows = await self.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
-        return [row.id for row in rows]
+        return [row.id for row in rows if ours(row.guild_id)]
+
+    async def nonce(self, row: GameRow, tag: str) -> str:
+        """The nonce for posting one of a game's messages: the same when a post is retried
+        (Discord then returns the message already made), different in every database."""
+        if self._install_id is None:
+            self._install_id = await self.store.install_id()
+        return f"yz{self._install_id}{row.id}{tag}"
 
     async def act(self, game_id: int) -> Outcome | None:
         """Do what a due game's timer says, once: close, abandon, play the turn, or remind.
@@ -980,11 +990,17 @@ class GameService:
     async def unreachable(self, game_id: int, reason: str) -> GameRow | None:
         """The bot can no longer show this game (it lost access to the channel, the channel
         or its board is gone for good): the game ends as abandoned and records nothing, so
-        that no timer plays it on unseen. None if it had ended already."""
+        that no timer plays it on unseen. None if it had ended already (a finished game
+        keeps its results; its final message is no longer waited for)."""
 
         async def work() -> GameRow | None:
             row = await self.store.get_game(game_id)
-            if row is None or not row.is_live:
+            if row is None:
+                return None
+            if not row.is_live:
+                if row.status == "finished" and row.final_message_id is None:
+                    # its final message can never be posted: stop trying at every reconnect
+                    await self.store.set_messages(game_id, final_message_id=NO_MESSAGE)
                 return None
             status = "abandoned" if row.status == "active" else "cancelled"
             move = MoveRecord(None, "unreachable", reason)

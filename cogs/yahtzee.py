@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -52,9 +52,11 @@ log = logging.getLogger(__name__)
 TIMER_TICK_SECONDS = 5
 # Discord's JSON error codes that mean a game's message or place is gone for good
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001
+THREAD_ARCHIVED = 50083  # edits in an archived thread fail until it is unarchived
 UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+T = TypeVar("T")
 
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
@@ -151,7 +153,7 @@ class Yahtzee(
     async def tick(self) -> int:
         """Act on every game whose timer is due; returns how many were acted on."""
         acted = 0
-        for game_id in await self.games.due():
+        for game_id in await self.games.due(self.bot.owns):
             outcome = await self.games.act(game_id)
             if outcome is None:
                 continue
@@ -217,6 +219,18 @@ class Yahtzee(
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
+    async def _unarchiving(self, channel_id: int, act: Callable[[], Awaitable[T]]) -> T:
+        """``act()``; if Discord answers that the game's thread is archived (a long game,
+        a day without a post), unarchive the thread and ``act()`` once more."""
+        try:
+            return await act()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+        log.info("thread %s was archived; unarchiving it to go on", channel_id)
+        await self.bot.http.edit_channel(channel_id, archived=False, reason="a game goes on")
+        return await act()
+
     async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
         """A new live board that mentions the player to move (None if, while it was being
         posted, an Undo took the game back: the message is deleted again)."""
@@ -224,7 +238,7 @@ class Yahtzee(
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         message = await self._channel(board.row.board_channel_id).send(
-            nonce=nonce or f"yz{board.row.id}v{board.row.version}",
+            nonce=nonce or await self.games.nonce(board.row, f"v{board.row.version}"),
             content=f"{mention(seat.player_id, seat.name)}, your turn!",
             embed=board_embed(board),
             file=png(board.image, BOARD_FILE),
@@ -290,22 +304,25 @@ class Yahtzee(
         """Show ``board`` on its message; if that message is gone (a moderator deleted it),
         post the board anew, as the repair after a restart does."""
         assert board.game is not None and board.image is not None
+        image = board.image
+        message = self._channel(board.row.board_channel_id).get_partial_message(message_id)
         try:
-            await (
-                self._channel(board.row.board_channel_id)
-                .get_partial_message(message_id)
-                .edit(
+            await self._unarchiving(
+                board.row.board_channel_id,
+                lambda: message.edit(
                     embed=board_embed(board),
-                    attachments=[png(board.image, BOARD_FILE)],
+                    attachments=[png(image, BOARD_FILE)],
                     view=board_view(board),
-                )
+                ),
             )
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 raise
             log.info("game %s: its board %s was deleted; posting it again", board.row.id,
                      message_id)  # fmt: skip
-            await self._post_board(board, nonce=f"yz{board.row.id}v{board.row.version}r")
+            await self._post_board(
+                board, nonce=await self.games.nonce(board.row, f"v{board.row.version}r")
+            )
             return
         await self.games.board_shown(board.row, message_id, board.game)
 
@@ -321,10 +338,9 @@ class Yahtzee(
         if "embed" in changes:
             changes.setdefault("attachments", [])
             changes.setdefault("content", None)
+        message = self._channel(channel_id).get_partial_message(message_id)
         try:
-            await (
-                self._channel(channel_id).get_partial_message(message_id).edit(view=None, **changes)
-            )
+            await self._unarchiving(channel_id, lambda: message.edit(view=None, **changes))
         except discord.HTTPException as exc:
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
@@ -332,7 +348,7 @@ class Yahtzee(
         game = self.games.game_of(row)
         data = image if image is not None else await self.games.final_image(row)
         message = await self._channel(row.board_channel_id).send(
-            nonce=f"yz{row.id}final",
+            nonce=await self.games.nonce(row, "final"),
             embed=final_embed(row, game),
             file=png(data, FINAL_FILE),
             view=final_view(row.id, analysis=row.preset == "official"),
@@ -643,7 +659,7 @@ class Yahtzee(
         names = ", ".join(seat.name for seat in board.game.seats)
         try:
             thread = await lobby.create_thread(
-                name=f"Yahtzee: {names}"[:100], auto_archive_duration=1440
+                name=f"Yahtzee: {names}"[:100], auto_archive_duration=10080
             )
         except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
             log.info(
@@ -657,11 +673,15 @@ class Yahtzee(
         return interaction.message.id if interaction.message is not None else None
 
     async def _show(self, interaction: discord.Interaction[Any], board: Board) -> None:
-        assert board.image is not None
-        await interaction.response.edit_message(
-            embed=board_embed(board),
-            attachments=[png(board.image, BOARD_FILE)],
-            view=board_view(board),
+        image = board.image
+        assert image is not None
+        await self._unarchiving(
+            board.row.board_channel_id,
+            lambda: interaction.response.edit_message(
+                embed=board_embed(board),
+                attachments=[png(image, BOARD_FILE)],
+                view=board_view(board),
+            ),
         )
         message_id = self._message_id(interaction)
         if message_id is not None:
@@ -697,15 +717,19 @@ class Yahtzee(
             game_id, interaction.user.id, self._message_id(interaction), turn, rolls, box
         )
         row = scored.board.row
+        final = scored.final_image is not None
+        await self._unarchiving(
+            row.board_channel_id,
+            lambda: interaction.response.edit_message(
+                content=None,
+                embed=summary_embed(scored),
+                attachments=[],
+                view=None if final else undo_view(game_id, turn),
+            ),
+        )
         if scored.final_image is not None:
-            await interaction.response.edit_message(
-                content=None, embed=summary_embed(scored), attachments=[], view=None
-            )
             await self._post_final(row, scored.final_image)
             return
-        await interaction.response.edit_message(
-            content=None, embed=summary_embed(scored), attachments=[], view=undo_view(game_id, turn)
-        )
         await self._post_board(scored.board)
 
     @guarded
@@ -849,10 +873,12 @@ class Yahtzee(
     async def repair_boards(self) -> None:
         """Make every live game's messages match the database: post or edit what is missing."""
         async with self._repair_lock:
-            rows = (
-                await self.games.store.live_games()
+            rows = [
+                row
+                for row in await self.games.store.live_games()
                 + await self.games.store.games_missing_final_message()
-            )
+                if self.bot.owns(row.guild_id)  # another process repairs the other shards
+            ]
             for row in rows:
                 try:
                     await self._repair(row)

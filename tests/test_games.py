@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Category, ScriptedDice
 from bot.games import Board, GameService, Refusal
-from bot.store import Store
+from bot.store import MoveRecord, Store
 
 from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 
@@ -330,3 +330,18 @@ async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
     await service.board_shown(board.row, posted, board.game)
     with pytest.raises(Refusal, match="earlier turn"):
         await service.roll(table.game_id, 2, 556, 1, 1)
+
+
+async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
+    service: GameService, store: Store
+) -> None:
+    """A finished game whose channel is gone keeps its results, and the repair stops
+    trying to post its final message."""
+    row = await store.create_game(guild_id=1, channel_id=5, host_id=1, preset="official",
+                                  players=[(1, "Ann")])  # fmt: skip
+    await store.update_game(row.id, row.version, MoveRecord(1, "end"), status="finished")
+    assert [g.id for g in await store.games_missing_final_message()] == [row.id]
+    assert await service.unreachable(row.id, "channel deleted") is None
+    assert await store.games_missing_final_message() == []
+    kept = await store.get_game(row.id)
+    assert kept is not None and kept.status == "finished"

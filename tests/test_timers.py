@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import YahtzeeBot
 from bot.engine import Category, ScriptedDice
 from bot.games import Expired, GameService, Pinged, Refusal, TimedOut
+from bot.settings import Settings
 from bot.store import Store
 
 from .clock import FakeClock
@@ -221,3 +223,25 @@ async def test_settings_are_validated_and_need_manage_server(service: GameServic
     assert await service.server_settings(GUILD) == saved
     lobby = await service.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
     assert lobby.preset == "bonus-turn"  # the server's default preset
+
+
+async def test_each_process_times_out_only_the_servers_of_its_shards(
+    store: Store, clock: FakeClock, tmp_path: Path
+) -> None:
+    """Two shard processes on one database: each acts on the lobbies of its own servers
+    (Discord's rule: shard = (server id >> 22) % shard count)."""
+    even, odd = 1000 << 22, 1001 << 22  # servers of shard 0 and of shard 1 of 2
+    service = GameService(store, clock=clock)
+    first = await service.open_lobby(even, 10, 1, "Ann", None)
+    second = await service.open_lobby(odd, 11, 2, "Bob", None)
+    clock.advance(3600)
+    bots = [
+        YahtzeeBot(
+            Settings(token="t", database_path=tmp_path / "db", shard_count=2, shard_ids=(shard,))
+        )
+        for shard in (0, 1)
+    ]
+    assert [await service.due(bot.owns) for bot in bots] == [[first.id], [second.id]]
+    assert bots[0].owns(None)  # a game outside any server belongs to every process
+    alone = YahtzeeBot(Settings(token="t", database_path=tmp_path / "db"))
+    assert await service.due(alone.owns) == [first.id, second.id]

@@ -3,6 +3,7 @@
 from .repository import (
     AVERAGE_MIN_GAMES,
     BOARD_SQL,
+    NO_MESSAGE,
     BoardRow,
     ChannelBusy,
     GameRow,
@@ -19,6 +20,7 @@ from .repository import (
 __all__ = [
     "AVERAGE_MIN_GAMES",
     "BOARD_SQL",
+    "NO_MESSAGE",
     "BoardRow",
     "ChannelBusy",
     "GameRow",

@@ -87,6 +87,11 @@ class GuildSettings:
     use_threads: bool = False
 
 
+# A message id recorded for a message that can never be posted (its channel is gone): the
+# repair stops waiting for it. Discord's ids are never 0.
+NO_MESSAGE = 0
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One accepted move for the log."""
@@ -261,6 +266,12 @@ class _Reads:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
         )
         return [_game(r) for r in rows]
+
+    async def install_id(self) -> str:
+        """This database's random id (six hex digits), made by its migrations."""
+        row = await self._one("SELECT value FROM meta WHERE key = 'install_id'")
+        assert row is not None, "migration 007 makes it"
+        return str(row[0])
 
     async def due_games(self, now_at: str, idle_since: str) -> list[GameRow]:
         """Live games past a deadline or ping time, or with no move by a person since then."""

@@ -223,6 +223,16 @@ class FakeDiscord:
         parent = (channel or {}).get("parent_id") or channel_id
         return BOT_PERMISSIONS & ~self.denied.get(parent, 0)
 
+    def archive(self, thread_id: str) -> None:
+        """Archive a thread, as Discord does after its auto-archive time without a post:
+        edits in it then fail with 50083 until it is unarchived (a post unarchives it)."""
+        self._channel_payload(thread_id)["thread_metadata"]["archived"] = True
+
+    def archived(self, channel_id: str) -> bool:
+        """Whether a channel is an archived thread."""
+        channel = self._channel_payload(channel_id)
+        return bool(channel.get("thread_metadata", {}).get("archived"))
+
     def fail(self, method: str, path_pattern: str, status: int, code: int, message: str) -> None:
         """Answer the next matching request with an error, as Discord would: e.g. 404 10008
         Unknown Message (the message is deleted then, as by a moderator just before), 403
@@ -713,6 +723,8 @@ class FakeDiscord:
             error = validate_message(body)
             if error:
                 return _error(400, 50035, error)
+            if self.archived(match.group(1)):  # a post in an unlocked thread unarchives it
+                self._channel_payload(match.group(1))["thread_metadata"]["archived"] = False
             nonce = body.get("nonce")
             if nonce and body.get("enforce_nonce"):
                 if len(str(nonce)) > 25:
@@ -757,6 +769,8 @@ class FakeDiscord:
             message_id = match.group(2)
             if message_id not in self.messages:
                 return _error(404, 10008, "Unknown Message")
+            if method in ("PATCH", "DELETE") and self.archived(match.group(1)):
+                return _error(400, 50083, "Thread is archived")
             if method == "PATCH":
                 error = validate_message(body)
                 if error:
@@ -767,7 +781,10 @@ class FakeDiscord:
                 return web.Response(status=204)
             return _json(self.messages[message_id])
         if match := re.fullmatch(r"/channels/(\d+)", path):
-            return _json(self._channel_payload(match.group(1)))
+            channel = self._channel_payload(match.group(1))
+            if method == "PATCH" and "archived" in body and "thread_metadata" in channel:
+                channel["thread_metadata"]["archived"] = bool(body["archived"])
+            return _json(channel)
         return _error(404, 0, f"the fake Discord has no route {method} {path}")
 
     def _may_post(self, channel_id: str, body: dict[str, Any], files: list[Any]) -> bool:
@@ -810,6 +827,8 @@ class FakeDiscord:
             )
             record.original_message_id = message["id"]
         elif kind == 7:  # UPDATE_MESSAGE
+            if self.archived(channel_id):
+                return _error(400, 50083, "Thread is archived")
             target = record.message_id
             if target is None or target not in self.messages:
                 return _error(400, 50035, "UPDATE_MESSAGE needs a component's message")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import random
+from typing import Any
 
 from bot.engine import RandomDice, ScriptedDice
 
@@ -20,8 +21,14 @@ from .fake_discord import (
     SEND_MESSAGES,
     FakeDiscord,
 )
-from .helpers import play_turn
+from .helpers import die_labels, play_turn
 from .test_timers import settings_menu
+
+
+async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
+    """The channel's live board, once the bot has posted it (as a player waits for it)."""
+    await fake.wait_for(lambda: fake.live_boards(channel) != [])
+    return fake.live_boards(channel)[-1]
 
 
 async def threads_on(fake: FakeDiscord, channel: str) -> None:
@@ -46,6 +53,7 @@ async def test_links_point_at_the_thread_in_thread_mode(
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
     (thread,) = fake.threads(channel)
+    await fake.wait_for(lambda: fake.live_boards(thread["id"]) != [])
     first = copy.deepcopy(fake.live_boards(thread["id"])[0])  # as an old client shows it
     await play_turn(fake, dice, ann, thread["id"], [[3, 3, 3, 2, 2]], "full_house")
     (live,) = fake.live_boards(thread["id"])
@@ -75,7 +83,7 @@ async def test_names_are_shown_as_typed_beside_their_mentions(
     assert f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|) (host)" in seated
     assert f"<@{everyone['id']}> (@\N{ZERO WIDTH SPACE}everyone)" in seated
     await fake.click(odd, lobby, "Start")
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     assert board["content"] == f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|), your turn!"
 
 
@@ -91,7 +99,7 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     dice.extend([3, 3, 3, 2, 2])
     await fake.click(ann, board, "Roll")
     fake.slow("POST", rf"^/channels/{channel}/messages$", 1.0)  # the next board's post
@@ -188,7 +196,7 @@ async def test_a_computer_turn_goes_on_when_its_board_was_deleted(
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (Casual)")
     await fake.click(ann, lobby, "Start")
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     dice.extend([2, 3, 4, 5, 6])
     await fake.click(ann, board, "Roll")
     # the first edit of any message but Ann's own (her Undo offer) is the computer's board
@@ -241,3 +249,67 @@ async def test_games_end_when_their_place_is_gone(
     assert await bot.store.results(second.id) == []
     clock.advance(7 * 24 * 3600)
     assert await bot.games.due() == []
+
+
+async def test_a_game_goes_on_in_an_archived_thread(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Discord archived the game's thread (a day without a post): clicks still work, as the
+    bot unarchives it; the thread is started to stay open as long as Discord allows."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    await threads_on(fake, channel)
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    (thread,) = fake.threads(channel)
+    assert thread["thread_metadata"]["auto_archive_duration"] == 10080  # a week
+    await fake.wait_for(lambda: fake.live_boards(thread["id"]) != [])
+    board = fake.live_boards(thread["id"])[0]
+
+    fake.archive(thread["id"])
+    dice.extend([3, 3, 3, 2, 2])
+    rolled = await fake.click(ann, board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    assert die_labels(fake.messages[board["id"]]) == ["3", "3", "3", "2", "2"]
+    fake.archive(thread["id"])
+    scored = await fake.choose(ann, board, "full_house")
+    assert scored.response_type == 7, scored.ephemeral_text
+    await fake.wait_for(lambda: len(fake.live_boards(thread["id"])) == 1
+                        and fake.live_boards(thread["id"])[0]["id"] != board["id"])  # fmt: skip
+    assert not fake.archived(thread["id"])
+
+
+async def test_a_repair_that_meets_missing_access_ends_the_game(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """A roll whose answer was lost leaves the board behind; the repair after a reconnect
+    finds the channel closed to the bot (403 50001): the game ends recording nothing,
+    instead of being retried at every reconnect."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    game = await bot.store.live_game_in(int(channel))
+    assert game is not None
+    fake.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(ann, board, "Roll")
+    behind = await bot.store.get_game(game.id)
+    assert behind is not None and behind.board_version != behind.version  # not shown
+
+    fake.fail("PATCH", rf"^/channels/{channel}/messages/{board['id']}$", 403, 50001,
+              "Missing Access")  # fmt: skip
+    await fake.drop_connections()
+    await fake.wait_for(lambda: fake.resumes == 1)
+    for _ in range(100):
+        ended = await bot.store.get_game(game.id)
+        if ended is not None and ended.status != "active":
+            break
+        await asyncio.sleep(0.02)
+    assert ended is not None and ended.status == "abandoned"
+    assert fake.failures == []

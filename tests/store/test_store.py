@@ -24,7 +24,7 @@ async def test_migrations_on_an_empty_file(db_path: Path) -> None:
     """A new file gets every table and the latest user_version, in WAL mode."""
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == latest_schema_version() == 6
+        assert await store.schema_version() == latest_schema_version() == 7
     finally:
         await store.close()
     assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
@@ -179,3 +179,16 @@ async def test_the_board_record_keeps_the_newest_board(store: Store) -> None:
     assert await record() == (102, 1, 3)
     assert await store.show_board(game.id, 103, 2, 4)  # the next version: the next turn
     assert await record() == (103, 2, 4)
+
+
+async def test_each_database_has_its_own_install_id(tmp_path: Path) -> None:
+    """The id that nonces carry is random per database and kept across restarts."""
+    ids = []
+    for name in ("a.sqlite3", "b.sqlite3", "a.sqlite3"):
+        store = await Store.open(tmp_path / name)
+        try:
+            ids.append(await store.install_id())
+        finally:
+            await store.close()
+    assert ids[0] == ids[2] != ids[1]
+    assert all(len(i) == 6 and int(i, 16) >= 0 for i in ids)
