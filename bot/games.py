@@ -60,6 +60,11 @@ def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
+# A board left behind by a failed post or answer is repaired by the timer after this long
+# without a move (a click in flight would fix it sooner).
+REPAIR_AFTER = timedelta(seconds=10)
+
+
 class Refusal(Exception):
     """A request turned down, with a sentence for the user (the one user-facing error type).
 
@@ -867,6 +872,14 @@ class GameService:
         rows = await self.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
         return [row.id for row in rows if ours(row.guild_id)]
 
+    async def boards_behind(
+        self, ours: Callable[[int | None], bool] = lambda guild_id: True
+    ) -> list[GameRow]:
+        """Live games (in the servers ``ours`` picks) whose board a failed post or answer
+        left behind, quiet for a while: the timer repairs them."""
+        rows = await self.store.boards_behind(stamp(self.clock() - REPAIR_AFTER))
+        return [row for row in rows if ours(row.guild_id)]
+
     async def nonce(self, row: GameRow, tag: str) -> str:
         """The nonce for posting one of a game's messages: the same when a post is retried
         (Discord then returns the message already made), different in every database."""
@@ -912,7 +925,7 @@ class GameService:
                 scored = await self._after_scoring(row, game, move, result, seat.name, round_no, {})
                 return TimedOut(scored, away, scored.board.row.status == "abandoned")
             if row.ping_at is not None and row.ping_at <= now_at:
-                saved = await self._save(row, MoveRecord(None, "ping"), ping_at=None)
+                saved = await self._save(row, MoveRecord(None, "ping"), ping_at=None, unseen=True)
                 left = 0
                 if row.deadline_at is not None:
                     left = max(

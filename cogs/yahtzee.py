@@ -53,6 +53,7 @@ TIMER_TICK_SECONDS = 5
 # Discord's JSON error codes that mean a game's message or place is gone for good
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001
 THREAD_ARCHIVED = 50083  # edits in an archived thread fail until it is unarchived
+REPAIR_PACE = 0.05  # seconds between two repaired games: at most 20 a second
 UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -151,8 +152,12 @@ class Yahtzee(
         await self.bot.wait_until_ready()
 
     async def tick(self) -> int:
-        """Act on every game whose timer is due; returns how many were acted on."""
+        """Act on every game whose timer is due, and repair the boards that a failed post
+        or answer left behind; returns how many games were acted on."""
         acted = 0
+        for row in await self.games.boards_behind(self.bot.owns):
+            async with self._repair_lock:
+                acted += await self._repair_one(row)
         for game_id in await self.games.due(self.bot.owns):
             outcome = await self.games.act(game_id)
             if outcome is None:
@@ -880,17 +885,25 @@ class Yahtzee(
                 if self.bot.owns(row.guild_id)  # another process repairs the other shards
             ]
             for row in rows:
-                try:
-                    await self._repair(row)
-                except discord.HTTPException as exc:
-                    if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS):  # retrying can't help
-                        log.info("game %s: its channel is gone or closed to the bot (%s); "
-                                 "it ends without a result", row.id, exc)  # fmt: skip
-                        await self.games.unreachable(row.id, f"Discord error {exc.code}")
-                    else:
-                        log.exception("could not repair the messages of game %s", row.id)
-                except Exception:
-                    log.exception("could not repair the messages of game %s", row.id)
+                if await self._repair_one(row):
+                    # paced: a mass repair after a resume must leave Discord's rate limits
+                    # (50 requests a second) to the clicks
+                    await asyncio.sleep(REPAIR_PACE)
+
+    async def _repair_one(self, row: GameRow) -> int:
+        """``_repair`` one game, ending it if its place is gone; 1 if it sent anything."""
+        try:
+            return int(await self._repair(row))
+        except discord.HTTPException as exc:
+            if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS):  # retrying can't help
+                log.info("game %s: its channel is gone or closed to the bot (%s); "
+                         "it ends without a result", row.id, exc)  # fmt: skip
+                await self.games.unreachable(row.id, f"Discord error {exc.code}")
+            else:
+                log.exception("could not repair the messages of game %s", row.id)
+        except Exception:
+            log.exception("could not repair the messages of game %s", row.id)
+        return 1  # it sent what failed
 
     async def _publish(self, row: GameRow) -> None:
         """Bring a game's messages in line with the database (after a command changed it)."""
@@ -902,43 +915,49 @@ class Yahtzee(
             return
         await self._repair(fresh)
 
-    async def _repair(self, row: GameRow) -> None:
+    async def _repair(self, row: GameRow) -> bool:
+        """Post or edit what a game's messages miss; True if anything had to be sent."""
         if row.status == "lobby":
             if row.board_message_id is None:
                 message = await self._channel(row.board_channel_id).send(
                     embed=lobby_embed(row), view=lobby_view(row)
                 )
                 await self.games.board_shown(row, message.id, None)
-            elif row.board_version != row.version:
+                return True
+            if row.board_version != row.version:
                 await (
                     self._channel(row.board_channel_id)
                     .get_partial_message(row.board_message_id)
                     .edit(embed=lobby_embed(row), view=lobby_view(row))
                 )
                 await self.games.board_shown(row, row.board_message_id, None)
-            return
+                return True
+            return False
         if row.status == "finished":
             log.info("game %s: posting its missing final message", row.id)
             await self._retire(row.board_channel_id, row.board_message_id)
             await self._retire(row.board_channel_id, row.undo_message_id)
             await self._post_final(row)
-            return
-        board = await self.games.render(row)
-        game = board.game
-        assert game is not None
+            return True
+        game = self.games.game_of(row)
+        sent = False
         if row.undo_message_id is not None and game.undo_player_id is None:
             await self._retire(row.board_channel_id, row.undo_message_id)
             await self.games.undo_offered(row.id, None)
+            sent = True
         if row.board_message_id is None or row.board_turn != game.turn_number:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
                 await self._retire(row.board_channel_id, row.board_message_id)
-            await self._post_board(board)
+            await self._post_board(await self.games.render(row))
+            sent = True
         elif row.board_version != row.version:
             log.info("game %s: bringing its board up to version %s", row.id, row.version)
-            await self._edit_board(row.board_message_id, board)
+            await self._edit_board(row.board_message_id, await self.games.render(row))
+            sent = True
         if is_bot(game.current_player_id):
             self._start_bots(row.id)
+        return sent
 
 
 async def setup(bot: YahtzeeBot) -> None:

@@ -267,6 +267,17 @@ class _Reads:
         )
         return [_game(r) for r in rows]
 
+    async def boards_behind(self, moved_before: str) -> list[GameRow]:
+        """Live games whose board does not show them as they are (a post or an answer that
+        failed), with no move since ``moved_before``: nothing is on its way to fix them."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND (board_message_id IS NULL OR board_version IS NOT version) "
+            "AND COALESCE(last_move_at, updated_at) <= ? ORDER BY id",
+            (moved_before,),
+        )
+        return [_game(r) for r in rows]
+
     async def install_id(self) -> str:
         """This database's random id (six hex digits), made by its migrations."""
         row = await self._one("SELECT value FROM meta WHERE key = 'install_id'")
@@ -478,13 +489,16 @@ class Transaction:
         hints: bool = _UNSET,
         undo_message_id: int | None = _UNSET,
         board: tuple[int | None, int | None, int | None] = _UNSET,
+        unseen: bool = False,
         results: Sequence[ResultRow] = (),
     ) -> GameRow:
         """Apply one accepted change if the game is still at ``expected_version``.
 
         The change, its move-log entry and (when the game finishes) its result rows are
         written together. ``board`` records the board message with the change, as
-        ``set_messages`` does. ``StaleVersion`` if another change got there first.
+        ``set_messages`` does; ``unseen``: the change does not show on the board (a
+        reminder), so a board that was up to date stays so. ``StaleVersion`` if another
+        change got there first.
         """
         stamp = now()
         sets = ["version = version + 1", "updated_at = ?"]
@@ -492,6 +506,11 @@ class Transaction:
         if board is not _UNSET:
             sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
             values += list(board)
+        elif unseen:  # SET sees the row as it was: version + 1 is the new version
+            sets.append(
+                "board_version = CASE WHEN board_version = version THEN version + 1 "
+                "ELSE board_version END"
+            )
         if status is not _UNSET:
             sets.append("status = ?")
             values.append(status)

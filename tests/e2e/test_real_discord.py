@@ -22,7 +22,7 @@ from .fake_discord import (
     FakeDiscord,
 )
 from .helpers import die_labels, play_turn
-from .test_timers import settings_menu
+from .test_timers import settings_menu, tick
 
 
 async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
@@ -313,3 +313,25 @@ async def test_a_repair_that_meets_missing_access_ends_the_game(
         await asyncio.sleep(0.02)
     assert ended is not None and ended.status == "abandoned"
     assert fake.failures == []
+
+
+async def test_the_timer_repairs_a_board_a_lost_answer_left_behind(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """A roll is saved but its answer is lost (Discord refused it): within a timer tick of
+    the game going quiet, the board shows the saved dice, with no reconnect needed."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    fake.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
+    dice.extend([6, 5, 4, 3, 2])
+    await fake.click(ann, board, "Roll")
+    assert die_labels(fake.messages[board["id"]]) == ["\N{EN DASH}"] * 5
+    assert await tick(bot, fake) == 0  # a click may still be on its way: not yet
+    clock.advance(30)
+    assert await tick(bot, fake) == 1
+    assert die_labels(fake.messages[board["id"]]) == ["6", "5", "4", "3", "2"]
+    assert await tick(bot, fake) == 0  # repaired once
