@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 
 TIMER_TICK_SECONDS = 5
 # Discord's JSON error codes that mean a game's message or place is gone for good
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
 THREAD_ARCHIVED = 50083  # edits in an archived thread fail until it is unarchived
 REPAIR_PACE = 0.05  # seconds between two repaired games: at most 20 a second
 UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
@@ -895,7 +895,9 @@ class Yahtzee(
         try:
             return int(await self._repair(row))
         except discord.HTTPException as exc:
-            if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS):  # retrying can't help
+            if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS):
+                # retrying can't help, and every refused request counts towards Discord's
+                # limit of invalid requests; a game nobody can see must not play on
                 log.info("game %s: its channel is gone or closed to the bot (%s); "
                          "it ends without a result", row.id, exc)  # fmt: skip
                 await self.games.unreachable(row.id, f"Discord error {exc.code}")

@@ -9,6 +9,8 @@ import copy
 import random
 from typing import Any
 
+import pytest
+
 from bot.engine import RandomDice, ScriptedDice
 
 from ..clock import FakeClock
@@ -282,12 +284,15 @@ async def test_a_game_goes_on_in_an_archived_thread(
     assert not fake.archived(thread["id"])
 
 
+@pytest.mark.parametrize(
+    ("code", "message"), [(50001, "Missing Access"), (50013, "Missing Permissions")]
+)
 async def test_a_repair_that_meets_missing_access_ends_the_game(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, code: int, message: str
 ) -> None:
     """A roll whose answer was lost leaves the board behind; the repair after a reconnect
-    finds the channel closed to the bot (403 50001): the game ends recording nothing,
-    instead of being retried at every reconnect."""
+    finds the channel closed to the bot (403): the game ends recording nothing, instead of
+    being retried at every reconnect and played on unseen by the timer."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
@@ -302,8 +307,7 @@ async def test_a_repair_that_meets_missing_access_ends_the_game(
     behind = await bot.store.get_game(game.id)
     assert behind is not None and behind.board_version != behind.version  # not shown
 
-    fake.fail("PATCH", rf"^/channels/{channel}/messages/{board['id']}$", 403, 50001,
-              "Missing Access")  # fmt: skip
+    fake.fail("PATCH", rf"^/channels/{channel}/messages/{board['id']}$", 403, code, message)
     await fake.drop_connections()
     await fake.wait_for(lambda: fake.resumes == 1)
     for _ in range(100):
