@@ -102,6 +102,7 @@ class FakeDiscord:
         self.runner: web.AppRunner | None = None
         self.port = 0
         self.requests: list[tuple[str, str, Any]] = []
+        self.request_times: list[float] = []  # time.monotonic() of each of ``requests``
         self.last_request = time.monotonic()
         self.messages: dict[str, dict[str, Any]] = {}  # every message by id, deleted ones removed
         self.order: dict[str, list[str]] = {}  # channel id -> message ids in posting order
@@ -115,6 +116,7 @@ class FakeDiscord:
         self.channels: list[dict[str, Any]] = []
         self.commands: list[dict[str, Any]] = []
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
+        self.global_limits: set[int] = set()  # indexes in rate_limits that are global
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
         self.delays: list[tuple[str, re.Pattern[str], float]] = []
         self.failures: list[tuple[str, re.Pattern[str], int, int, str]] = []
@@ -244,9 +246,14 @@ class FakeDiscord:
         bucket, a slow network): the window in which players can click meanwhile."""
         self.delays.append((method.upper(), re.compile(path_pattern), seconds))
 
-    def rate_limit(self, method: str, path_pattern: str, retry_after: float = 0.3) -> None:
-        """Answer the next matching request with 429 and ``retry_after``."""
+    def rate_limit(
+        self, method: str, path_pattern: str, retry_after: float = 0.3, everywhere: bool = False
+    ) -> None:
+        """Answer the next matching request with 429 and ``retry_after``; ``everywhere``: the
+        global limit (50 requests a second for the whole bot), not the route's."""
         self.rate_limits.append((method.upper(), re.compile(path_pattern), retry_after))
+        if everywhere:
+            self.global_limits.add(len(self.rate_limits) - 1)
 
     # -- what the bot did ----------------------------------------------------------------------
 
@@ -597,24 +604,30 @@ class FakeDiscord:
         body, files = await self._body(request)
         self.requests.append((request.method, path, body))
         self.last_request = time.monotonic()
+        self.request_times.append(self.last_request)
         for i, (method, pattern, retry_after) in enumerate(self.rate_limits):
             if method == request.method and pattern.search(path):
                 del self.rate_limits[i]
+                everywhere = i in self.global_limits
+                self.global_limits = {j - (j > i) for j in self.global_limits if j != i}
+                headers = {
+                    "Content-Type": "application/json",
+                    "Retry-After": str(retry_after),
+                    "X-RateLimit-Scope": "global" if everywhere else "user",
+                    "Via": "1.1 google",  # without it discord.py suspects Cloudflare
+                }
+                if everywhere:
+                    headers["X-RateLimit-Global"] = "true"
                 return web.Response(
                     status=429,
                     body=json.dumps(
                         {
                             "message": "You are being rate limited.",
                             "retry_after": retry_after,
-                            "global": False,
+                            "global": everywhere,
                         }
                     ).encode(),
-                    headers={
-                        "Content-Type": "application/json",
-                        "Retry-After": str(retry_after),
-                        "X-RateLimit-Scope": "user",
-                        "Via": "1.1 google",  # without it discord.py suspects Cloudflare
-                    },
+                    headers=headers,
                 )
         for i, (method, pattern, seconds) in enumerate(self.delays):
             if method == request.method and pattern.search(path):

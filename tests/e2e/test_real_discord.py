@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 import random
 from typing import Any
 
@@ -22,6 +23,7 @@ from .fake_discord import (
     GUILD_ID,
     SEND_MESSAGES,
     FakeDiscord,
+    find_component,
 )
 from .helpers import die_labels, play_turn
 from .test_timers import settings_menu, tick
@@ -339,3 +341,59 @@ async def test_the_timer_repairs_a_board_a_lost_answer_left_behind(
     assert await tick(bot, fake) == 1
     assert die_labels(fake.messages[board["id"]]) == ["6", "5", "4", "3", "2"]
     assert await tick(bot, fake) == 0  # repaired once
+
+
+async def lose_a_roll_answer(
+    fake: FakeDiscord, dice: ScriptedDice, user: dict, board: dict
+) -> None:
+    """A roll that is saved but whose answer Discord refuses: the board is left behind."""
+    fake.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
+    dice.extend([6, 5, 4, 3, 2])
+    await fake.click(user, board, "Roll")
+
+
+async def test_repairs_after_a_resume_are_paced(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Four boards left behind are repaired after a resume one after another, with a pause
+    between them, so that a mass repair cannot use up the rate limits clicks need."""
+    ann = fake.user("Ann")
+    channels = [fake.add_channel(f"table-{i}")["id"] for i in range(4)]
+    await start_bot()
+    boards = []
+    for channel in channels:
+        await fake.slash(ann, channel, "yahtzee start")
+        await fake.click(ann, fake.last(channel), "Start")
+        boards.append(await live_board(fake, channel))
+        await lose_a_roll_answer(fake, dice, ann, boards[-1])
+    await fake.drop_connections()
+    await fake.wait_for(lambda: all(die_labels(fake.messages[b["id"]])[0] == "6" for b in boards))
+    edits = sorted(
+        at
+        for (method, path, _), at in zip(fake.requests, fake.request_times, strict=True)
+        if method == "PATCH" and any(path.endswith(f"/messages/{b['id']}") for b in boards)
+    )
+    assert len(edits) == 4
+    assert all(b - a >= 0.045 for a, b in itertools.pairwise(edits))  # at most ~20 a second
+
+
+async def test_a_global_rate_limit_does_not_hold_clicks(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Discord's global rate limit stops the bot's posts for a while (here 3 s); clicks are
+    still answered at once: interaction answers are exempt from it."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    fake.rate_limit("POST", rf"^/channels/{channel}/messages$", 3.0, everywhere=True)
+    moved = await fake.slash(ann, channel, "yahtzee board", quiet=False)  # its post: 429
+    assert moved.response_type == 4, moved.ephemeral_text
+    await fake.wait_for(lambda: fake.rate_limits == [], timeout=2)
+    dice.extend([1, 1, 1, 1, 1])
+    record = await fake.press(ann, board, find_component(board, "Roll")["custom_id"])  # type: ignore[index]
+    await asyncio.wait_for(record.responded.wait(), 3)
+    assert record.response_type == 7
+    assert record.answered is not None and record.answered - record.created < 1.5
