@@ -674,11 +674,8 @@ class GameService:
                 f" +{result.bonus}" if result.bonus else ""
             )
             move = MoveRecord(user_id, "score", detail, str(result.dice), **cost)  # type: ignore[arg-type]
-            # the clicked message becomes the turn's summary, offering Undo: recorded with the
-            # move, so that an Undo clicked at once is never refused as too late
-            offer = {} if game.is_over else {"undo_message_id": message_id}
             scored = await self._after_scoring(
-                row, game, move, result, seat.name, round_no, {**self._moved(), **offer}
+                row, game, move, result, seat.name, round_no, self._moved()
             )
             if not cost:
                 self._cost_later(row, scored.board.row.version, None, category)

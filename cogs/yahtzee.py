@@ -735,6 +735,8 @@ class Yahtzee(
         if scored.final_image is not None:
             await self._post_final(row, scored.final_image)
             return
+        # recorded once the summary shows (a lost answer leaves a board, not an Undo offer)
+        await self.games.undo_offered(game_id, self._message_id(interaction))
         await self._post_board(scored.board)
 
     @guarded
