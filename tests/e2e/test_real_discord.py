@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.app import YahtzeeBot
 from bot.engine import RandomDice, ScriptedDice
 
 from ..clock import FakeClock
@@ -33,6 +34,17 @@ async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
     """The channel's live board, once the bot has posted it (as a player waits for it)."""
     await fake.wait_for(lambda: fake.live_boards(channel) != [])
     return fake.live_boards(channel)[-1]
+
+
+async def settled_status(bot: YahtzeeBot, game_id: int) -> str | None:
+    """A game's status once it has left "active" (or after 2 s): gateway events and
+    repairs are handled in the bot's own time."""
+    for _ in range(100):
+        row = await bot.store.get_game(game_id)
+        if row is None or row.status != "active":
+            break
+        await asyncio.sleep(0.02)
+    return row.status if row is not None else None
 
 
 async def threads_on(fake: FakeDiscord, channel: str) -> None:
@@ -233,23 +245,11 @@ async def test_games_end_when_their_place_is_gone(
 
     await fake.dispatch("CHANNEL_DELETE", fake._channel_payload(general))
 
-    async def status(game_id: int) -> str | None:
-        row = await bot.store.get_game(game_id)
-        return row.status if row is not None else None
-
-    for _ in range(100):  # the event is handled in the bot's own time
-        if await status(first.id) != "active":
-            break
-        await asyncio.sleep(0.02)
-    assert await status(first.id) == "abandoned"
-    assert await status(second.id) == "active"
+    assert await settled_status(bot, first.id) == "abandoned"
+    assert await settled_status(bot, second.id) == "active"
 
     await fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID), "unavailable": False})
-    for _ in range(100):
-        if await status(second.id) != "active":
-            break
-        await asyncio.sleep(0.02)
-    assert await status(second.id) == "abandoned"
+    assert await settled_status(bot, second.id) == "abandoned"
     assert await bot.store.results(second.id) == []
     clock.advance(7 * 24 * 3600)
     assert await bot.games.due() == []
@@ -312,12 +312,7 @@ async def test_a_repair_that_meets_missing_access_ends_the_game(
     fake.fail("PATCH", rf"^/channels/{channel}/messages/{board['id']}$", 403, code, message)
     await fake.drop_connections()
     await fake.wait_for(lambda: fake.resumes == 1)
-    for _ in range(100):
-        ended = await bot.store.get_game(game.id)
-        if ended is not None and ended.status != "active":
-            break
-        await asyncio.sleep(0.02)
-    assert ended is not None and ended.status == "abandoned"
+    assert await settled_status(bot, game.id) == "abandoned"
     assert fake.failures == []
 
 
@@ -397,3 +392,25 @@ async def test_a_global_rate_limit_does_not_hold_clicks(
     await asyncio.wait_for(record.responded.wait(), 3)
     assert record.response_type == 7
     assert record.answered is not None and record.answered - record.created < 1.5
+
+
+async def test_a_game_ends_when_its_thread_is_deleted(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Thread mode: a moderator deletes the game's thread; the game ends recording nothing
+    and the channel is free for a new one."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await threads_on(fake, channel)
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    (thread,) = fake.threads(channel)
+    game = await bot.store.live_game_in(int(channel))
+    assert game is not None and game.thread_id == int(thread["id"])
+
+    await fake.dispatch("THREAD_DELETE", {"id": thread["id"], "guild_id": str(GUILD_ID),
+                                          "parent_id": channel, "type": 11})  # fmt: skip
+    assert await settled_status(bot, game.id) == "abandoned"
+    again = await fake.slash(ann, channel, "yahtzee start")
+    assert again.response_type == 4, again.ephemeral_text
