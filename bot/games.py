@@ -154,10 +154,10 @@ def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[t
 
 @dataclass(frozen=True, slots=True)
 class Undone:
-    """An undo: the board to show again, and the next turn's message to remove."""
+    """An undo: the board to show again, and the next turn's message to retire (if any)."""
 
     board: Board
-    remove_message_id: int | None
+    retire_message_id: int | None
 
 
 @dataclass(slots=True)

@@ -24,6 +24,7 @@ politely instead of being applied to the wrong turn. Callbacks hand over to the 
 from __future__ import annotations
 
 import io
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -155,6 +156,9 @@ def board_embed(board: Board) -> discord.Embed:
             f"{who}: roll {game.rolls_used} of {ROLLS_PER_TURN}. Click dice to hold them, then "
             "**Roll** again, or pick a box to score now."
         )
+    if board.row.deadline_at is not None:  # a live countdown in every client's own time
+        deadline = datetime.fromisoformat(board.row.deadline_at)
+        text += f"\n\N{ALARM CLOCK} Time runs out <t:{int(deadline.timestamp())}:R>."
     embed = discord.Embed(
         title=f"Yahtzee: round {game.round} of {ROUNDS}", description=text, colour=GREEN
     )
@@ -308,6 +312,20 @@ def hint_text(choices: list[Choice], game: Game) -> str:
 def ended_embed(reason: str) -> discord.Embed:
     """A board retired because the game ended early."""
     return discord.Embed(title="Yahtzee: game ended", description=reason, colour=GREY)
+
+
+def undone_embed(game: Game | None = None) -> discord.Embed:
+    """A next turn's message after an Undo took that turn back: it stays (it pinged the next
+    player: deleting it would leave a ghost ping) and says what happened."""
+    who = "A player"
+    if game is not None:
+        seat = game.current_seat
+        who = mention(seat.player_id, seat.name)
+    return discord.Embed(
+        title="Yahtzee: turn taken back",
+        description=f"{who} took back their last scoring and plays on: the live board is above.",
+        colour=GREY,
+    )
 
 
 def end_confirm_view(game_id: int) -> discord.ui.View:

@@ -42,6 +42,7 @@ from .ui import (
     stats_embed,
     summary_embed,
     undo_view,
+    undone_embed,
 )
 
 if TYPE_CHECKING:
@@ -129,6 +130,7 @@ class Yahtzee(
         self.bot = bot
         self._repair_lock = asyncio.Lock()
         self._bot_runs: dict[int, asyncio.Task[None]] = {}
+        self._reminders: dict[int, discord.Message] = {}  # game id -> its turn's reminder
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -176,11 +178,13 @@ class Yahtzee(
             link = ""
             if row.board_message_id:
                 link = f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/{row.board_message_id}"
-            await self._channel(row.board_channel_id).send(
+            reminder = await self._channel(row.board_channel_id).send(
                 f"{mention(outcome.player_id)}, half your turn's time is gone: "
                 f"{minutes}:{seconds:02d} left to play.{link}",
                 allowed_mentions=USER_MENTIONS,
+                delete_after=outcome.seconds_left + 5,  # in case the bot restarts meanwhile
             )
+            self._reminders[row.id] = reminder
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             row = scored.board.row
@@ -203,6 +207,7 @@ class Yahtzee(
                 await self._post_board(scored.board)
         elif isinstance(outcome, Expired):
             row = outcome.row
+            await self._turn_over(row.id)
             if row.status == "cancelled":
                 embed = lobby_embed(row)
                 embed.description = outcome.reason
@@ -236,10 +241,21 @@ class Yahtzee(
         await self.bot.http.edit_channel(channel_id, archived=False, reason="a game goes on")
         return await act()
 
+    async def _turn_over(self, game_id: int) -> None:
+        """A turn has ended: its half-time reminder, if any, has done its job and goes (the
+        channel keeps no extra message per reminded turn)."""
+        reminder = self._reminders.pop(game_id, None)
+        if reminder is not None:
+            try:
+                await reminder.delete()
+            except discord.HTTPException as exc:
+                log.info("could not delete the reminder of game %s: %s", game_id, exc)
+
     async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
         """A new live board that mentions the player to move (None if, while it was being
-        posted, an Undo took the game back: the message is deleted again)."""
+        posted, an Undo took the game back: the message is turned into a note)."""
         assert board.game is not None and board.image is not None
+        await self._turn_over(board.row.id)
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         message = await self._channel(board.row.board_channel_id).send(
@@ -253,11 +269,7 @@ class Yahtzee(
         if not await self.games.board_shown(board.row, message.id, board.game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      board.game.turn_number)  # fmt: skip
-            try:
-                await message.delete()
-            except discord.HTTPException as exc:
-                log.info("could not delete the undone turn's board: %s", exc)
-                await self._retire(board.row.board_channel_id, message.id)
+            await self._retire(board.row.board_channel_id, message.id, embed=undone_embed())
             return None
         if is_bot(board.game.current_player_id):
             self._start_bots(board.row.id)
@@ -350,6 +362,7 @@ class Yahtzee(
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
     async def _post_final(self, row: GameRow, image: bytes | None = None) -> None:
+        await self._turn_over(row.id)
         game = self.games.game_of(row)
         data = image if image is not None else await self.games.final_image(row)
         message = await self._channel(row.board_channel_id).send(
@@ -746,15 +759,11 @@ class Yahtzee(
             game_id, interaction.user.id, self._message_id(interaction), turn
         )
         await self._show(interaction, undone.board)
-        if undone.remove_message_id is not None:
-            partial = self._channel(undone.board.row.board_channel_id).get_partial_message(
-                undone.remove_message_id
-            )
-            try:
-                await partial.delete()
-            except discord.HTTPException as exc:
-                log.info("could not delete the undone turn's message: %s", exc)
-                await self._retire(undone.board.row.board_channel_id, undone.remove_message_id)
+        await self._retire(
+            undone.board.row.board_channel_id,
+            undone.retire_message_id,
+            embed=undone_embed(undone.board.game),
+        )
 
     @guarded
     async def on_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:

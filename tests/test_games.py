@@ -222,7 +222,7 @@ async def test_undo_brings_the_turn_back_until_the_next_roll(
     await table.score(1, C.THREES)
     next_board = table.board_id
     undone = await service.undo(table.game_id, 1, table.undo_id, 0)
-    assert undone.remove_message_id == next_board
+    assert undone.retire_message_id == next_board
     assert undone.board.game is not None and undone.board.game.current_player_id == "1"
     await service.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
     table.board_id = table.undo_id

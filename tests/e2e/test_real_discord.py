@@ -8,6 +8,7 @@ import asyncio
 import copy
 import itertools
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -123,11 +124,10 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
     assert scored.response_type == 7, scored.ephemeral_text
     undone = await fake.click(ann, board, "Undo")
     assert undone.response_type == 7, undone.ephemeral_text
-    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"] or not fake.delays)
-    await fake.settle(0.3)
-
+    # the slow post arrives after the Undo, and is turned into a note of what happened
+    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
+    await fake.wait_for(lambda: "taken back" in str(fake.last(channel)["embeds"]))
     assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
-    assert fake.last(channel)["id"] == board["id"]  # the undone turn's board is gone
     again = await fake.choose(ann, board, "full_house")
     assert again.response_type == 7, again.ephemeral_text
     await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
@@ -414,3 +414,57 @@ async def test_a_game_ends_when_its_thread_is_deleted(
     assert await settled_status(bot, game.id) == "abandoned"
     again = await fake.slash(ann, channel, "yahtzee start")
     assert again.response_type == 4, again.ephemeral_text
+
+
+async def test_an_undo_never_deletes_a_message_that_pinged(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Bob was pinged for his turn, then Ann took her scoring back: the message that pinged
+    Bob stays and says what happened (no ghost ping); Ann's board is live again."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    await play_turn(fake, dice, ann, channel, [[3, 3, 3, 2, 2]], "chance")
+    pinged = fake.last(channel)
+    assert pinged["content"].startswith(f"<@{bob['id']}>")
+    undone = await fake.click(ann, board, "Undo")
+    assert undone.response_type == 7, undone.ephemeral_text
+    assert pinged["id"] in fake.messages  # not deleted
+    note = fake.messages[pinged["id"]]
+    assert find_component(note, "Roll") is None and note["attachments"] == []
+    assert "took back" in note["embeds"][0]["description"]
+    assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
+
+
+async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """With a 1-minute limit the board shows when time runs out as a live countdown; the
+    half-time reminder pings, and is gone once the turn is over."""
+    ann = fake.user("Ann")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    # the fake clock stands at 2026-11-22 12:00:00 UTC: the turn ends a minute later
+    ends = int(datetime(2026, 11, 22, 12, 1, tzinfo=UTC).timestamp())
+    assert f"<t:{ends}:R>" in board["embeds"][0]["description"]
+
+    clock.advance(30)
+    assert await tick(bot, fake) == 1
+    reminder = fake.last(channel)
+    assert reminder["content"].startswith(f"<@{ann['id']}>, half your turn's time is gone")
+    dice.extend([6, 6, 6, 6, 6])
+    await fake.click(ann, board, "Roll")
+    assert reminder["id"] in fake.messages  # the turn is still on
+    await fake.choose(ann, board, "yahtzee")
+    await fake.wait_for(lambda: reminder["id"] not in fake.messages)

@@ -52,7 +52,9 @@ async def test_full_two_player_game(
             wrong_board = fake.last(channel)
             undone = await fake.click(bob, summary, "Undo")
             assert undone.response_type == 7, undone.ephemeral_text
-            assert wrong_board["id"] not in fake.messages  # the next turn's message is gone
+            # the next turn's message pinged Ann: it stays, as a note of what happened
+            assert find_component(fake.messages[wrong_board["id"]], "Roll") is None
+            assert "took back" in fake.messages[wrong_board["id"]]["embeds"][0]["description"]
             board = fake.messages[summary["id"]]
             assert find_component(board, "Roll") is not None
             await fake.choose(bob, board, "threes")
@@ -73,10 +75,10 @@ async def test_full_two_player_game(
     assert fake.live_boards(channel) == []
     assert dice.remaining == 0
 
-    # What the game leaves in the channel: the lobby, one line of text per turn (26), and
-    # the final scorecard, the only picture; nothing still says "your turn".
+    # What the game leaves in the channel: the lobby, one line of text per turn (26), the
+    # note of Bob's Undo, and the final scorecard, the only picture; nothing says "your turn".
     messages = fake.channel_messages(channel)
-    assert len(messages) == 1 + 26 + 1
+    assert len(messages) == 1 + 26 + 1 + 1
     pictures = [(m, a) for m in messages for a in m["attachments"]]
     assert len(pictures) == 1 and pictures[0][0] is messages[-1]
     message, attachment = pictures[0]
