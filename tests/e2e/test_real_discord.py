@@ -37,6 +37,19 @@ async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
     return fake.live_boards(channel)[-1]
 
 
+async def start_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) -> dict:
+    """``host`` opens a lobby, ``others`` join, the host starts: the first live board, in
+    the channel or, in thread mode, in the game's thread."""
+    await fake.slash(host, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    for player in others:
+        await fake.click(player, lobby, "Join")
+    started = await fake.click(host, lobby, "Start")
+    assert started.response_type == 7, started.ephemeral_text
+    thread = next((t for t in fake.threads(channel) if t["id"] == lobby["id"]), None)
+    return await live_board(fake, thread["id"] if thread else channel)
+
+
 async def settled_status(bot: YahtzeeBot, game_id: int) -> str | None:
     """A game's status once it has left "active" (or after 2 s): gateway events and
     repairs are handled in the bot's own time."""
@@ -65,13 +78,8 @@ async def test_links_point_at_the_thread_in_thread_mode(
     channel = fake.channel("general")
     await start_bot()
     await threads_on(fake, channel)
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
+    first = copy.deepcopy(await start_game(fake, channel, ann, bob))  # as an old client shows it
     (thread,) = fake.threads(channel)
-    await fake.wait_for(lambda: fake.live_boards(thread["id"]) != [])
-    first = copy.deepcopy(fake.live_boards(thread["id"])[0])  # as an old client shows it
     await play_turn(fake, dice, ann, thread["id"], [[3, 3, 3, 2, 2]], "full_house")
     (live,) = fake.live_boards(thread["id"])
     expected = f"https://discord.com/channels/{GUILD_ID}/{thread['id']}/{live['id']}"
@@ -112,11 +120,7 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)
     dice.extend([3, 3, 3, 2, 2])
     await fake.click(ann, board, "Roll")
     fake.slow("POST", rf"^/channels/{channel}/messages$", 1.0)  # the next board's post
@@ -264,14 +268,9 @@ async def test_a_game_goes_on_in_an_archived_thread(
     channel = fake.channel("general")
     await start_bot()
     await threads_on(fake, channel)
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
+    board = await start_game(fake, channel, ann, bob)
     (thread,) = fake.threads(channel)
     assert thread["thread_metadata"]["auto_archive_duration"] == 10080  # a week
-    await fake.wait_for(lambda: fake.live_boards(thread["id"]) != [])
-    board = fake.live_boards(thread["id"])[0]
 
     fake.archive(thread["id"])
     dice.extend([3, 3, 3, 2, 2])
@@ -298,9 +297,7 @@ async def test_a_repair_that_meets_missing_access_ends_the_game(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     game = await bot.store.live_game_in(int(channel))
     assert game is not None
     fake.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
@@ -324,9 +321,7 @@ async def test_the_timer_repairs_a_board_a_lost_answer_left_behind(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     fake.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
     dice.extend([6, 5, 4, 3, 2])
     await fake.click(ann, board, "Roll")
@@ -357,9 +352,7 @@ async def test_repairs_after_a_resume_are_paced(
     await start_bot()
     boards = []
     for channel in channels:
-        await fake.slash(ann, channel, "yahtzee start")
-        await fake.click(ann, fake.last(channel), "Start")
-        boards.append(await live_board(fake, channel))
+        boards.append(await start_game(fake, channel, ann))
         await lose_a_roll_answer(fake, dice, ann, boards[-1])
     await fake.drop_connections()
     await fake.wait_for(lambda: all(die_labels(fake.messages[b["id"]])[0] == "6" for b in boards))
@@ -380,9 +373,7 @@ async def test_a_global_rate_limit_does_not_hold_clicks(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     fake.rate_limit("POST", rf"^/channels/{channel}/messages$", 3.0, everywhere=True)
     moved = await fake.slash(ann, channel, "yahtzee board", quiet=False)  # its post: 429
     assert moved.response_type == 4, moved.ephemeral_text
@@ -403,8 +394,7 @@ async def test_a_game_ends_when_its_thread_is_deleted(
     channel = fake.channel("general")
     bot = await start_bot()
     await threads_on(fake, channel)
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
+    await start_game(fake, channel, ann)
     (thread,) = fake.threads(channel)
     game = await bot.store.live_game_in(int(channel))
     assert game is not None and game.thread_id == int(thread["id"])
@@ -424,11 +414,7 @@ async def test_an_undo_never_deletes_a_message_that_pinged(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)
     await play_turn(fake, dice, ann, channel, [[3, 3, 3, 2, 2]], "chance")
     pinged = fake.last(channel)
     assert pinged["content"].startswith(f"<@{bob['id']}>")
@@ -452,9 +438,7 @@ async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     bot = await start_bot()
     menu = await settings_menu(fake, mod, channel)
     await fake.choose_in(mod, menu, 1, "60")
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     # the fake clock stands at 2026-11-22 12:00:00 UTC: the turn ends a minute later
     ends = int(datetime(2026, 11, 22, 12, 1, tzinfo=UTC).timestamp())
     assert f"<t:{ends}:R>" in board["embeds"][0]["description"]
