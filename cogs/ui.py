@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset
+from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset, score
 from bot.games import Board, Report, Scored, is_bot
 from bot.leaderboard import BOARDS, PERIODS, LeaderboardPage, PlayerStats
 from bot.store import GameRow, GuildSettings
@@ -221,6 +221,8 @@ def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
     text = f"{mention(result.player_id, scored.scorer_name)} {what}."
+    if score(Category.YAHTZEE, result.dice):  # five alike, wherever they were scored
+        text = f"\N{PARTY POPPER} **Yahtzee!** {text}"
     if timed_out:
         text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
         if away:
@@ -383,7 +385,8 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     embed.add_field(name="Yahtzees per game", value=f"{stats.yahtzees_per_game:.2f}")
     if stats.skill is not None:
         embed.add_field(
-            name="Skill", value=f"{stats.skill:.1f} points lost to optimal play per game"
+            name="Points left on the table",
+            value=f"{stats.skill:.1f} a game on average, against optimal play",
         )
     if stats.image is not None:
         embed.set_image(url=f"attachment://{STATS_FILE}")

@@ -452,3 +452,5 @@ async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     assert reminder["id"] in fake.messages  # the turn is still on
     await fake.choose(ann, board, "yahtzee")
     await fake.wait_for(lambda: reminder["id"] not in fake.messages)
+    summary = fake.messages[board["id"]]["embeds"][0]["description"]
+    assert summary.startswith("\N{PARTY POPPER} **Yahtzee!** ")  # a Yahtzee is celebrated

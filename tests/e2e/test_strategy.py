@@ -58,7 +58,10 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     assert results[0].expected_loss is not None and results[0].expected_loss > 0
     stats = await fake.slash(ann, channel, "yahtzee stats")
     fields = {f["name"]: f["value"] for f in stats.response["embeds"][0]["fields"]}  # type: ignore[index]
-    assert fields["Skill"] == f"{results[0].expected_loss:.1f} points lost to optimal play per game"
+    assert (
+        fields["Points left on the table"]
+        == f"{results[0].expected_loss:.1f} a game on average, against optimal play"
+    )
     outsider = await fake.click(fake.user("Zed"), final, "Analysis")
     assert "did not play" in outsider.ephemeral_text
 
