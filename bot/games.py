@@ -180,7 +180,8 @@ def _player_id(user_id: int) -> str:
 
 
 BOT_LEVELS = {1: "optimal", 2: "casual"}
-BOT_NAMES = {"optimal": "Yahtzee Bot (Optimal)", "casual": "Yahtzee Bot (Casual)"}
+# Short, and plainly not a person nor the Yahtzee box (a column header shows ~8 letters)
+BOT_NAMES = {"optimal": "Optimal bot", "casual": "Casual bot"}
 
 
 def is_bot(player_id: str | int) -> bool:

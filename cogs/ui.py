@@ -68,7 +68,7 @@ def mention(player_id: str | int, name: str = "") -> str:
     """A user mention from an engine player id, with the name beside it (a client that has
     not loaded the member shows a bare mention); a computer player's name in bold."""
     if is_bot(player_id):
-        return f"**{shown_name(name or 'Yahtzee Bot')}**"
+        return f"\N{ROBOT FACE} **{shown_name(name or 'Computer')}**"
     return f"<@{player_id}> ({shown_name(name)})" if name else f"<@{player_id}>"
 
 
@@ -147,7 +147,11 @@ def board_embed(board: Board) -> discord.Embed:
     assert game is not None
     seat = game.current_seat
     who = mention(seat.player_id, seat.name)
-    if game.dice is None:
+    if is_bot(seat.player_id):
+        text = f"{who} is playing its turn" + (
+            f": roll {game.rolls_used} of {ROLLS_PER_TURN}." if game.dice is not None else "."
+        )
+    elif game.dice is None:
         text = f"{who}, it's your turn: press **Roll**."
     elif game.rolls_left == 0:
         text = f"{who}: that was roll {ROLLS_PER_TURN} of {ROLLS_PER_TURN}. Pick a box to score."
@@ -191,21 +195,23 @@ def board_view(board: Board) -> discord.ui.View:
     assert game is not None
     gid, turn, rolls = board.row.id, game.turn_number, game.rolls_used
     view = discord.ui.View(timeout=None)
-    can_hold = game.dice is not None and game.rolls_left > 0
+    computer = is_bot(game.current_player_id)  # its turn: only the Scorecard is for people
+    can_hold = game.dice is not None and game.rolls_left > 0 and not computer
     for i in range(5):
         face = game.dice[i] if game.dice is not None else None
         view.add_item(DieButton(gid, turn, rolls, i, face, game.held[i], not can_hold))
-    view.add_item(RollButton(gid, turn, rolls, game.rolls_left))
+    view.add_item(RollButton(gid, turn, rolls, game.rolls_left, disabled=computer))
     view.add_item(ScorecardButton(gid))
     if board.row.hints:
-        view.add_item(HintButton(gid))
+        view.add_item(HintButton(gid, disabled=computer))
     options: list[discord.SelectOption] = []
-    for category, points in game.options().items():
+    for category, points in ({} if computer else game.options()).items():
         label, description = box_label(category, points, game)
         options.append(
             discord.SelectOption(label=label, value=category.value, description=description)
         )
-    view.add_item(BoxSelect(gid, turn, rolls, options))
+    waiting = "The computer is playing its turn" if computer else "Roll first, then pick a box"
+    view.add_item(BoxSelect(gid, turn, rolls, options, waiting))
     return view
 
 
@@ -544,14 +550,21 @@ class RollButton(
 ):
     """Roll the dice not held; the label shows the rolls left."""
 
-    def __init__(self, game_id: int, turn: int, rolls: int, left: int = ROLLS_PER_TURN) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        turn: int,
+        rolls: int,
+        left: int = ROLLS_PER_TURN,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=f"Roll ({left} left)",
                 emoji="\N{GAME DIE}",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"yz:roll:{game_id}:{turn}:{rolls}",
-                disabled=left == 0,
+                disabled=left == 0 or disabled,
                 row=1,
             )
         )
@@ -597,13 +610,14 @@ class ScorecardButton(
 class HintButton(_DynamicButton, template=r"yz:hint:(?P<game>\d+)"):
     """The best three choices for the player whose turn it is (ephemeral)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
                 label="Hint",
                 emoji="\N{ELECTRIC LIGHT BULB}",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"yz:hint:{game_id}",
+                disabled=disabled,
                 row=1,
             )
         )
@@ -626,13 +640,18 @@ class BoxSelect(
     """The boxes these dice may be scored in now, each with its points."""
 
     def __init__(
-        self, game_id: int, turn: int, rolls: int, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: int,
+        turn: int,
+        rolls: int,
+        options: list[discord.SelectOption] | None = None,
+        waiting: str = "Roll first, then pick a box",
     ) -> None:
         usable = bool(options)
         super().__init__(
             discord.ui.Select(
                 custom_id=f"yz:box:{game_id}:{turn}:{rolls}",
-                placeholder="Pick a box to score" if usable else "Roll first, then pick a box",
+                placeholder="Pick a box to score" if usable else waiting,
                 options=options or [discord.SelectOption(label="Roll first", value="none")],
                 disabled=not usable,
                 row=2,

@@ -260,7 +260,8 @@ class Yahtzee(
         # The nonce makes a re-post after a crash return the message already posted, if any.
         message = await self._channel(board.row.board_channel_id).send(
             nonce=nonce or await self.games.nonce(board.row, f"v{board.row.version}"),
-            content=f"{mention(seat.player_id, seat.name)}, your turn!",
+            content=f"{mention(seat.player_id, seat.name)}"
+            + (" is playing." if is_bot(seat.player_id) else ", your turn!"),
             embed=board_embed(board),
             file=png(board.image, BOARD_FILE),
             view=board_view(board),

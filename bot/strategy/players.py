@@ -49,7 +49,7 @@ class OptimalPlayer:
     (a strong approximation), choosing only among the moves the engine allows.
     """
 
-    def __init__(self, table: Table, name: str = "Yahtzee Bot (Optimal)") -> None:
+    def __init__(self, table: Table, name: str = "Optimal bot") -> None:
         self.table = table
         self.name = name
 
@@ -105,7 +105,7 @@ def _official(card: Scorecard) -> Scorecard:
 class CasualPlayer:
     """A simple greedy player: holds the most common face, then takes the best box now."""
 
-    def __init__(self, name: str = "Yahtzee Bot (Casual)") -> None:
+    def __init__(self, name: str = "Casual bot") -> None:
         self.name = name
 
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:

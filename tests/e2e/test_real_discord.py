@@ -454,3 +454,34 @@ async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     await fake.wait_for(lambda: reminder["id"] not in fake.messages)
     summary = fake.messages[board["id"]]["embeds"][0]["description"]
     assert summary.startswith("\N{PARTY POPPER} **Yahtzee!** ")  # a Yahtzee is celebrated
+
+
+async def test_a_computer_turn_looks_like_one(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The computer player's board says it is playing, under a short name, with Roll, the
+    dice, Hint and the box menu disabled for people (the Scorecard stays)."""
+    dice.fallback = RandomDice(random.Random(3))
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(ann, lobby, "Add bot (Optimal)")
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, board, "large_straight")
+    await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
+    posted = [body for method, path, body in fake.requests
+              if method == "POST" and path == f"/channels/{channel}/messages"]  # fmt: skip
+    computers = [b for b in posted if b.get("content", "").startswith("\N{ROBOT FACE}")]
+    assert computers, "no board was posted for the computer's turn"
+    first = computers[0]
+    assert first["content"] == "\N{ROBOT FACE} **Optimal bot** is playing."
+    assert "is playing its turn" in first["embeds"][0]["description"]
+    controls = {c.get("label") or c.get("placeholder") or c["custom_id"]: c.get("disabled", False)
+                for row in first["components"] for c in row["components"]}  # fmt: skip
+    assert controls.pop("Scorecard") is False
+    assert controls and all(controls.values()), controls

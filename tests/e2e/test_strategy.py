@@ -26,7 +26,8 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (Optimal)")
     assert (
-        "**Yahtzee Bot (Optimal)**" in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+        "\N{ROBOT FACE} **Optimal bot**"
+        in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
     )
     await fake.click(ann, lobby, "Start")
 
@@ -46,7 +47,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     await fake.wait_for(lambda: "Game over" in str(fake.last(channel)["embeds"]))
     final = fake.last(channel)
     assert final["embeds"][0]["title"].startswith("Game over")
-    assert "**Yahtzee Bot (Optimal)**" in final["embeds"][0]["description"]
+    assert "\N{ROBOT FACE} **Optimal bot**" in final["embeds"][0]["description"]
     game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
     results = await bot.store.results(game_id)
     assert [r.user_id for r in results] == [int(ann["id"])]  # bots never count
