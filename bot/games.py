@@ -65,6 +65,9 @@ def stamp(moment: datetime) -> str:
 REPAIR_AFTER = timedelta(seconds=10)
 
 
+NO_GAME_HERE = "There is no game in this channel. Start one with /yahtzee start."
+
+
 class Refusal(Exception):
     """A request turned down, with a sentence for the user (the one user-facing error type).
 
@@ -777,7 +780,7 @@ class GameService:
         """The channel's lobby or game, or a refusal saying there is none."""
         row = await self.store.live_game_in(channel_id)
         if row is None:
-            raise Refusal("There is no game in this channel. Start one with /yahtzee start.")
+            raise Refusal(NO_GAME_HERE)
         return row
 
     async def leave_game(self, channel_id: int, user_id: int) -> Board:
@@ -1022,8 +1025,13 @@ class GameService:
     # -- looking -----------------------------------------------------------------------------
 
     async def scorecard(self, channel_id: int, viewer_id: int, player_id: int | None) -> bytes:
-        """A player's scorecard image: the named player, else the viewer, else whoever plays."""
-        row = await self.live_game(channel_id)
+        """A player's scorecard image: the named player, else the viewer, else whoever plays.
+        With no game going on, the cards of the game that finished last here."""
+        row = await self.store.live_game_in(channel_id)
+        if row is None:
+            row = await self.store.last_finished_game_in(channel_id)
+        if row is None:
+            raise Refusal(NO_GAME_HERE)
         return await self.scorecard_of(row.id, viewer_id, player_id)
 
     async def scorecard_of(self, game_id: int, viewer_id: int, player_id: int | None) -> bytes:

@@ -260,6 +260,15 @@ class _Reads:
         row = await self._one(LIVE_GAME_IN, (channel_id, channel_id, channel_id))
         return _game(row) if row else None
 
+    async def last_finished_game_in(self, channel_id: int) -> GameRow | None:
+        """The game that finished last in a channel (or in a thread of it)."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' "
+            "AND (channel_id = ? OR thread_id = ?) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (channel_id, channel_id),
+        )
+        return _game(row) if row else None
+
     async def live_games(self) -> list[GameRow]:
         """Every lobby and running game."""
         rows = await self._all(

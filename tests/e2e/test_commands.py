@@ -92,6 +92,9 @@ async def test_play_again_after_a_solo_game(
     # Large Straight 40, Chance 20; everything else 0: total 110.
     assert final["embeds"][0]["title"] == "Game over: Ann wins with 110!"
     assert png_size(fake.attachment(final))[0] == 464
+    card = await fake.slash(ann, channel, "yahtzee scorecard")  # the game just played
+    assert card.response is not None and card.response["flags"] & EPHEMERAL
+    assert png_size(fake.attachment(card.response))[0] > 0
     await fake.click(ann, final, "Play again")
     lobby = fake.last(channel)
     assert find_component(lobby, "Start") is not None
