@@ -133,6 +133,10 @@ class Leaderboards:
         image = await asyncio.to_thread(render_table, title, table_rows, headers, footer)
         return LeaderboardPage(board, period, page, pages, players, rows, viewer, image)
 
+    async def name(self, guild_id: int, user_id: int) -> str | None:
+        """The name a player had in their last game on this server."""
+        return await self.store.player_name(guild_id, user_id)
+
     async def stats(self, guild_id: int, user_id: int, name: str) -> PlayerStats:
         """A player's statistics from their finished games here."""
         games: list[PlayerGame] = await self.store.player_games(guild_id, user_id)

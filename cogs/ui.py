@@ -361,9 +361,18 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
     return embed
 
 
-def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
-    """Previous and Next when the board has more than one page."""
+def share_view(kind: str, *args: str) -> discord.ui.View:
+    """Only a Share button, for a private answer."""
     view = discord.ui.View(timeout=None)
+    view.add_item(ShareButton(kind, *args))
+    return view
+
+
+def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
+    """Previous and Next when the board has more than one page, and Share (the answer is
+    private: Share posts the page for the channel)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShareButton("lb", page.board, page.period, str(page.page)))
     if page.pages > 1:
         view.add_item(PageButton(page.board, page.period, page.page, "prev", page.page == 0))
         view.add_item(
@@ -806,6 +815,34 @@ class PageButton(
         await controller(interaction).on_page(interaction, self.board, self.period, target)
 
 
+class ShareButton(
+    _DynamicButton,
+    template=r"yz:share:(?P<kind>lb|stats):(?P<args>[a-z0-9]+(?::[a-z0-9]+)*)",
+):
+    """Share on a private leaderboard or stats answer: post it for the whole channel.
+    ``yz:share:lb:<board>:<period>:<page>`` or ``yz:share:stats:<user id>``."""
+
+    def __init__(self, kind: str, *args: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Share",
+                emoji="\N{SPEAKING HEAD IN SILHOUETTE}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=":".join(("yz:share", kind, *args)),
+            )
+        )
+        self.kind, self.args = kind, args
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ShareButton:
+        return cls(match["kind"], *match["args"].split(":"))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_share(interaction, self.kind, self.args)
+
+
 class ResetConfirmButton(_DynamicButton, template=r"yz:lbreset:(?P<guild>\d+)"):
     """Confirms /yahtzee-admin reset-leaderboard."""
 
@@ -906,6 +943,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AnalysisButton,
     EndConfirmButton,
     PageButton,
+    ShareButton,
     ResetConfirmButton,
     SettingSelect,
     ThreadsButton,

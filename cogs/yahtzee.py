@@ -38,6 +38,7 @@ from .ui import (
     mention,
     png,
     report_text,
+    share_view,
     shown_name,
     stats_embed,
     summary_embed,
@@ -530,6 +531,7 @@ class Yahtzee(
             embed=leaderboard_embed(page),
             file=png(page.image, LEADERBOARD_FILE),
             view=leaderboard_view(page),
+            ephemeral=True,  # Share posts it for the channel
         )
 
     @app_commands.command(name="stats", description="A player's Yahtzee statistics on this server")
@@ -540,12 +542,22 @@ class Yahtzee(
         """Games, wins, averages and charts."""
         assert interaction.guild_id is not None
         who = player or interaction.user
-        stats = await self.bot.leaderboards.stats(interaction.guild_id, who.id, display_name(who))
-        embed = stats_embed(display_name(who), stats)
-        if stats.image is None:
-            await interaction.response.send_message(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, file=png(stats.image, STATS_FILE))
+        await self._send_stats(interaction, who.id, display_name(who), private=True)
+
+    async def _send_stats(
+        self, interaction: discord.Interaction[Any], user_id: int, name: str, private: bool
+    ) -> None:
+        assert interaction.guild_id is not None
+        stats = await self.bot.leaderboards.stats(interaction.guild_id, user_id, name)
+        files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
+        await interaction.response.send_message(
+            content=None if private else f"Shared by {interaction.user.mention}",
+            embed=stats_embed(name, stats),
+            files=files,
+            view=share_view("stats", str(user_id)) if private else discord.utils.MISSING,
+            ephemeral=private,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(
         name="board", description="Post this channel's live board again, at the bottom"
@@ -601,6 +613,33 @@ class Yahtzee(
         await self._publish(board.row)
 
     # -- clicks ------------------------------------------------------------------------------
+
+    @guarded
+    async def on_share(
+        self, interaction: discord.Interaction[Any], kind: str, args: tuple[str, ...]
+    ) -> None:
+        """Share on a private leaderboard or stats answer: the same, for the channel."""
+        assert interaction.guild_id is not None
+        if kind == "stats":
+            user_id = int(args[0])
+            name = display_name(interaction.user) if user_id == interaction.user.id else (
+                await self.bot.leaderboards.name(interaction.guild_id, user_id) or "a player"
+            )  # fmt: skip
+            await self._send_stats(interaction, user_id, name, private=False)
+            return
+        board, period, number = (args + ("", "", ""))[:3]
+        if board not in BOARDS or period not in PERIODS or not number.isdigit():
+            raise Refusal("That leaderboard does not exist; use /yahtzee leaderboard.")
+        page = await self.bot.leaderboards.page(
+            interaction.guild_id, board, period, int(number), interaction.user.id,
+            display_name(interaction.user),
+        )  # fmt: skip
+        await interaction.response.send_message(
+            f"Shared by {interaction.user.mention}",
+            embed=leaderboard_embed(page),
+            file=png(page.image, LEADERBOARD_FILE),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @guarded
     async def on_page(

@@ -36,19 +36,31 @@ async def test_two_games_then_the_leaderboard(
     await play_solo(fake, dice, ann, general, [2, 3, 4, 5, 6])
     await play_solo(fake, dice, bob, games, [1, 2, 3, 4, 6])
 
+    before = len(fake.channel_messages(general))
     answer = await fake.slash(bob, general, "yahtzee leaderboard")
-    assert answer.response is not None and not answer.response["flags"] & EPHEMERAL
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL  # private
     assert png_size(fake.attachment(answer.response))[0] == 520
     assert answer.response["embeds"][0]["image"]["url"] == "attachment://leaderboard.png"
     assert find_component(answer.response, "Next") is None  # one page only
+    assert len(fake.channel_messages(general)) == before
+    shared = await fake.click(bob, answer.response, "Share")
+    assert shared.response is not None and not shared.response["flags"] & EPHEMERAL
+    assert shared.response["content"] == f"Shared by <@{bob['id']}>"
+    assert fake.attachment(shared.response) == fake.attachment(answer.response)
+    assert fake.last(general)["id"] == shared.response["id"]
     guild = int(fake.last(general)["guild_id"])
     rows = await bot.store.leaderboard(guild, "high")
     assert [(r.rank, r.name, r.figure) for r in rows] == [(1, "Ann", 110), (2, "Bob", 62)]
 
     answer = await fake.slash(bob, general, "yahtzee stats", player=ann)
-    embed = answer.response["embeds"][0]  # type: ignore[index]
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    embed = answer.response["embeds"][0]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Best"] == "110" and fields["Games"] == "1"
+    shared = await fake.click(bob, answer.response, "Share")
+    assert shared.response is not None and not shared.response["flags"] & EPHEMERAL
+    assert shared.response["embeds"][0]["title"] == "Yahtzee stats: Ann"  # her name, kept
+    assert shared.response["embeds"][0]["fields"] == embed["fields"]
 
     refused = await fake.slash(bob, general, "yahtzee-admin reset-leaderboard")
     assert "Manage Server" in refused.ephemeral_text
