@@ -60,6 +60,12 @@ class LeaderboardPage:
     rows: list[BoardRow]
     viewer: BoardRow | None
     image: bytes
+    footer: str = ""  # the viewer's own line, under the table (and in the embed)
+
+
+def count_of(n: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +129,7 @@ class Leaderboards:
         if viewer is not None:
             footer = (
                 f"{who}: {ordinal(viewer.rank)} of {players}, "
-                f"{format_figure(board, viewer.figure)} in {viewer.games} games"
+                f"{format_figure(board, viewer.figure)} in {count_of(viewer.games, 'game')}"
             )
         elif board == "average":
             footer = f"{who}: not ranked yet ({AVERAGE_MIN_GAMES} games needed)"
@@ -131,7 +137,7 @@ class Leaderboards:
             footer = f"{who}: not on this board yet"
         headers = ("#", "Player", FIGURE_HEADERS[board], "Games")
         image = await asyncio.to_thread(render_table, title, table_rows, headers, footer)
-        return LeaderboardPage(board, period, page, pages, players, rows, viewer, image)
+        return LeaderboardPage(board, period, page, pages, players, rows, viewer, image, footer)
 
     async def name(self, guild_id: int, user_id: int) -> str | None:
         """The name a player had in their last game on this server."""
@@ -152,7 +158,7 @@ class Leaderboards:
                 for b in range(top + 1)
             ]
             image = await asyncio.to_thread(
-                render_stats, f"{name}: last {len(recent)} games", recent, buckets
+                render_stats, f"{name}: last {count_of(len(recent), 'game')}", recent, buckets
             )
         count = len(games)
         losses = [g.expected_loss for g in games if g.expected_loss is not None]

@@ -356,6 +356,8 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
     )
     if page.players == 0:
         embed.description = "Nobody is on this board yet: finish a game to get on it."
+    elif page.footer:
+        embed.description = shown_name(page.footer)  # the asker's line, readable on a phone
     embed.set_image(url=f"attachment://{LEADERBOARD_FILE}")
     embed.set_footer(text="Bot opponents never count. /yahtzee stats for your own figures.")
     return embed

@@ -131,6 +131,7 @@ async def test_paging_and_the_viewers_rank_off_the_page(store: Store, db_path: P
     first = await boards.page(GUILD, "high", "all", 0, 122)
     assert (first.page, first.pages, first.players, len(first.rows)) == (0, 3, 25, 10)
     assert first.viewer is not None and (first.viewer.rank, first.viewer.figure) == (23, 278)
+    assert first.footer == "you: 23rd of 25, 278 in 1 game"  # one game: no plural
     last = await boards.page(GUILD, "high", "all", 7, 122)  # past the end: the last page
     assert (last.page, [r.rank for r in last.rows]) == (2, [21, 22, 23, 24, 25])
 
