@@ -37,13 +37,18 @@ async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
     return fake.live_boards(channel)[-1]
 
 
-async def start_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) -> dict:
-    """``host`` opens a lobby, ``others`` join, the host starts: the first live board, in
-    the channel or, in thread mode, in the game's thread."""
+async def start_game(
+    fake: FakeDiscord, channel: str, host: dict, *others: dict, computer: str = ""
+) -> dict:
+    """``host`` opens a lobby, ``others`` join (and a ``computer`` player, "Optimal" or
+    "Casual"), the host starts: the first live board, in the channel or, in thread mode, in
+    the game's thread."""
     await fake.slash(host, channel, "yahtzee start")
     lobby = fake.last(channel)
     for player in others:
         await fake.click(player, lobby, "Join")
+    if computer:
+        await fake.click(host, lobby, f"Add bot ({computer})")
     started = await fake.click(host, lobby, "Start")
     assert started.response_type == 7, started.ephemeral_text
     thread = next((t for t in fake.threads(channel) if t["id"] == lobby["id"]), None)
@@ -212,11 +217,7 @@ async def test_a_computer_turn_goes_on_when_its_board_was_deleted(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(ann, lobby, "Add bot (Casual)")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, computer="Casual")
     dice.extend([2, 3, 4, 5, 6])
     await fake.click(ann, board, "Roll")
     # the first edit of any message but Ann's own (her Undo offer) is the computer's board
@@ -465,11 +466,7 @@ async def test_a_computer_turn_looks_like_one(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(ann, lobby, "Add bot (Optimal)")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, computer="Optimal")
     dice.extend([2, 3, 4, 5, 6])
     await fake.click(ann, board, "Roll")
     await fake.choose(ann, board, "large_straight")
