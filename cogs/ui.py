@@ -323,15 +323,21 @@ def ended_embed(reason: str) -> discord.Embed:
 
 
 def undone_embed(game: Game | None = None) -> discord.Embed:
-    """A next turn's message after an Undo took that turn back: it stays (it pinged the next
-    player: deleting it would leave a ghost ping) and says what happened."""
-    who = "A player"
-    if game is not None:
-        seat = game.current_seat
-        who = mention(seat.player_id, seat.name)
+    """A next turn's message that is no longer the board: it stays (it pinged the next
+    player: deleting it would leave a ghost ping) and says what happened. With ``game``, an
+    Undo by its player to move; without, a move that came in while it was being posted."""
+    if game is None:
+        return discord.Embed(
+            title="Yahtzee: board out of date",
+            description="A move came in while this board was being posted (an Undo, say): "
+            "the live board is above.",
+            colour=GREY,
+        )
+    seat = game.current_seat
     return discord.Embed(
         title="Yahtzee: turn taken back",
-        description=f"{who} took back their last scoring and plays on: the live board is above.",
+        description=f"{mention(seat.player_id, seat.name)} took back their last scoring and "
+        "plays on: the live board is above.",
         colour=GREY,
     )
 

@@ -135,7 +135,7 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
     assert undone.response_type == 7, undone.ephemeral_text
     # the slow post arrives after the Undo, and is turned into a note of what happened
     await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
-    await fake.wait_for(lambda: "taken back" in str(fake.last(channel)["embeds"]))
+    await fake.wait_for(lambda: "out of date" in str(fake.last(channel)["embeds"]))
     assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
     again = await fake.choose(ann, board, "full_house")
     assert again.response_type == 7, again.ephemeral_text
