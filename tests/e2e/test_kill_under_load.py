@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.engine import Dice, ScriptedDice
+from bot.engine import Dice, Game, ScriptedDice
 from bot.strategy import Table
 
 from ..clock import FakeClock
@@ -130,9 +130,20 @@ async def test_sigkill_under_load_loses_no_answered_move(
         game = bot.games.game_of(row)
         stored = [str(d) for d in game.dice] if game.dice is not None else None
 
-        def repaired(channel: str = channel, stored: list[str] | None = stored) -> bool:
+        def repaired(
+            channel: str = channel, stored: list[str] | None = stored, game: Game = game
+        ) -> bool:
+            """One live board, for the stored turn and roll, showing the stored dice (until
+            the repair posts the next turn's board, the old one can still be the only one)."""
             boards = fake.live_boards(channel)
-            return len(boards) == 1 and (stored is None or die_labels(boards[0]) == stored)
+            if len(boards) != 1:
+                return False
+            roll = find_component(boards[0], "Roll")
+            assert roll is not None
+            turn, rolls = (int(part) for part in roll["custom_id"].split(":")[3:5])
+            return (turn, rolls) == (game.turn_number, game.rolls_used) and (
+                stored is None or die_labels(boards[0]) == stored
+            )
 
         # the repair runs over 20 games at start-up: wait for it as a player would
         await fake.wait_for(repaired, 15)
