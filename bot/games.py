@@ -1014,7 +1014,7 @@ class GameService:
             if not row.is_live:
                 if row.status == "finished" and row.final_message_id is None:
                     # its final message can never be posted: stop trying at every reconnect
-                    await self.store.set_messages(game_id, final_message_id=NO_MESSAGE)
+                    await self.final_posted(game_id, NO_MESSAGE)
                 return None
             status = "abandoned" if row.status == "active" else "cancelled"
             move = MoveRecord(None, "unreachable", reason)

@@ -61,13 +61,16 @@ class Table:
         await self.service.board_shown(board.row, self.board_id or 0, board.game)
         return board
 
-    async def score(self, user: int, box: Category) -> int:
+    async def score(self, user: int, box: Category, post: bool = True) -> int:
+        """Score; the next board is posted and recorded unless ``post`` is False (its post
+        has not come back yet)."""
         turn, rolls = await self.state()
         scored = await self.service.score(self.game_id, user, self.board_id, turn, rolls, box.value)
         if scored.final_image is None:
             self.undo_id = self.board_id
             await self.service.undo_offered(self.game_id, self.undo_id)
-            await self.post(scored.board)
+            if post:
+                await self.post(scored.board)
         return scored.result.points + scored.result.bonus
 
 
@@ -320,10 +323,7 @@ async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
     await table.seat((1, "Ann"), (2, "Bob"))
     dice.extend([2] * 5 + [3] * 5 + [4] * 5)
     await table.roll(1)
-    await table.score(1, C.TWOS)
-    row = await service.store.get_game(table.game_id)
-    assert row is not None
-    await service.store.set_messages(row.id, board=(table.undo_id, 0, row.version))  # not yet
+    await table.score(1, C.TWOS, post=False)
     posted = 555  # the next board, posted but not recorded
     board = await service.roll(table.game_id, 2, posted, 1, 0)
     assert board.game is not None and list(board.game.dice or ()) == [3] * 5

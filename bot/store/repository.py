@@ -611,16 +611,13 @@ class Transaction:
         self,
         game_id: int,
         *,
-        board: tuple[int | None, int | None, int | None] = _UNSET,
         undo_message_id: int | None = _UNSET,
         final_message_id: int | None = _UNSET,
     ) -> None:
-        """Record which messages show the game: ``board`` is (message id, turn, version)."""
+        """Record which messages offer Undo and show the final result (the board message
+        is recorded by ``show_board``, or with a move by ``update_game``)."""
         sets: list[str] = []
         values: list[Any] = []
-        if board is not _UNSET:
-            sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
-            values += list(board)
         if undo_message_id is not _UNSET:
             sets.append("undo_message_id = ?")
             values.append(undo_message_id)

@@ -151,7 +151,7 @@ async def test_results_are_kept_with_the_finishing_move_under_load(
         )  # fmt: skip
 
     async def noise(game: GameRow) -> None:
-        await store.set_messages(game.id, board=(game.id * 10, 1, 1))
+        await store.show_board(game.id, game.id * 10, 1, 1)
         await store.save_guild_settings(9, (await store.guild_settings(9)), game.host_id)
 
     await asyncio.gather(*(finish(g) for g in games[:15]), *(noise(g) for g in games[15:]))
