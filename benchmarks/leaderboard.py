@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
-from bot.store import BOARD_SQL, Store
+from bot.store import LEADERBOARD_SQL, Store
 
 GUILD = 1
 PLAYERS = 1000
@@ -74,7 +74,7 @@ async def main() -> None:
                 "month": "2026-11-01",
                 "week": (now - timedelta(days=6)).isoformat(),
             }
-            for board in BOARD_SQL:
+            for board in LEADERBOARD_SQL:
                 for period, since in periods.items():
                     times = []
                     for _ in range(RUNS):

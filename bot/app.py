@@ -22,7 +22,9 @@ from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.yahtzee", "cogs.admin")
+#: The Discord side, loaded by name: each registers its own commands, components and
+#: handlers (nothing in ``bot`` imports ``cogs``).
+EXTENSIONS = ("cogs.errors", "cogs.yahtzee", "cogs.admin")
 
 #: Exactly what the bot needs in a channel: see it, post, embed the board, attach the images.
 PERMISSIONS = discord.Permissions(
@@ -97,9 +99,6 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
-        from cogs.errors import handle_error
-        from cogs.ui import DYNAMIC_ITEMS
-
         self._store = await Store.open(self.settings.database_path)
         self.coach = Coach(self.settings.database_path.parent)
         self.coach.start()  # the strategy table loads (or is built once) in the background
@@ -110,8 +109,6 @@ class YahtzeeBot(commands.AutoShardedBot):
         log.info("database ready at %s", self.settings.database_path)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.tree.on_error = handle_error  # type: ignore[method-assign]
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

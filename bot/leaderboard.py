@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 
 from bot.render import TableRow, render_stats, render_table
 from bot.render.cards import ordinal
-from bot.store import AVERAGE_MIN_GAMES, BoardRow, PlayerGame, Store
+from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame, Store
 
-BOARDS: dict[str, str] = {
+LEADERBOARD_KINDS: dict[str, str] = {
     "high": "High scores",
     "wins": "Wins",
     "average": "Average score",
@@ -43,22 +43,22 @@ def period_start(period: str, now: datetime) -> str:
     return start.isoformat(timespec="seconds")
 
 
-def format_figure(board: str, figure: float) -> str:
-    """A board's figure as shown: averages with one decimal, the rest whole."""
-    return f"{figure:.1f}" if board == "average" else str(round(figure))
+def format_figure(kind: str, figure: float) -> str:
+    """A leaderboard's figure as shown: averages with one decimal, the rest whole."""
+    return f"{figure:.1f}" if kind == "average" else str(round(figure))
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardPage:
-    """One page of a board, the viewer's own line, and its image."""
+    """One page of a leaderboard, the viewer's own line, and its image."""
 
-    board: str
+    kind: str
     period: str
     page: int
     pages: int
     players: int
-    rows: list[BoardRow]
-    viewer: BoardRow | None
+    rows: list[LeaderboardRow]
+    viewer: LeaderboardRow | None
     image: bytes
     footer: str = ""  # the viewer's own line, under the table (and in the embed)
 
@@ -101,27 +101,31 @@ class Leaderboards:
     async def page(
         self,
         guild_id: int,
-        board: str,
+        kind: str,
         period: str,
-        page: int,
+        page: int | None,
         viewer_id: int,
         viewer_name: str = "",
     ) -> LeaderboardPage:
-        """Page ``page`` (from 0) of a board, with the viewer's rank under the table."""
-        if board not in BOARDS or period not in PERIODS:
-            raise ValueError(f"unknown board or period: {board!r}, {period!r}")
+        """Page ``page`` (from 0; None: the viewer's own page, or the first if they are not
+        on the leaderboard) of a leaderboard, with the viewer's rank under the table."""
+        if kind not in LEADERBOARD_KINDS or period not in PERIODS:
+            raise ValueError(f"unknown leaderboard or period: {kind!r}, {period!r}")
         since = period_start(period, self.clock())
-        ranking = await self.store.leaderboard(guild_id, board, since)
+        ranking = await self.store.leaderboard(guild_id, kind, since)
         players = len(ranking)
         pages = max(1, math.ceil(players / PAGE_SIZE))
+        where = next((i for i, r in enumerate(ranking) if r.user_id == viewer_id), None)
+        viewer = ranking[where] if where is not None else None
+        if page is None:
+            page = where // PAGE_SIZE if where is not None else 0
         page = min(max(page, 0), pages - 1)
         rows = ranking[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-        viewer = next((r for r in ranking if r.user_id == viewer_id), None)
-        title = f"{BOARDS[board]} · {PERIODS[period]}"
+        title = f"{LEADERBOARD_KINDS[kind]} · {PERIODS[period]}"
         if pages > 1:
             title += f" · page {page + 1}/{pages}"
         table_rows = [
-            TableRow(r.rank, r.name or f"player {r.user_id}", format_figure(board, r.figure),
+            TableRow(r.rank, r.name or f"player {r.user_id}", format_figure(kind, r.figure),
                      str(r.games), r.user_id == viewer_id)
             for r in rows
         ]  # fmt: skip
@@ -129,15 +133,15 @@ class Leaderboards:
         if viewer is not None:
             footer = (
                 f"{who}: {ordinal(viewer.rank)} of {players}, "
-                f"{format_figure(board, viewer.figure)} in {count_of(viewer.games, 'game')}"
+                f"{format_figure(kind, viewer.figure)} in {count_of(viewer.games, 'game')}"
             )
-        elif board == "average":
+        elif kind == "average":
             footer = f"{who}: not ranked yet ({AVERAGE_MIN_GAMES} games needed)"
         else:
-            footer = f"{who}: not on this board yet"
-        headers = ("#", "Player", FIGURE_HEADERS[board], "Games")
+            footer = f"{who}: not on this leaderboard yet"
+        headers = ("#", "Player", FIGURE_HEADERS[kind], "Games")
         image = await asyncio.to_thread(render_table, title, table_rows, headers, footer)
-        return LeaderboardPage(board, period, page, pages, players, rows, viewer, image, footer)
+        return LeaderboardPage(kind, period, page, pages, players, rows, viewer, image, footer)
 
     async def name(self, guild_id: int, user_id: int) -> str | None:
         """The name a player had in their last game on this server."""

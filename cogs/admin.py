@@ -10,8 +10,9 @@ from discord.ext import commands
 
 from bot.games import Refusal
 
+from .components import ADMIN_COMPONENTS
 from .errors import guarded
-from .ui import reset_confirm_view, settings_embed, settings_view
+from .messages import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -118,5 +119,6 @@ class Admin(
 
 
 async def setup(bot: YahtzeeBot) -> None:
-    """Load the cog (discord.py extension entry point)."""
+    """Load the cog and register its components (discord.py extension entry point)."""
     await bot.add_cog(Admin(bot))
+    bot.add_dynamic_items(*ADMIN_COMPONENTS)

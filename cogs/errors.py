@@ -11,9 +11,11 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine import RuleError
 from bot.games import Refusal
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +46,29 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             text += f"\n{jump_url(*original.link)}"
     elif isinstance(original, RuleError):
         text = str(original)
+    elif isinstance(original, StoreUnavailable):  # logged where it happened, once per write
+        text = (
+            "Your move was not saved: the bot cannot write to its database right now (its "
+            "disk is full or read-only). Nothing changed; try again in a few minutes."
+        )
     elif isinstance(original, app_commands.NoPrivateMessage):
         text = "Yahtzee is played in a server channel, not in direct messages."
     elif isinstance(original, app_commands.CheckFailure):
         text = "You don't have permission to do that here."
     elif isinstance(original, app_commands.CommandOnCooldown):
         text = f"Slow down a little: try again in {original.retry_after:.0f} s."
+    elif isinstance(original, discord.HTTPException) and original.status == 429:
+        # discord.py retried and Discord still said "too many requests": a storm, not a bug
+        log.warning(
+            "interaction %s (%s): still rate limited after retries: %s",
+            interaction.id,
+            data.get("custom_id") or data.get("name"),
+            original,
+        )
+        text = (
+            "Discord is slowing the bot down right now (rate limits). Whatever you did was "
+            "saved; the board catches up in a few seconds."
+        )
     elif isinstance(original, discord.Forbidden):  # a 403: a permission, not a bug of ours
         log.warning(
             "interaction %s (%s) in channel %s: Discord refused an action: %s",
@@ -99,3 +118,9 @@ def guarded(
 
     functools.update_wrapper(wrapper, handler)
     return wrapper
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Every slash command's error is answered by ``handle_error`` (an extension, so that
+    ``bot`` never imports ``cogs``)."""
+    bot.tree.on_error = handle_error  # type: ignore[method-assign]

@@ -3,41 +3,36 @@ and the game service. Rules live in bot.engine, SQL in bot.store, pixels in bot.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
-from bot.games import Board, Expired, GameService, Outcome, Pinged, Refusal, TimedOut, is_bot
-from bot.leaderboard import BOARDS, PERIODS
-from bot.store import GameRow
+from bot.games import Expired, GameService, Outcome, Pinged, Refusal, TimedOut
+from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
+from bot.store import GameRow, GameStatus
 
+from .components import GAME_COMPONENTS
+from .computer import ComputerPlayers
 from .errors import guarded, tell
-from .ui import (
-    BOARD_FILE,
-    CARD_FILE,
-    FINAL_FILE,
-    LEADERBOARD_FILE,
+from .messages import (
     STATS_FILE,
-    board_embed,
-    board_view,
     end_confirm_view,
     ended_embed,
-    final_embed,
-    final_view,
     hint_text,
+    invitation,
     leaderboard_embed,
+    leaderboard_files,
     leaderboard_view,
     lobby_embed,
-    lobby_view,
-    mention,
     png,
     report_text,
+    send_card,
     share_view,
     shown_name,
     stats_embed,
@@ -45,6 +40,7 @@ from .ui import (
     undo_view,
     undone_embed,
 )
+from .publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -52,21 +48,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TIMER_TICK_SECONDS = 5
-# Discord's JSON error codes that mean a game's message or place is gone for good
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
-THREAD_ARCHIVED = 50083  # edits in an archived thread fail until it is unarchived
-REPAIR_PACE = 0.05  # seconds between two repaired games: at most 20 a second
-UNDO_GRACE_MOVES = 4  # a bot waits this many move delays before closing someone's Undo
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
-USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-T = TypeVar("T")
 
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
+# (Without Attach Files a game is played with its scorecard as text instead of pictures.)
 NEEDED_HERE = (
     ("view_channel", "View Channel"),
     ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
 )
 NEEDED_FOR_THREADS = (
     ("create_public_threads", "Create Public Threads"),
@@ -129,9 +118,9 @@ class Yahtzee(
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
-        self._repair_lock = asyncio.Lock()
-        self._bot_runs: dict[int, asyncio.Task[None]] = {}
-        self._reminders: dict[int, discord.Message] = {}  # game id -> its turn's reminder
+        self.computers = ComputerPlayers(bot)
+        self.publisher = Publisher(bot, self.computers.start)
+        self.computers.publisher = self.publisher
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -159,8 +148,8 @@ class Yahtzee(
         or answer left behind; returns how many games were acted on."""
         acted = 0
         for row in await self.games.boards_behind(self.bot.owns):
-            async with self._repair_lock:
-                acted += await self._repair_one(row)
+            async with self.publisher.repairing:
+                acted += await self.publisher.repair_one(row)
         for game_id in await self.games.due(self.bot.owns):
             outcome = await self.games.act(game_id)
             if outcome is None:
@@ -173,208 +162,43 @@ class Yahtzee(
         return acted
 
     async def _apply(self, outcome: Outcome) -> None:
+        publisher = self.publisher
         if isinstance(outcome, Pinged):
-            row = outcome.row
-            minutes, seconds = divmod(outcome.seconds_left, 60)
-            link = ""
-            if row.board_message_id:
-                link = f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/{row.board_message_id}"
-            reminder = await self._channel(row.board_channel_id).send(
-                f"{mention(outcome.player_id)}, half your turn's time is gone: "
-                f"{minutes}:{seconds:02d} left to play.{link}",
-                allowed_mentions=USER_MENTIONS,
-                delete_after=outcome.seconds_left + 5,  # in case the bot restarts meanwhile
-            )
-            self._reminders[row.id] = reminder
+            await publisher.remind(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             row = scored.board.row
             # The database still names the board of the turn that ran out: it becomes the summary.
-            await self._retire(
+            await publisher.retire(
                 row.board_channel_id,
                 row.board_message_id,
                 embed=summary_embed(scored, True, outcome.away),
             )
-            await self._retire(row.board_channel_id, row.undo_message_id)
-            if row.undo_message_id is not None:
-                await self.games.undo_offered(row.id, None)
-            if scored.final_image is not None:
-                await self._post_final(row, scored.final_image)
+            await publisher.close_undo(row)
+            if scored.finished:
+                await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
-                await self._channel(row.board_channel_id).send(
+                await publisher.channel(row.board_channel_id).send(
                     embed=ended_embed("Everyone is away, so the game has ended without a result.")
                 )
             else:
-                await self._post_board(scored.board)
+                await publisher.post_board(scored.board)
         elif isinstance(outcome, Expired):
             row = outcome.row
-            await self._turn_over(row.id)
-            if row.status == "cancelled":
+            await publisher.turn_over(row.id)
+            if row.status == GameStatus.CANCELLED:
                 embed = lobby_embed(row)
                 embed.description = outcome.reason
-                await self._retire(row.channel_id, row.board_message_id, embed=embed)
+                await publisher.retire(row.channel_id, row.board_message_id, embed=embed)
             else:
-                await self._retire(
-                    row.board_channel_id,
-                    row.board_message_id,
-                    embed=ended_embed(outcome.reason),
+                await publisher.retire(
+                    row.board_channel_id, row.board_message_id, embed=ended_embed(outcome.reason)
                 )
-                await self._retire(row.board_channel_id, row.undo_message_id)
+                await publisher.retire(row.board_channel_id, row.undo_message_id)
 
     @property
     def games(self) -> GameService:
         return self.bot.games
-
-    # -- messages ----------------------------------------------------------------------------
-
-    def _channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(channel_id)
-
-    async def _unarchiving(self, channel_id: int, act: Callable[[], Awaitable[T]]) -> T:
-        """``act()``; if Discord answers that the game's thread is archived (a long game,
-        a day without a post), unarchive the thread and ``act()`` once more."""
-        try:
-            return await act()
-        except discord.HTTPException as exc:
-            if exc.code != THREAD_ARCHIVED:
-                raise
-        log.info("thread %s was archived; unarchiving it to go on", channel_id)
-        await self.bot.http.edit_channel(channel_id, archived=False, reason="a game goes on")
-        return await act()
-
-    async def _turn_over(self, game_id: int) -> None:
-        """A turn has ended: its half-time reminder, if any, has done its job and goes (the
-        channel keeps no extra message per reminded turn)."""
-        reminder = self._reminders.pop(game_id, None)
-        if reminder is not None:
-            try:
-                await reminder.delete()
-            except discord.HTTPException as exc:
-                log.info("could not delete the reminder of game %s: %s", game_id, exc)
-
-    async def _post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
-        """A new live board that mentions the player to move (None if, while it was being
-        posted, an Undo took the game back: the message is turned into a note)."""
-        assert board.game is not None and board.image is not None
-        await self._turn_over(board.row.id)
-        seat = board.game.current_seat
-        # The nonce makes a re-post after a crash return the message already posted, if any.
-        message = await self._channel(board.row.board_channel_id).send(
-            nonce=nonce or await self.games.nonce(board.row, f"v{board.row.version}"),
-            content=f"{mention(seat.player_id, seat.name)}"
-            + (" is playing." if is_bot(seat.player_id) else ", your turn!"),
-            embed=board_embed(board),
-            file=png(board.image, BOARD_FILE),
-            view=board_view(board),
-            allowed_mentions=USER_MENTIONS,
-        )
-        if not await self.games.board_shown(board.row, message.id, board.game):
-            log.info("game %s: turn %s was undone while its board was posted", board.row.id,
-                     board.game.turn_number)  # fmt: skip
-            await self._retire(board.row.board_channel_id, message.id, embed=undone_embed())
-            return None
-        if is_bot(board.game.current_player_id):
-            self._start_bots(board.row.id)
-        return message
-
-    # -- computer players --------------------------------------------------------------------
-
-    def _start_bots(self, game_id: int) -> None:
-        """Let the computer players whose turn it is play, step by step, in the background."""
-        if game_id not in self._bot_runs:
-            task = asyncio.create_task(self._run_bots(game_id), name=f"bots-{game_id}")
-            self._bot_runs[game_id] = task
-            task.add_done_callback(lambda _: self._bot_runs.pop(game_id, None))
-
-    async def _run_bots(self, game_id: int) -> None:
-        delay = self.bot.settings.bot_move_delay
-        try:
-            row = await self.games.store.get_game(game_id)
-            if row is not None and row.undo_message_id is not None:
-                # The bot's first roll closes the last player's Undo: give them a moment.
-                await asyncio.sleep(UNDO_GRACE_MOVES * delay)
-            while True:
-                await asyncio.sleep(delay)
-                step = await self.games.bot_step(game_id)
-                if step is None:
-                    return
-                if isinstance(step, Board):
-                    if step.row.board_message_id is not None:
-                        await self._edit_board(step.row.board_message_id, step)
-                    continue
-                row = step.board.row
-                await self._retire(
-                    row.board_channel_id, row.board_message_id, embed=summary_embed(step)
-                )
-                await self._retire(row.board_channel_id, row.undo_message_id)
-                if row.undo_message_id is not None:
-                    await self.games.undo_offered(row.id, None)
-                if step.final_image is not None:
-                    await self._post_final(row, step.final_image)
-                    return
-                await self._post_board(step.board)  # starts the next bot's run if it is one
-                return
-        except Exception:
-            log.exception(
-                "game %s: a computer player's move failed; repairs will resume it", game_id
-            )
-
-    async def _edit_board(self, message_id: int, board: Board) -> None:
-        """Show ``board`` on its message; if that message is gone (a moderator deleted it),
-        post the board anew, as the repair after a restart does."""
-        assert board.game is not None and board.image is not None
-        image = board.image
-        message = self._channel(board.row.board_channel_id).get_partial_message(message_id)
-        try:
-            await self._unarchiving(
-                board.row.board_channel_id,
-                lambda: message.edit(
-                    embed=board_embed(board),
-                    attachments=[png(image, BOARD_FILE)],
-                    view=board_view(board),
-                ),
-            )
-        except discord.NotFound as exc:
-            if exc.code != UNKNOWN_MESSAGE:
-                raise
-            log.info("game %s: its board %s was deleted; posting it again", board.row.id,
-                     message_id)  # fmt: skip
-            await self._post_board(
-                board, nonce=await self.games.nonce(board.row, f"v{board.row.version}r")
-            )
-            return
-        await self.games.board_shown(board.row, message_id, board.game)
-
-    async def _retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
-        """Take a message's components away (a turn that is over), ignoring a deleted message.
-
-        A new embed replaces the message's text and pictures: a retired message keeps no
-        picture and no stale "your turn!" (naming the attachments also keeps Discord from
-        showing an old ``attachment://`` picture twice).
-        """
-        if message_id is None:
-            return
-        if "embed" in changes:
-            changes.setdefault("attachments", [])
-            changes.setdefault("content", None)
-        message = self._channel(channel_id).get_partial_message(message_id)
-        try:
-            await self._unarchiving(channel_id, lambda: message.edit(view=None, **changes))
-        except discord.HTTPException as exc:
-            log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
-
-    async def _post_final(self, row: GameRow, image: bytes | None = None) -> None:
-        await self._turn_over(row.id)
-        game = self.games.game_of(row)
-        data = image if image is not None else await self.games.final_image(row)
-        message = await self._channel(row.board_channel_id).send(
-            nonce=await self.games.nonce(row, "final"),
-            embed=final_embed(row, game),
-            file=png(data, FINAL_FILE),
-            view=final_view(row.id, analysis=row.preset == "official"),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self.games.final_posted(row.id, message.id)
 
     # -- slash commands --------------------------------------------------------------------
 
@@ -394,7 +218,7 @@ class Yahtzee(
             display_name(interaction.user),
             preset.value if preset else None,
         )
-        await self._answer_with_lobby(interaction, row)
+        await self.publisher.answer_with_lobby(interaction, row)
 
     async def _check_permissions(self, interaction: discord.Interaction[Any]) -> None:
         """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
@@ -402,16 +226,6 @@ class Yahtzee(
         missing = missing_permissions(interaction, server.use_threads)
         if missing:
             raise permissions_refusal(missing)
-
-    async def _answer_with_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
-        """Answer the interaction with the lobby message, and note it as the game's board."""
-        response = await interaction.response.send_message(
-            embed=lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        if response.message_id is not None:
-            await self.games.board_shown(row, response.message_id, None)
 
     @app_commands.command(
         name="scorecard", description="See a player's full scorecard (only you see it)"
@@ -424,10 +238,13 @@ class Yahtzee(
     ) -> None:
         """Any player's card as an image, ephemeral; spectators too."""
         assert interaction.channel_id is not None
-        image = await self.games.scorecard(
-            interaction.channel_id, interaction.user.id, player.id if player else None
+        card = await self.games.scorecard(
+            interaction.channel_id,
+            interaction.user.id,
+            player.id if player else None,
+            interaction.app_permissions.attach_files,
         )
-        await interaction.response.send_message(file=png(image, CARD_FILE), ephemeral=True)
+        await send_card(interaction, card)
 
     @app_commands.command(name="end", description="End this channel's game (host or Manage Server)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -436,7 +253,7 @@ class Yahtzee(
         row = await self.games.check_can_end(
             interaction.channel_id, interaction.user.id, interaction.permissions.manage_guild
         )
-        what = "game" if row.status == "active" else "lobby"
+        what = "game" if row.status == GameStatus.ACTIVE else "lobby"
         await interaction.response.send_message(
             f"End this {what} for everyone? It is kept as abandoned and counts for nobody.",
             view=end_confirm_view(row.id),
@@ -447,7 +264,7 @@ class Yahtzee(
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """An ephemeral summary of the rules."""
         assert interaction.channel_id is not None
-        row = await self.games.store.live_game_in(interaction.channel_id)
+        row = await self.games.find_live(interaction.channel_id)
         preset = Preset(row.preset) if row else DEFAULT_PRESET
         embed = discord.Embed(
             title="Yahtzee rules", description=rules_text(preset), colour=0x24593B
@@ -462,23 +279,20 @@ class Yahtzee(
         board = await self.games.leave_game(interaction.channel_id, interaction.user.id)
         row = board.row
         await interaction.response.send_message("You left the game.", ephemeral=True)
-        if row.status in ("lobby", "cancelled"):
+        publisher = self.publisher
+        if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
             if before.board_message_id:
-                await (
-                    self._channel(row.board_channel_id)
-                    .get_partial_message(before.board_message_id)
-                    .edit(embed=lobby_embed(row), view=lobby_view(row))
-                )
+                await publisher.edit_lobby(row, before.board_message_id)
             return
         name = display_name(interaction.user)
-        await self._retire(row.board_channel_id, before.board_message_id)
-        await self._retire(row.board_channel_id, before.undo_message_id)
-        if row.status == "active":
-            await self._post_board(board)
-        elif row.status == "finished":
-            await self._post_final(row)
+        await publisher.retire(row.board_channel_id, before.board_message_id)
+        await publisher.retire(row.board_channel_id, before.undo_message_id)
+        if row.status == GameStatus.ACTIVE:
+            await publisher.post_board(board)
+        elif row.status == GameStatus.FINISHED:
+            await publisher.post_final(row)
         else:
-            await self._channel(row.board_channel_id).send(
+            await publisher.channel(row.board_channel_id).send(
                 embed=ended_embed(
                     f"{shown_name(name)} left, and nobody is left to play: the game has ended."
                 )
@@ -495,7 +309,7 @@ class Yahtzee(
 
     async def _send_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         choices = await self.games.hint(game_id, interaction.user.id)
-        row = await self.games.store.get_game(game_id)
+        row = await self.games.find(game_id)
         assert row is not None
         text = hint_text(choices, self.games.game_of(row))
         await interaction.response.send_message(text, ephemeral=True)
@@ -506,30 +320,34 @@ class Yahtzee(
         await self._send_hint(interaction, game_id)
 
     @app_commands.command(name="leaderboard", description="This server's Yahtzee leaderboard")
-    @app_commands.describe(board="What to rank by (default: high scores)", period="Over which time")
+    @app_commands.rename(kind="board")  # what players see is still "board"
+    @app_commands.describe(kind="What to rank by (default: high scores)", period="Over which time")
     @app_commands.choices(
-        board=[app_commands.Choice(name=title, value=key) for key, title in BOARDS.items()],
+        kind=[
+            app_commands.Choice(name=title, value=key) for key, title in LEADERBOARD_KINDS.items()
+        ],
         period=[app_commands.Choice(name=title, value=key) for key, title in PERIODS.items()],
     )
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
-        board: app_commands.Choice[str] | None = None,
+        kind: app_commands.Choice[str] | None = None,
         period: app_commands.Choice[str] | None = None,
     ) -> None:
-        """A page of a board as an image, with the caller's own rank under it."""
+        """A page of a leaderboard as an image, with the caller's own rank under it."""
         assert interaction.guild_id is not None
         page = await self.bot.leaderboards.page(
             interaction.guild_id,
-            board.value if board else "high",
+            kind.value if kind else "high",
             period.value if period else "all",
-            0,
+            None,  # the asker's own page
             interaction.user.id,
             display_name(interaction.user),
         )
+        picture = interaction.app_permissions.attach_files
         await interaction.response.send_message(
-            embed=leaderboard_embed(page),
-            file=png(page.image, LEADERBOARD_FILE),
+            embed=leaderboard_embed(page, picture),
+            files=leaderboard_files(page, picture),
             view=leaderboard_view(page),
             ephemeral=True,  # Share posts it for the channel
         )
@@ -549,6 +367,8 @@ class Yahtzee(
     ) -> None:
         assert interaction.guild_id is not None
         stats = await self.bot.leaderboards.stats(interaction.guild_id, user_id, name)
+        if not interaction.app_permissions.attach_files:  # the figures are in the embed
+            stats = replace(stats, image=None)
         files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
         await interaction.response.send_message(
             content=None if private else f"Shared by {interaction.user.mention}",
@@ -569,18 +389,15 @@ class Yahtzee(
         await interaction.response.send_message("Here it is again, at the bottom.", ephemeral=True)
         moved = ended_embed("This board moved to the bottom of the channel.")
         moved.title = "Yahtzee: board moved"
-        if row.status == "lobby":
-            message = await self._channel(row.channel_id).send(
-                embed=lobby_embed(row), view=lobby_view(row)
-            )
-            await self._retire(row.channel_id, row.board_message_id, embed=moved)
-            await self.games.board_shown(row, message.id, None)
+        if row.status == GameStatus.LOBBY:
+            await self.publisher.post_lobby(row)
+            await self.publisher.retire(row.channel_id, row.board_message_id, embed=moved)
             return
         board = await self.games.render(row)
         old = row.board_message_id
-        posted = await self._post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
+        posted = await self.publisher.post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if posted is not None and old != row.undo_message_id:
-            await self._retire(row.board_channel_id, old, embed=moved)
+            await self.publisher.retire(row.board_channel_id, old, embed=moved)
 
     @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"
@@ -592,7 +409,7 @@ class Yahtzee(
         await interaction.response.send_message(
             "Welcome back: you play again from your next turn.", ephemeral=True
         )
-        await self._publish(row)
+        await self.publisher.publish(row.id)
 
     @app_commands.command(
         name="kick", description="Remove an away player from the game (host or Manage Server)"
@@ -610,54 +427,55 @@ class Yahtzee(
         await interaction.response.send_message(
             f"{shown_name(display_name(player))} was removed from the game.", ephemeral=True
         )
-        await self._publish(board.row)
+        await self.publisher.publish(board.row.id)
 
     # -- clicks ------------------------------------------------------------------------------
 
     @guarded
-    async def on_share(
-        self, interaction: discord.Interaction[Any], kind: str, args: tuple[str, ...]
-    ) -> None:
+    async def on_share(self, interaction: discord.Interaction[Any], what: str, args: str) -> None:
         """Share on a private leaderboard or stats answer: the same, for the channel."""
         assert interaction.guild_id is not None
-        if kind == "stats":
-            user_id = int(args[0])
+        parts = tuple(args.split(":"))
+        if what == "stats":
+            user_id = int(parts[0])
             name = display_name(interaction.user) if user_id == interaction.user.id else (
                 await self.bot.leaderboards.name(interaction.guild_id, user_id) or "a player"
             )  # fmt: skip
             await self._send_stats(interaction, user_id, name, private=False)
             return
-        board, period, number = (args + ("", "", ""))[:3]
-        if board not in BOARDS or period not in PERIODS or not number.isdigit():
+        kind, period, number = (parts + ("", "", ""))[:3]
+        if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
             raise Refusal("That leaderboard does not exist; use /yahtzee leaderboard.")
         page = await self.bot.leaderboards.page(
-            interaction.guild_id, board, period, int(number), interaction.user.id,
+            interaction.guild_id, kind, period, int(number), interaction.user.id,
             display_name(interaction.user),
         )  # fmt: skip
+        picture = interaction.app_permissions.attach_files
         await interaction.response.send_message(
             f"Shared by {interaction.user.mention}",
-            embed=leaderboard_embed(page),
-            file=png(page.image, LEADERBOARD_FILE),
+            embed=leaderboard_embed(page, picture),
+            files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @guarded
     async def on_page(
-        self, interaction: discord.Interaction[Any], board: str, period: str, page: int
+        self, interaction: discord.Interaction[Any], kind: str, period: str, page: int, step: str
     ) -> None:
         """Previous or Next on a leaderboard: the message shows the other page."""
         assert interaction.guild_id is not None
         shown = await self.bot.leaderboards.page(
             interaction.guild_id,
-            board,
+            kind,
             period,
-            page,
+            page - 1 if step == "prev" else page + 1,
             interaction.user.id,
             display_name(interaction.user),
         )
+        picture = interaction.app_permissions.attach_files
         await interaction.response.edit_message(
-            embed=leaderboard_embed(shown),
-            attachments=[png(shown.image, LEADERBOARD_FILE)],
+            embed=leaderboard_embed(shown, picture),
+            attachments=leaderboard_files(shown, picture),
             view=leaderboard_view(shown),
         )
 
@@ -669,20 +487,21 @@ class Yahtzee(
         user = interaction.user
         if action == "start":
             await self._check_permissions(interaction)
-            board = await self.games.begin(game_id, user.id)
+            pictures = interaction.app_permissions.attach_files
+            board = await self.games.begin(game_id, user.id, pictures)
             await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
             server = await self.games.server_settings(interaction.guild_id or 0)
             try:
                 if server.use_threads and interaction.message is not None:
-                    board = await self._move_to_thread(interaction.message, board)
-                await self._post_board(board)
+                    board = await self.publisher.move_to_thread(interaction.message, board)
+                await self.publisher.post_board(board)
             except discord.Forbidden as exc:
                 # a channel overwrite the interaction's permissions did not show: the game
                 # cannot be seen, so it must not be played on by the timer
                 log.warning("game %s: its first board could not be posted: %s", game_id, exc)
                 row = await self.games.unreachable(game_id, "first board refused (403)")
                 if row is not None and interaction.message is not None:
-                    await self._retire(
+                    await self.publisher.retire(
                         row.channel_id,
                         interaction.message.id,
                         embed=ended_embed(
@@ -707,43 +526,7 @@ class Yahtzee(
             row = await self.games.leave_lobby(game_id, user.id)
         else:
             row = await self.games.cancel(game_id, user.id)
-        await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
-        if interaction.message is not None:
-            await self.games.board_shown(row, interaction.message.id, None)
-
-    async def _move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
-        """Thread mode: the game is played in a thread started from its lobby message."""
-        assert board.game is not None
-        names = ", ".join(seat.name for seat in board.game.seats)
-        try:
-            thread = await lobby.create_thread(
-                name=f"Yahtzee: {names}"[:100], auto_archive_duration=10080
-            )
-        except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
-            log.info(
-                "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
-            )
-            return board
-        row = await self.games.set_thread(board.row.id, thread.id)
-        return Board(row, board.game, board.image)
-
-    def _message_id(self, interaction: discord.Interaction[Any]) -> int | None:
-        return interaction.message.id if interaction.message is not None else None
-
-    async def _show(self, interaction: discord.Interaction[Any], board: Board) -> None:
-        image = board.image
-        assert image is not None
-        await self._unarchiving(
-            board.row.board_channel_id,
-            lambda: interaction.response.edit_message(
-                embed=board_embed(board),
-                attachments=[png(image, BOARD_FILE)],
-                view=board_view(board),
-            ),
-        )
-        message_id = self._message_id(interaction)
-        if message_id is not None:
-            await self.games.board_shown(board.row, message_id, board.game)
+        await self.publisher.show_lobby(interaction, row)
 
     @guarded
     async def on_hold(
@@ -751,9 +534,9 @@ class Yahtzee(
     ) -> None:
         """A die button."""
         board = await self.games.hold(
-            game_id, interaction.user.id, self._message_id(interaction), turn, rolls, index
+            game_id, interaction.user.id, message_id(interaction), turn, rolls, index
         )
-        await self._show(interaction, board)
+        await self.publisher.show(interaction, board)
 
     @guarded
     async def on_roll(
@@ -761,45 +544,41 @@ class Yahtzee(
     ) -> None:
         """The Roll button; a roll also closes the previous scorer's Undo."""
         board = await self.games.roll(
-            game_id, interaction.user.id, self._message_id(interaction), turn, rolls
+            game_id, interaction.user.id, message_id(interaction), turn, rolls
         )
-        await self._show(interaction, board)
-        await self._retire(board.row.board_channel_id, board.retire_undo_message_id)
+        await self.publisher.show(interaction, board)
+        await self.publisher.retire(board.row.board_channel_id, board.retire_undo_message_id)
 
     @guarded
     async def on_score(
-        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, box: str
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, value: str
     ) -> None:
         """The box menu: this message becomes the turn's summary, and the next turn is posted."""
         scored = await self.games.score(
-            game_id, interaction.user.id, self._message_id(interaction), turn, rolls, box
+            game_id, interaction.user.id, message_id(interaction), turn, rolls, value
         )
         row = scored.board.row
-        final = scored.final_image is not None
-        await self._unarchiving(
+        await self.publisher.unarchiving(
             row.board_channel_id,
             lambda: interaction.response.edit_message(
                 content=None,
                 embed=summary_embed(scored),
                 attachments=[],
-                view=None if final else undo_view(game_id, turn),
+                view=None if scored.finished else undo_view(game_id, turn),
             ),
         )
-        if scored.final_image is not None:
-            await self._post_final(row, scored.final_image)
+        if scored.finished:
+            await self.publisher.post_final(row, scored.final_image)
             return
-        # recorded once the summary shows (a lost answer leaves a board, not an Undo offer)
-        await self.games.undo_offered(game_id, self._message_id(interaction))
-        await self._post_board(scored.board)
+        await self.publisher.scored(game_id, message_id(interaction))
+        await self.publisher.post_board(scored.board)
 
     @guarded
     async def on_undo(self, interaction: discord.Interaction[Any], game_id: int, turn: int) -> None:
         """Undo: this message is the live board again; the next turn's message goes away."""
-        undone = await self.games.undo(
-            game_id, interaction.user.id, self._message_id(interaction), turn
-        )
-        await self._show(interaction, undone.board)
-        await self._retire(
+        undone = await self.games.undo(game_id, interaction.user.id, message_id(interaction), turn)
+        await self.publisher.show(interaction, undone.board)
+        await self.publisher.retire(
             undone.board.row.board_channel_id,
             undone.retire_message_id,
             embed=undone_embed(undone.board.game),
@@ -808,8 +587,10 @@ class Yahtzee(
     @guarded
     async def on_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Scorecard button: the clicker's card, ephemeral."""
-        image = await self.games.scorecard_of(game_id, interaction.user.id, None)
-        await interaction.response.send_message(file=png(image, CARD_FILE), ephemeral=True)
+        card = await self.games.scorecard_of(
+            game_id, interaction.user.id, None, interaction.app_permissions.attach_files
+        )
+        await send_card(interaction, card)
 
     @guarded
     async def on_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -819,41 +600,35 @@ class Yahtzee(
 
     @guarded
     async def on_play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Play again: a lobby with the same players, the clicker as host."""
+        """Play again: a lobby hosted by the clicker that invites the other players (one
+        ping); they take a seat with Join."""
         assert interaction.channel_id is not None
-        row = await self.games.play_again(
-            game_id, interaction.guild_id, interaction.user.id, display_name(interaction.user)
+        host = display_name(interaction.user)
+        rematch = await self.games.play_again(
+            game_id, interaction.guild_id, interaction.user.id, host
+        )
+        row = rematch.row
+        content = invitation(host, rematch.invited)
+        pinged = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(uid) for uid, _ in rematch.invited]
         )
         if row.channel_id == interaction.channel_id:
-            await self._answer_with_lobby(interaction, row)
+            await self.publisher.answer_with_lobby(interaction, row, content, pinged)
             return
         # The game was played in a thread: the new lobby opens in the channel it came from.
-        message = await self._channel(row.channel_id).send(
-            embed=lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self.games.board_shown(row, message.id, None)
+        message = await self.publisher.post_lobby(row, content, pinged)
         await tell(interaction, f"A new lobby is open: {message.jump_url}")
 
     @guarded
     async def on_end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmation of /yahtzee end."""
-        before = await self.games.store.get_game(game_id)
+        before = await self.games.find(game_id)
         row = await self.games.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild
         )
         await interaction.response.edit_message(content="The game has been ended.", view=None)
-        if before is not None:
-            reason = (
-                f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
-            )
-            await self._retire(
-                row.board_channel_id,
-                before.board_message_id,
-                embed=ended_embed(reason),
-            )
-            await self._retire(row.board_channel_id, before.undo_message_id)
+        reason = f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
+        await self.publisher.ended(before, row, reason)
 
     # -- buttons that are no longer on their message ---------------------------------------------
 
@@ -868,7 +643,8 @@ class Yahtzee(
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith("yz:"):
+        if not custom_id.startswith("yz:"):  # not a control this bot ever made (a forged one)
+            await self._refuse_unknown(interaction)
             return
         shown = {
             getattr(child, "custom_id", None)
@@ -879,6 +655,10 @@ class Yahtzee(
             return
         game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
         await self._refuse_stale(interaction, game_id)
+
+    @guarded
+    async def _refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
+        raise Refusal("That control is not one of mine; nothing changed.")
 
     @guarded
     async def _refuse_stale(
@@ -905,114 +685,26 @@ class Yahtzee(
                                     "thread deleted")  # fmt: skip
 
     async def _end_unreachable(self, where: Callable[[GameRow], bool], reason: str) -> None:
-        """End, recording nothing, every live game ``where`` picks: no timer, repair or
-        computer player acts on a game nobody can see (nor spends Discord's invalid-request
-        allowance on it)."""
-        for row in await self.games.store.live_games():
-            if where(row):
-                log.info("game %s: %s; it ends without a result", row.id, reason)
-                await self.games.unreachable(row.id, reason)
-                run = self._bot_runs.pop(row.id, None)
-                if run is not None:
-                    run.cancel()
+        for game_id in await self.publisher.end_unreachable(where, reason):
+            self.computers.stop(game_id)
 
     # -- repairs after a restart or reconnect ---------------------------------------------------
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self.repair_boards()
+        await self.publisher.repair_all()
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
-        await self.repair_boards()
+        await self.publisher.repair_all()
 
-    async def repair_boards(self) -> None:
-        """Make every live game's messages match the database: post or edit what is missing."""
-        async with self._repair_lock:
-            rows = [
-                row
-                for row in await self.games.store.live_games()
-                + await self.games.store.games_missing_final_message()
-                if self.bot.owns(row.guild_id)  # another process repairs the other shards
-            ]
-            for row in rows:
-                if await self._repair_one(row):
-                    # paced: a mass repair after a resume must leave Discord's rate limits
-                    # (50 requests a second) to the clicks
-                    await asyncio.sleep(REPAIR_PACE)
 
-    async def _repair_one(self, row: GameRow) -> int:
-        """``_repair`` one game, ending it if its place is gone; 1 if it sent anything."""
-        try:
-            return int(await self._repair(row))
-        except discord.HTTPException as exc:
-            if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS):
-                # retrying can't help, and every refused request counts towards Discord's
-                # limit of invalid requests; a game nobody can see must not play on
-                log.info("game %s: its channel is gone or closed to the bot (%s); "
-                         "it ends without a result", row.id, exc)  # fmt: skip
-                await self.games.unreachable(row.id, f"Discord error {exc.code}")
-            else:
-                log.exception("could not repair the messages of game %s", row.id)
-        except Exception:
-            log.exception("could not repair the messages of game %s", row.id)
-        return 1  # it sent what failed
-
-    async def _publish(self, row: GameRow) -> None:
-        """Bring a game's messages in line with the database (after a command changed it)."""
-        fresh = await self.games.store.get_game(row.id)
-        if fresh is None:
-            return
-        if fresh.status in ("abandoned", "cancelled"):
-            await self._retire(fresh.board_channel_id, fresh.board_message_id)
-            return
-        await self._repair(fresh)
-
-    async def _repair(self, row: GameRow) -> bool:
-        """Post or edit what a game's messages miss; True if anything had to be sent."""
-        if row.status == "lobby":
-            if row.board_message_id is None:
-                message = await self._channel(row.board_channel_id).send(
-                    embed=lobby_embed(row), view=lobby_view(row)
-                )
-                await self.games.board_shown(row, message.id, None)
-                return True
-            if row.board_version != row.version:
-                await (
-                    self._channel(row.board_channel_id)
-                    .get_partial_message(row.board_message_id)
-                    .edit(embed=lobby_embed(row), view=lobby_view(row))
-                )
-                await self.games.board_shown(row, row.board_message_id, None)
-                return True
-            return False
-        if row.status == "finished":
-            log.info("game %s: posting its missing final message", row.id)
-            await self._retire(row.board_channel_id, row.board_message_id)
-            await self._retire(row.board_channel_id, row.undo_message_id)
-            await self._post_final(row)
-            return True
-        game = self.games.game_of(row)
-        sent = False
-        if row.undo_message_id is not None and game.undo_player_id is None:
-            await self._retire(row.board_channel_id, row.undo_message_id)
-            await self.games.undo_offered(row.id, None)
-            sent = True
-        if row.board_message_id is None or row.board_turn != game.turn_number:
-            log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
-            if row.board_message_id != row.undo_message_id:
-                await self._retire(row.board_channel_id, row.board_message_id)
-            await self._post_board(await self.games.render(row))
-            sent = True
-        elif row.board_version != row.version:
-            log.info("game %s: bringing its board up to version %s", row.id, row.version)
-            await self._edit_board(row.board_message_id, await self.games.render(row))
-            sent = True
-        if is_bot(game.current_player_id):
-            self._start_bots(row.id)
-        return sent
+def message_id(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the message a component was clicked on."""
+    return interaction.message.id if interaction.message is not None else None
 
 
 async def setup(bot: YahtzeeBot) -> None:
-    """Load the cog (discord.py extension entry point)."""
+    """Load the cog and register its components (discord.py extension entry point)."""
     await bot.add_cog(Yahtzee(bot))
+    bot.add_dynamic_items(*GAME_COMPONENTS)

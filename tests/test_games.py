@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Category, ScriptedDice
-from bot.games import Board, GameService, Refusal
+from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
 from bot.store import MoveRecord, Store
 
 from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
@@ -292,13 +292,18 @@ async def test_scorecard_for_spectators_and_players(service: GameService) -> Non
     spectator = await service.scorecard(CHANNEL, 9, None)
     named = await service.scorecard(CHANNEL, 9, 2)
     assert own == named and spectator != own
-    assert own[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (own.name, spectator.name) == ("Bob", "Ann")
+    assert own.image is not None and own.image[:8] == b"\x89PNG\r\n\x1a\n"
+    assert own.text.splitlines()[0].split() == ["Bob"]  # one column: Bob's
+    assert (await service.scorecard(CHANNEL, 2, None, picture=False)).image is None
     with pytest.raises(Refusal, match="not playing"):
         await service.scorecard(CHANNEL, 1, 9)
 
 
-async def test_play_again_seats_the_same_players(service: GameService, dice: ScriptedDice) -> None:
-    """Play again opens a lobby with everyone from the finished game, the clicker hosting."""
+async def test_play_again_invites_the_same_players(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """Play again opens a lobby hosted by the clicker that invites the other players."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
     dice.extend([1, 1, 1, 1, 1] * 26)
@@ -309,9 +314,11 @@ async def test_play_again_seats_the_same_players(service: GameService, dice: Scr
             assert row is not None
             box = service.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
             await table.score(player, next(iter(box)))
-    lobby = await service.play_again(table.game_id, 1, 2, "Bob")
+    rematch = await service.play_again(table.game_id, 1, 2, "Bob")
+    lobby = rematch.row
     assert lobby.status == "lobby" and lobby.host_id == 2
-    assert lobby.players == [(2, "Bob"), (1, "Ann")]
+    assert lobby.players == [(2, "Bob")]  # Ann is invited, not seated: she may have gone
+    assert rematch.invited == [(1, "Ann")]
 
 
 async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
@@ -345,3 +352,19 @@ async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
     assert await store.games_missing_final_message() == []
     kept = await store.get_game(row.id)
     assert kept is not None and kept.status == "finished"
+
+
+async def test_one_person_may_be_in_at_most_so_many_live_games(service: GameService) -> None:
+    """Issue 17 item 4: lobbies in 50 channels by one person stop at the limit with a plain
+    answer; joining is refused the same way; leaving one makes room; others are not held up."""
+    ann, bob = 1, 2
+    rows = [await service.open_lobby(1, 500 + i, ann, "Ann", None) for i in range(MAX_LIVE_GAMES)]
+    with pytest.raises(Refusal, match=f"already in {MAX_LIVE_GAMES} games"):
+        await service.open_lobby(1, 600, ann, "Ann", None)
+    bobs = await service.open_lobby(1, 601, bob, "Bob", None)  # someone else: not limited
+    with pytest.raises(Refusal, match="already in"):
+        await service.join(bobs.id, ann, "Ann")
+    await service.leave_lobby(rows[0].id, ann)  # her lobby closes: room for one more
+    await service.join(bobs.id, ann, "Ann")
+    with pytest.raises(Refusal, match="already in"):
+        await service.open_lobby(1, 602, ann, "Ann", None)

@@ -134,6 +134,12 @@ async def test_paging_and_the_viewers_rank_off_the_page(store: Store, db_path: P
     assert first.footer == "you: 23rd of 25, 278 in 1 game"  # one game: no plural
     last = await boards.page(GUILD, "high", "all", 7, 122)  # past the end: the last page
     assert (last.page, [r.rank for r in last.rows]) == (2, [21, 22, 23, 24, 25])
+    # No page asked: the viewer's own. 23rd is on page 3 (ranks 21-25), 12th on page 2,
+    # someone not on the board gets page 1.
+    own = await boards.page(GUILD, "high", "all", None, 122)
+    assert (own.page, [r.rank for r in own.rows]) == (2, [21, 22, 23, 24, 25])
+    assert (await boards.page(GUILD, "high", "all", None, 111)).page == 1
+    assert (await boards.page(GUILD, "high", "all", None, 999)).page == 0
 
 
 async def test_reset_hides_and_restore_brings_back(boards: Leaderboards) -> None:

@@ -13,10 +13,11 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 HERE = Path(__file__).resolve().parent
-SIZE = 84  # the sprite's side in pixels
+SIZE = 64  # the sprite's side in pixels: five dice beside the title on a 640 px board
 SCALE = 4  # drawn at 4x, then scaled down
-DIE = 68  # the die's side within the sprite
-RADIUS = 12
+U = SIZE / 84  # every measure below was designed on an 84 px sprite
+DIE = 68 * U  # the die's side within the sprite
+RADIUS = 12 * U
 
 FACE = (250, 249, 244, 255)
 EDGE = (176, 170, 155, 255)
@@ -46,7 +47,7 @@ def _s(value: float) -> int:
 
 def _die_box(offset_y: float = 0) -> tuple[int, int, int, int]:
     left = (SIZE - DIE) / 2
-    top = (SIZE - DIE) / 2 - 4 + offset_y
+    top = (SIZE - DIE) / 2 - 4 * U + offset_y
     return (_s(left), _s(top), _s(left + DIE), _s(top + DIE))
 
 
@@ -54,13 +55,13 @@ def draw_die(face: int | None, held: bool) -> Image.Image:
     """One sprite: a die showing ``face`` (``None``: an empty slot), held or not."""
     big = Image.new("RGBA", (_s(SIZE), _s(SIZE)), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
-    box = _die_box(offset_y=6 if held else 0)  # a held die is set down, as on a real table
+    box = _die_box(offset_y=6 * U if held else 0)  # a held die is set down, as on a real table
     if face is None:
-        draw.rounded_rectangle(box, radius=_s(RADIUS), outline=BLANK_EDGE, width=_s(2.5))
+        draw.rounded_rectangle(box, radius=_s(RADIUS), outline=BLANK_EDGE, width=_s(2.5 * U))
         return big.resize((SIZE, SIZE), Image.Resampling.LANCZOS)
-    shadow = (box[0] + _s(2), box[1] + _s(4), box[2] + _s(2), box[3] + _s(4))
+    shadow = (box[0] + _s(2 * U), box[1] + _s(4 * U), box[2] + _s(2 * U), box[3] + _s(4 * U))
     draw.rounded_rectangle(shadow, radius=_s(RADIUS), fill=SHADOW)
-    fill, edge, width = (HELD_FACE, HELD_EDGE, 5.0) if held else (FACE, EDGE, 1.5)
+    fill, edge, width = (HELD_FACE, HELD_EDGE, 5.0 * U) if held else (FACE, EDGE, 1.5)
     draw.rounded_rectangle(box, radius=_s(RADIUS), fill=fill, outline=edge, width=_s(width))
     left, top = box[0] / SCALE, box[1] / SCALE
     step, pip = DIE / 4, DIE * 0.085
@@ -74,20 +75,22 @@ def draw_die(face: int | None, held: bool) -> Image.Image:
 
 def _draw_lock_badge(draw: ImageDraw.ImageDraw) -> None:
     """A padlock in a dark disc over the die's top-right corner: held, without relying on colour."""
-    r = 11.5
+    r = 11.5 * U
     cx, cy = SIZE - r - 0.5, r + 0.5
     draw.ellipse((_s(cx - r), _s(cy - r), _s(cx + r), _s(cy + r)), fill=BADGE_RING)
-    r2 = r - 2
+    r2 = r - 2 * U
     draw.ellipse((_s(cx - r2), _s(cy - r2), _s(cx + r2), _s(cy + r2)), fill=BADGE)
     # the shackle, then the body
     draw.rounded_rectangle(
-        (_s(cx - 4.2), _s(cy - 8), _s(cx + 4.2), _s(cy + 1)),
-        radius=_s(4),
+        (_s(cx - 4.2 * U), _s(cy - 8 * U), _s(cx + 4.2 * U), _s(cy + 1 * U)),
+        radius=_s(4 * U),
         outline=LOCK,
-        width=_s(2),
+        width=_s(2 * U),
     )
     draw.rounded_rectangle(
-        (_s(cx - 6.5), _s(cy - 2), _s(cx + 6.5), _s(cy + 7)), radius=_s(1.5), fill=LOCK
+        (_s(cx - 6.5 * U), _s(cy - 2 * U), _s(cx + 6.5 * U), _s(cy + 7 * U)),
+        radius=_s(1.5 * U),
+        fill=LOCK,
     )
 
 

@@ -10,23 +10,41 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine import DICE_COUNT, LOWER, ROLLS_PER_TURN, ROUNDS, UPPER, Category, Game, Seat
+from bot.engine import (
+    DICE_COUNT,
+    LOWER,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    UPPER,
+    Category,
+    Game,
+    Scorecard,
+    Seat,
+)
 from bot.engine import UPPER_BONUS_THRESHOLD as TARGET
 
 from . import style as s
-from .text import fit, has_glyph, text_tile
+from .text import fit, has_glyph, text_tile, text_width
 
-# Rows of the table, top to bottom, after the row of names.
-ROWS: tuple[str | Category, ...] = (*UPPER, "upper", "bonus", *LOWER, "ybonus", "total")
+Row = str | Category
+
+# The two sections, each a table of its own with the row of names on top. At 1-4 seats
+# they stand side by side (a landscape board); at 5-8 one table holds both, upper first.
+UPPER_ROWS: tuple[Row, ...] = (*UPPER, "upper", "bonus", "uppertotal")
+LOWER_ROWS: tuple[Row, ...] = (*LOWER, "ybonus", "total")
+STACKED_ROWS: tuple[Row, ...] = (*UPPER, "upper", "bonus", *LOWER, "ybonus", "total")
+SIDE_BY_SIDE_SEATS = 4
+PLACE = "place"  # the final sheet's last row
 # The engine's box names, shortened where a phone-width column needs it.
-LABELS: dict[str | Category, str] = {
+LABELS: dict[Row, str] = {
     **{c: c.label for c in Category},
     "upper": "Upper",
     "bonus": "Bonus 63+",
+    "uppertotal": "Upper total",
     Category.THREE_OF_A_KIND: "3 of a kind",
     Category.FOUR_OF_A_KIND: "4 of a kind",
     Category.FULL_HOUSE: "Full house",
@@ -34,40 +52,72 @@ LABELS: dict[str | Category, str] = {
     Category.LARGE_STRAIGHT: "Lg straight",
     "ybonus": "Yahtzee +",
     "total": "Total",
+    PLACE: "Place",
 }
-BAND_ROWS = frozenset({"upper", "bonus", "ybonus", "total"})
-FORBIDDEN_MARK = "\u2715" if has_glyph("\u2715", s.FONT_SIZE, False) else "x"
-BAR_H = 4
-PLACE_ROW_LABEL = "Place"
-NARROW_COL_W = 100  # below this a column's header shows the seat number, not the name
+BAND_ROWS = frozenset({"upper", "bonus", "uppertotal", "ybonus", "total", PLACE})
+FONT = s.BOARD_FONT_SIZE
+ROW_H = s.BOARD_ROW_H
+FORBIDDEN_MARK = "\u2715" if has_glyph("\u2715", FONT, False) else "x"
+BAR_H = 3
+NARROW_COL_W = 80  # below this a column's header shows the seat number, not the name
+CELL_PAD = 4
 
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """Where everything goes for a given number of columns and strips."""
+    """Where everything goes: one or two panels of rows, each with a column per seat."""
 
     columns: int
     col_w: int
+    top: int  # y of the tables' row of names
+    panels: tuple[tuple[Row, ...], ...]
     width: int
-    top: int  # y of the table's row of names
-    rows: int  # table rows after the names
+
+    @property
+    def panel_w(self) -> int:
+        return s.BOARD_LABEL_W + self.columns * self.col_w
 
     @property
     def height(self) -> int:
-        return self.top + (1 + self.rows) * s.ROW_H
+        return self.top + (1 + max(len(rows) for rows in self.panels)) * ROW_H
 
-    def col_x(self, column: int) -> int:
-        return s.LABEL_W + column * self.col_w
+    def panel_x(self, panel: int) -> int:
+        return panel * (self.panel_w + s.GUTTER)
+
+    def col_x(self, panel: int, column: int) -> int:
+        return self.panel_x(panel) + s.BOARD_LABEL_W + column * self.col_w
 
     def row_y(self, row: int) -> int:
         """y of a table row; row -1 is the row of names."""
-        return self.top + (row + 1) * s.ROW_H
+        return self.top + (row + 1) * ROW_H
+
+    def find(self, row: Row) -> tuple[int, int]:
+        """(panel, row index) of a row."""
+        for p, rows in enumerate(self.panels):
+            if row in rows:
+                return p, rows.index(row)
+        raise KeyError(row)
+
+    def cell(self, column: int, row: Row) -> tuple[int, int, int, int]:
+        """The box (left, top, right, bottom) of one seat's cell in a row."""
+        p, r = self.find(row)
+        x, y = self.col_x(p, column), self.row_y(r)
+        return (x, y, x + self.col_w, y + ROW_H)
 
 
-def layout(columns: int, top: int, extra_rows: int = 0) -> Layout:
-    """The geometry for ``columns`` seats below a strip of ``top`` pixels."""
-    col_w = max(s.MIN_COL_W, (s.MIN_WIDTH - s.LABEL_W) // columns)
-    return Layout(columns, col_w, s.LABEL_W + columns * col_w, top, len(ROWS) + extra_rows)
+def layout(columns: int, top: int, final: bool = False, min_width: int = 0) -> Layout:
+    """The geometry for ``columns`` seats below a felt strip of ``top`` pixels."""
+    tail: tuple[Row, ...] = (PLACE,) if final else ()
+    if columns <= SIDE_BY_SIDE_SEATS:
+        col_w = (s.PANEL_W - s.BOARD_LABEL_W) // columns
+        col_w = min(s.BOARD_MAX_COL_W, max(s.BOARD_MIN_COL_W, col_w))
+        panels: tuple[tuple[Row, ...], ...] = ((*UPPER_ROWS, *tail), (*LOWER_ROWS, *tail))
+        width = 2 * (s.BOARD_LABEL_W + columns * col_w) + s.GUTTER
+    else:
+        col_w = max(s.BOARD_MIN_COL_W, (s.BOARD_MIN_WIDTH - s.BOARD_LABEL_W) // columns)
+        panels = ((*STACKED_ROWS, *tail),)
+        width = s.BOARD_LABEL_W + columns * col_w
+    return Layout(columns, col_w, top, panels, max(width, min_width))
 
 
 @cache
@@ -80,44 +130,53 @@ def _sprite(face: int | None, held: bool) -> Image.Image:
     return s.to_palette(tile)
 
 
-def _cell_bg(row: str | Category, highlighted: bool, gold: bool = False) -> s.RGB:
+def _cell_bg(row: Row, highlighted: bool, gold: bool = False) -> s.RGB:
     if gold:
         return s.HILITE
-    band = row in BAND_ROWS or row == PLACE_ROW_LABEL
+    band = row in BAND_ROWS
     if highlighted:
         return s.HILITE_BAND if band else s.HILITE
     return s.BAND if band else s.PAPER
 
 
 @cache
-def _base(columns: int, highlighted: frozenset[int], top: int, extra_rows: int) -> Image.Image:
+def _base(
+    columns: int, highlighted: frozenset[int], top: int, final: bool, width: int
+) -> Image.Image:
     """The empty sheet for a seat count and highlighted columns: bands, grid, labels."""
-    lay = layout(columns, top, extra_rows)
-    rows: list[str | Category] = [*ROWS, *([PLACE_ROW_LABEL] * extra_rows)]
+    lay = layout(columns, top, final, width)
     image = Image.new("RGB", (lay.width, lay.height), s.PAPER)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, lay.width, top - 1), fill=s.FELT)
-    draw.rectangle((0, lay.row_y(-1), lay.width, lay.row_y(0) - 1), fill=s.HEADER)
-    for r, row in enumerate(rows):
-        y = lay.row_y(r)
-        draw.rectangle((0, y, lay.width, y + s.ROW_H - 1), fill=_cell_bg(row, False))
-        for c in highlighted:
-            x = lay.col_x(c)
-            draw.rectangle((x, y, x + lay.col_w - 1, y + s.ROW_H - 1), fill=_cell_bg(row, True))
-        draw.line((0, y, lay.width, y), fill=s.GRID)
-    for c in range(columns):
-        x = lay.col_x(c)
-        draw.line((x, lay.row_y(0), x, lay.height), fill=s.GRID)
-    draw.line((0, lay.row_y(len(UPPER) + 2), lay.width, lay.row_y(len(UPPER) + 2)), fill=s.INK)
+    draw.rectangle((0, 0, lay.width, lay.height), fill=s.FELT)
+    for p, rows in enumerate(lay.panels):
+        x0 = lay.panel_x(p)
+        x1 = lay.width - 1 if p == len(lay.panels) - 1 else x0 + lay.panel_w - 1
+        draw.rectangle((x0, lay.row_y(-1), x1, lay.row_y(0) - 1), fill=s.HEADER)
+        for r, row in enumerate(rows):
+            y = lay.row_y(r)
+            draw.rectangle((x0, y, x1, y + ROW_H - 1), fill=_cell_bg(row, False))
+            for c in highlighted:
+                x = lay.col_x(p, c)
+                draw.rectangle((x, y, x + lay.col_w - 1, y + ROW_H - 1), fill=_cell_bg(row, True))
+            draw.line((x0, y, x1, y), fill=s.GRID)
+            if row == LOWER[0] and r:  # stacked: the lower section starts under a rule
+                draw.line((x0, y, x1, y), fill=s.INK)
+        bottom = lay.row_y(len(rows)) - 1
+        if bottom < lay.height - 1:  # the shorter panel: paper to the bottom
+            draw.rectangle((x0, bottom + 1, x1, lay.height - 1), fill=s.PAPER)
+        for c in range(columns):
+            x = lay.col_x(p, c)
+            draw.line((x, lay.row_y(0), x, bottom), fill=s.GRID)
     image = s.to_palette(image)
-    for r, row in enumerate(rows):
-        bold = row == "total"
-        label = fit(LABELS.get(row, str(row)), s.LABEL_W - 2 * s.PAD, s.FONT_SIZE, bold)
-        tile = text_tile(
-            label, s.LABEL_W - s.PAD, s.ROW_H - 2, s.INK, _cell_bg(row, False), s.FONT_SIZE,
-            bold, "left",
-        )  # fmt: skip
-        image.paste(tile, (s.PAD, lay.row_y(r) + 1))
+    for p, rows in enumerate(lay.panels):
+        for r, row in enumerate(rows):
+            bold = row == "total"
+            inner = s.BOARD_LABEL_W - 2 * CELL_PAD - 2
+            label = fit(LABELS.get(row, str(row)), inner, FONT, bold)
+            tile = text_tile(
+                label, inner, ROW_H - 2, s.INK, _cell_bg(row, False), FONT, bold, "left"
+            )
+            image.paste(tile, (lay.panel_x(p) + CELL_PAD + 2, lay.row_y(r) + 1))
     return image
 
 
@@ -125,15 +184,29 @@ def _cell(
     image: Image.Image,
     lay: Layout,
     column: int,
-    row: int,
+    row: Row,
     text: str,
     fg: s.RGB,
     bg: s.RGB,
     bold: bool = False,
-    height: int = s.ROW_H - 2,
+    height: int = ROW_H - 2,
 ) -> None:
-    tile = text_tile(text, lay.col_w - 2 * 4, height, fg, bg, s.FONT_SIZE, bold)
-    image.paste(tile, (lay.col_x(column) + 4, lay.row_y(row) + 1))
+    """Write a cell's text in every panel that has the row (the final's places are in both)."""
+    tile = text_tile(text, lay.col_w - 2 * CELL_PAD, height, fg, bg, FONT, bold)
+    for p, rows in enumerate(lay.panels):
+        if row in rows:
+            image.paste(tile, (lay.col_x(p, column) + CELL_PAD, lay.row_y(rows.index(row)) + 1))
+
+
+def _header_names(lay: Layout, seats: Sequence[Seat]) -> list[str]:
+    """Names as the columns show them: whole where they fit, else seat numbers for all."""
+    width = lay.col_w - 2 * CELL_PAD
+    names = [fit(seat.name, width, FONT, bold=True, empty="Player") for seat in seats]
+    if lay.col_w >= NARROW_COL_W or all(
+        n == seat.name for n, seat in zip(names, seats, strict=True)
+    ):
+        return names
+    return [f"#{c + 1}" for c in range(len(seats))]  # the turn message lists seats by number
 
 
 def _draw_names(
@@ -143,20 +216,15 @@ def _draw_names(
     gold: frozenset[int],
     current: int | None,
 ) -> None:
-    for c, seat in enumerate(seats):
+    draw = ImageDraw.Draw(image)
+    for c, name in enumerate(_header_names(lay, seats)):
         bg = s.HILITE_HEADER if c in gold or c == current else s.HEADER
-        width = lay.col_w - 8
-        if lay.col_w < NARROW_COL_W:
-            name = f"#{c + 1}"  # too narrow for names: the message lists seats by number
-        else:
-            name = fit(seat.name, width, s.FONT_SIZE, bold=True, empty="Player")
-        fg = s.HEADER_TEXT
-        tile = text_tile(name, width, s.ROW_H - 2, fg, bg, s.FONT_SIZE, True)
-        x = lay.col_x(c)
-        ImageDraw.Draw(image).rectangle(
-            (x, lay.row_y(-1), x + lay.col_w - 1, lay.row_y(0) - 1), fill=s.index_of(bg)
-        )
-        image.paste(tile, (x + 4, lay.row_y(-1) + 1))
+        tile = text_tile(name, lay.col_w - 2 * CELL_PAD, ROW_H - 2, s.HEADER_TEXT, bg, FONT, True)
+        for p in range(len(lay.panels)):
+            x = lay.col_x(p, c)
+            box = (x, lay.row_y(-1), x + lay.col_w - 1, lay.row_y(0) - 1)
+            draw.rectangle(box, fill=s.index_of(bg))
+            image.paste(tile, (x + CELL_PAD, lay.row_y(-1) + 1))
 
 
 def _draw_column(
@@ -169,56 +237,99 @@ def _draw_column(
     joker: bool,
     bonus_preview: int,
 ) -> None:
-    card = seat.card
-    for r, row in enumerate(ROWS):
-        bg = _cell_bg(row, highlighted)
-        text, fg, bold = "", s.INK, False
-        if isinstance(row, Category):
-            value = card[row]
-            if value is not None and not (preview and row is Category.YAHTZEE and row in preview):
-                text = str(value)
-            elif value is not None:
-                text = str(value)  # bonus-turn: the box keeps its 50; the bonus shows below
-            elif preview is not None and row in preview:
-                text, fg = str(preview[row]), s.PREVIEW
-                if joker:
-                    bg = s.JOKER
-            elif preview is not None and joker:
-                text, fg = FORBIDDEN_MARK, s.FORBID
-            if seat.left and value is None:
-                text, fg = "", s.MUTED
-        elif row == "upper":
-            text = str(card.upper_total)
-        elif row == "bonus":
-            if card.upper_bonus:
-                text = str(card.upper_bonus)
-            elif all(card.is_filled(c) for c in UPPER):
-                text, fg = "0", s.MUTED
-        elif row == "ybonus":
-            if bonus_preview:
-                total = card.yahtzee_bonus + bonus_preview
-                text, fg = f"+{total}" if not card.yahtzee_bonus else str(total), s.PREVIEW
-            elif card.yahtzee_bonus:
-                text = str(card.yahtzee_bonus)
-        elif row == "total":
-            text, bold = str(card.total), True
-        if bg != _cell_bg(row, highlighted):
-            x, y = lay.col_x(column), lay.row_y(r)
-            ImageDraw.Draw(image).rectangle(
-                (x + 1, y + 1, x + lay.col_w - 1, y + s.ROW_H - 1), fill=s.index_of(bg)
-            )
-        if row == "upper":  # the number sits higher, above its progress bar
-            _cell(image, lay, column, r, text, fg, bg, bold, s.ROW_H - BAR_H - 6)
-            _draw_progress(image, lay, column, r, card.upper_total)
-        elif text:
-            _cell(image, lay, column, r, text, fg, bg, bold)
+    """Paste one seat's column, drawn once per state of its card and previews (cached)."""
+    shown = None if preview is None else tuple(preview.items())
+    tiles = _column_tiles(
+        lay, column, seat.card, seat.left, highlighted, shown, joker, bonus_preview
+    )
+    for p, tile in enumerate(tiles):
+        image.paste(tile, (lay.col_x(p, column), lay.row_y(0)))
 
 
-def _draw_progress(image: Image.Image, lay: Layout, column: int, row: int, upper: int) -> None:
+@lru_cache(maxsize=1024)
+def _column_tiles(
+    lay: Layout,
+    column: int,
+    card: Scorecard,
+    left: bool,
+    highlighted: bool,
+    preview: tuple[tuple[Category, int], ...] | None,
+    joker: bool,
+    bonus_preview: int,
+) -> tuple[Image.Image, ...]:
+    """A seat's column, one tile per panel: a hold or another seat's click reuses it."""
+    final = PLACE in lay.panels[0]
+    lit = frozenset({column}) if highlighted else frozenset()
+    image = _base(lay.columns, lit, lay.top, final, lay.width).copy()
+    shown = None if preview is None else dict(preview)
+    for rows in lay.panels:
+        for row in rows:
+            if row != PLACE:
+                _draw_cell(image, lay, column, row, card, left, highlighted, shown, joker,
+                           bonus_preview)  # fmt: skip
+    tiles = []
+    for p, rows in enumerate(lay.panels):
+        x = lay.col_x(p, column)
+        tiles.append(image.crop((x, lay.row_y(0), x + lay.col_w, lay.row_y(len(rows)))))
+    return tuple(tiles)
+
+
+def _draw_cell(
+    image: Image.Image,
+    lay: Layout,
+    column: int,
+    row: Row,
+    card: Scorecard,
+    left: bool,
+    highlighted: bool,
+    preview: dict[Category, int] | None,
+    joker: bool,
+    bonus_preview: int,
+) -> None:
+    bg = _cell_bg(row, highlighted)
+    text, fg, bold = "", s.INK, False
+    if isinstance(row, Category):
+        value = card[row]
+        if value is not None:
+            text = str(value)  # a bonus turn's Yahtzee keeps its 50; the bonus shows below
+        elif preview is not None and row in preview:
+            text, fg = str(preview[row]), s.PREVIEW
+            if joker:
+                bg = s.JOKER
+        elif preview is not None and joker:
+            text, fg = FORBIDDEN_MARK, s.FORBID
+        if left and value is None:
+            text, fg = "", s.MUTED
+    elif row == "upper":
+        text = str(card.upper_total)
+    elif row == "bonus":
+        if card.upper_bonus:
+            text = str(card.upper_bonus)
+        elif all(card.is_filled(c) for c in UPPER):
+            text, fg = "0", s.MUTED
+    elif row == "uppertotal":
+        text = str(card.upper_total + card.upper_bonus)
+    elif row == "ybonus":
+        if bonus_preview:
+            text, fg = f"+{bonus_preview}", s.PREVIEW  # what this roll adds, always
+        elif card.yahtzee_bonus:
+            text = str(card.yahtzee_bonus)
+    elif row == "total":
+        text, bold = str(card.total), True
+    x0, y0, x1, y1 = lay.cell(column, row)
+    if bg != _cell_bg(row, highlighted):
+        ImageDraw.Draw(image).rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill=s.index_of(bg))
+    if row == "upper":  # the number sits higher, above its progress bar
+        _cell(image, lay, column, row, text, fg, bg, bold, ROW_H - BAR_H - 4)
+        _draw_progress(image, lay, column, card.upper_total)
+    elif text:
+        _cell(image, lay, column, row, text, fg, bg, bold)
+
+
+def _draw_progress(image: Image.Image, lay: Layout, column: int, upper: int) -> None:
     """A thin bar under the upper subtotal: how far it is towards 63."""
-    x0 = lay.col_x(column) + 8
-    x1 = lay.col_x(column) + lay.col_w - 8
-    y = lay.row_y(row) + s.ROW_H - BAR_H - 2
+    x0, _, x1, y1 = lay.cell(column, "upper")
+    x0, x1, y = x0 + 8, x1 - 8, y1 - BAR_H - 3
     draw = ImageDraw.Draw(image)
     draw.rectangle((x0, y, x1, y + BAR_H - 1), fill=s.index_of(s.BAR_EMPTY))
     filled = x0 + round((x1 - x0) * min(upper, TARGET) / TARGET)
@@ -226,41 +337,56 @@ def _draw_progress(image: Image.Image, lay: Layout, column: int, row: int, upper
         draw.rectangle((x0, y, filled, y + BAR_H - 1), fill=s.index_of(s.BAR))
 
 
+def _line(
+    image: Image.Image, x: int, y: int, width: int, height: int, text: str, fg: s.RGB,
+    bold: bool = False, align: str = "left",
+) -> None:  # fmt: skip
+    """One line of felt text, shortened to fit ``width``."""
+    tile = text_tile(fit(text, width, FONT, bold), width, height, fg, s.FELT, FONT, bold, align)
+    image.paste(tile, (x, y))
+
+
 def _title(image: Image.Image, width: int, left: str, right: str) -> None:
-    right_w = min(200, round(s.font(s.FONT_SIZE).getlength(right)) + 4)
+    """The felt title of a sheet without dice: what it is on the left, the preset on the right."""
+    right_w = min(200, round(text_width(right, FONT)) + 4)
     left_w = width - right_w - 3 * s.PAD
-    left_tile = text_tile(
-        fit(left, left_w, s.FONT_SIZE, True), left_w, s.TITLE_H, s.FELT_TEXT, s.FELT,
-        s.FONT_SIZE, True, "left",
-    )  # fmt: skip
-    image.paste(left_tile, (s.PAD, 0))
-    right_tile = text_tile(
-        fit(right, right_w, s.FONT_SIZE), right_w, s.TITLE_H, s.FELT_MUTED, s.FELT, s.FONT_SIZE,
-        False, "right",
-    )  # fmt: skip
-    image.paste(right_tile, (width - right_w - s.PAD, 0))
+    _line(image, s.PAD, 0, left_w, s.BOARD_TITLE_H, left, s.FELT_TEXT, True)
+    _line(image, width - right_w - s.PAD, 0, right_w, s.BOARD_TITLE_H, right, s.FELT_MUTED,
+          align="right")  # fmt: skip
 
 
-def dice_slot(index: int, width: int) -> tuple[int, int, int, int]:
-    """The box (left, top, right, bottom) of die ``index``'s sprite and caption."""
-    row_w = DICE_COUNT * s.DIE_SIZE + (DICE_COUNT - 1) * s.DIE_GAP
-    x = (width - row_w) // 2 + index * (s.DIE_SIZE + s.DIE_GAP)
-    return (x, s.TITLE_H, x + s.DIE_SIZE, s.TITLE_H + s.DICE_H)
+def dice_slot(index: int) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom) of die ``index``'s sprite on the felt strip."""
+    x = s.PAD + index * (s.DIE_SIZE + s.DIE_GAP)
+    y = (s.STRIP_H - s.DIE_SIZE) // 2
+    return (x, y, x + s.DIE_SIZE, y + s.DIE_SIZE)
 
 
-def _draw_dice(image: Image.Image, width: int, game: Game) -> None:
+DICE_ROW_W = dice_slot(DICE_COUNT - 1)[2]
+
+
+def _draw_dice(image: Image.Image, game: Game) -> None:
+    # After the last roll nothing can be held or released: the dice show plainly.
+    holding = game.rolls_used < ROLLS_PER_TURN
     for i in range(DICE_COUNT):
-        x, y, _, _ = dice_slot(i, width)
+        x, y, _, _ = dice_slot(i)
         if game.dice is None:
             image.paste(_sprite(None, False), (x, y))
-            continue
-        held = game.held[i]
-        image.paste(_sprite(game.dice[i], held), (x, y))
-        if held:
-            caption = text_tile(
-                "HELD", s.DIE_SIZE, 24, s.FELT_TEXT, s.FELT, s.SMALL_FONT_SIZE, True
-            )
-            image.paste(caption, (x, y + s.DIE_SIZE))
+        else:
+            image.paste(_sprite(game.dice[i], holding and game.held[i]), (x, y))
+
+
+def _strip_text(image: Image.Image, width: int, game: Game) -> None:
+    """Beside the dice: whose turn it is and the preset, then the round and the roll."""
+    x = DICE_ROW_W + 2 * s.PAD
+    inner = width - x - s.PAD
+    half = s.STRIP_H // 2
+    preset = game.preset.title
+    preset_w = min(inner // 2, round(text_width(preset, FONT)) + 4)
+    name_w = inner - preset_w - s.PAD
+    _line(image, x, 4, name_w, half - 4, game.current_seat.name, s.FELT_TEXT, True)
+    _line(image, x + inner - preset_w, 4, preset_w, half - 4, preset, s.FELT_MUTED, align="right")
+    _line(image, x, half, inner, half - 4, _status(game), s.FELT_TEXT)
 
 
 #: zlib level of the live board, drawn at every click: level 2 encodes in 1.3 ms instead of
@@ -275,20 +401,19 @@ def _encode(image: Image.Image, level: int = 6) -> bytes:
 
 
 def _status(game: Game) -> str:
-    seat = game.current_seat
     if game.dice is None:
-        return f"Round {game.round}/{ROUNDS} · {seat.name} to roll"
+        return f"Round {game.round}/{ROUNDS} · to roll"
     return f"Round {game.round}/{ROUNDS} · Roll {game.rolls_used} of {ROLLS_PER_TURN}"
 
 
 def turn_image(game: Game) -> Image.Image:
-    """The live board: dice with holds over every seat's column, the current one previewed."""
-    top = s.TITLE_H + s.DICE_H
-    lay = layout(len(game.seats), top)
+    """The live board: dice with holds, then every seat's column, the current one previewed."""
+    seats = len(game.seats)
     current = game.current
-    image = _base(len(game.seats), frozenset({current}), top, 0).copy()
-    _title(image, lay.width, _status(game), game.preset.title)
-    _draw_dice(image, lay.width, game)
+    lay = layout(seats, s.STRIP_H, min_width=s.BOARD_MIN_WIDTH)
+    image = _base(seats, frozenset({current}), s.STRIP_H, False, lay.width).copy()
+    _draw_dice(image, game)
+    _strip_text(image, lay.width, game)
     _draw_names(image, lay, game.seats, frozenset(), current)
     seat = game.current_seat
     preview = game.options() if game.dice is not None else None
@@ -313,11 +438,11 @@ def render_turn(game: Game) -> bytes:
 
 def final_image(game: Game) -> Image.Image:
     """The final sheet: every column, winners highlighted, and a row of places."""
-    top = s.TITLE_H
+    top = s.BOARD_TITLE_H
     standings = game.standings()
     winners = frozenset(st.seat for st in standings if st.place == 1)
-    lay = layout(len(game.seats), top, extra_rows=1)
-    image = _base(len(game.seats), winners, top, 1).copy()
+    lay = layout(len(game.seats), top, final=True)
+    image = _base(len(game.seats), winners, top, True, lay.width).copy()
     names = ", ".join(game.seats[w].name for w in sorted(winners)) or "nobody"
     _title(image, lay.width, f"Game over · {names} won", game.preset.title)
     _draw_names(image, lay, game.seats, winners, None)
@@ -327,7 +452,7 @@ def final_image(game: Game) -> Image.Image:
         place = place_of.get(c)
         label = ordinal(place) if place is not None else "left"
         fg = s.INK if place is not None else s.MUTED
-        _cell(image, lay, c, len(ROWS), label, fg, _cell_bg(PLACE_ROW_LABEL, c in winners), True)
+        _cell(image, lay, c, PLACE, label, fg, _cell_bg(PLACE, c in winners), True)
     return image
 
 
@@ -339,10 +464,10 @@ def render_final(game: Game) -> bytes:
 def scorecard_image(game: Game, seat_index: int) -> Image.Image:
     """One player's sheet; their open boxes are previewed if it is their turn and dice lie."""
     seat = game.seats[seat_index]
-    top = s.TITLE_H
+    top = s.BOARD_TITLE_H
     lay = layout(1, top)
     is_current = seat_index == game.current and not game.is_over
-    image = _base(1, frozenset({0}) if is_current else frozenset(), top, 0).copy()
+    image = _base(1, frozenset({0}) if is_current else frozenset(), top, False, lay.width).copy()
     _title(image, lay.width, f"{seat.name} · {seat.card.total} points", game.preset.title)
     _draw_names(image, lay, [seat], frozenset(), 0 if is_current else None)
     preview = game.options() if is_current and game.dice is not None else None

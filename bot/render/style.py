@@ -71,20 +71,49 @@ FONT_SIZE = 26  # body text; Discord shows these images about 400 px wide (see d
 SMALL_FONT_SIZE = 20
 ROW_H = 36
 PAD = 10
-LABEL_W = 156  # the column of box names
-MIN_COL_W = 56  # a seat's column at 8 seats still fits "1575"
-MIN_WIDTH = 464  # room for the five dice
-DIE_SIZE = 84
-DIE_GAP = 6
 TITLE_H = 42
-DICE_H = DIE_SIZE + 26  # the dice and the "HELD" line under them
+
+# The game boards (landscape: upper and lower sections side by side, see docs/rendering.md).
+BOARD_FONT_SIZE = 23  # shown 400 px wide, a 640 px board's text is 14 px tall
+BOARD_ROW_H = 28
+BOARD_TITLE_H = 44  # the final sheet's and the scorecard's felt title
+BOARD_LABEL_W = 132  # the column of box names ("Sm straight")
+PANEL_W = 318  # one section at 1-4 seats; two of them and a gutter make 640 px
+GUTTER = 4
+BOARD_MIN_WIDTH = 2 * PANEL_W + GUTTER
+BOARD_MIN_COL_W = 50  # a seat's column still fits "375" in bold
+BOARD_MAX_COL_W = 110
+DIE_SIZE = 64
+DIE_GAP = 6
+STRIP_H = DIE_SIZE + 16  # the felt strip with the dice and, beside them, whose turn it is
+
+
+# Where DejaVu has no glyph: CJK, then monochrome emoji (subsets, see scripts/subset_fonts.py).
+FALLBACK_FONTS = ("DroidSansFallback-subset.ttf", "Symbola-subset.ttf")
+
+
+def _main_font_file(bold: bool) -> str:
+    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    return str(FONT_DIR / name)
 
 
 @cache
 def font(size: int = FONT_SIZE, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The shipped DejaVu Sans Condensed, laid out the same on every machine."""
-    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.truetype(_main_font_file(bold), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@cache
+def rtl_font(size: int = FONT_SIZE, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu laid out by Raqm: right-to-left text, Arabic letters joined."""
+    return ImageFont.truetype(_main_font_file(bold), size, layout_engine=ImageFont.Layout.RAQM)
+
+
+@cache
+def fallback_font(index: int, size: int = FONT_SIZE) -> ImageFont.FreeTypeFont:
+    """Fallback font ``index`` (no bold cut: bold text falls back to the regular one)."""
+    path = str(FONT_DIR / FALLBACK_FONTS[index])
+    return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:

@@ -7,17 +7,17 @@ functions that return PNG bytes.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from . import style as s
-from .text import fit, text_tile
+from .text import fit, text_tile, text_width
 
 TABLE_WIDTH = 520
 RANK_W = 64
-FIGURE_W = 110
 CHART_WIDTH = 520
 CHART_HEIGHT = 300
 
@@ -46,8 +46,7 @@ def render_table(
     footer: str | None = None,
 ) -> bytes:
     """A table of ranked rows with a title, column headers and an optional footer line."""
-    extra_w = 100 if headers[3] or any(r.extra for r in rows) else 0
-    name_w = TABLE_WIDTH - RANK_W - FIGURE_W - extra_w
+    rank_w, name_w, figure_w, extra_w = table_columns(rows, headers)
     body = max(len(rows), 1)
     height = s.TITLE_H + s.ROW_H * (1 + body) + (s.ROW_H if footer else 0)
     image = Image.new("RGB", (TABLE_WIDTH, height), s.PAPER)
@@ -59,7 +58,7 @@ def render_table(
         bg = s.HILITE if row.highlight else (s.PAPER if i % 2 == 0 else s.BAND)
         draw.rectangle((0, y, TABLE_WIDTH, y + s.ROW_H - 1), fill=bg)
     pal = s.to_palette(image)
-    columns = [(RANK_W, "center"), (name_w, "left"), (FIGURE_W, "right"), (extra_w, "right")]
+    columns = [(rank_w, "center"), (name_w, "left"), (figure_w, "right"), (extra_w, "right")]
 
     def put(
         x: int, y: int, w: int, text: str, fg: s.RGB, bg: s.RGB, bold: bool, align: str
@@ -92,6 +91,27 @@ def render_table(
     return _encode(pal)
 
 
+def table_columns(
+    rows: Sequence[TableRow], headers: tuple[str, str, str, str]
+) -> tuple[int, int, int, int]:
+    """The widths of the rank, name, figure and extra columns: each as wide as its header
+    or its widest cell; the name takes what is left of the 520 px."""
+    rank_w = _column_width(headers[0], [str(r.rank or "") for r in rows], RANK_W)
+    figure_w = _column_width(headers[2], [r.figure for r in rows])
+    extra_w = 0
+    if headers[3] or any(r.extra for r in rows):
+        extra_w = _column_width(headers[3], [r.extra for r in rows])
+    return rank_w, TABLE_WIDTH - rank_w - figure_w - extra_w, figure_w, extra_w
+
+
+def _column_width(header: str, cells: Sequence[str], least: int = 0) -> int:
+    """A column as wide as its header (bold) or its widest cell, whichever is wider."""
+    widest = max(
+        [text_width(header, s.FONT_SIZE, True)] + [text_width(c, s.FONT_SIZE, True) for c in cells]
+    )
+    return max(least, math.ceil(widest) + 2 * s.PAD)
+
+
 def _put_title(image: Image.Image, title: str, width: int) -> None:
     """The felt title strip's text, in the game images' style."""
     inner = width - 2 * s.PAD
@@ -107,17 +127,22 @@ def render_chart(
     values: Sequence[float],
     labels: Sequence[str] = (),
     kind: str = "bar",
+    axes: tuple[str, str] = ("", ""),
 ) -> bytes:
-    """A bar chart (``kind="bar"``) or a line chart (``"line"``) of ``values``."""
-    return _encode(chart_image(title, values, labels, kind))
+    """A bar chart (``kind="bar"``) or a line chart (``"line"``) of ``values``; ``axes``
+    names the x and the y axis."""
+    return _encode(chart_image(title, values, labels, kind, axes))
 
 
 def render_stats(title: str, recent: Sequence[float], buckets: Sequence[tuple[str, int]]) -> bytes:
     """A player's recent scores as a line over their score distribution as bars."""
-    trend = chart_image(title, recent, [str(i + 1) for i in range(len(recent))], "line")
-    spread = chart_image(
-        "Score distribution", [n for _, n in buckets], [label for label, _ in buckets], "bar"
+    trend = chart_image(
+        title, recent, [str(i + 1) for i in range(len(recent))], "line", ("game", "score")
     )
+    spread = chart_image(
+        "Score distribution", [n for _, n in buckets], [label for label, _ in buckets], "bar",
+        ("score", "games"),
+    )  # fmt: skip
     image = Image.new("P", (CHART_WIDTH, CHART_HEIGHT * 2))
     image.putpalette(s.palette().getpalette() or [])
     image.paste(trend, (0, 0))
@@ -125,61 +150,86 @@ def render_stats(title: str, recent: Sequence[float], buckets: Sequence[tuple[st
     return _encode(image)
 
 
+def ticks(peak: float, most: int = 5) -> list[float]:
+    """Round values from 0 up to at least ``peak`` for a y axis: steps of 1, 2 or 5 times a
+    power of ten, at most ``most`` of them above 0."""
+    if peak <= 0:
+        return [0.0, 1.0]
+    step = 10 ** math.floor(math.log10(peak / most))
+    for factor in (1, 2, 5, 10):
+        if math.ceil(peak / (step * factor)) <= most:
+            step *= factor
+            break
+    count = math.ceil(peak / step - 1e-9)
+    return [i * step for i in range(count + 1)]
+
+
 def chart_image(
     title: str,
     values: Sequence[float],
     labels: Sequence[str] = (),
     kind: str = "bar",
+    axes: tuple[str, str] = ("", ""),
 ) -> Image.Image:
     """The image behind ``render_chart``, in the shared palette."""
     if kind not in ("bar", "line"):
         raise ValueError(f"kind must be 'bar' or 'line', not {kind!r}")
+    x_name, y_name = axes
     image = Image.new("RGB", (CHART_WIDTH, CHART_HEIGHT), s.PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, CHART_WIDTH, s.TITLE_H - 1), fill=s.FELT)
-    left, right = 56, CHART_WIDTH - 16
-    top, bottom = s.TITLE_H + 16, CHART_HEIGHT - (34 if labels else 16)
-    draw.line((left, bottom, right, bottom), fill=s.INK, width=2)
-    peak = max([*values, 0.0]) or 1.0
+    left, right = 64, CHART_WIDTH - 20
+    top = s.TITLE_H + (44 if y_name else 24)
+    bottom = CHART_HEIGHT - 14 - (26 if labels else 0) - (24 if x_name else 0)
+    scale = ticks(max([*values, 0.0]))
+    peak = scale[-1]
+
+    def y_of(value: float) -> float:
+        return bottom - (bottom - top) * max(value, 0) / peak
+
+    for tick in scale[1:]:
+        draw.line((left, y_of(tick), right, y_of(tick)), fill=s.GRID)
     n = len(values)
+    centres: list[float] = []
     if n and kind == "bar":
         slot = (right - left) / n
-        for i, v in enumerate(values):
-            x0 = left + i * slot + slot * 0.15
-            x1 = left + (i + 1) * slot - slot * 0.15
-            y = bottom - (bottom - top) * max(v, 0) / peak
-            if y < bottom - 1:  # a zero draws no bar
-                draw.rectangle((x0, y, x1, bottom - 1), fill=s.BAR)
+        centres = [left + (i + 0.5) * slot for i in range(n)]
+        for x, v in zip(centres, values, strict=True):
+            if y_of(v) < bottom - 1:  # a zero draws no bar
+                draw.rectangle((x - slot * 0.35, y_of(v), x + slot * 0.35, bottom - 1), fill=s.BAR)
     elif n:
-        step = (right - left) / max(n - 1, 1)
-        points = [
-            (left + i * step, bottom - (bottom - top) * max(v, 0) / peak)
-            for i, v in enumerate(values)
-        ]
+        inset = 16  # the first and last points keep clear of the axes
+        step = (right - left - 2 * inset) / max(n - 1, 1)
+        centres = [left + inset + i * step for i in range(n)] if n > 1 else [(left + right) / 2]
+        points = [(x, y_of(v)) for x, v in zip(centres, values, strict=True)]
         if len(points) > 1:
             draw.line(points, fill=s.PREVIEW, width=3, joint="curve")
         for x, y in points:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=s.PREVIEW)
+    draw.line((left, top - 8, left, bottom), fill=s.INK, width=2)
+    draw.line((left, bottom, right, bottom), fill=s.INK, width=2)
     pal = s.to_palette(image)
     _put_title(pal, title, CHART_WIDTH)
-    axis = text_tile(
-        _short(peak), left - 6, 24, s.MUTED, s.PAPER, s.SMALL_FONT_SIZE, False, "right"
-    )
-    pal.paste(axis, (0, top - 12))
-    if labels and n:
-        slot = (right - left) / n
-        for i, label in enumerate(labels[:n]):
-            w = max(int(slot), 8)
-            x = (
-                int(left + i * slot)
-                if kind == "bar"
-                else int(left + i * (right - left) / max(n - 1, 1) - w / 2)
-            )
-            tile = text_tile(
-                fit(label, w, s.SMALL_FONT_SIZE, empty=""), w, 26, s.MUTED, s.PAPER,
-                s.SMALL_FONT_SIZE,
-            )  # fmt: skip
-            pal.paste(tile, (max(0, min(x, CHART_WIDTH - w)), bottom + 4))
+
+    def put(text: str, x: float, y: float, w: int, align: str, fg: s.RGB = s.MUTED) -> None:
+        fitted = fit(text, w, s.SMALL_FONT_SIZE, empty="")
+        tile = text_tile(fitted, w, 24, fg, s.PAPER, s.SMALL_FONT_SIZE, False, align)
+        pal.paste(tile, (max(0, min(round(x), CHART_WIDTH - w)), round(y)))
+
+    for tick in scale:
+        put(_short(tick), 0, y_of(tick) - 12, left - 8, "right")
+    if y_name:
+        put(y_name, 4, s.TITLE_H + 2, 200, "left", s.INK)
+    if labels and centres:
+        slot = (right - left) / max(len(centres), 1)
+        every = max(1, math.ceil(36 / slot))  # keep labels from running into each other
+        w = max(int(slot * every), 24)
+        for i, (x, label) in enumerate(zip(centres, labels, strict=False)):
+            if i % every == 0:
+                put(label, x - w / 2, bottom + 5, w, "center")
+    if x_name:  # centred under the axis, below its labels
+        below = bottom + (31 if labels else 5)
+        put(x_name, (left + right) / 2 - 100, below, 200, "center", s.INK)
     return pal
 
 

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -22,7 +23,31 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
-LIVE = ("lobby", "active")
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life: a lobby, then active, then one of three ends."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"  # played to the end: its results count
+    ABANDONED = "abandoned"  # ended early: counts for nobody
+    CANCELLED = "cancelled"  # a lobby that never started
+
+
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger id is no game's
+
+LIVE = (GameStatus.LOBBY, GameStatus.ACTIVE)
+ENDED = (GameStatus.FINISHED, GameStatus.ABANDONED, GameStatus.CANCELLED)
+
+
+class StoreUnavailable(Exception):
+    """The database cannot take writes now (its disk is full or read-only, an I/O error):
+    the write was undone whole; trying again once there is room will work."""
+
+
+#: What SQLite says when the file, not the write, is the problem.
+_UNAVAILABLE = ("database or disk is full", "readonly database", "disk i/o error")
 
 
 class StaleVersion(Exception):
@@ -45,7 +70,7 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     host_id: int
-    status: str
+    status: GameStatus
     preset: str
     players: list[tuple[int, str]]
     state: dict[str, Any] | None
@@ -65,6 +90,7 @@ class GameRow:
     timeout_policy: str = "scratch"
     thread_id: int | None = None
     hints: bool = True
+    pictures: bool = True  # False: the bot may not attach files there, boards are text
 
     @property
     def is_live(self) -> bool:
@@ -121,7 +147,7 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardRow:
+class LeaderboardRow:
     """A line of a leaderboard: shared ranks for equal figures."""
 
     rank: int
@@ -146,7 +172,7 @@ class PlayerGame:
 
 # Each board: the figure ranked (highest first), the games counted, and who qualifies.
 # These fragments are fixed here, never built from user input.
-BOARD_SQL: dict[str, tuple[str, str, str]] = {
+LEADERBOARD_SQL: dict[str, tuple[str, str, str]] = {
     "high": ("MAX(total)", "COUNT(*)", "COUNT(*) > 0"),
     "wins": (
         "SUM(CASE WHEN seats > 1 AND place = 1 THEN 1 ELSE 0 END)",
@@ -186,7 +212,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
-    "timeout_policy, thread_id, hints"
+    "timeout_policy, thread_id, hints, pictures"
 )
 
 
@@ -197,7 +223,7 @@ def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
         guild_id=row[1],
         channel_id=row[2],
         host_id=row[3],
-        status=row[4],
+        status=GameStatus(row[4]),
         preset=row[5],
         players=players,
         state=json.loads(row[7]) if row[7] is not None else None,
@@ -217,6 +243,7 @@ def _game(row: sqlite3.Row | Sequence[Any]) -> GameRow:
         timeout_policy=row[21],
         thread_id=row[22],
         hints=bool(row[23]),
+        pictures=bool(row[24]),
     )
 
 
@@ -251,7 +278,10 @@ class _Reads:
         return int(row[0]) if row else 0
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        """A game by id."""
+        """A game by id (None for an id no game can have, such as a forged one too large
+        for SQLite's integers)."""
+        if not 0 < game_id <= MAX_ID:
+            return None
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
@@ -275,6 +305,16 @@ class _Reads:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
         )
         return [_game(r) for r in rows]
+
+    async def live_games_of(self, user_id: int) -> int:
+        """How many lobbies and running games seat a member (one scan of the live games)."""
+        row = await self._one(
+            "SELECT COUNT(*) FROM games, json_each(games.players) AS seat "
+            "WHERE games.status IN ('lobby', 'active') "
+            "AND json_extract(seat.value, '$[0]') = ?",
+            (user_id,),
+        )
+        return int(row[0]) if row else 0
 
     async def boards_behind(self, moved_before: str) -> list[GameRow]:
         """Live games whose board does not show them as they are (a post or an answer that
@@ -347,12 +387,12 @@ class _Reads:
 
     # -- leaderboards --------------------------------------------------------------------------
 
-    _BOARD_COLUMNS = (
+    _LEADERBOARD_COLUMNS = (
         "ranked.rank, ranked.user_id, COALESCE(player_names.name, ''), ranked.figure, ranked.games"
     )
 
-    def _board_query(self, board: str, select: str, tail: str = "") -> str:
-        figure, games, having = BOARD_SQL[board]
+    def _leaderboard_query(self, kind: str, select: str, tail: str = "") -> str:
+        figure, games, having = LEADERBOARD_SQL[kind]
         return (
             "WITH per_player AS ("
             f" SELECT user_id, {figure} AS figure, {games} AS games FROM results"
@@ -365,22 +405,22 @@ class _Reads:
             " ON player_names.guild_id = ? AND player_names.user_id = ranked.user_id " + tail
         )
 
-    def _board_params(self, board: str, guild_id: int, since: str) -> list[Any]:
+    def _leaderboard_params(self, kind: str, guild_id: int, since: str) -> list[Any]:
         params: list[Any] = [guild_id, since]
-        if board == "average":
+        if kind == "average":
             params.append(AVERAGE_MIN_GAMES)
         params.append(guild_id)
         return params
 
-    async def leaderboard(self, guild_id: int, board: str, since: str = "") -> list[BoardRow]:
-        """Every player on a board for one server, ranked (one grouped scan of an index)."""
-        if board not in BOARD_SQL:
-            raise ValueError(f"unknown board {board!r}")
-        params = self._board_params(board, guild_id, since)
-        query = self._board_query(
-            board, self._BOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id"
+    async def leaderboard(self, guild_id: int, kind: str, since: str = "") -> list[LeaderboardRow]:
+        """Every player on a leaderboard of one server, ranked (one grouped scan of an index)."""
+        if kind not in LEADERBOARD_SQL:
+            raise ValueError(f"unknown leaderboard kind {kind!r}")
+        params = self._leaderboard_params(kind, guild_id, since)
+        query = self._leaderboard_query(
+            kind, self._LEADERBOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id"
         )
-        return [BoardRow(*r) for r in await self._all(query, params)]
+        return [LeaderboardRow(*r) for r in await self._all(query, params)]
 
     async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
         """A player's finished games on this server's boards, oldest first."""
@@ -484,7 +524,7 @@ class Transaction:
         expected_version: int,
         move: MoveRecord,
         *,
-        status: str = _UNSET,
+        status: GameStatus = _UNSET,
         state: dict[str, Any] | None = _UNSET,
         state_format: int | None = _UNSET,
         players: Sequence[tuple[int, str]] = _UNSET,
@@ -496,6 +536,7 @@ class Transaction:
         timeout_policy: str = _UNSET,
         thread_id: int | None = _UNSET,
         hints: bool = _UNSET,
+        pictures: bool = _UNSET,
         undo_message_id: int | None = _UNSET,
         board: tuple[int | None, int | None, int | None] = _UNSET,
         unseen: bool = False,
@@ -523,7 +564,7 @@ class Transaction:
         if status is not _UNSET:
             sets.append("status = ?")
             values.append(status)
-            if status in ("finished", "abandoned", "cancelled"):
+            if status in ENDED:
                 sets.append("finished_at = ?")
                 values.append(stamp)
         if state is not _UNSET:
@@ -544,6 +585,7 @@ class Transaction:
             ("timeout_policy", timeout_policy),
             ("thread_id", thread_id),
             ("hints", hints),
+            ("pictures", pictures),
             ("undo_message_id", undo_message_id),
         ):
             if value is not _UNSET:
@@ -819,7 +861,13 @@ class Store(_Reads):
             finally:
                 tx.open = False
 
-        return await self._writer.run(unit)
+        try:
+            return await self._writer.run(unit)
+        except sqlite3.OperationalError as exc:
+            if not any(words in str(exc).lower() for words in _UNAVAILABLE):
+                raise
+            log.error("the database refused a write (%s): moves are refused until it can", exc)
+            raise StoreUnavailable(str(exc)) from exc
 
     @property
     def group_commit(self) -> tuple[int, int]:

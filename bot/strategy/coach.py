@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.engine import Category, Game
+from bot.engine import Category, Game, Scorecard
 from bot.workers import Workers
 
-from .decisions import Choice, evaluate, judge
+from .decisions import Choice, best_box, evaluate, judge, supports
 from .solver import Table
 from .table_file import load_or_build
 
@@ -70,6 +71,7 @@ class Coach:
         self.table: Table | None = None
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
+        self._best: OrderedDict[tuple[Scorecard, tuple[int, ...]], Category | None] = OrderedDict()
 
     @property
     def ready(self) -> bool:
@@ -134,6 +136,14 @@ class Coach:
         if self.table is None:
             return []
         return await self._run(_choices, game.to_dict(), count)
+
+    def best_box(self, game: Game) -> Category | None:
+        """The box the optimal strategy would score the current dice in now (the menu marks
+        it when hints are on): a few table reads, done here, not in the analysing process."""
+        dice = game.dice
+        if self.table is None or dice is None or not supports(game.preset):
+            return None
+        return best_box(self.table, game.current_seat.card, dice)
 
     async def _run(self, work: Callable[..., R], *args: Any) -> R:
         table = self.table

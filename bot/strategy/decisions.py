@@ -12,13 +12,28 @@ from itertools import combinations
 
 import numpy as np
 
-from bot.engine import Category, Dice, Game, Preset, Scorecard
+from bot.engine import (
+    UPPER,
+    UPPER_BONUS_POINTS,
+    Category,
+    Dice,
+    Game,
+    Preset,
+    Scorecard,
+)
+from bot.engine.categories import YAHTZEE_POINTS
 from bot.engine.dice import as_dice
 
 from .dice_space import dice_space
-from .solver import UPPER_CAP, Solver, Table
+from .solver import BOX_ORDER, MASKS, UPPER_CAP, Solver, Table
 
 SOLVED_PRESET = {Preset.OFFICIAL: "official"}
+
+
+def supports(preset: Preset | str) -> bool:
+    """Whether a preset has exact values: hints, decision costs, report cards and the
+    menu's best box exist only for these (the one place that says so)."""
+    return Preset.parse(preset) in SOLVED_PRESET
 
 
 class Unsupported(ValueError):
@@ -41,10 +56,11 @@ class Choice:
         rolled = 5 - len(self.keep)
         if not self.keep:
             return "Roll all five again"
-        return f"Keep {'-'.join(map(str, self.keep))} and roll {_count_word(rolled)}"
+        return f"Keep {'-'.join(map(str, self.keep))} and roll {count_word(rolled)}"
 
 
-def _count_word(n: int) -> str:
+def count_word(n: int) -> str:
+    """One to five in words ("roll two")."""
     return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}[n]
 
 
@@ -52,6 +68,29 @@ def state_of(card: Scorecard) -> tuple[int, int, int]:
     """The table's state for a card: (filled boxes mask, capped upper total, 50 in Yahtzee)."""
     mask = sum(1 << i for i, (_, v) in enumerate(card) if v is not None)
     return mask, min(UPPER_CAP, card.upper_total), int(card[Category.YAHTZEE] == 50)
+
+
+def best_box(table: Table, card: Scorecard, dice: Dice | Sequence[int]) -> Category | None:
+    """The box optimal play scores these dice in now, read straight off the table: the
+    engine's options (Joker rules included), each box's points and upper bonus, plus the
+    value of the state it leads to. Tens of microseconds, where ``evaluate`` (which also
+    values every keep) takes milliseconds; the Yahtzee bonus is the same for every box."""
+    mask, up, flag = state_of(card)
+    best: tuple[float, Category] | None = None
+    for category, points in card.options(dice).items():
+        box = BOX_ORDER.index(category)
+        if mask >> box & 1:  # a bonus turn's Yahtzee: no box is filled (other presets only)
+            continue
+        gain, new_up = float(points), up
+        if category in UPPER:
+            new_up = min(UPPER_CAP, up + points)
+            gain += UPPER_BONUS_POINTS if up < UPPER_CAP <= up + points else 0
+        new_flag = flag or int(category is Category.YAHTZEE and points == YAHTZEE_POINTS)
+        new_mask = mask | 1 << box
+        rest = 0.0 if new_mask == MASKS - 1 else float(table.value[new_mask, new_up, new_flag])
+        if best is None or gain + rest > best[0]:
+            best = (gain + rest, category)
+    return best[1] if best is not None else None
 
 
 def future(table: Table, card: Scorecard) -> float:
@@ -98,9 +137,9 @@ def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
     solver = Solver(table.rules, False, table.value)
     mask, up, flag = state_of(card)
     m, u, f = (np.array([x], dtype=np.intp) for x in (mask, up, flag))
-    after, _ = solver._final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
+    after, _ = solver.final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
     for _ in range(rolls_left - 1):
-        after, _ = solver._reroll(after, None)
+        after, _ = solver.reroll(after, None)
     space = dice_space()
     keeps = np.empty((len(space.keeps), 1))
     keeps[space.roll_keep] = after

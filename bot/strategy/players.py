@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Protocol
 
-from bot.engine import DICE_COUNT, Category, Dice, Game, Scorecard, ScoreResult
+from bot.engine import DICE_COUNT, Category, Dice, Game, Preset, Scorecard, ScoreResult
 
 from .decisions import future, keep_values
 from .dice_space import dice_space
@@ -97,7 +97,7 @@ class OptimalPlayer:
 
 def _official(card: Scorecard) -> Scorecard:
     """The same boxes read as an official card (the table's rules)."""
-    if card.preset.value == "official":
+    if card.preset is Preset.OFFICIAL:
         return card
     return Scorecard("official", {c: v for c, v in card if v is not None}, card.yahtzee_bonuses)
 

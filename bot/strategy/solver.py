@@ -26,16 +26,32 @@ from functools import cache, partial
 import numpy as np
 import numpy.typing as npt
 
+from bot.engine import (
+    LOWER,
+    UPPER,
+    UPPER_BONUS_POINTS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS_POINTS,
+    Category,
+    joker_score,
+    score,
+)
+
 from .dice_space import dice_space
 
-BOXES = 13
-UPPER_BOXES = 6
-THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL, LARGE, YAHTZEE, CHANCE = range(6, 13)
-LOWER_BOXES = tuple(range(6, 13))
+#: The solver's box numbers are the engine's categories in order: bit ``b`` of a mask is
+#: ``BOX_ORDER[b]``.
+BOX_ORDER = tuple(Category)
+BOXES = len(BOX_ORDER)
+UPPER_BOXES = len(UPPER)
+THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL, LARGE, YAHTZEE, CHANCE = (
+    BOX_ORDER.index(c) for c in LOWER
+)
+LOWER_BOXES = tuple(range(UPPER_BOXES, BOXES))
 MASKS = 1 << BOXES
-UPPER_CAP = 63
-UPPER_BONUS = 35
-YAHTZEE_BONUS = 100
+UPPER_CAP = UPPER_BONUS_THRESHOLD  # upper totals above it are all alike: capped
+UPPER_BONUS = UPPER_BONUS_POINTS
+YAHTZEE_BONUS = YAHTZEE_BONUS_POINTS
 RULES = ("official", "free")
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -81,26 +97,15 @@ def reachable_uppers() -> list[npt.NDArray[np.intp]]:
 
 @cache
 def score_tables() -> tuple[Array, Array]:
-    """Plain points (13, 252) of every roll in every box, and the Joker points."""
+    """Plain points (13, 252) of every roll in every box, and the Joker points: the engine's
+    own ``score`` and ``joker_score`` (box ``b`` is the engine's ``BOX_ORDER[b]``)."""
     space = dice_space()
     plain = np.zeros((BOXES, len(space.rolls)))
     joker = np.zeros((BOXES, len(space.rolls)))
     for r, roll in enumerate(space.rolls):
-        counts = space.counts[r]
-        total = sum(roll)
-        faces = "".join(str(f) for f in range(1, 7) if counts[f - 1])
-        for box in range(UPPER_BOXES):
-            plain[box, r] = (box + 1) * counts[box]
-        most = counts.max()
-        plain[THREE_KIND, r] = total if most >= 3 else 0
-        plain[FOUR_KIND, r] = total if most >= 4 else 0
-        plain[FULL_HOUSE, r] = 25 if sorted(c for c in counts if c) == [2, 3] else 0
-        plain[SMALL, r] = 30 if any(run in faces for run in ("1234", "2345", "3456")) else 0
-        plain[LARGE, r] = 40 if faces in ("12345", "23456") else 0
-        plain[YAHTZEE, r] = 50 if most == 5 else 0
-        plain[CHANCE, r] = total
-        joker[:, r] = plain[:, r]
-        joker[FULL_HOUSE, r], joker[SMALL, r], joker[LARGE, r] = 25, 30, 40
+        for box, category in enumerate(BOX_ORDER):
+            plain[box, r] = score(category, roll)
+            joker[box, r] = joker_score(category, roll)
     return plain, joker
 
 
@@ -124,7 +129,7 @@ class Solver:
         self.yahtzee_rolls = [
             int(np.flatnonzero(self.space.counts[:, f] == 5)[0]) for f in range(6)
         ]
-        self.is_yahtzee = self.plain[YAHTZEE] == 50
+        self.is_yahtzee = self.plain[YAHTZEE] > 0  # the Yahtzee box scores only five alike
 
     def run(self, chunk: int = 1024, workers: int = 2) -> Table:
         uppers = reachable_uppers()
@@ -158,9 +163,9 @@ class Solver:
         self._solve_states(mask[part], up[part], flag[part])
 
     def _solve_states(self, mask: IntArray, up: IntArray, flag: IntArray) -> None:
-        final, final_sq = self._final_roll(mask, up, flag)
-        second, second_sq = self._reroll(final, final_sq)
-        first, first_sq = self._reroll(second, second_sq)
+        final, final_sq = self.final_roll(mask, up, flag)
+        second, second_sq = self.reroll(final, final_sq)
+        first, first_sq = self.reroll(second, second_sq)
         p = self.space.roll_probability
         self.value[mask, up, flag] = p @ first
         if self.square is not None and first_sq is not None:
@@ -171,7 +176,7 @@ class Solver:
         w = self.square[mask, up, flag] if self.square is not None else None
         return v, w
 
-    def _final_roll(
+    def final_roll(
         self, mask: IntArray, up: IntArray, flag: IntArray
     ) -> tuple[Array, Array | None]:
         """(252, S): the best score of each final roll, and its expected square."""
@@ -254,21 +259,7 @@ class Solver:
             value = np.full(len(sel), -np.inf)
             square = np.zeros(len(sel))
             for box in range(BOXES):
-                open_ = ((m >> box) & 1) == 0
-                if self.rules == "official":
-                    if box < UPPER_BOXES:
-                        # step 1: the own upper box; step 3: any upper box, when no lower is open
-                        allowed = open_ & ((box == face - 1) | (~own_open & ~lower_open))
-                    else:
-                        allowed = open_ & ~own_open  # step 2
-                    points = self.joker[box, r] if box >= UPPER_BOXES else self.plain[box, r]
-                    points_arr = np.full(len(sel), points)
-                else:  # free choice: full Joker value only when the own upper box is filled
-                    allowed = open_
-                    if box in (FULL_HOUSE, SMALL, LARGE):
-                        points_arr = np.where(own_open, self.plain[box, r], self.joker[box, r])
-                    else:
-                        points_arr = np.full(len(sel), self.plain[box, r])
+                allowed, points_arr = self._joker_box(box, m, face, own_open, lower_open)
                 if not allowed.any():
                     continue
                 nxt = m | (1 << box)
@@ -290,7 +281,43 @@ class Solver:
             if best_sq is not None:
                 best_sq[r, sel] = square
 
-    def _reroll(self, after: Array, after_sq: Array | None) -> tuple[Array, Array | None]:
+    def _joker_box(
+        self, box: int, mask: IntArray, face: int, own_open: npt.NDArray[np.bool_],
+        lower_open: npt.NDArray[np.bool_],
+    ) -> tuple[npt.NDArray[np.bool_], Array]:  # fmt: skip
+        """Whether a Yahtzee of ``face`` used as a Joker may go in ``box`` on cards ``mask``
+        (the Yahtzee box filled), and for how many points."""
+        r = self.yahtzee_rolls[face - 1]
+        open_ = ((mask >> box) & 1) == 0
+        if self.rules == "official":
+            if box < UPPER_BOXES:
+                # step 1: the own upper box; step 3: any upper box, when no lower is open
+                allowed = open_ & ((box == face - 1) | (~own_open & ~lower_open))
+            else:
+                allowed = open_ & ~own_open  # step 2
+            points = self.joker[box, r] if box >= UPPER_BOXES else self.plain[box, r]
+            return allowed, np.full(len(mask), points)
+        # free choice: full Joker value only when the own upper box is filled
+        if box in (FULL_HOUSE, SMALL, LARGE):
+            return open_, np.where(own_open, self.plain[box, r], self.joker[box, r])
+        return open_, np.full(len(mask), self.plain[box, r])
+
+    def joker_options(self, mask: int, face: int) -> dict[int, int]:
+        """The boxes (and points) a Yahtzee of ``face`` may be scored in on a card whose
+        filled boxes are ``mask`` and whose Yahtzee box is filled: what the solve uses."""
+        m = np.array([mask], dtype=np.intp)
+        own_open = ((m >> (face - 1)) & 1) == 0
+        lower_open = np.zeros(1, dtype=bool)
+        for box in LOWER_BOXES:
+            lower_open |= ((m >> box) & 1) == 0
+        options = {}
+        for box in range(BOXES):
+            allowed, points = self._joker_box(box, m, face, own_open, lower_open)
+            if allowed[0]:
+                options[box] = int(points[0])
+        return options
+
+    def reroll(self, after: Array, after_sq: Array | None) -> tuple[Array, Array | None]:
         """From the values of the rolls after a re-roll to the values of rolls before it."""
         space = self.space
         n = after.shape[1]

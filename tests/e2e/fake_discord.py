@@ -105,6 +105,7 @@ class FakeDiscord:
         self.request_times: list[float] = []  # time.monotonic() of each of ``requests``
         self.last_request = time.monotonic()
         self.messages: dict[str, dict[str, Any]] = {}  # every message by id, deleted ones removed
+        self.descriptions: dict[str, list[str]] = {}  # every embed description a message showed
         self.order: dict[str, list[str]] = {}  # channel id -> message ids in posting order
         self.files: dict[str, bytes] = {}  # attachment id -> bytes
         self.interactions: dict[str, Interaction] = {}
@@ -444,6 +445,23 @@ class FakeDiscord:
         if component.get("disabled"):
             raise LookupError(f"button {label_or_id!r} is disabled")
         data = {"custom_id": component["custom_id"], "component_type": 2}
+        record = await self._send_interaction(user, current["channel_id"], 3, data, current)
+        return await self._await_answer(record, timeout)
+
+    async def forge(
+        self,
+        user: dict[str, Any],
+        message: dict[str, Any],
+        custom_id: str,
+        values: list[str] | None = None,
+        timeout: float = 5.0,
+    ) -> Interaction:
+        """Send a click the message does not offer, as a modified client can: any custom_id
+        (a select's ``values`` if given), on ``message``."""
+        current = self.messages.get(message["id"], message)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data = {"custom_id": custom_id, "component_type": 3, "values": values}
         record = await self._send_interaction(user, current["channel_id"], 3, data, current)
         return await self._await_answer(record, timeout)
 
@@ -921,7 +939,7 @@ class FakeDiscord:
             "edited_timestamp": None,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": [{"id": uid} for uid in pinged(body)],
             "mention_roles": [],
             "pinned": False,
             "type": 20 if interaction is not None else 0,
@@ -930,6 +948,7 @@ class FakeDiscord:
         if interaction is not None:
             message["webhook_id"] = str(APPLICATION_ID)
         self._check_pictures(message)
+        self._note_description(message)
         self.messages[message["id"]] = message
         if not message["flags"] & EPHEMERAL:
             self.order.setdefault(channel_id, []).append(message["id"])
@@ -959,7 +978,12 @@ class FakeDiscord:
             message["attachments"] = self._attachments(body, files, message["attachments"])
         message["edited_timestamp"] = now_iso()
         self._check_pictures(message)
+        self._note_description(message)
         return message
+
+    def _note_description(self, message: dict[str, Any]) -> None:
+        for embed in message["embeds"][:1]:
+            self.descriptions.setdefault(message["id"], []).append(embed.get("description") or "")
 
     def _check_pictures(self, message: dict[str, Any]) -> None:
         names = {a["filename"] for a in message["attachments"]}
@@ -967,6 +991,17 @@ class FakeDiscord:
             url = (embed.get("image") or {}).get("url", "")
             if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
                 self.mistakes.append(f"message {message['id']}: its embed shows a missing {url}")
+
+
+def pinged(body: dict[str, Any]) -> list[str]:
+    """The users a new message notifies: those it mentions that ``allowed_mentions``
+    lets through (all of them when it is absent, as in Discord)."""
+    mentioned = re.findall(r"<@!?(\d+)>", body.get("content") or "")
+    allowed = body.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return list(dict.fromkeys(mentioned))
+    users = {str(u) for u in allowed.get("users") or []}
+    return [uid for uid in dict.fromkeys(mentioned) if uid in users]
 
 
 def find_component(message: dict[str, Any], label_or_id: str) -> dict[str, Any] | None:

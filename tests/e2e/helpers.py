@@ -22,6 +22,12 @@ def die_labels(message: dict[str, Any]) -> list[str]:
     return [c.get("label") or "" for c in message["components"][0]["components"]]
 
 
+async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
+    """The channel's live board, once the bot has posted it (as a player waits for it)."""
+    await fake.wait_for(lambda: fake.live_boards(channel) != [])
+    return fake.live_boards(channel)[-1]
+
+
 async def play_turn(
     fake: FakeDiscord,
     dice: ScriptedDice,
@@ -37,7 +43,7 @@ async def play_turn(
     With ``expect_next`` it also waits, as a player would, for the next message (the next
     turn's board or the final scorecard) to appear.
     """
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     for i, faces in enumerate(rolls):
         if i:
             for index, keep in enumerate(holds[i - 1]):

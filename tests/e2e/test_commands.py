@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine import Category, ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .fake_discord import ATTACH_FILES, EPHEMERAL, FakeDiscord, find_component
 from .helpers import play_turn, png_size
 from .test_scenarios import open_game
 
@@ -20,7 +20,7 @@ async def test_scorecard_and_rules_are_private(
     board = await open_game(fake, channel, ann, bob)
     answer = await fake.slash(cat, channel, "yahtzee scorecard", player=bob)
     assert answer.response is not None and answer.response["flags"] & EPHEMERAL
-    assert png_size(fake.attachment(answer.response)) == (464, 42 + 18 * 36)
+    assert png_size(fake.attachment(answer.response)) == (488, 44 + 10 * 28)  # one column
     answer = await fake.click(cat, board, "Scorecard")  # a spectator sees the current player
     assert answer.response is not None and answer.response["flags"] & EPHEMERAL
     answer = await fake.slash(cat, channel, "yahtzee rules")
@@ -91,7 +91,11 @@ async def test_play_again_after_a_solo_game(
     # By hand: Twos 2, Threes 3, Fours 4, Fives 5, Sixes 6 (upper 20); Small Straight 30,
     # Large Straight 40, Chance 20; everything else 0: total 110.
     assert final["embeds"][0]["title"] == "Game over: Ann wins with 110!"
-    assert png_size(fake.attachment(final))[0] == 464
+    text = final["embeds"][0]["description"].split("```")[1]  # the card as text too
+    assert [line.split() for line in text.splitlines() if line.startswith(("Total", "Upper"))] == [
+        ["Upper", "20"], ["Total", "110"]
+    ]  # fmt: skip
+    assert png_size(fake.attachment(final)) == (488, 44 + 11 * 28)  # one column, places
     card = await fake.slash(ann, channel, "yahtzee scorecard")  # the game just played
     assert card.response is not None and card.response["flags"] & EPHEMERAL
     assert png_size(fake.attachment(card.response))[0] > 0
@@ -99,3 +103,9 @@ async def test_play_again_after_a_solo_game(
     lobby = fake.last(channel)
     assert find_component(lobby, "Start") is not None
     assert f"<@{ann['id']}> (Ann) (host)" in lobby["embeds"][0]["fields"][0]["value"]
+    # Where the bot may not attach files, the leaderboard's page is text.
+    fake.deny(channel, ATTACH_FILES)
+    board = await fake.slash(ann, channel, "yahtzee leaderboard")
+    assert board.response is not None and board.response["attachments"] == []
+    text = board.response["embeds"][0]["description"]
+    assert f"`1.` <@{ann['id']}> (Ann): **110** in 1 game" in text

@@ -15,7 +15,7 @@ from bot.strategy import Table
 from ..clock import FakeClock
 from .conftest import TOKEN, StartBot, place_table
 from .fake_discord import FakeDiscord
-from .helpers import die_labels, png_size
+from .helpers import die_labels, live_board, png_size
 
 ROOT = Path(__file__).resolve().parents[2]
 SITEPATCH = Path(__file__).resolve().parent / "sitepatch"
@@ -141,12 +141,12 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
         lobby = fake.last(channel)
         assert "Bonus Turn" in lobby["embeds"][0]["footer"]["text"]
         await fake.click(ann, lobby, "Start")
-        board = fake.last(channel)
+        board = await live_board(fake, channel)
         answer = await fake.click(ann, board, "Roll")
         assert answer.response_type == 7
         rolled = die_labels(fake.messages[board["id"]])
         assert all(label in "123456" for label in rolled)
-        assert png_size(fake.attachment(fake.messages[board["id"]]))[0] == 464
+        assert png_size(fake.attachment(fake.messages[board["id"]])) == (640, 360)  # landscape
     finally:
         proc.send_signal(signal.SIGKILL)
         await proc.wait()

@@ -9,12 +9,11 @@ import copy
 import itertools
 import random
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
 from bot.app import YahtzeeBot
-from bot.engine import RandomDice, ScriptedDice
+from bot.engine import Category, RandomDice, ScriptedDice
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -27,14 +26,8 @@ from .fake_discord import (
     FakeDiscord,
     find_component,
 )
-from .helpers import die_labels, play_turn
+from .helpers import die_labels, live_board, play_turn
 from .test_timers import settings_menu, tick
-
-
-async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:
-    """The channel's live board, once the bot has posted it (as a player waits for it)."""
-    await fake.wait_for(lambda: fake.live_boards(channel) != [])
-    return fake.live_boards(channel)[-1]
 
 
 async def start_game(
@@ -149,14 +142,14 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
 async def test_missing_permissions_are_named_before_a_game_starts(
     fake: FakeDiscord, start_bot: StartBot
 ) -> None:
-    """Without Attach Files, /yahtzee start is refused naming it; with Send Messages taken
+    """Without Embed Links, /yahtzee start is refused naming it; with Send Messages taken
     away after the lobby opened, Start is refused and the lobby stays open."""
     ann = fake.user("Ann")
     general, games = fake.channel("general"), fake.channel("games")
     bot = await start_bot()
-    fake.deny(general, ATTACH_FILES)
+    fake.deny(general, EMBED_LINKS)
     refused = await fake.slash(ann, general, "yahtzee start")
-    assert "missing the Attach Files permission" in refused.ephemeral_text
+    assert "missing the Embed Links permission" in refused.ephemeral_text
     assert fake.channel_messages(general) == []
     assert await bot.store.live_game_in(int(general)) is None
 
@@ -167,6 +160,71 @@ async def test_missing_permissions_are_named_before_a_game_starts(
     assert "missing the Send Messages and Embed Links permissions" in start.ephemeral_text
     row = await bot.store.live_game_in(int(games))
     assert row is not None and row.status == "lobby"
+
+
+async def test_a_channel_without_attach_files_plays_with_text_scorecards(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Issue 14 item 11: where the bot may not attach files, a game is played all the same,
+    its boards and final message carrying the scorecard as text in a code block; the
+    Scorecard button answers with text. Ann scores a large straight (40) by hand."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    fake.deny(channel, ATTACH_FILES)
+    board = await start_game(fake, channel, ann)
+    assert board["attachments"] == []
+    dice.extend([2, 3, 4, 5, 6])
+    rolled = await fake.click(ann, board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    shown = fake.messages[board["id"]]
+    assert shown["attachments"] == [] and "image" not in shown["embeds"][0]
+    card = next(f["value"] for f in shown["embeds"][0]["fields"] if f["name"] == "Scorecard")
+    assert card.startswith("```\n") and "Lg straight" in card
+    asked = await fake.click(ann, shown, "Scorecard")
+    assert asked.response is not None and asked.response["attachments"] == []
+    assert "```" in asked.ephemeral_text and "Ann" in asked.ephemeral_text
+    await fake.choose(ann, shown, "large_straight")
+    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
+    lines = fake.last(channel)["embeds"][0]["fields"]
+    text = next(f["value"] for f in lines if f["name"] == "Scorecard")
+    row = next(line for line in text.splitlines() if line.startswith("Lg straight"))
+    assert row.split() == ["Lg", "straight", "40"]
+    assert fake.last(channel)["attachments"] == []
+    # The game plays to its end in text: 2-3-4-5-6 in every other box makes, by hand,
+    # Twos to Sixes 20, Small Straight 30, Chance 20, Large Straight 40: 110.
+    for box in [c for c in Category if c is not Category.LARGE_STRAIGHT]:
+        await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
+    final = fake.last(channel)
+    assert final["embeds"][0]["title"] == "Game over: Ann wins with 110!"
+    assert final["attachments"] == [] and "image" not in final["embeds"][0]
+    assert "```" in final["embeds"][0]["description"]
+    assert find_component(final, "Play again") is not None
+
+
+async def test_attach_files_taken_away_mid_game_goes_on_in_text(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """An admin removes Attach Files while Ann plays: the next board is refused its picture,
+    so the game goes on in text (Bob's board is posted and his Roll works); the final
+    scorecard of a game whose picture is refused is posted as text too."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    board = await start_game(fake, channel, ann, bob)
+    assert board["attachments"], "the game starts with pictures"
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    fake.deny(channel, ATTACH_FILES)
+    await fake.choose(ann, board, "large_straight")
+    bobs = await live_board(fake, channel)
+    assert bobs["id"] != board["id"] and bobs["attachments"] == []
+    assert any(f["name"] == "Scorecard" for f in bobs["embeds"][0]["fields"])
+    dice.extend([1, 1, 1, 1, 1])
+    rolled = await fake.click(bob, bobs, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    row = await bot.store.live_game_in(int(channel))
+    assert row is not None and row.status == "active" and not row.pictures
 
 
 async def test_thread_mode_needs_thread_permissions(fake: FakeDiscord, start_bot: StartBot) -> None:
@@ -194,7 +252,8 @@ async def test_a_first_board_that_cannot_be_posted_ends_the_game(
     await fake.click(bob, lobby, "Join")
     opened = await bot.store.live_game_in(int(channel))
     assert opened is not None
-    fake.fail("POST", rf"^/channels/{channel}/messages$", 403, 50013, "Missing Permissions")
+    for _ in range(2):  # the board, and the same board again without its picture
+        fake.fail("POST", rf"^/channels/{channel}/messages$", 403, 50013, "Missing Permissions")
     start = await fake.click(ann, lobby, "Start")
     assert "not allowed to post its board here" in start.ephemeral_text
     assert "Something went wrong" not in start.ephemeral_text
@@ -455,6 +514,33 @@ async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     await fake.wait_for(lambda: reminder["id"] not in fake.messages)
     summary = fake.messages[board["id"]]["embeds"][0]["description"]
     assert summary.startswith("\N{PARTY POPPER} **Yahtzee!** ")  # a Yahtzee is celebrated
+
+
+async def test_a_computer_turn_is_told_in_words(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Issue 14 item 5: the computer's board says what it kept and rolled. The Casual bot
+    holds its most common face and stops early only for 25 points or more, so by hand:
+    1-1-2-3-5, it keeps 1-1 and rolls three (1, 4, 6), keeps 1-1-1 and rolls two (1, 1)."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    board = await start_game(fake, channel, ann, computer="Casual")
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    dice.extend([1, 1, 2, 3, 5, 1, 4, 6, 1, 1])
+    await fake.choose(ann, board, "large_straight")
+    await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
+    bots_board = fake.channel_messages(channel)[-2]
+    told = fake.descriptions[bots_board["id"]]
+    expected = [
+        "Roll 1 of 3: rolled 1-1-2-3-5.",
+        "Roll 2 of 3: kept 1-1 and rolled three: 1-1-1-4-6.",
+        "Roll 3 of 3: kept 1-1-1 and rolled two: 1-1-1-1-1.",
+    ]
+    for words in expected:
+        assert any(words in text for text in told), (words, told)
+    assert "scored **50** in **Yahtzee**" in told[-1]
 
 
 async def test_a_computer_turn_looks_like_one(

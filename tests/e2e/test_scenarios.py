@@ -10,7 +10,7 @@ from bot.engine import ScriptedDice
 from ..engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
-from .helpers import die_labels, play_turn, png_size
+from .helpers import die_labels, live_board, play_turn, png_size
 
 
 async def open_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) -> dict:
@@ -23,8 +23,7 @@ async def open_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) 
         assert joined.response_type == 7, joined.ephemeral_text
     started = await fake.click(host, lobby, "Start")
     assert started.response_type == 7, started.ephemeral_text
-    await fake.wait_for(lambda: fake.last(channel)["id"] != lobby["id"])
-    return fake.last(channel)
+    return await live_board(fake, channel)
 
 
 async def test_full_two_player_game(
@@ -39,7 +38,7 @@ async def test_full_two_player_game(
     for (ann_dice, ann_box, _, _), (bob_rolls, bob_holds, bob_box, _) in zip(ANN, BOB, strict=True):
         await play_turn(fake, dice, ann, channel, [ann_dice], ann_box.value)
         if bob_box.value == "twos":  # a Joker with 0 banked: the menu offers only Twos
-            board = fake.last(channel)
+            board = await live_board(fake, channel)
             dice.extend(bob_rolls[0])
             await fake.click(bob, board, "Roll")
             select = fake.messages[board["id"]]["components"][2]["components"][0]
@@ -85,6 +84,18 @@ async def test_full_two_player_game(
     png_size(fake.files[attachment["id"]])
     assert message["embeds"][0]["image"]["url"] == f"attachment://{attachment['filename']}"
     assert not any("your turn" in m["content"] for m in messages)
+
+    # Play again invites rather than seats: one ping for Ann, Bob hosts, Ann's Join seats her.
+    await fake.click(bob, final, "Play again")
+    lobby = fake.last(channel)
+    assert lobby["id"] != final["id"]
+    assert lobby["mentions"] == [{"id": ann["id"]}]
+    assert "rematch" in lobby["content"] and "Join" in lobby["content"]
+    seated = lobby["embeds"][0]["fields"][0]["value"]
+    assert f"<@{bob['id']}> (Bob) (host)" in seated and ann["id"] not in seated
+    joined = await fake.click(ann, lobby, "Join")
+    assert joined.response_type == 7, joined.ephemeral_text
+    assert ann["id"] in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
 
 
 async def test_out_of_turn_and_strangers_are_refused(

@@ -6,6 +6,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component
+from .helpers import live_board
 
 
 async def test_lobby_to_first_score(
@@ -21,7 +22,7 @@ async def test_lobby_to_first_score(
     assert find_component(lobby, "Join") is not None
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     assert board["content"].startswith(f"<@{ann['id']}>")
     dice.extend([3, 3, 3, 5, 6, 3, 4])
     answer = await fake.click(ann, board, "Roll")
@@ -43,5 +44,5 @@ async def test_lobby_to_first_score(
     await fake.choose(ann, board, "threes")
     summary = fake.messages[board["id"]]
     assert "scored **12** in **Threes**" in summary["embeds"][0]["description"]
-    next_board = fake.last(channel)
+    next_board = await live_board(fake, channel)
     assert next_board["content"].startswith(f"<@{bob['id']}>")

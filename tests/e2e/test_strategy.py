@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component
-from .helpers import play_turn
+from .helpers import live_board, play_turn
 
 
 async def test_a_game_against_the_optimal_bot_with_a_hint(
@@ -31,7 +32,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     )
     await fake.click(ann, lobby, "Start")
 
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
     hint = await fake.click(ann, board, "Hint")
@@ -54,7 +55,9 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     moves = [m[2] for m in await bot.store.moves(game_id)]
     assert moves.count("bot-score") == 13
     analysis = await fake.click(ann, final, "Analysis")
-    assert analysis.ephemeral_text.startswith("Against optimal play you lost **")
+    first, second = analysis.ephemeral_text.splitlines()[:2]
+    assert "decisions** (" in first and first.endswith("optimal play would have done.")
+    assert second.startswith("Points left on the table: **")
     assert "Your costliest decisions:\n- Round " in analysis.ephemeral_text
     assert results[0].expected_loss is not None and results[0].expected_loss > 0
     stats = await fake.slash(ann, channel, "yahtzee stats")
@@ -78,7 +81,7 @@ async def test_hints_refused_politely(
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     assert "Roll first" in (await fake.click(ann, board, "Hint")).ephemeral_text
     assert "Ann" in (await fake.slash(bob, channel, "yahtzee hint")).ephemeral_text
     answer = await fake.slash(ann, channel, "yahtzee end")  # a new lobby needs a free channel
@@ -88,8 +91,47 @@ async def test_hints_refused_politely(
     assert "Only the host" in (await fake.click(bob, lobby, "Hints")).ephemeral_text
     await fake.click(ann, lobby, "Hints")
     await fake.click(ann, lobby, "Start")
-    board = fake.last(channel)
+    board = await live_board(fake, channel)
     assert find_component(board, "Hint") is None  # no button when hints are off
     dice.extend([1, 2, 3, 4, 5])
     await fake.click(ann, board, "Roll")
     assert "switched hints off" in (await fake.slash(ann, channel, "yahtzee hint")).ephemeral_text
+
+
+async def test_box_menu_scoring_boxes_first_scratch_said_once_best_box_marked(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Issue 14 item 9. With 2-3-4-5-6 on an empty card, worked out by hand: Twos to Sixes
+    score 2-6, the straights 30 and 40, Chance 20; Ones, the two of-a-kinds, Full House and
+    Yahtzee score 0. The Large Straight's 40 is plainly the box to take."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    select = _menu(fake.messages[board["id"]])
+    options = select["options"]
+    assert [o["value"] for o in options] == [
+        "twos", "threes", "fours", "fives", "sixes", "small_straight", "large_straight",
+        "chance", "ones", "three_of_a_kind", "four_of_a_kind", "full_house", "yahtzee",
+    ]  # fmt: skip
+    described = {o["value"]: o.get("description") for o in options if o.get("description")}
+    assert set(described) == {"large_straight", "ones"}, described
+    assert "Best box" in described["large_straight"]
+    assert described["ones"].startswith("Scratch: 0 points")
+    # Holding keeps the mark (the same dice, remembered), and no other box gets it.
+    await fake.click(ann, board, "2")
+    select = _menu(fake.messages[board["id"]])
+    marked = [o["value"] for o in select["options"] if "Best box" in (o.get("description") or "")]
+    assert marked == ["large_straight"]
+
+
+def _menu(message: dict[str, Any]) -> dict[str, Any]:
+    """The message's select menu (component type 3)."""
+    return next(c for row in message["components"] for c in row["components"] if c["type"] == 3)

@@ -16,6 +16,7 @@ from bot.render import (
     render_chart,
     render_final,
     render_scorecard,
+    render_stats,
     render_table,
     render_turn,
 )
@@ -83,6 +84,33 @@ def long_names() -> Game:
     return g
 
 
+# Names in Latin with diacritics, Hebrew and Arabic (right to left), emoji, Chinese and
+# Japanese, Korean, and 32 characters (Discord's longest display name).
+NAMES = [
+    "Zoë Ångström-Lee",
+    "שלום עולם",
+    "مرحبا بك",
+    "🎲🦊 dice 🚀",
+    "漢字の名前",
+    "김민준",
+    "Bartholomew-Maximilian Oppenheim",
+]
+
+
+def named_seats() -> Game:
+    """Four seats named in four scripts; the first has rolled."""
+    g = Game([(str(i), n) for i, n in enumerate(NAMES[:4])], dice_source=ScriptedDice([4] * 5))
+    g.roll("0")
+    return g
+
+
+def wide_names() -> Game:
+    """Two seats: Chinese and Japanese, and a 32-character name."""
+    g = Game([("1", NAMES[4]), ("2", NAMES[6])], dice_source=ScriptedDice([1, 2, 3, 4, 6]))
+    g.roll("1")
+    return g
+
+
 GOLDEN_IMAGES: dict[str, Callable[[], bytes]] = {
     "turn-2-seats.png": lambda: render_turn(two_seats_mid_turn()),
     "turn-8-seats-before-roll.png": lambda: render_turn(before_first_roll(8)),
@@ -100,13 +128,29 @@ GOLDEN_IMAGES: dict[str, Callable[[], bytes]] = {
         footer="Your rank: 2nd",
     ),
     "chart.png": lambda: render_chart(
-        "Recent scores", [180, 220, 254, 199], ["1", "2", "3", "4"], "line"
+        "Recent scores", [180, 220, 254, 199], ["1", "2", "3", "4"], "line", ("game", "score")
+    ),
+    "stats.png": lambda: render_stats(
+        "Ann: last 10 games",
+        [180, 220, 254, 199, 230, 160, 301, 240, 210, 190],
+        [("<150", 1), ("150-199", 4), ("200-249", 3), ("250-299", 1), ("300+", 1)],
+    ),
+    "names-turn-4-seats.png": lambda: render_turn(named_seats()),
+    "names-turn-2-seats.png": lambda: render_turn(wide_names()),
+    "names-table.png": lambda: render_table(
+        "High scores · All time",
+        [TableRow(i + 1, name, str(300 - 7 * i), str(i + 1)) for i, name in enumerate(NAMES)],
+        ("#", "Player", "Average", "Games"),
+        footer="Zoë Ångström-Lee: 1st of 7, 300 in 1 game",
     ),
 }
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
-DOC_IMAGES = ("turn-2-seats.png", "turn-joker.png", "final.png", "table.png")
+DOC_IMAGES = (
+    "turn-2-seats.png", "turn-joker.png", "final.png", "table.png", "stats.png",
+    "names-table.png",
+)  # fmt: skip
 
 
 def regenerate() -> None:

@@ -28,7 +28,7 @@ def test_script_reproduces_every_committed_sprite(tmp_path: Path) -> None:
     for name in written:
         fresh = Image.open(tmp_path / name).convert("RGBA")
         kept = Image.open(SCRIPT.parent / name).convert("RGBA")
-        assert fresh.size == kept.size == (84, 84), name
+        assert fresh.size == kept.size == (64, 64), name
         extrema = ImageChops.difference(fresh, kept).getextrema()
         assert max(high for _, high in extrema) <= 2, name
 

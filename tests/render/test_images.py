@@ -18,7 +18,7 @@ from bot.render import (
     render_turn,
     style,
 )
-from bot.render.cards import ROWS, dice_slot, layout
+from bot.render.cards import dice_slot, layout
 
 from . import states
 
@@ -33,21 +33,46 @@ def decode(png: bytes) -> Image.Image:
     return image
 
 
-# Sizes worked out from the layout: a 156 px label column, seat columns of
-# max(56, (464 - 156) // seats) px, and 42 + 110 + 18 x 36 = 800 px of height.
-@pytest.mark.parametrize(("seats", "width"), [(1, 464), (2, 464), (8, 156 + 8 * 56)])
-def test_turn_image_dimensions(seats: int, width: int) -> None:
-    """1, 2 and 8 seats give the expected width and height."""
+# Sizes worked out by hand from the layout. A board is 640 px wide at least (two 318 px
+# sections and a 4 px gutter), so that Discord's 400 px phone width shows its 23 px text at
+# 14 px. At 1-4 seats the sections stand side by side: a section is a 132 px label column
+# plus a column per seat of (318 - 132) // seats px, between 50 and 110 px; its height is the
+# 80 px dice strip plus 10 rows of 28 px (names, 9 boxes or sums) = 360 px. At 5-8 seats one
+# table of 18 rows holds both sections: 80 + 18 x 28 = 584 px, columns of
+# max(50, (640 - 132) // seats) px.
+@pytest.mark.parametrize(
+    ("seats", "size"),
+    [
+        (1, (640, 360)),  # 2 x (132 + 110) + 4 = 488, widened to 640
+        (2, (640, 360)),  # columns of 93 px: 2 x (132 + 186) + 4 = 640
+        (4, (668, 360)),  # columns of 50 px: 2 x (132 + 200) + 4 = 668
+        (5, (640, 584)),  # 132 + 5 x 101 = 637, widened to 640
+        (8, (640, 584)),  # 132 + 8 x 63 = 636, widened to 640
+    ],
+)
+def test_turn_image_dimensions(seats: int, size: tuple[int, int]) -> None:
+    """1 to 8 seats give the expected width and height."""
     image = decode(render_turn(states.before_first_roll(seats)))
     assert image.format == "PNG"
-    assert image.size == (width, 800)
+    assert image.size == size
 
 
 def test_final_and_scorecard_dimensions() -> None:
-    """The final image has a row of places; the scorecard is one column wide."""
-    # three seats: columns of (464 - 156) // 3 = 102 px
-    assert decode(render_final(states.finished())).size == (156 + 3 * 102, 42 + 19 * 36)
-    assert decode(render_scorecard(states.two_seats_mid_turn(), 1)).size == (464, 42 + 18 * 36)
+    """The final image has a 44 px title and a row of places; the scorecard is one column."""
+    # three seats: columns of (318 - 132) // 3 = 62 px, 2 x (132 + 186) + 4 = 640 wide;
+    # 44 + 11 rows x 28 = 352 high
+    assert decode(render_final(states.finished())).size == (640, 44 + 11 * 28)
+    # one column of 110 px: 2 x (132 + 110) + 4 = 488 wide, 44 + 10 x 28 high
+    assert decode(render_scorecard(states.two_seats_mid_turn(), 1)).size == (488, 44 + 10 * 28)
+
+
+def test_two_seat_board_is_within_budget_and_readable() -> None:
+    """Issue 14: a landscape board of about 640 x 360, at most 30 KB, text 14 px at 400 px."""
+    png = render_turn(states.two_seats_mid_turn())
+    width, height = decode(png).size
+    assert width <= 640 and height <= 360 and width > height
+    assert len(png) <= 30_000
+    assert style.BOARD_FONT_SIZE * 400 / width >= 14
 
 
 @pytest.mark.parametrize("name", sorted(states.GOLDEN_IMAGES))
@@ -71,7 +96,7 @@ def test_holding_a_die_changes_only_that_die() -> None:
     after = decode(render_turn(g)).convert("RGB")
     box = ImageChops.difference(before, after).getbbox()
     assert box is not None, "holding a die changed nothing"
-    left, top, right, bottom = dice_slot(2, before.width)
+    left, top, right, bottom = dice_slot(2)
     assert left <= box[0] and top <= box[1] and box[2] <= right and box[3] <= bottom
 
 
@@ -79,10 +104,9 @@ def _cell_ink(
     image: Image.Image, seats: int, column: int, category: Category
 ) -> tuple[int, int, int]:
     """The darkest pixel in a table cell: the colour its number is drawn in."""
-    lay = layout(seats, style.TITLE_H + style.DICE_H)
-    row = ROWS.index(category)
-    x, y = lay.col_x(column), lay.row_y(row)
-    cell = image.convert("RGB").crop((x + 4, y + 4, x + lay.col_w - 4, y + style.ROW_H - 4))
+    lay = layout(seats, style.STRIP_H, min_width=image.width)
+    x0, y0, x1, y1 = lay.cell(column, category)
+    cell = image.convert("RGB").crop((x0 + 4, y0 + 4, x1 - 4, y1 - 4))
     raw = cell.tobytes()
     pixels = [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
     return min(pixels, key=sum)
@@ -111,7 +135,7 @@ def test_a_different_preset_shows_in_the_image() -> None:
 
     def title(preset: str) -> Image.Image:
         image = decode(render_turn(Game(["a"], preset))).convert("RGB")
-        return image.crop((0, 0, image.width, style.TITLE_H))
+        return image.crop((0, 0, image.width, style.STRIP_H))
 
     assert ImageChops.difference(title("official"), title("bonus-turn")).getbbox() is not None
 
@@ -119,8 +143,8 @@ def test_a_different_preset_shows_in_the_image() -> None:
 def test_awkward_names_render() -> None:
     """40-character, right-to-left, emoji, CJK and empty names all render at the usual size."""
     g = states.long_names()
-    assert decode(render_turn(g)).size == (156 + 5 * 61, 800)
-    assert decode(render_scorecard(g, 4)).size == (464, 42 + 18 * 36)
+    assert decode(render_turn(g)).size == (640, 584)
+    assert decode(render_scorecard(g, 4)).size == (488, 44 + 10 * 28)
     rows = [TableRow(1, name, "1") for name in (s.name for s in g.seats)]
     assert decode(render_table("Names", rows)).width == 520
 
@@ -128,9 +152,9 @@ def test_awkward_names_render() -> None:
 def test_finished_game_highlights_every_winner() -> None:
     """Tied winners' name cells are both drawn in the winner colour, the loser's is not."""
     image = decode(render_final(states.finished())).convert("RGB")
-    lay = layout(3, style.TITLE_H, 1)
+    lay = layout(3, style.BOARD_TITLE_H, final=True)
     y = lay.row_y(-1) + 2
-    colours = [image.getpixel((lay.col_x(c) + 2, y)) for c in range(3)]
+    colours = [image.getpixel((lay.col_x(0, c) + 2, y)) for c in range(3)]
     assert colours[1] == colours[2] == style.HILITE_HEADER
     assert colours[0] == style.HEADER
 
@@ -150,3 +174,58 @@ def test_scripted_dice_feed_the_image() -> None:
     a.roll("a")
     b.roll("a")
     assert render_turn(a) != render_turn(b)
+
+
+def _strip(png: bytes) -> Image.Image:
+    image = decode(png).convert("RGB")
+    return image.crop((0, 0, image.width, style.STRIP_H))
+
+
+def test_holds_are_not_shown_after_the_last_roll() -> None:
+    """After roll 3 nothing can be held: held dice are drawn like the others."""
+    held = Game(["a"], dice_source=ScriptedDice([2, 2, 2, 5, 6] * 2 + [5, 6]))
+    plain = Game(["a"], dice_source=ScriptedDice([2, 2, 2, 5, 6] * 3))
+    for g in (held, plain):
+        g.roll("a")
+        g.roll("a")
+    held.set_held("a", [True, True, True, False, False])
+    assert ImageChops.difference(_strip(render_turn(held)), _strip(render_turn(plain))).getbbox()
+    held.roll("a")
+    plain.roll("a")
+    assert (
+        ImageChops.difference(_strip(render_turn(held)), _strip(render_turn(plain))).getbbox()
+        is None
+    )
+
+
+def test_the_roller_is_named_above_the_board_after_a_roll() -> None:
+    """The strip names whose turn it is, before and after they roll."""
+    ann = Game([("1", "Ann"), ("2", "Bob")], dice_source=ScriptedDice([3, 3, 4, 3, 5]))
+    zoe = Game([("1", "Zoe"), ("2", "Bob")], dice_source=ScriptedDice([3, 3, 4, 3, 5]))
+    for g in (ann, zoe):
+        assert ImageChops.difference(_strip(render_turn(ann)), _strip(render_turn(zoe))).getbbox()
+        g.roll("1")
+    assert ImageChops.difference(_strip(render_turn(ann)), _strip(render_turn(zoe))).getbbox()
+
+
+def test_yahtzee_bonus_preview_is_always_plus_100() -> None:
+    """A second Joker shows "+100" in the bonus row, as the first did, not the new total."""
+    first = Game(["a"], dice_source=ScriptedDice([5] * 10))
+    second = Game(["a"], dice_source=ScriptedDice([5] * 15))
+    first.roll("a")
+    first.score("a", Category.YAHTZEE)
+    first.roll("a")
+    second.roll("a")
+    second.score("a", Category.YAHTZEE)
+    second.roll("a")
+    second.score("a", Category.FIVES)
+    second.roll("a")
+    assert first.current_seat.card.yahtzee_bonus == 0
+    assert second.current_seat.card.yahtzee_bonus == 100
+    lay = layout(1, style.STRIP_H, min_width=640)
+    box = lay.cell(0, "ybonus")
+    a = decode(render_turn(first)).convert("RGB").crop(box)
+    b = decode(render_turn(second)).convert("RGB").crop(box)
+    assert ImageChops.difference(a, b).getbbox() is None
+    blank = decode(render_turn(Game(["a"]))).convert("RGB").crop(box)
+    assert ImageChops.difference(a, blank).getbbox(), "no preview drawn"

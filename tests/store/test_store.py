@@ -24,7 +24,7 @@ async def test_migrations_on_an_empty_file(db_path: Path) -> None:
     """A new file gets every table and the latest user_version, in WAL mode."""
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == latest_schema_version() == 7
+        assert await store.schema_version() == latest_schema_version() == 8
     finally:
         await store.close()
     assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
@@ -60,6 +60,7 @@ async def test_migrations_from_the_previous_schema_version(db_path: Path) -> Non
         kept = await new.get_game(7)
         assert kept is not None and kept.players == [(5, "Ann")] and kept.status == "lobby"
         assert kept.turn_seconds == 0 and kept.deadline_at is None  # the new columns' defaults
+        assert kept.pictures  # games from before migration 008 keep their pictures
         assert await new.results(7) == [ResultRow(5, 200, 60, 0, 0, 0, 1, 1)]
         assert [r.figure for r in await new.leaderboard(1, "high")] == [200]
         assert (await new.guild_settings(1)).turn_seconds == 300

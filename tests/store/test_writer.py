@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import GameRow, MoveRecord, Store, Transaction
+from bot.store import GameRow, MoveRecord, Store, StoreUnavailable, Transaction
 
 
 async def lobby(store: Store, channel: int) -> GameRow:
@@ -100,7 +100,9 @@ async def test_a_unit_that_loses_the_transaction_costs_the_others_nothing(
         lambda tx: tx.update_game(c.id, c.version, MoveRecord(3, "ok", "c moved")),
     )
     assert isinstance(results[0], GameRow) and isinstance(results[2], GameRow)
-    assert isinstance(results[1], sqlite3.OperationalError)
+    # the full disk reaches its caller as StoreUnavailable, SQLite's error as the cause
+    assert isinstance(results[1], StoreUnavailable)
+    assert isinstance(results[1].__cause__, sqlite3.OperationalError)
     assert stored_details(db_path, a.id) == [None, "a moved"]
     assert stored_details(db_path, b.id) == [None]
     assert stored_details(db_path, c.id) == [None, "c moved"]

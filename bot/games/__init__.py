@@ -1,0 +1,68 @@
+"""The service a Discord callback calls: load -> engine move -> save -> render.
+
+Nothing here knows Discord: players are user ids and names, messages are ids. Every
+accepted move is committed (with its move-log entry) before the caller answers the click;
+each game's moves run one at a time under a per-game lock, and the store's version check
+refuses a move computed from a state that another process changed in the meantime.
+
+One module per topic (see ``GameService``); ``results`` holds what the service hands back.
+"""
+
+from bot.store import GameStatus
+
+from .core import (
+    BOT_NAMES,
+    IDLE_LIMIT,
+    LOBBY_TIMEOUT,
+    MAX_LIVE_GAMES,
+    REPAIR_AFTER,
+    TURN_LIMITS,
+    bot_level,
+    is_bot,
+    player_id,
+    stamp,
+    utc_now,
+)
+from .results import (
+    NO_GAME_HERE,
+    Board,
+    Card,
+    Expired,
+    Outcome,
+    Pinged,
+    Refusal,
+    Rematch,
+    Report,
+    Scored,
+    TimedOut,
+    Undone,
+)
+from .service import GameService
+
+__all__ = [
+    "BOT_NAMES",
+    "IDLE_LIMIT",
+    "LOBBY_TIMEOUT",
+    "MAX_LIVE_GAMES",
+    "NO_GAME_HERE",
+    "REPAIR_AFTER",
+    "TURN_LIMITS",
+    "Board",
+    "Card",
+    "Expired",
+    "GameService",
+    "GameStatus",
+    "Outcome",
+    "Pinged",
+    "Refusal",
+    "Rematch",
+    "Report",
+    "Scored",
+    "TimedOut",
+    "Undone",
+    "bot_level",
+    "is_bot",
+    "player_id",
+    "stamp",
+    "utc_now",
+]

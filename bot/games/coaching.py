@@ -1,0 +1,139 @@
+"""Hints, the value of each decision, and a player's report card."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.engine import (
+    Category,
+    Game,
+)
+from bot.store import (
+    GameRow,
+    GameStatus,
+    MoveRecord,
+)
+from bot.strategy.decisions import Choice, Unsupported, supports
+
+from .core import player_id
+from .records import RecordsService
+from .results import Refusal, Report
+
+log = logging.getLogger(__name__)
+
+
+def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[tuple[float, str]]:
+    """The valued decisions that still stand: an undo takes back the scoring before it."""
+    kept: list[tuple[str, float, str]] = []
+    for action, loss, text in moves:
+        if action == "undo":
+            while kept and kept[-1][0] != "score":
+                kept.pop()
+            if kept:
+                kept.pop()
+        elif loss is not None:
+            kept.append((action, loss, text or ""))
+    return [(loss, text) for _, loss, text in kept]
+
+
+class CoachingService(RecordsService):
+    """Hints, the value of each decision, and a player's report card."""
+
+    async def hint(self, game_id: int, user_id: int, count: int = 3) -> list[Choice]:
+        """The best choices for the player whose turn it is, with expected final scores."""
+        row = await self._row(game_id)
+        if row.status != GameStatus.ACTIVE:
+            raise Refusal("Hints are for a game in progress.")
+        if not row.hints:
+            raise Refusal("The host switched hints off for this game.")
+        game = self.game_of(row)
+        if game.current_player_id != player_id(user_id):
+            raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
+        if game.dice is None:
+            raise Refusal("Roll first: the hint depends on your dice.")
+        if self.coach is None or self.coach.table is None:
+            raise Refusal(
+                "The strategy table is still being prepared (it takes a minute on the first "
+                "start): ask again shortly."
+            )
+        try:
+            return await self.coach.choices(game, count)
+        except Unsupported as exc:
+            raise Refusal(str(exc)) from None
+
+    async def _cost(
+        self, game: Game, keep: tuple[int, ...] | None, box: Category | None
+    ) -> dict[str, object]:
+        """A person's decision's cost for the move log (official rules, table ready)."""
+        if self.coach is None or not supports(game.preset):
+            return {}
+        judged = await self.coach.judge(game, keep, box)
+        return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
+
+    def _cost_later(
+        self, before: GameRow, version: int, keep: tuple[int, ...] | None, box: Category | None
+    ) -> None:
+        """Value a decision after its click is answered: judging takes milliseconds the answer
+        need not wait for. The cost is added to the move-log entry at ``version``; a report
+        or a game's end waits for the costs still being worked out (``costs_settled``)."""
+        coach = self.coach
+        if coach is None or coach.table is None or not supports(before.preset):
+            return
+        game = self.game_of(before)
+
+        async def work() -> None:
+            judged = await coach.judge(game, keep, box)
+            if judged is not None:
+                await self.store.set_move_cost(before.id, version, *judged)
+
+        task = asyncio.create_task(work(), name=f"cost-{before.id}-{version}")
+        pending = self._costing.setdefault(before.id, set())
+        pending.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            pending.discard(finished)
+            if not pending:
+                self._costing.pop(before.id, None)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error(
+                    "game %s: could not value move %s", before.id, version,
+                    exc_info=finished.exception(),
+                )  # fmt: skip
+
+        task.add_done_callback(done)
+
+    async def costs_settled(self, game_id: int) -> None:
+        """Wait until the cost of every decision of a game made so far is in its move log."""
+        while pending := self._costing.get(game_id):
+            await asyncio.wait(set(pending))
+
+    async def _game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
+        """A player's total loss in a game, counting the move about to be saved."""
+        moves = await self.store.decisions(game_id, user_id)
+        if last.user_id == user_id:
+            moves.append((last.action, last.loss, last.decision))
+        decisions = _kept_decisions(moves)
+        return sum(loss for loss, _ in decisions) if decisions else None
+
+    async def report(self, game_id: int, user_id: int) -> Report:
+        """A player's report card for a game: points lost against optimal play."""
+        await self.costs_settled(game_id)
+        row = await self._row(game_id)
+        if not supports(row.preset):
+            raise Refusal("The report card is available for games under the official rules only.")
+        decisions = _kept_decisions(await self.store.decisions(game_id, user_id))
+        if not decisions:
+            if any(uid == user_id for uid, _ in row.players):
+                raise Refusal(
+                    "There is nothing to analyse: the strategy table was not ready during your "
+                    "moves, or you made none."
+                )
+            raise Refusal("You did not play in this game.")
+        worst = sorted(decisions, key=lambda d: -d[0])[:3]
+        return Report(
+            loss=sum(loss for loss, _ in decisions),
+            decisions=len(decisions),
+            optimal=sum(1 for loss, _ in decisions if loss < 0.05),
+            costliest=[text for loss, text in worst if loss >= 0.05],
+        )

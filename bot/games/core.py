@@ -1,0 +1,241 @@
+"""The service's shared core: the store, the clock, the drawing and analysing processes, one
+lock per game, saving a move and drawing its board."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from bot.engine import (
+    FORMAT_VERSION,
+    Category,
+    DiceSource,
+    Game,
+    RuleError,
+)
+from bot.render import turn_png
+from bot.store import (
+    GameRow,
+    MoveRecord,
+    StaleVersion,
+    Store,
+)
+from bot.strategy.coach import Coach
+from bot.workers import Workers
+
+from .results import Board, Refusal
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+LOBBY_TIMEOUT = timedelta(minutes=15)  # an unstarted lobby closes after this
+IDLE_LIMIT = timedelta(hours=24)  # a game with no move by a person for this long is abandoned
+#: Turn time limits an admin may choose, in seconds (0: no limit).
+TURN_LIMITS = (0, 60, 120, 180, 300, 600, 900, 1800, 3600)
+
+
+def utc_now() -> datetime:
+    """The real clock (tests pass their own)."""
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the store keeps it."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+# A board left behind by a failed post or answer is repaired by the timer after this long
+# without a move (a click in flight would fix it sooner).
+REPAIR_AFTER = timedelta(seconds=10)
+
+
+#: How many lobbies and running games one member may be seated in at once: a person can
+#: follow a few games, and one member opening lobbies in fifty channels slows everyone.
+MAX_LIVE_GAMES = 10
+
+
+
+@dataclass(slots=True)
+class _Locks:
+    """One lock per game, kept only while someone holds or waits for it."""
+
+    by_game: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+
+    def get(self, game_id: int) -> asyncio.Lock:
+        lock = self.by_game.get(game_id)
+        if lock is None:
+            lock = self.by_game[game_id] = asyncio.Lock()
+        return lock
+
+
+@contextmanager
+def refusing() -> Iterator[None]:
+    """An engine rule that says no becomes a ``Refusal`` with the engine's own sentence."""
+    try:
+        yield
+    except RuleError as exc:
+        raise Refusal(str(exc)) from None
+
+
+def _drop(work: asyncio.Future[Any]) -> None:
+    """Cancel work whose result is no longer wanted, and read its outcome, so that asyncio
+    does not report it as never retrieved."""
+    work.cancel()
+    work.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+
+#: A seat in the engine is a player id (``str``): a member's user id (``int``) as text, or
+#: a negative number for a computer player. These three functions are the only conversions.
+def player_id(user_id: int) -> str:
+    """The engine's id for a member's seat."""
+    return str(user_id)
+
+
+BOT_LEVELS = {1: "optimal", 2: "casual"}
+
+
+# Short, and plainly not a person nor the Yahtzee box (a column header shows ~8 letters)
+BOT_NAMES = {"optimal": "Optimal bot", "casual": "Casual bot"}
+
+
+def is_bot(player_id: str) -> bool:
+    """Computer players have negative ids: -(10 * n + level)."""
+    return int(player_id) < 0
+
+
+def bot_level(player_id: str) -> str:
+    """'optimal' or 'casual' for a computer player's id."""
+    return BOT_LEVELS[(-int(player_id)) % 10]
+
+
+class ServiceCore:
+    """The service's shared core: the store, the clock, the drawing and analysing processes,
+    one lock per game, saving a move and drawing its board."""
+
+    def __init__(
+        self,
+        store: Store,
+        dice: DiceSource | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        coach: Coach | None = None,
+        painter: Workers | None = None,
+    ) -> None:
+        self.store = store
+        # Where pictures are drawn: the bot passes its drawing process; without one, threads.
+        self.painter = painter or Workers("drawing", processes=0)
+        self._dice = dice
+        self.clock = clock
+        self.coach = coach
+        self._locks = _Locks()
+        self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
+        self._install_id: str | None = None
+
+    def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
+        """Deadline and reminder for a turn that starts now (none if off or game over)."""
+        if game is None or game.is_over or row.turn_seconds <= 0:
+            return {"deadline_at": None, "ping_at": None}
+        now = self.clock()
+        return {
+            "deadline_at": stamp(now + timedelta(seconds=row.turn_seconds)),
+            "ping_at": stamp(now + timedelta(seconds=row.turn_seconds / 2)),
+        }
+
+    def _moved(self) -> dict[str, object]:
+        return {"last_move_at": stamp(self.clock())}
+
+    def game_of(self, row: GameRow) -> Game:
+        """The engine game a stored row holds."""
+        if row.state is None:
+            raise Refusal("This game has not started yet.")
+        return Game.from_dict(row.state, self._dice)
+
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refusal("That game no longer exists. Start a new one with /yahtzee start.")
+        return row
+
+    async def _save(
+        self, row: GameRow, move: MoveRecord, game: Game | None = None, **changes: object
+    ) -> GameRow:
+        if game is not None:
+            changes["state"] = game.to_dict()
+            changes["state_format"] = FORMAT_VERSION
+        try:
+            return await self.store.update_game(row.id, row.version, move, **changes)  # type: ignore[arg-type]
+        except StaleVersion:
+            raise Refusal(
+                "Another move arrived at the same moment and went first; nothing changed. "
+                "Look at the board and try again."
+            ) from None
+
+    async def _room_for(self, user_id: int) -> None:
+        """Refuse a member who is already seated in ``MAX_LIVE_GAMES`` lobbies and games."""
+        if await self.store.live_games_of(user_id) >= MAX_LIVE_GAMES:
+            raise Refusal(
+                f"You are already in {MAX_LIVE_GAMES} games or lobbies. Finish or leave one "
+                "(/yahtzee leave in its channel) before you start or join another."
+            )
+
+    async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
+        """``work()`` with the game's lock held: one change at a time per game."""
+        async with self._locks.get(game_id):
+            return await work()
+
+    @staticmethod
+    def _link(row: GameRow) -> tuple[int | None, int, int] | None:
+        message = row.board_message_id or row.final_message_id
+        return (row.guild_id, row.board_channel_id, message) if message else None
+
+    async def _save_and_draw(
+        self,
+        row: GameRow,
+        move: MoveRecord,
+        game: Game,
+        retire: int | None = None,
+        /,
+        **changes: object,
+    ) -> Board:
+        """Save a move and draw its board at the same time: the drawing process works while
+        the writer commits. The picture is used only once the move is committed."""
+        drawing = self._drawing(row, game)
+        try:
+            saved = await self._save(row, move, game, **changes)
+        except BaseException:
+            if drawing is not None:  # the move was refused: its picture is not wanted
+                _drop(drawing)
+            raise
+        image = await drawing if drawing is not None else None
+        return Board(saved, game, image, retire, self._best_box(row, game))
+
+    async def _board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
+        if game is None:
+            return Board(row, game, None, retire)
+        drawing = self._drawing(row, game)
+        image = await drawing if drawing is not None else None
+        return Board(row, game, image, retire, self._best_box(row, game))
+
+    def _drawing(self, row: GameRow, game: Game) -> asyncio.Future[bytes] | None:
+        """Start drawing the board in the drawing process (none for a game without pictures:
+        its boards carry the scorecard as text)."""
+        if not row.pictures:
+            return None
+        return asyncio.ensure_future(self.painter.run(turn_png, game.to_dict()))
+
+    def _best_box(self, row: GameRow, game: Game) -> Category | None:
+        """The box the menu marks as the hint's best (hints on, a person's dice, official
+        rules, table ready): a few reads of the table, so the click never waits for it."""
+        coach = self.coach
+        if not row.hints or coach is None or game.dice is None:
+            return None
+        if game.is_over or is_bot(game.current_player_id):
+            return None
+        return coach.best_box(game)

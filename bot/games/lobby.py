@@ -1,0 +1,206 @@
+"""Lobbies: open, join, leave, computer players, hints, start, cancel, play again."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot.engine import (
+    MAX_SEATS,
+    Game,
+    Preset,
+)
+from bot.store import (
+    ChannelBusy,
+    GameRow,
+    GameStatus,
+    MoveRecord,
+)
+
+from .coaching import CoachingService
+from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, is_bot, player_id, stamp
+from .results import Board, Refusal, Rematch
+
+log = logging.getLogger(__name__)
+
+
+class LobbyService(CoachingService):
+    """Lobbies: open, join, leave, computer players, hints, start, cancel, play again."""
+
+    async def open_lobby(
+        self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str | None
+    ) -> GameRow:
+        """Open a lobby in a channel with its host seated; refused if the channel is busy.
+
+        Without a preset the server's default applies.
+        """
+        await self._room_for(user_id)
+        if preset is None:
+            preset = (await self.store.guild_settings(guild_id)).preset
+        try:
+            chosen = Preset.parse(preset)
+        except ValueError as exc:
+            raise Refusal(str(exc)) from None
+        try:
+            return await self.store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=user_id,
+                preset=chosen.value,
+                players=[(user_id, name)],
+                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
+            )
+        except ChannelBusy as busy:
+            what = "a lobby" if busy.existing.status == GameStatus.LOBBY else "a game in progress"
+            raise Refusal(
+                f"This channel already has {what}: join it, or start yours in another channel.",
+                self._link(busy.existing),
+            ) from None
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
+        """Take a seat in a lobby."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if any(uid == user_id for uid, _ in row.players):
+                raise Refusal("You are already in this lobby: wait for the host to press Start.")
+            if len(row.players) >= MAX_SEATS:
+                raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
+            await self._room_for(user_id)
+            players = [*row.players, (user_id, name)]
+            return await self._save(row, MoveRecord(user_id, "join"), players=players)
+
+        return await self._locked(game_id, work)
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> GameRow:
+        """Give up a seat in a lobby; the host's role passes on, and an empty lobby closes."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if not any(uid == user_id for uid, _ in row.players):
+                raise Refusal("You are not in this lobby.")
+            players = [(uid, n) for uid, n in row.players if uid != user_id]
+            move = MoveRecord(user_id, "leave")
+            if not players:
+                return await self._save(row, move, players=players, status=GameStatus.CANCELLED)
+            host = row.host_id if row.host_id != user_id else players[0][0]
+            return await self._save(row, move, players=players, host_id=host)
+
+        return await self._locked(game_id, work)
+
+    async def add_bot(self, game_id: int, user_id: int, level: str) -> GameRow:
+        """The host seats a computer player ('optimal' or 'casual')."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can add bots to the lobby.")
+            if len(row.players) >= MAX_SEATS:
+                raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
+            code = {v: k for k, v in BOT_LEVELS.items()}[level]
+            bots = sum(1 for uid, _ in row.players if uid < 0)
+            bot_id = -(10 * (bots + 1) + code)
+            name = BOT_NAMES[level] + (f" {bots + 1}" if bots else "")
+            players = [*row.players, (bot_id, name)]
+            return await self._save(row, MoveRecord(user_id, "add-bot", level), players=players)
+
+        return await self._locked(game_id, work)
+
+    async def toggle_hints(self, game_id: int, user_id: int) -> GameRow:
+        """The host switches hints on or off for this game."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can switch hints on or off.")
+            move = MoveRecord(user_id, "hints", "off" if row.hints else "on")
+            return await self._save(row, move, hints=not row.hints)
+
+        return await self._locked(game_id, work)
+
+    async def cancel(self, game_id: int, user_id: int) -> GameRow:
+        """The host closes the lobby."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can cancel this lobby. You can Leave it instead.")
+            return await self._save(row, MoveRecord(user_id, "cancel"), status=GameStatus.CANCELLED)
+
+        return await self._locked(game_id, work)
+
+    async def begin(self, game_id: int, user_id: int, pictures: bool = True) -> Board:
+        """The host starts the game with the players seated (solo allowed); without
+        ``pictures`` (the bot may not attach files there) its boards are text."""
+
+        async def work() -> Board:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can start the game. Ask them to press Start.")
+            game = Game(
+                [(player_id(uid), name) for uid, name in row.players], row.preset, self._dice
+            )
+            server = await self.store.guild_settings(row.guild_id)
+            timed = replace(row, turn_seconds=server.turn_seconds)
+            saved = await self._save(
+                row,
+                MoveRecord(user_id, "start"),
+                game,
+                status=GameStatus.ACTIVE,
+                turn_seconds=server.turn_seconds,
+                timeout_policy=server.timeout_policy,
+                pictures=pictures,
+                **self._turn_timer(timed, game),
+                **self._moved(),
+            )
+            return await self._board(saved, game)
+
+        return await self._locked(game_id, work)
+
+    @staticmethod
+    def _require_lobby(row: GameRow) -> None:
+        if row.status != GameStatus.LOBBY:
+            if row.status == GameStatus.ACTIVE:
+                raise Refusal("This game has already started.")
+            raise Refusal("This lobby is closed. Start a new one with /yahtzee start.")
+
+    async def play_again(
+        self, game_id: int, guild_id: int | None, user_id: int, name: str
+    ) -> Rematch:
+        """A new lobby in the game's channel (the channel it was started in, even when it was
+        played in a thread): the clicker hosts, the computer players sit again, and the other
+        people are invited, not seated: whoever wants a rematch presses Join."""
+        old = await self._row(game_id)
+        await self._room_for(user_id)
+        channel_id = old.channel_id
+        players: list[tuple[int, str]] = [(user_id, name)]
+        invited: list[tuple[int, str]] = []
+        if old.state is not None:
+            for seat in self.game_of(old).seats:
+                if seat.left or int(seat.player_id) == user_id:
+                    continue
+                if is_bot(seat.player_id):
+                    players.append((int(seat.player_id), seat.name))
+                else:
+                    invited.append((int(seat.player_id), seat.name))
+        try:
+            row = await self.store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=user_id,
+                preset=old.preset,
+                players=players[:MAX_SEATS],
+                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
+            )
+        except ChannelBusy as busy:
+            raise Refusal(
+                "This channel already has a new lobby or game: join that one.",
+                self._link(busy.existing),
+            ) from None
+        return Rematch(row, invited)

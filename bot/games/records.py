@@ -1,0 +1,145 @@
+"""What is shown where: the records of boards and final messages, looking games up, scorecards,
+and drawing a stored game's board again."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.engine import (
+    Game,
+    RuleError,
+)
+from bot.render import final_png, scorecard_png
+from bot.render.text_card import card_text
+from bot.store import (
+    GameRow,
+    GameStatus,
+    MoveRecord,
+)
+
+from .core import ServiceCore, player_id
+from .results import NO_GAME_HERE, Board, Card, Refusal
+
+log = logging.getLogger(__name__)
+
+
+class RecordsService(ServiceCore):
+    """What is shown where: the records of boards and final messages, looking games up,
+    scorecards, and drawing a stored game's board again."""
+
+    async def nonce(self, row: GameRow, tag: str) -> str:
+        """The nonce for posting one of a game's messages: the same when a post is retried
+        (Discord then returns the message already made), different in every database."""
+        if self._install_id is None:
+            self._install_id = await self.store.install_id()
+        return f"yz{self._install_id}{row.id}{tag}"
+
+    async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> bool:
+        """Record that ``message_id`` now shows ``row`` as it is. False if it does not, and
+        never will: a newer board is on record, or an Undo took the game back to another
+        turn while this board was being posted (that message shows a turn that is gone)."""
+        turn = game.turn_number if game is not None else None
+        return await self.store.show_board(row.id, message_id, turn, row.version)
+
+    async def undo_offered(self, game_id: int, message_id: int | None) -> None:
+        """Record which message offers Undo (or that none does)."""
+        await self.store.set_messages(game_id, undo_message_id=message_id)
+
+    async def final_posted(self, game_id: int, message_id: int) -> None:
+        """Record the final message of a finished game."""
+        await self.store.set_messages(game_id, final_message_id=message_id)
+
+    async def find(self, game_id: int) -> GameRow | None:
+        """A game as stored, or None."""
+        return await self.store.get_game(game_id)
+
+    async def find_live(self, channel_id: int) -> GameRow | None:
+        """The lobby or game in a channel (or its thread), or None."""
+        return await self.store.live_game_in(channel_id)
+
+    async def live_games(self) -> list[GameRow]:
+        """Every lobby and running game."""
+        return await self.store.live_games()
+
+    async def needing_messages(self) -> list[GameRow]:
+        """What a repair looks at: every live game, and finished games whose final message
+        was never posted."""
+        return await self.store.live_games() + await self.store.games_missing_final_message()
+
+    async def undo_open(self, game_id: int) -> bool:
+        """Whether the game's last scoring still offers its Undo."""
+        row = await self.store.get_game(game_id)
+        return row is not None and row.undo_message_id is not None
+
+    async def live_game(self, channel_id: int) -> GameRow:
+        """The channel's lobby or game, or a refusal saying there is none."""
+        row = await self.store.live_game_in(channel_id)
+        if row is None:
+            raise Refusal(NO_GAME_HERE)
+        return row
+
+    async def set_thread(self, game_id: int, thread_id: int) -> GameRow:
+        """Record the thread a game is played in."""
+        row = await self._row(game_id)
+        return await self._save(row, MoveRecord(None, "thread"), thread_id=thread_id)
+
+    async def render(self, row: GameRow) -> Board:
+        """The board for a stored game as it is now (for repairs after a restart)."""
+        game = self.game_of(row) if row.state is not None else None
+        return await self._board(row, game if row.status == GameStatus.ACTIVE else None)
+
+    async def final_image(self, row: GameRow) -> bytes:
+        """The final scorecard of a finished game."""
+        return await self.painter.run(final_png, self.game_of(row).to_dict())
+
+    async def scorecard(
+        self, channel_id: int, viewer_id: int, member_id: int | None, picture: bool = True
+    ) -> Card:
+        """A player's scorecard: the named player, else the viewer, else whoever plays.
+        With no game going on, the cards of the game that finished last here."""
+        row = await self.store.live_game_in(channel_id)
+        if row is None:
+            row = await self.store.last_finished_game_in(channel_id)
+        if row is None:
+            raise Refusal(NO_GAME_HERE)
+        return await self.scorecard_of(row.id, viewer_id, member_id, picture)
+
+    async def scorecard_of(
+        self, game_id: int, viewer_id: int, member_id: int | None, picture: bool = True
+    ) -> Card:
+        """Like ``scorecard``, for a game by id (also a finished one)."""
+        row = await self._row(game_id)
+        if row.state is None:
+            raise Refusal("The game has not started yet: there are no scorecards to show.")
+        game = self.game_of(row)
+        wanted = member_id if member_id is not None else viewer_id
+        try:
+            seat = game.seat_of(player_id(wanted))
+        except RuleError:
+            if member_id is not None:
+                raise Refusal("That member is not playing in this game.") from None
+            seat = game.current
+        image = await self.painter.run(scorecard_png, game.to_dict(), seat) if picture else None
+        return Card(game.seats[seat].name, card_text(game, [seat]), image)
+
+    async def stale_click(self, game_id: int | None) -> Refusal:
+        """The refusal for a button that is out of date, pointing at the game's live message."""
+        row = await self.store.get_game(game_id) if game_id is not None else None
+        if row is None or not row.is_live:
+            return Refusal("That button is out of date: this game is over.")
+        return Refusal("That button is out of date. Use the live board instead.", self._link(row))
+
+    async def pictures_off(self, game_id: int) -> Board | None:
+        """Play the rest of a game without pictures (the bot was refused a file where the
+        game is played): the board as it is now, in text. None if the game is over."""
+
+        async def work() -> Board | None:
+            row = await self._row(game_id)
+            if row.status != GameStatus.ACTIVE:
+                return None
+            saved = row
+            if row.pictures:
+                saved = await self._save(row, MoveRecord(None, "pictures-off"), pictures=False)
+            return await self._board(saved, self.game_of(saved))
+
+        return await self._locked(game_id, work)

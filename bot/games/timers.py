@@ -1,0 +1,98 @@
+"""Timers: turns that run out, half-time reminders, lobbies and idle games that close, boards
+left behind."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.engine import (
+    TimeoutPolicy,
+)
+from bot.store import (
+    GameRow,
+    GameStatus,
+    MoveRecord,
+)
+
+from .core import IDLE_LIMIT, REPAIR_AFTER, stamp
+from .results import Expired, Outcome, Pinged, Refusal, TimedOut
+from .turns import TurnsService
+
+log = logging.getLogger(__name__)
+
+
+class TimersService(TurnsService):
+    """Timers: turns that run out, half-time reminders, lobbies and idle games that close,
+    boards left behind."""
+
+    async def due(self, ours: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
+        """Ids of the live games that have a timer due now, in the servers ``ours`` picks
+        (by server id: a process acts only on the servers of its own shards)."""
+        now = self.clock()
+        rows = await self.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
+        return [row.id for row in rows if ours(row.guild_id)]
+
+    async def boards_behind(
+        self, ours: Callable[[int | None], bool] = lambda guild_id: True
+    ) -> list[GameRow]:
+        """Live games (in the servers ``ours`` picks) whose board a failed post or answer
+        left behind, quiet for a while: the timer repairs them."""
+        rows = await self.store.boards_behind(stamp(self.clock() - REPAIR_AFTER))
+        return [row for row in rows if ours(row.guild_id)]
+
+    async def act(self, game_id: int) -> Outcome | None:
+        """Do what a due game's timer says, once: close, abandon, play the turn, or remind.
+
+        Safe to call from two processes at once: the store's version check lets one win.
+        """
+
+        async def work() -> Outcome | None:
+            row = await self._row(game_id)
+            if not row.is_live:
+                return None
+            now = self.clock()
+            now_at = stamp(now)
+            if row.status == GameStatus.LOBBY:
+                if row.deadline_at is not None and row.deadline_at <= now_at:
+                    saved = await self._save(
+                        row,
+                        MoveRecord(None, "lobby-timeout"),
+                        status=GameStatus.CANCELLED,
+                        deadline_at=None,
+                    )
+                    return Expired(saved, "Nobody started this lobby in time, so it closed.")
+                return None
+            game = self.game_of(row)
+            last_move = row.last_move_at or row.updated_at
+            if last_move <= stamp(now - IDLE_LIMIT):
+                saved = await self._save(
+                    row, MoveRecord(None, "idle-timeout"), status=GameStatus.ABANDONED,
+                    deadline_at=None, ping_at=None,
+                )  # fmt: skip
+                return Expired(saved, "No move for 24 hours, so the game was abandoned.")
+            if row.deadline_at is not None and row.deadline_at <= now_at:
+                seat = game.current_seat
+                round_no = game.round
+                result = game.timeout(TimeoutPolicy(row.timeout_policy))
+                away = game.seats[game.seat_of(seat.player_id)].away
+                move = MoveRecord(
+                    None, "timeout", f"{result.category.value} {result.points}", str(result.dice)
+                )
+                scored = await self._after_scoring(row, game, move, result, seat.name, round_no, {})
+                return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
+            if row.ping_at is not None and row.ping_at <= now_at:
+                saved = await self._save(row, MoveRecord(None, "ping"), ping_at=None, unseen=True)
+                left = 0
+                if row.deadline_at is not None:
+                    left = max(
+                        0, int((datetime.fromisoformat(row.deadline_at) - now).total_seconds())
+                    )
+                return Pinged(saved, game.current_player_id, left)
+            return None
+
+        try:
+            return await self._locked(game_id, work)
+        except Refusal:
+            return None  # another process acted first

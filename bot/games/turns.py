@@ -1,0 +1,347 @@
+"""Turns: roll, hold, score, undo, computer players' moves, leaving, rejoining, kicking."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot.engine import (
+    Category,
+    Game,
+    RuleError,
+    ScoreResult,
+)
+from bot.render import final_png
+from bot.store import (
+    GameRow,
+    GameStatus,
+    MoveRecord,
+    ResultRow,
+)
+from bot.strategy.decisions import supports
+from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
+
+from .core import bot_level, is_bot, player_id, refusing
+from .lobby import LobbyService
+from .results import Board, Refusal, Scored, Undone
+
+log = logging.getLogger(__name__)
+
+
+class TurnsService(LobbyService):
+    """Turns: roll, hold, score, undo, computer players' moves, leaving, rejoining, kicking."""
+
+    def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
+        if row.status != GameStatus.ACTIVE:
+            raise Refusal("This game is over. Start a new one with /yahtzee start.")
+        game = self.game_of(row)
+        # A click on this turn's buttons may come before the bot has recorded the message
+        # it just posted as this turn's board (board_turn still names the last turn): that
+        # message is the board. Once recorded, only the recorded message is live.
+        recorded = row.board_turn == game.turn_number
+        if turn != game.turn_number or (recorded and message_id != row.board_message_id):
+            raise Refusal(
+                "That board is from an earlier turn. Use the live board instead.", self._link(row)
+            )
+        return game
+
+    async def _live_turn(
+        self, game_id: int, message_id: int | None, turn: int, rolls_used: int
+    ) -> tuple[GameRow, Game]:
+        """The game a turn button belongs to, if the button is still live for these dice."""
+        row = await self._row(game_id)
+        game = self._require_live_board(row, message_id, turn)
+        self._check_rolls(game, rolls_used)
+        return row, game
+
+    @staticmethod
+    def _check_rolls(game: Game, rolls_used: int) -> None:
+        if rolls_used != game.rolls_used:
+            if game.rolls_used > rolls_used:
+                raise Refusal(
+                    "The dice have been rolled since that click (a double click?); nothing "
+                    "else changed. Look at the dice on the board."
+                )
+            raise Refusal("That button is out of date; use the board as it is now.")
+
+    async def roll(
+        self, game_id: int, user_id: int, message_id: int | None, turn: int, rolls_used: int
+    ) -> Board:
+        """Roll the dice not held."""
+
+        async def work() -> Board:
+            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            kept: tuple[int, ...] | None = None
+            if game.dice is not None and game.current_player_id == player_id(user_id):
+                kept = tuple(sorted(f for f, h in zip(game.dice, game.held, strict=True) if h))
+                if len(kept) == 5 or game.rolls_left == 0:
+                    kept = None  # keeping all five only wastes a roll: nothing to value
+            with refusing():
+                dice = game.roll(player_id(user_id))
+            move = MoveRecord(user_id, "roll", dice=str(dice))
+            retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
+            closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
+            board = await self._save_and_draw(row, move, game, retire, **self._moved(), **closed)
+            if kept is not None:
+                self._cost_later(row, board.row.version, kept, None)
+            return board
+
+        return await self._locked(game_id, work)
+
+    async def hold(
+        self,
+        game_id: int,
+        user_id: int,
+        message_id: int | None,
+        turn: int,
+        rolls_used: int,
+        index: int,
+    ) -> Board:
+        """Hold a free die or release a held one."""
+
+        async def work() -> Board:
+            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            with refusing():
+                held = game.toggle_hold(player_id(user_id), index)
+            detail = f"{'hold' if held else 'release'} die {index + 1}"
+            move = MoveRecord(user_id, "hold", detail, str(game.dice))
+            return await self._save_and_draw(row, move, game, **self._moved())
+
+        return await self._locked(game_id, work)
+
+    async def score(
+        self,
+        game_id: int,
+        user_id: int,
+        message_id: int | None,
+        turn: int,
+        rolls_used: int,
+        box: str,
+    ) -> Scored:
+        """Score the dice in a box; the turn passes on, or the game ends and results are kept."""
+
+        async def work() -> Scored:
+            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            try:
+                category = Category(box)
+            except ValueError:
+                raise Refusal("That box does not exist; pick one from the menu.") from None
+            seat = game.current_seat
+            round_no = game.round
+            with refusing():
+                result = game.score(player_id(user_id), category)
+            cost: dict[str, object] = {}
+            if game.is_over:  # the results keep each player's loss: value this one now
+                cost = await self._cost(self.game_of(row), None, category)
+            detail = f"{category.value} {result.points}" + (
+                f" +{result.bonus}" if result.bonus else ""
+            )
+            move = MoveRecord(user_id, "score", detail, str(result.dice), **cost)  # type: ignore[arg-type]
+            scored = await self._after_scoring(
+                row, game, move, result, seat.name, round_no, self._moved()
+            )
+            if not cost:
+                self._cost_later(row, scored.board.row.version, None, category)
+            return scored
+
+        return await self._locked(game_id, work)
+
+    async def _after_scoring(
+        self,
+        row: GameRow,
+        game: Game,
+        move: MoveRecord,
+        result: ScoreResult,
+        name: str,
+        round_no: int,
+        extra: dict[str, object],
+    ) -> Scored:
+        """Save a scoring: the next turn with its timer, or the end with its results."""
+        if game.is_over:
+            if game.completed:
+                results = self._results(game)
+                if supports(game.preset):
+                    await self.costs_settled(row.id)
+                    results = [
+                        replace(r, expected_loss=await self._game_loss(row.id, r.user_id, move))
+                        for r in results
+                    ]
+                saved = await self._save(
+                    row, move, game, status=GameStatus.FINISHED, results=results,
+                    deadline_at=None, ping_at=None, **extra,
+                )  # fmt: skip
+                final = await self.painter.run(final_png, game.to_dict()) if row.pictures else None
+                return Scored(Board(saved, game), result, name, round_no, final)
+            saved = await self._save(
+                row,
+                move,
+                game,
+                status=GameStatus.ABANDONED,
+                deadline_at=None,
+                ping_at=None,
+                **extra,
+            )
+            return Scored(Board(saved, game), result, name, round_no)
+        board = await self._save_and_draw(row, move, game, **self._turn_timer(row, game), **extra)
+        return Scored(board, result, name, round_no)
+
+    @staticmethod
+    def _results(game: Game) -> list[ResultRow]:
+        out = []
+        for standing in game.standings():
+            seat = game.seats[standing.seat]
+            if seat.left or is_bot(seat.player_id):
+                continue  # bots never count on the leaderboard
+            card = seat.card
+            out.append(
+                ResultRow(
+                    user_id=int(seat.player_id),
+                    total=card.total,
+                    upper_total=card.upper_total,
+                    upper_bonus=card.upper_bonus,
+                    yahtzees=card.yahtzees,
+                    yahtzee_bonuses=card.yahtzee_bonuses,
+                    place=standing.place,
+                    seats=len(game.seats),
+                    name=seat.name,
+                )
+            )
+        return out
+
+    async def undo(self, game_id: int, user_id: int, message_id: int | None, turn: int) -> Undone:
+        """Take back the last scoring, from the message that offers Undo."""
+
+        async def work() -> Undone:
+            row = await self._row(game_id)
+            if row.status != GameStatus.ACTIVE:
+                raise Refusal("This game is over: its last scoring is final.")
+            game = self.game_of(row)
+            if message_id != row.undo_message_id or turn != game.turn_number - 1:
+                raise Refusal("Too late to undo: the next roll has happened.", self._link(row))
+            with refusing():
+                game.undo(player_id(user_id))
+            # The next turn's board may still be on its way (its post not yet recorded): then
+            # the board on record is this very message, which must stay; the late post is
+            # refused by board_shown. The Undo's message becomes the board in the same save.
+            remove = row.board_message_id if row.board_message_id != message_id else None
+            saved = await self._save(
+                row,
+                MoveRecord(user_id, "undo", dice=str(game.dice)),
+                game,
+                **self._turn_timer(row, game),
+                **self._moved(),
+                undo_message_id=None,
+                board=(message_id, game.turn_number, row.version),
+            )
+            return Undone(await self._board(saved, game), remove)
+
+        return await self._locked(game_id, work)
+
+    def _bot_player(self, player_id: str) -> Player:
+        table = self.coach.table if self.coach is not None else None
+        if bot_level(player_id) == "optimal" and table is not None:
+            return OptimalPlayer(table)
+        return CasualPlayer()  # the casual strategy until the table is ready
+
+    async def bot_step(self, game_id: int) -> Board | Scored | None:
+        """One move of the computer player whose turn it is (None if it is a person's turn)."""
+
+        async def work() -> Board | Scored | None:
+            row = await self._row(game_id)
+            if row.status != GameStatus.ACTIVE:
+                return None
+            game = self.game_of(row)
+            seat = game.current_seat
+            if not is_bot(seat.player_id):
+                return None
+            round_no = game.round
+            move = next(iter(self._bot_player(seat.player_id).moves(game)))
+            if isinstance(move, str):
+                saved = await self._save(
+                    row, MoveRecord(None, "bot-roll", dice=str(game.dice)), game
+                )
+                return await self._board(saved, game)
+            detail = f"{move.category.value} {move.points}" + (
+                f" +{move.bonus}" if move.bonus else ""
+            )
+            record = MoveRecord(None, "bot-score", detail, str(move.dice))
+            return await self._after_scoring(row, game, record, move, seat.name, round_no, {})
+
+        return await self._locked(game_id, work)
+
+    async def leave_game(self, channel_id: int, user_id: int) -> Board:
+        """A player leaves the running game; the others play on; the last one out ends it."""
+        row = await self.live_game(channel_id)
+        if row.status == GameStatus.LOBBY:
+            return Board(await self.leave_lobby(row.id, user_id))
+
+        async def work() -> Board:
+            current = await self._row(row.id)
+            if current.status != GameStatus.ACTIVE:
+                raise Refusal("This game is over already.")
+            game = self.game_of(current)
+            was_current = game.current_player_id == player_id(user_id)
+            with refusing():
+                game.leave(player_id(user_id))
+            return await self._after_leaving(
+                current, game, MoveRecord(user_id, "leave"), was_current
+            )
+
+        return await self._locked(row.id, work)
+
+    async def _after_leaving(
+        self, row: GameRow, game: Game, move: MoveRecord, turn_moved: bool
+    ) -> Board:
+        if game.is_over:
+            status = GameStatus.FINISHED if game.completed else GameStatus.ABANDONED
+            results = self._results(game) if game.completed else ()
+            saved = await self._save(
+                row, move, game, status=status, results=results, deadline_at=None, ping_at=None
+            )
+            return Board(saved, game)
+        timer = self._turn_timer(row, game) if turn_moved else {}  # a new player's turn starts
+        saved = await self._save(row, move, game, **timer)
+        return await self._board(saved, game)
+
+    async def rejoin(self, channel_id: int, user_id: int) -> GameRow:
+        """An away player takes their seat back from their next turn."""
+        row = await self.live_game(channel_id)
+
+        async def work() -> GameRow:
+            current = await self._row(row.id)
+            if current.status != GameStatus.ACTIVE:
+                raise Refusal("There is no game in progress here to rejoin.")
+            game = self.game_of(current)
+            with refusing():
+                game.rejoin(player_id(user_id))
+            return await self._save(current, MoveRecord(user_id, "rejoin"), game, **self._moved())
+
+        return await self._locked(row.id, work)
+
+    async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
+        """The host or an admin removes an away player from the running game."""
+        row = await self.live_game(channel_id)
+        if row.status != GameStatus.ACTIVE:
+            raise Refusal("There is no game in progress here.")
+        if user_id != row.host_id and not is_admin:
+            raise Refusal("Only the host or a member with Manage Server can remove a player.")
+
+        async def work() -> Board:
+            current = await self._row(row.id)
+            game = self.game_of(current)
+            try:
+                seat = game.seats[game.seat_of(player_id(target_id))]
+            except RuleError:
+                raise Refusal("That member is not playing in this game.") from None
+            if not seat.away:
+                raise Refusal(
+                    f"{seat.name} is not away: only a player who timed out and is being "
+                    "skipped can be removed."
+                )
+            game.leave(seat.player_id)
+            # An away seat is never the one to play, so the turn does not move.
+            return await self._after_leaving(
+                current, game, MoveRecord(user_id, "kick", seat.player_id), turn_moved=False
+            )
+
+        return await self._locked(row.id, work)

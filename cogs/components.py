@@ -1,0 +1,416 @@
+"""Every button and select the bot posts: restart-proof components.
+
+Each is a ``discord.ui.DynamicItem`` whose custom_id carries everything its click needs, so
+it keeps working after a restart. A component is three things: its custom_id (a key and
+typed fields), how it looks (its constructor), and which cog method a click calls with the
+fields as keyword arguments. The base class ``Control`` does the rest: the template, parsing
+a custom_id back into fields, and the callback.
+
+============================================================  =====================================
+custom_id                                                     component
+============================================================  =====================================
+``yz:lobby:<action>:<game>``                                  lobby: join, leave, start, cancel,
+                                                              bot-optimal, bot-casual, hints
+``yz:die:<game>:<turn>:<rolls>:<index>``                      hold or release die ``index`` (0-4)
+``yz:roll:<game>:<turn>:<rolls>``                             roll the dice not held
+``yz:box:<game>:<turn>:<rolls>``                              the select of the boxes to score
+``yz:card:<game>``                                            the clicker's scorecard (private)
+``yz:hint:<game>``                                            the best choices (private)
+``yz:undo:<game>:<turn>``                                     take back the scoring of ``turn``
+``yz:analysis:<game>``                                        a player's report card (private)
+``yz:again:<game>``                                           a new lobby inviting the players
+``yz:end:<game>``                                             confirm ending the game
+``yz:lb:<kind>:<period>:<page>:<step>``                       a leaderboard's Previous / Next
+``yz:share:lb:<kind>:<period>:<page>``, ``yz:share:stats:<user>``  Share a private answer
+``yz:lbreset:<guild>``                                        confirm a leaderboard reset (admin)
+``yz:set:<guild>:<field>``                                    a server setting's select (admin)
+``yz:set:<guild>:threads``                                    games in threads on/off (admin)
+============================================================  =====================================
+
+``turn`` is the number of turns completed in the game and ``rolls`` the rolls used this
+turn, so a click on an older board, or a second click on Roll, is recognised and refused
+politely instead of being applied to the wrong turn. ``tests/test_components.py`` checks
+that this table names every component and that each one reads back its own custom_id.
+
+To add a button: a class here (key, fields, handler, constructor), a method of that name
+on the cog, and the class in ``GAME_COMPONENTS`` or ``ADMIN_COMPONENTS`` below (the
+extension of that cog registers them in its ``setup()``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+import discord
+
+from bot.engine import ROLLS_PER_TURN
+
+LOCK = "\N{LOCK}"
+I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741 - the item a component wraps
+
+#: A custom_id field: the pattern it matches and how its text becomes a value.
+Field = tuple[str, Callable[[str], Any]]
+ID: Field = (r"\d{1,20}", int)  # a Discord snowflake has at most 20 digits
+DIGIT: Field = (r"\d", int)
+
+
+def choice(*words: str) -> Field:
+    """A field that is one of ``words``."""
+    return ("|".join(re.escape(w) for w in words), str)
+
+
+class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
+    """A component whose custom_id is ``yz:<key>:<field>:...`` and whose click calls
+    ``handler`` on the cog named ``cog`` with the fields as keyword arguments."""
+
+    key: ClassVar[str]
+    fields: ClassVar[dict[str, Field]]
+    handler: ClassVar[str]
+    cog: ClassVar[str]
+
+    def __init_subclass__(
+        cls, *, key: str, fields: dict[str, Field], handler: str, cog: str = "Yahtzee"
+    ) -> None:
+        cls.key, cls.fields, cls.handler, cls.cog = key, fields, handler, cog
+        if not key:  # an abstract kind (SelectControl): a template that matches nothing
+            super().__init_subclass__(template=r"(?!)")
+            return
+        parts = "".join(f":(?P<{name}>{pattern})" for name, (pattern, _) in fields.items())
+        super().__init_subclass__(template=f"yz:{key}{parts}")
+
+    def __init__(self, item: I, **values: Any) -> None:
+        super().__init__(item)
+        self.values = values
+
+    @classmethod
+    def make_id(cls, **values: Any) -> str:
+        """The custom_id for these field values."""
+        return ":".join(["yz", cls.key, *(str(values[name]) for name in cls.fields)])
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Control[I]:
+        values = {name: convert(match[name]) for name, (_, convert) in cls.fields.items()}
+        return cls(**values)
+
+    def chosen(self) -> dict[str, Any]:
+        """What the click itself adds to the fields (a select's choice)."""
+        return {}
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog(self.cog)
+        if cog is None:  # pragma: no cover - the extension that registers it loads the cog
+            raise RuntimeError(f"the {self.cog} cog is not loaded")
+        await getattr(cog, self.handler)(interaction, **self.values, **self.chosen())
+
+
+Button = discord.ui.Button[Any]
+Select = discord.ui.Select[Any]
+
+
+class SelectControl(Control[Select], key="", fields={}, handler=""):
+    """A select: its click also passes the chosen ``value`` ("" if none)."""
+
+    def chosen(self) -> dict[str, Any]:
+        return {"value": self.item.values[0] if self.item.values else ""}
+
+
+GAME: dict[str, Field] = {"game_id": ID}
+TURN: dict[str, Field] = {"game_id": ID, "turn": ID, "rolls": DIGIT}
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "bot-optimal", "bot-casual", "hints")
+
+
+# -- the lobby and the game ----------------------------------------------------------------
+
+
+class LobbyButton(
+    Control[Button],
+    key="lobby",
+    fields={"action": choice(*LOBBY_ACTIONS), "game_id": ID},
+    handler="on_lobby",
+):
+    """Join, Leave, Start, Cancel, a computer player or the hints switch, on a lobby."""
+
+    def __init__(
+        self,
+        action: str,
+        game_id: int,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        custom_id = self.make_id(action=action, game_id=game_id)
+        button = Button(label=label or action.title(), style=style, custom_id=custom_id)
+        super().__init__(button, action=action, game_id=game_id)
+
+
+class DieButton(
+    Control[Button],
+    key="die",
+    fields={**TURN, "index": (r"[0-4]", int)},
+    handler="on_hold",
+):
+    """One die: its face as the label; click to hold or release it."""
+
+    def __init__(
+        self,
+        game_id: int,
+        turn: int,
+        rolls: int,
+        index: int,
+        face: int | None = None,
+        held: bool = False,
+        disabled: bool = False,
+    ) -> None:
+        values = {"game_id": game_id, "turn": turn, "rolls": rolls, "index": index}
+        button = Button(
+            label=str(face) if face is not None else "\N{EN DASH}",
+            emoji=LOCK if held else None,
+            style=discord.ButtonStyle.success if held else discord.ButtonStyle.secondary,
+            custom_id=self.make_id(**values),
+            disabled=disabled,
+            row=0,
+        )
+        super().__init__(button, **values)
+
+
+class RollButton(Control[Button], key="roll", fields=TURN, handler="on_roll"):
+    """Roll the dice not held; the label shows the rolls left."""
+
+    def __init__(
+        self,
+        game_id: int,
+        turn: int,
+        rolls: int,
+        left: int = ROLLS_PER_TURN,
+        disabled: bool = False,
+    ) -> None:
+        values = {"game_id": game_id, "turn": turn, "rolls": rolls}
+        button = Button(
+            label=f"Roll ({left} left)",
+            emoji="\N{GAME DIE}",
+            style=discord.ButtonStyle.primary,
+            custom_id=self.make_id(**values),
+            disabled=left == 0 or disabled,
+            row=1,
+        )
+        super().__init__(button, **values)
+
+
+class BoxSelect(SelectControl, key="box", fields=TURN, handler="on_score"):
+    """The boxes these dice may be scored in now, each with its points."""
+
+    def __init__(
+        self,
+        game_id: int,
+        turn: int,
+        rolls: int,
+        options: list[discord.SelectOption] | None = None,
+        waiting: str = "Roll first, then pick a box",
+    ) -> None:
+        values = {"game_id": game_id, "turn": turn, "rolls": rolls}
+        usable = bool(options)
+        select = Select(
+            custom_id=self.make_id(**values),
+            placeholder="Pick a box to score" if usable else waiting,
+            options=options or [discord.SelectOption(label="Roll first", value="none")],
+            disabled=not usable,
+            row=2,
+        )
+        super().__init__(select, **values)
+
+
+def _game_button(
+    cls: type[Control[Button]], game_id: int, label: str, style: discord.ButtonStyle,
+    emoji: str | None = None, disabled: bool = False, row: int | None = None,
+) -> Button:  # fmt: skip
+    return Button(
+        label=label, emoji=emoji, style=style, custom_id=cls.make_id(game_id=game_id),
+        disabled=disabled, row=row,
+    )  # fmt: skip
+
+
+class ScorecardButton(Control[Button], key="card", fields=GAME, handler="on_scorecard"):
+    """The clicker's own scorecard (or the current player's, for a spectator), private."""
+
+    def __init__(self, game_id: int) -> None:
+        button = _game_button(
+            type(self), game_id, "Scorecard", discord.ButtonStyle.secondary, row=1
+        )
+        super().__init__(button, game_id=game_id)
+
+
+class HintButton(Control[Button], key="hint", fields=GAME, handler="on_hint"):
+    """The best three choices for the player whose turn it is (private)."""
+
+    def __init__(self, game_id: int, disabled: bool = False) -> None:
+        button = _game_button(
+            type(self), game_id, "Hint", discord.ButtonStyle.secondary,
+            "\N{ELECTRIC LIGHT BULB}", disabled, row=1,
+        )  # fmt: skip
+        super().__init__(button, game_id=game_id)
+
+
+class UndoButton(
+    Control[Button], key="undo", fields={"game_id": ID, "turn": ID}, handler="on_undo"
+):
+    """Take back the scoring shown on this message, until the next roll."""
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        button = Button(
+            label="Undo",
+            emoji="\N{LEFTWARDS ARROW WITH HOOK}",
+            style=discord.ButtonStyle.secondary,
+            custom_id=self.make_id(game_id=game_id, turn=turn),
+        )
+        super().__init__(button, game_id=game_id, turn=turn)
+
+
+class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="on_analysis"):
+    """A player's report card for the finished game (private)."""
+
+    def __init__(self, game_id: int) -> None:
+        button = _game_button(
+            type(self), game_id, "Analysis", discord.ButtonStyle.secondary, "\N{BAR CHART}"
+        )
+        super().__init__(button, game_id=game_id)
+
+
+class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="on_play_again"):
+    """A new lobby that invites the same players."""
+
+    def __init__(self, game_id: int) -> None:
+        button = _game_button(type(self), game_id, "Play again", discord.ButtonStyle.success)
+        super().__init__(button, game_id=game_id)
+
+
+class EndConfirmButton(Control[Button], key="end", fields=GAME, handler="on_end_confirmed"):
+    """Confirms /yahtzee end."""
+
+    def __init__(self, game_id: int) -> None:
+        button = _game_button(type(self), game_id, "End the game", discord.ButtonStyle.danger)
+        super().__init__(button, game_id=game_id)
+
+
+# -- leaderboards and stats ----------------------------------------------------------------
+
+
+class PageButton(
+    Control[Button],
+    key="lb",
+    fields={
+        "kind": (r"[a-z]+", str),
+        "period": (r"[a-z]+", str),
+        "page": ID,
+        "step": choice("prev", "next"),
+    },
+    handler="on_page",
+):
+    """Previous or Next on a leaderboard."""
+
+    def __init__(
+        self, kind: str, period: str, page: int, step: str, disabled: bool = False
+    ) -> None:
+        values = {"kind": kind, "period": period, "page": page, "step": step}
+        button = Button(
+            label="Previous" if step == "prev" else "Next",
+            style=discord.ButtonStyle.secondary,
+            custom_id=self.make_id(**values),
+            disabled=disabled,
+        )
+        super().__init__(button, **values)
+
+
+class ShareButton(
+    Control[Button],
+    key="share",
+    fields={"what": choice("lb", "stats"), "args": (r"[a-z0-9]+(?::[a-z0-9]+)*", str)},
+    handler="on_share",
+):
+    """Share on a private leaderboard or stats answer: post it for the whole channel.
+    ``args`` is ``<kind>:<period>:<page>`` for a leaderboard, ``<user id>`` for stats."""
+
+    def __init__(self, what: str, args: str) -> None:
+        button = Button(
+            label="Share",
+            emoji="\N{SPEAKING HEAD IN SILHOUETTE}",
+            style=discord.ButtonStyle.secondary,
+            custom_id=self.make_id(what=what, args=args),
+        )
+        super().__init__(button, what=what, args=args)
+
+
+GAME_COMPONENTS: tuple[type[Control[Any]], ...] = (
+    LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
+    AnalysisButton, PlayAgainButton, EndConfirmButton, PageButton, ShareButton,
+)  # fmt: skip
+
+
+# -- server administration -----------------------------------------------------------------
+
+
+class ResetConfirmButton(
+    Control[Button], key="lbreset", fields={"guild_id": ID}, handler="on_reset_confirmed",
+    cog="Admin",
+):  # fmt: skip
+    """Confirms /yahtzee-admin reset-leaderboard."""
+
+    def __init__(self, guild_id: int) -> None:
+        button = Button(
+            label="Reset the leaderboard",
+            style=discord.ButtonStyle.danger,
+            custom_id=self.make_id(guild_id=guild_id),
+        )
+        super().__init__(button, guild_id=guild_id)
+
+
+SETTING_ROWS = {"preset": 0, "turn": 1, "policy": 2}
+
+
+class SettingSelect(
+    SelectControl,
+    key="set",
+    fields={"guild_id": ID, "field": choice(*SETTING_ROWS)},
+    handler="on_setting",
+    cog="Admin",
+):
+    """A server setting's menu."""
+
+    def __init__(
+        self, guild_id: int, field: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        select = Select(
+            custom_id=self.make_id(guild_id=guild_id, field=field),
+            options=options or [discord.SelectOption(label="-", value="-")],
+            row=SETTING_ROWS[field],
+        )
+        super().__init__(select, guild_id=guild_id, field=field)
+
+
+class ThreadsButton(
+    Control[Button],
+    key="set",
+    fields={"guild_id": ID, "field": choice("threads")},
+    handler="on_setting",
+    cog="Admin",
+):
+    """Turns thread mode on or off."""
+
+    def __init__(self, guild_id: int, field: str = "threads", on: bool = False) -> None:
+        button = Button(
+            label=f"Games in threads: {'on' if on else 'off'}",
+            style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+            custom_id=self.make_id(guild_id=guild_id, field=field),
+            row=3,
+        )
+        super().__init__(button, guild_id=guild_id, field=field)
+
+    def chosen(self) -> dict[str, Any]:
+        return {"value": ""}
+
+
+ADMIN_COMPONENTS: tuple[type[Control[Any]], ...] = (
+    ResetConfirmButton, SettingSelect, ThreadsButton,
+)  # fmt: skip

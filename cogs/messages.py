@@ -1,0 +1,573 @@
+"""What the bot's messages say and show: embeds, files, and the views that hold the
+components (``cogs.components``). Pure builders: nothing here sends anything."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset, score
+from bot.games import Board, Card, Report, Scored, is_bot, player_id
+from bot.leaderboard import (
+    LEADERBOARD_KINDS,
+    PERIODS,
+    LeaderboardPage,
+    PlayerStats,
+    count_of,
+    format_figure,
+)
+from bot.render.text_card import card_text, code_block
+from bot.store import GameRow, GuildSettings
+from bot.strategy.decisions import Choice, count_word
+
+from .components import (
+    AnalysisButton,
+    BoxSelect,
+    DieButton,
+    EndConfirmButton,
+    HintButton,
+    LobbyButton,
+    PageButton,
+    PlayAgainButton,
+    ResetConfirmButton,
+    RollButton,
+    ScorecardButton,
+    SettingSelect,
+    ShareButton,
+    ThreadsButton,
+    UndoButton,
+)
+
+BOARD_FILE = "board.png"
+FINAL_FILE = "final.png"
+CARD_FILE = "scorecard.png"
+GREEN = discord.Colour(0x24593B)
+GOLD = discord.Colour(0xD69712)
+GREY = discord.Colour(0x4F545C)
+NAME_LIMIT = 40
+#: Embeddings, overrides, isolates and marks of the bidi algorithm, and the Arabic letter mark.
+BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
+MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD PLACE MEDAL}"}
+
+
+def shown_name(name: str) -> str:
+    """A player's name as text in a message: its markdown and mention syntax made inert
+    (``**x``, a backtick, ``||`` or ``@everyone`` in a name shows as typed), bidi controls
+    dropped (an override would flip the rest of the line), blank names shown as "a player",
+    and at most ``NAME_LIMIT`` characters (eight long names must fit an embed field)."""
+    text = " ".join(BIDI_CONTROLS.sub("", name).split()) or "a player"
+    if len(text) > NAME_LIMIT:
+        text = text[: NAME_LIMIT - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
+def mention(player: str, name: str = "") -> str:
+    """A user mention from an engine player id, with the name beside it (a client that has
+    not loaded the member shows a bare mention); a computer player's name in bold."""
+    if is_bot(player):
+        return f"\N{ROBOT FACE} **{shown_name(name or 'Computer')}**"
+    return f"<@{player}> ({shown_name(name)})" if name else f"<@{player}>"
+
+
+def board_files(board: Board) -> list[discord.File]:
+    """The board's picture as the message's only attachment (none in a game without
+    pictures: editing with this list also drops an old picture)."""
+    return [png(board.image, BOARD_FILE)] if board.image is not None else []
+
+
+async def send_card(interaction: discord.Interaction[Any], card: Card) -> None:
+    """A scorecard, only for the asker: as text, and as a picture where files may go."""
+    files = [png(card.image, CARD_FILE)] if card.image is not None else []
+    await interaction.response.send_message(
+        f"**{shown_name(card.name)}**\n{code_block(card.text)}", files=files, ephemeral=True
+    )
+
+
+def png(data: bytes, name: str) -> discord.File:
+    """A PNG attachment."""
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+# -- lobby -----------------------------------------------------------------------------------
+
+
+def lobby_embed(row: GameRow) -> discord.Embed:
+    """The lobby: players so far, the host, the preset, and what to do."""
+    preset = Preset(row.preset)
+    embed = discord.Embed(title="Yahtzee: lobby", colour=GREEN)
+    if row.status == "lobby":
+        embed.description = (
+            "Press **Join** to take a seat (up to 8). The host presses **Start** when "
+            "everyone is in; a solo game is fine too."
+        )
+    elif row.status == "active":
+        embed.description = "The game has started: the board is below."
+    else:
+        embed.description = "This lobby is closed."
+        embed.colour = GREY
+    seated = "\n".join(
+        f"`#{i}` {mention(player_id(uid), name)}" + (" (host)" if uid == row.host_id else "")
+        for i, (uid, name) in enumerate(row.players, 1)
+    )
+    embed.add_field(
+        name=f"Players ({len(row.players)}/8)", value=seated or "nobody yet", inline=False
+    )
+    embed.set_footer(text=f"{preset.title} rules: {preset.description}")
+    return embed
+
+
+def invitation(host: str, invited: list[tuple[int, str]]) -> str | None:
+    """Play again's one ping: who is invited to the rematch and how to take a seat."""
+    if not invited:
+        return None
+    who = " ".join(f"<@{uid}>" for uid, _ in invited)
+    return f"{who}: {shown_name(host)} wants a rematch. Press **Join** to take a seat."
+
+
+def lobby_view(row: GameRow) -> discord.ui.View:
+    """Join, Leave, Start and Cancel while the lobby is open (no buttons once it closes)."""
+    view = discord.ui.View(timeout=None)
+    if row.status != "lobby":
+        return view
+    for action, label, style in (
+        ("join", "Join", discord.ButtonStyle.success),
+        ("leave", "Leave", discord.ButtonStyle.secondary),
+        ("start", "Start", discord.ButtonStyle.primary),
+        ("cancel", "Cancel", discord.ButtonStyle.danger),
+        ("bot-optimal", "Add bot (Optimal)", discord.ButtonStyle.secondary),
+        ("bot-casual", "Add bot (Casual)", discord.ButtonStyle.secondary),
+        ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary),
+    ):
+        view.add_item(LobbyButton(action, row.id, label, style))
+    return view
+
+
+# -- a turn ----------------------------------------------------------------------------------
+
+
+def scores_field(game: Game) -> str:
+    """Every seat's running total, numbered like the image's columns."""
+    lines = []
+    for i, seat in enumerate(game.seats):
+        marker = " \N{LEFTWARDS ARROW} to play" if i == game.current and not game.is_over else ""
+        if seat.left:
+            marker = " (left)"
+        elif seat.away:
+            marker = " (away: /yahtzee rejoin)"
+        lines.append(
+            f"`#{i + 1}` {mention(seat.player_id, seat.name)}: **{seat.card.total}**{marker}"
+        )
+    return "\n".join(lines)
+
+
+def board_embed(board: Board) -> discord.Embed:
+    """The live board's embed; the image is attached as board.png."""
+    game = board.game
+    assert game is not None
+    seat = game.current_seat
+    who = mention(seat.player_id, seat.name)
+    if is_bot(seat.player_id):
+        text = bot_turn_text(game, who)
+    elif game.dice is None:
+        text = f"{who}, it's your turn: press **Roll**."
+    elif game.rolls_left == 0:
+        text = f"{who}: that was roll {ROLLS_PER_TURN} of {ROLLS_PER_TURN}. Pick a box to score."
+    else:
+        text = (
+            f"{who}: roll {game.rolls_used} of {ROLLS_PER_TURN}. Click dice to hold them, then "
+            "**Roll** again, or pick a box to score now."
+        )
+    if board.row.deadline_at is not None:  # a live countdown in every client's own time
+        deadline = datetime.fromisoformat(board.row.deadline_at)
+        text += f"\n\N{ALARM CLOCK} Time runs out <t:{int(deadline.timestamp())}:R>."
+    embed = discord.Embed(
+        title=f"Yahtzee: round {game.round} of {ROUNDS}", description=text, colour=GREEN
+    )
+    embed.add_field(name="Scores", value=scores_field(game), inline=False)
+    if board.image is not None:
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    else:  # no pictures here: the card as text, and the dice in words
+        embed.add_field(name="Scorecard", value=code_block(card_text(game)), inline=False)
+    embed.set_footer(text=f"{game.preset.title} rules · /yahtzee rules · /yahtzee scorecard")
+    return embed
+
+
+def bot_turn_text(game: Game, who: str) -> str:
+    """A computer player's turn so far, in words: what it kept and what it rolled."""
+    dice = game.dice
+    if dice is None:
+        return f"{who} is playing its turn: rolling."
+    shown = "-".join(map(str, dice))
+    if game.rolls_used == 1:
+        what = f"rolled {shown}"
+    else:
+        kept = sorted(face for face, held in zip(dice, game.held, strict=True) if held)
+        rolled = len(dice) - len(kept)
+        what = (
+            f"kept {'-'.join(map(str, kept))} and rolled {count_word(rolled)}: {shown}"
+            if kept
+            else f"rolled all five again: {shown}"
+        )
+    return f"{who} is playing its turn. Roll {game.rolls_used} of {ROLLS_PER_TURN}: {what}."
+
+
+def box_label(category: Category, points: int, game: Game) -> tuple[str, str | None]:
+    """A select option's label and description for scoring the dice in ``category``."""
+    card = game.current_seat.card
+    dice = game.dice
+    assert dice is not None
+    if category is Category.YAHTZEE and card.is_filled(Category.YAHTZEE):
+        return "Yahtzee bonus: +100", "Takes the bonus; no box is filled this turn"
+    description = None
+    if card.joker_applies(dice):
+        description = "Joker" if category in LOWER else "Joker: forced here"
+        if card.bonus_for(dice):
+            description += ", +100 Yahtzee bonus"
+    return f"{category.label}: {points}", description
+
+
+def box_options(game: Game, best: Category | None = None) -> list[discord.SelectOption]:
+    """The menu of boxes: those that score first, then the scratches (0 points, said once),
+    the hint's best box marked."""
+    scoring: list[discord.SelectOption] = []
+    scratches: list[discord.SelectOption] = []
+    for category, points in game.options().items():
+        label, description = box_label(category, points, game)
+        if category is best:
+            mark = "\N{WHITE MEDIUM STAR} Best box to score now (hint)"
+            description = f"{mark}; {description}" if description else mark
+        option = discord.SelectOption(label=label, value=category.value, description=description)
+        takes_bonus = label.startswith("Yahtzee bonus")
+        (scoring if points or takes_bonus else scratches).append(option)
+    if scratches:
+        note = "Scratch: 0 points"
+        if len(scratches) > 1:
+            note += " here and in the boxes below"
+        first = scratches[0]
+        first.description = f"{note}; {first.description}" if first.description else note
+    return scoring + scratches
+
+
+def board_view(board: Board) -> discord.ui.View:
+    """Five die buttons; Roll and Scorecard; the select of legal boxes."""
+    game = board.game
+    assert game is not None
+    gid, turn, rolls = board.row.id, game.turn_number, game.rolls_used
+    view = discord.ui.View(timeout=None)
+    computer = is_bot(game.current_player_id)  # its turn: only the Scorecard is for people
+    can_hold = game.dice is not None and game.rolls_left > 0 and not computer
+    holding = game.rolls_left > 0  # after the last roll a hold means nothing: plain dice
+    for i in range(5):
+        face = game.dice[i] if game.dice is not None else None
+        held = holding and game.held[i]
+        view.add_item(DieButton(gid, turn, rolls, i, face, held, not can_hold))
+    view.add_item(RollButton(gid, turn, rolls, game.rolls_left, disabled=computer))
+    view.add_item(ScorecardButton(gid))
+    if board.row.hints:
+        view.add_item(HintButton(gid, disabled=computer))
+    options = [] if computer else box_options(game, board.best_box)
+    waiting = "The computer is playing its turn" if computer else "Roll first, then pick a box"
+    view.add_item(BoxSelect(gid, turn, rolls, options, waiting))
+    return view
+
+
+def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -> discord.Embed:
+    """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
+    before the scoring, and a game's channel is read on phones): edit it in with
+    ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
+    result = scored.result
+    if result.bonus_turn:
+        what = f"took a **Yahtzee bonus** (+100) with {result.dice}"
+    else:
+        what = f"scored **{result.points}** in **{result.category.label}** with {result.dice}"
+        if result.bonus:
+            what += f", plus a **+{result.bonus}** Yahtzee bonus"
+    text = f"{mention(result.player_id, scored.scorer_name)} {what}."
+    if score(Category.YAHTZEE, result.dice):  # five alike, wherever they were scored
+        text = f"\N{PARTY POPPER} **Yahtzee!** {text}"
+    if timed_out:
+        text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
+        if away:
+            text += (
+                " They timed out twice in a row and are skipped from now on; "
+                "`/yahtzee rejoin` brings them back."
+            )
+    embed = discord.Embed(
+        title=f"Yahtzee: round {scored.round} of {ROUNDS}", description=text, colour=GREY
+    )
+    embed.set_footer(text="This turn is over; the live board is below.")
+    return embed
+
+
+def undo_view(game_id: int, turn: int) -> discord.ui.View:
+    """Only the Undo button, for the player who just scored."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(game_id, turn))
+    return view
+
+
+def final_embed(row: GameRow, game: Game, picture: bool = True) -> discord.Embed:
+    """Game over: the ranking with totals and bonuses, then the cards as text (for screen
+    readers, and in place of the picture where the bot may not attach files)."""
+    lines = []
+    for standing in game.standings():
+        card = game.seats[standing.seat].card
+        if standing.place is None:
+            lines.append(f"left: {mention(standing.player_id, standing.name)}: {standing.total}")
+            continue
+        medal = MEDALS.get(standing.place, f"{standing.place}.")
+        extras = []
+        if card.upper_bonus:
+            extras.append(f"upper bonus {card.upper_bonus}")
+        if card.yahtzee_bonus:
+            extras.append(f"Yahtzee bonus {card.yahtzee_bonus}")
+        tail = f" ({', '.join(extras)})" if extras else ""
+        lines.append(
+            f"{medal} {mention(standing.player_id, standing.name)}: **{standing.total}**{tail}"
+        )
+    winners = [s for s in game.standings() if s.place == 1]
+    if len(winners) == 1:
+        title = f"Game over: {shown_name(winners[0].name)} wins with {winners[0].total}!"
+    elif winners:
+        title = f"Game over: a {len(winners)}-way tie at {winners[0].total}!"
+    else:
+        title = "Game over"
+    lines.append(code_block(card_text(game)))
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
+    if picture:
+        embed.set_image(url=f"attachment://{FINAL_FILE}")
+    embed.set_footer(
+        text=f"{Preset(row.preset).title} rules · Play again opens a lobby for the same players"
+    )
+    return embed
+
+
+def final_view(game_id: int, analysis: bool = True) -> discord.ui.View:
+    """Play again, and each player's Analysis."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayAgainButton(game_id))
+    if analysis:
+        view.add_item(AnalysisButton(game_id))
+    return view
+
+
+def report_text(report: Report) -> str:
+    """A player's report card in words."""
+    share = report.optimal / report.decisions if report.decisions else 0.0
+    well = (
+        f"**{report.optimal} of your {report.decisions} decisions** ({share:.0%}) were exactly "
+        "what optimal play would have done."
+    )
+    if report.decisions and report.optimal == report.decisions:
+        well = f"\N{GLOWING STAR} {well} A perfect game!"
+    lines = [
+        well,
+        f"Points left on the table: **{report.loss:.1f}** expected points over the game, "
+        "against optimal play.",
+    ]
+    if report.costliest:
+        lines.append("Your costliest decisions:")
+        lines += [f"- {text}" for text in report.costliest]
+    return "\n".join(lines)
+
+
+def hint_text(choices: list[Choice], game: Game) -> str:
+    """The best choices in plain words, with their expected final scores."""
+    assert game.dice is not None
+    lines = [
+        f"{i}. {choice.describe()}: **{choice.value:.1f}**" for i, choice in enumerate(choices, 1)
+    ]
+    return (
+        f"Best choices for {game.dice} (roll {game.rolls_used} of {ROLLS_PER_TURN}), with the "
+        "expected final score of each under optimal play:\n" + "\n".join(lines)
+    )
+
+
+def ended_embed(reason: str) -> discord.Embed:
+    """A board retired because the game ended early."""
+    return discord.Embed(title="Yahtzee: game ended", description=reason, colour=GREY)
+
+
+def undone_embed(game: Game | None = None) -> discord.Embed:
+    """A next turn's message that is no longer the board: it stays (it pinged the next
+    player: deleting it would leave a ghost ping) and says what happened. With ``game``, an
+    Undo by its player to move; without, a move that came in while it was being posted."""
+    if game is None:
+        return discord.Embed(
+            title="Yahtzee: board out of date",
+            description="A move came in while this board was being posted (an Undo, say): "
+            "the live board is above.",
+            colour=GREY,
+        )
+    seat = game.current_seat
+    return discord.Embed(
+        title="Yahtzee: turn taken back",
+        description=f"{mention(seat.player_id, seat.name)} took back their last scoring and "
+        "plays on: the live board is above.",
+        colour=GREY,
+    )
+
+
+def end_confirm_view(game_id: int) -> discord.ui.View:
+    """The confirmation button for /yahtzee end."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndConfirmButton(game_id))
+    return view
+
+
+# -- leaderboards ----------------------------------------------------------------------------
+
+LEADERBOARD_FILE = "leaderboard.png"
+STATS_FILE = "stats.png"
+
+
+def leaderboard_embed(page: LeaderboardPage, picture: bool = True) -> discord.Embed:
+    """A board's page: the image carries the table (without ``picture``, where the bot may
+    not attach files, the page's lines are text)."""
+    embed = discord.Embed(
+        title=f"Leaderboard: {LEADERBOARD_KINDS[page.kind]} ({PERIODS[page.period].lower()})",
+        colour=GREEN,
+    )
+    lines: list[str] = []
+    if not picture:
+        lines += [
+            f"`{r.rank}.` {mention(player_id(r.user_id), r.name or 'a player')}: "
+            f"**{format_figure(page.kind, r.figure)}** in {count_of(r.games, 'game')}"
+            for r in page.rows
+        ]
+        if page.pages > 1:
+            lines.append(f"Page {page.page + 1} of {page.pages}")
+    if page.players == 0:
+        lines.append("Nobody is on this board yet: finish a game to get on it.")
+    elif page.footer:
+        lines.append(shown_name(page.footer))  # the asker's line, readable on a phone
+    embed.description = "\n".join(lines)
+    if picture:
+        embed.set_image(url=f"attachment://{LEADERBOARD_FILE}")
+    embed.set_footer(text="Bot opponents never count. /yahtzee stats for your own figures.")
+    return embed
+
+
+def leaderboard_files(page: LeaderboardPage, picture: bool = True) -> list[discord.File]:
+    """The page's picture, or nothing where files may not go."""
+    return [png(page.image, LEADERBOARD_FILE)] if picture else []
+
+
+def share_view(what: str, *args: str) -> discord.ui.View:
+    """Only a Share button, for a private answer."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShareButton(what, ":".join(args)))
+    return view
+
+
+def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
+    """Previous and Next when the board has more than one page, and Share (the answer is
+    private: Share posts the page for the channel)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShareButton("lb", f"{page.kind}:{page.period}:{page.page}"))
+    if page.pages > 1:
+        view.add_item(PageButton(page.kind, page.period, page.page, "prev", page.page == 0))
+        view.add_item(
+            PageButton(page.kind, page.period, page.page, "next", page.page >= page.pages - 1)
+        )
+    return view
+
+
+def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
+    """A player's figures on this server."""
+    embed = discord.Embed(title=f"Yahtzee stats: {shown_name(name)}", colour=GREEN)
+    if stats.games == 0:
+        embed.description = "No finished games on this server yet."
+        return embed
+    embed.add_field(name="Games", value=str(stats.games))
+    embed.add_field(
+        name="Wins",
+        value=f"{stats.wins} of {stats.multiplayer_games} ({stats.win_rate:.0%})"
+        if stats.multiplayer_games
+        else "no multiplayer games",
+    )
+    embed.add_field(name="Average", value=f"{stats.average:.1f}")
+    embed.add_field(name="Best", value=str(stats.best))
+    embed.add_field(name="Upper bonus", value=f"{stats.upper_bonus_rate:.0%} of games")
+    embed.add_field(name="Yahtzees per game", value=f"{stats.yahtzees_per_game:.2f}")
+    if stats.skill is not None:
+        embed.add_field(
+            name="Points left on the table",
+            value=f"{stats.skill:.1f} a game on average, against optimal play",
+        )
+    if stats.image is not None:
+        embed.set_image(url=f"attachment://{STATS_FILE}")
+    return embed
+
+
+TURN_LABELS = {0: "No time limit", 60: "1 minute", 120: "2 minutes", 180: "3 minutes",
+               300: "5 minutes", 600: "10 minutes", 900: "15 minutes", 1800: "30 minutes",
+               3600: "1 hour"}  # fmt: skip
+POLICY_LABELS = {
+    "scratch": ("Scratch", "Play the turn for them: roll if needed, take the lowest box"),
+    "skip-seat": (
+        "Skip seat",
+        "As scratch, and after 2 timeouts in a row skip them until they rejoin",
+    ),
+}
+
+
+def settings_embed(settings: GuildSettings) -> discord.Embed:
+    """A server's current settings."""
+    embed = discord.Embed(title="Yahtzee settings for this server", colour=GREEN)
+    embed.add_field(name="Default preset", value=Preset(settings.preset).title)
+    embed.add_field(
+        name="Turn time limit",
+        value=TURN_LABELS.get(settings.turn_seconds, f"{settings.turn_seconds} s"),
+    )
+    embed.add_field(name="When time runs out", value=POLICY_LABELS[settings.timeout_policy][0])
+    embed.add_field(name="Games in threads", value="on" if settings.use_threads else "off")
+    embed.set_footer(
+        text="Changes apply to games started from now on. "
+        "Half-way through a timed turn the player is reminded."
+    )
+    return embed
+
+
+def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
+    """One menu per setting, and the thread toggle."""
+    presets = [
+        discord.SelectOption(
+            label=f"Preset: {p.title}", value=p.value, default=p.value == settings.preset
+        )
+        for p in Preset
+    ]
+    limits = [
+        discord.SelectOption(
+            label=f"Turn limit: {label}",
+            value=str(seconds),
+            default=seconds == settings.turn_seconds,
+        )
+        for seconds, label in TURN_LABELS.items()
+    ]
+    policies = [
+        discord.SelectOption(
+            label=f"Timeout: {label}",
+            value=key,
+            description=text,
+            default=key == settings.timeout_policy,
+        )
+        for key, (label, text) in POLICY_LABELS.items()
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(SettingSelect(guild_id, "preset", presets))
+    view.add_item(SettingSelect(guild_id, "turn", limits))
+    view.add_item(SettingSelect(guild_id, "policy", policies))
+    view.add_item(ThreadsButton(guild_id, on=settings.use_threads))
+    return view
+
+
+def reset_confirm_view(guild_id: int) -> discord.ui.View:
+    """The confirmation button for a leaderboard reset."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResetConfirmButton(guild_id))
+    return view

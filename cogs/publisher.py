@@ -1,0 +1,407 @@
+"""Keeping Discord in step with the database: the one place that posts, edits and retires a
+game's messages, and the only caller of the service's records of what is shown where
+(``board_shown``, ``final_posted``, ``undo_offered``, ``set_thread``).
+
+Every change is saved first and shown after; if showing fails (Discord is down, the bot
+restarts), the database still knows what should be there, and ``repair`` brings the
+messages back in line: after a restart, a reconnect, or a command that changed a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot.games import Board, GameService, is_bot
+from bot.store import GameRow, GameStatus
+from bot.strategy import supports
+
+from .messages import (
+    FINAL_FILE,
+    board_embed,
+    board_files,
+    board_view,
+    ended_embed,
+    final_embed,
+    final_view,
+    lobby_embed,
+    lobby_view,
+    mention,
+    png,
+    undone_embed,
+)
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
+THREAD_ARCHIVED = 50083
+REPAIR_PACE = 0.05  # seconds between repaired games: 20 a second, well inside the rate limits
+USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+class Publisher:
+    """Posts, edits and retires the messages of games, and repairs them."""
+
+    def __init__(self, bot: YahtzeeBot, on_computer_turn: Callable[[int], None]) -> None:
+        self.bot = bot
+        self._on_computer_turn = on_computer_turn  # a computer player is to move in a game
+        self._reminders: dict[int, discord.Message] = {}  # game id -> its turn's reminder
+        self.repairing = asyncio.Lock()
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    async def unarchiving(self, channel_id: int, act: Callable[[], Awaitable[T]]) -> T:
+        """``act()``; if Discord answers that the game's thread is archived (a long game,
+        a day without a post), unarchive the thread and ``act()`` once more."""
+        try:
+            return await act()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+        log.info("thread %s was archived; unarchiving it to go on", channel_id)
+        await self.bot.http.edit_channel(channel_id, archived=False, reason="a game goes on")
+        return await act()
+
+    # -- reminders ---------------------------------------------------------------------------
+
+    async def remind(self, row: GameRow, player_id: str, seconds_left: int) -> None:
+        """The half-time reminder of a turn: deleted when the turn ends."""
+        minutes, seconds = divmod(seconds_left, 60)
+        link = ""
+        if row.board_message_id:
+            link = (
+                f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
+                f"{row.board_message_id}"
+            )
+        self._reminders[row.id] = await self.channel(row.board_channel_id).send(
+            f"{mention(player_id)}, half your turn's time is gone: "
+            f"{minutes}:{seconds:02d} left to play.{link}",
+            allowed_mentions=USER_MENTIONS,
+            delete_after=seconds_left + 5,  # in case the bot restarts meanwhile
+        )
+
+    async def turn_over(self, game_id: int) -> None:
+        """A turn has ended: its half-time reminder, if any, has done its job and goes (the
+        channel keeps no extra message per reminded turn)."""
+        reminder = self._reminders.pop(game_id, None)
+        if reminder is not None:
+            try:
+                await reminder.delete()
+            except discord.HTTPException as exc:
+                log.info("could not delete the reminder of game %s: %s", game_id, exc)
+
+    # -- boards ------------------------------------------------------------------------------
+
+    async def post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
+        """A new live board that mentions the player to move (None if, while it was being
+        posted, an Undo took the game back: the message is turned into a note)."""
+        assert board.game is not None
+        await self.turn_over(board.row.id)
+        seat = board.game.current_seat
+        # The nonce makes a re-post after a crash return the message already posted, if any.
+        post = self.channel(board.row.board_channel_id).send
+        text = f"{mention(seat.player_id, seat.name)}" + (
+            " is playing." if is_bot(seat.player_id) else ", your turn!"
+        )
+        try:
+            message = await post(
+                nonce=nonce or await self.games.nonce(board.row, f"v{board.row.version}"),
+                content=text,
+                embed=board_embed(board),
+                files=board_files(board),
+                view=board_view(board),
+                allowed_mentions=USER_MENTIONS,
+            )
+        except discord.Forbidden as exc:
+            textual = await self._refused_a_file(exc, board)
+            if textual is None:
+                raise
+            board = textual
+            message = await post(
+                nonce=await self.games.nonce(board.row, f"v{board.row.version}"),
+                content=text,
+                embed=board_embed(board),
+                view=board_view(board),
+                allowed_mentions=USER_MENTIONS,
+            )
+        game = board.game
+        assert game is not None
+        if not await self.games.board_shown(board.row, message.id, game):
+            log.info("game %s: turn %s was undone while its board was posted", board.row.id,
+                     game.turn_number)  # fmt: skip
+            await self.retire(board.row.board_channel_id, message.id, embed=undone_embed())
+            return None
+        if is_bot(game.current_player_id):
+            self._on_computer_turn(board.row.id)
+        return message
+
+    async def _refused_a_file(self, exc: discord.Forbidden, board: Board) -> Board | None:
+        """After a 403 on a board with a picture: if files are what the bot lost (Attach
+        Files taken away mid-game), the game goes on in text; the board to show instead.
+        None if that is not it (the error stands)."""
+        if exc.code != MISSING_PERMISSIONS or board.image is None:
+            return None
+        # If something else is missing (Send Messages), the text board is refused too and
+        # that error stands: the game then ends as one that cannot be shown.
+        log.warning("game %s: refused a picture (%s); going on in text", board.row.id, exc)
+        return await self.games.pictures_off(board.row.id)
+
+    async def edit_board(self, message_id: int, board: Board) -> None:
+        """Show ``board`` on its message; if that message is gone (a moderator deleted it),
+        post the board anew, as the repair after a restart does."""
+        assert board.game is not None
+        message = self.channel(board.row.board_channel_id).get_partial_message(message_id)
+        try:
+            await self.unarchiving(
+                board.row.board_channel_id,
+                lambda: message.edit(
+                    embed=board_embed(board), attachments=board_files(board), view=board_view(board)
+                ),
+            )
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            log.info("game %s: its board %s was deleted; posting it again", board.row.id,
+                     message_id)  # fmt: skip
+            await self.post_board(
+                board, nonce=await self.games.nonce(board.row, f"v{board.row.version}r")
+            )
+            return
+        await self.games.board_shown(board.row, message_id, board.game)
+
+    async def show(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        """Answer a click by showing ``board`` on the message clicked."""
+        await self.unarchiving(
+            board.row.board_channel_id,
+            lambda: interaction.response.edit_message(
+                embed=board_embed(board), attachments=board_files(board), view=board_view(board)
+            ),
+        )
+        if interaction.message is not None:
+            await self.games.board_shown(board.row, interaction.message.id, board.game)
+
+    async def show_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
+        """Answer a lobby click with the lobby as it is now."""
+        await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
+        if interaction.message is not None:
+            await self.games.board_shown(row, interaction.message.id, None)
+
+    async def edit_lobby(self, row: GameRow, message_id: int) -> None:
+        """Show the lobby as it is now on its message (after a /yahtzee leave)."""
+        message = self.channel(row.board_channel_id).get_partial_message(message_id)
+        await message.edit(embed=lobby_embed(row), view=lobby_view(row))
+
+    async def answer_with_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        row: GameRow,
+        content: str | None = None,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> None:
+        """Answer the interaction with the lobby message, and note it as the game's board."""
+        response = await interaction.response.send_message(
+            content,
+            embed=lobby_embed(row),
+            view=lobby_view(row),
+            allowed_mentions=mentions or discord.AllowedMentions.none(),
+        )
+        if response.message_id is not None:
+            await self.games.board_shown(row, response.message_id, None)
+
+    async def post_lobby(
+        self,
+        row: GameRow,
+        content: str | None = None,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> discord.Message:
+        """A lobby message posted (not as an answer), noted as the game's board."""
+        message = await self.channel(row.board_channel_id).send(
+            content,
+            embed=lobby_embed(row),
+            view=lobby_view(row),
+            allowed_mentions=mentions or discord.AllowedMentions.none(),
+        )
+        await self.games.board_shown(row, message.id, None)
+        return message
+
+    async def scored(self, game_id: int, message_id: int | None) -> None:
+        """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
+        a lost answer leaves a board to repair, not an Undo offer)."""
+        await self.games.undo_offered(game_id, message_id)
+
+    async def close_undo(self, row: GameRow) -> None:
+        """The Undo offer of the last scoring has lapsed: its button goes."""
+        await self.retire(row.board_channel_id, row.undo_message_id)
+        if row.undo_message_id is not None:
+            await self.games.undo_offered(row.id, None)
+
+    async def move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
+        """Thread mode: the game is played in a thread started from its lobby message."""
+        assert board.game is not None
+        names = ", ".join(seat.name for seat in board.game.seats)
+        try:
+            thread = await lobby.create_thread(
+                name=f"Yahtzee: {names}"[:100], auto_archive_duration=10080
+            )
+        except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
+            log.info(
+                "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
+            )
+            return board
+        row = await self.games.set_thread(board.row.id, thread.id)
+        return replace(board, row=row)
+
+    async def retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
+        """Take a message's components away (a turn that is over), ignoring a deleted message.
+        A new embed also drops the message's picture and its ping text."""
+        if message_id is None:
+            return
+        if "embed" in changes:
+            changes.setdefault("attachments", [])
+            changes.setdefault("content", None)
+        message = self.channel(channel_id).get_partial_message(message_id)
+        try:
+            await self.unarchiving(channel_id, lambda: message.edit(view=None, **changes))
+        except discord.HTTPException as exc:
+            log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
+
+    async def post_final(self, row: GameRow, image: bytes | None = None) -> None:
+        """The game-over message: ranking, the cards as text, the final picture."""
+        await self.turn_over(row.id)
+        game = self.games.game_of(row)
+        if image is None and row.pictures:
+            image = await self.games.final_image(row)
+
+        async def post(picture: bytes | None) -> discord.Message:
+            return await self.channel(row.board_channel_id).send(
+                nonce=await self.games.nonce(row, "final" if picture is not None else "final-t"),
+                embed=final_embed(row, game, picture=picture is not None),
+                files=[png(picture, FINAL_FILE)] if picture is not None else [],
+                view=final_view(row.id, analysis=supports(row.preset)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        try:
+            message = await post(image)
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_PERMISSIONS or image is None:
+                raise
+            log.warning("game %s: its final picture was refused (%s); posting text", row.id, exc)
+            message = await post(None)  # the card is in the embed as text
+        await self.games.final_posted(row.id, message.id)
+
+    # -- repairs -----------------------------------------------------------------------------
+
+    async def repair_all(self) -> None:
+        """Make every live game's messages match the database: post or edit what is missing."""
+        async with self.repairing:
+            rows = [
+                row
+                for row in await self.games.needing_messages()
+                if self.bot.owns(row.guild_id)  # another process repairs the other shards
+            ]
+            for row in rows:
+                if await self.repair_one(row):
+                    # paced: a mass repair after a resume must leave Discord's rate limits
+                    # (50 requests a second) to the clicks
+                    await asyncio.sleep(REPAIR_PACE)
+
+    async def repair_one(self, row: GameRow) -> int:
+        """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""
+        try:
+            return int(await self.repair(row))
+        except discord.HTTPException as exc:
+            if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS):
+                # retrying can't help, and every refused request counts towards Discord's
+                # limit of invalid requests; a game nobody can see must not play on
+                log.info("game %s: its channel is gone or closed to the bot (%s); "
+                         "it ends without a result", row.id, exc)  # fmt: skip
+                await self.games.unreachable(row.id, f"Discord error {exc.code}")
+            else:
+                log.exception("could not repair the messages of game %s", row.id)
+        except Exception:
+            log.exception("could not repair the messages of game %s", row.id)
+        return 1  # it sent what failed
+
+    async def publish(self, game_id: int) -> None:
+        """Bring a game's messages in line with the database (after a command changed it)."""
+        fresh = await self.games.find(game_id)
+        if fresh is None:
+            return
+        if fresh.status in (GameStatus.ABANDONED, GameStatus.CANCELLED):
+            await self.retire(fresh.board_channel_id, fresh.board_message_id)
+            return
+        await self.repair(fresh)
+
+    async def repair(self, row: GameRow) -> bool:
+        """Post or edit what a game's messages miss; True if anything had to be sent."""
+        if row.status == GameStatus.LOBBY:
+            if row.board_message_id is None:
+                await self.post_lobby(row)
+                return True
+            if row.board_version != row.version:
+                await (
+                    self.channel(row.board_channel_id)
+                    .get_partial_message(row.board_message_id)
+                    .edit(embed=lobby_embed(row), view=lobby_view(row))
+                )
+                await self.games.board_shown(row, row.board_message_id, None)
+                return True
+            return False
+        if row.status == GameStatus.FINISHED:
+            log.info("game %s: posting its missing final message", row.id)
+            await self.retire(row.board_channel_id, row.board_message_id)
+            await self.retire(row.board_channel_id, row.undo_message_id)
+            await self.post_final(row)
+            return True
+        game = self.games.game_of(row)
+        sent = False
+        if row.undo_message_id is not None and game.undo_player_id is None:
+            await self.close_undo(row)
+            sent = True
+        if row.board_message_id is None or row.board_turn != game.turn_number:
+            log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
+            if row.board_message_id != row.undo_message_id:
+                await self.retire(row.board_channel_id, row.board_message_id)
+            await self.post_board(await self.games.render(row))
+            sent = True
+        elif row.board_version != row.version:
+            log.info("game %s: bringing its board up to version %s", row.id, row.version)
+            await self.edit_board(row.board_message_id, await self.games.render(row))
+            sent = True
+        if is_bot(game.current_player_id):
+            self._on_computer_turn(row.id)
+        return sent
+
+    async def end_unreachable(self, where: Callable[[GameRow], bool], reason: str) -> list[int]:
+        """End, recording nothing, every live game ``where`` picks: no timer, repair or
+        computer player acts on a game nobody can see (nor spends Discord's invalid-request
+        allowance on it). Returns the games ended."""
+        ended = []
+        for row in await self.games.live_games():
+            if where(row):
+                log.info("game %s: %s; it ends without a result", row.id, reason)
+                await self.games.unreachable(row.id, reason)
+                ended.append(row.id)
+        return ended
+
+    async def ended(self, before: GameRow | None, row: GameRow, reason: str) -> None:
+        """A game ended early: its board says why, its Undo goes."""
+        if before is None:
+            return
+        await self.retire(row.board_channel_id, before.board_message_id, embed=ended_embed(reason))
+        await self.retire(row.board_channel_id, before.undo_message_id)

@@ -1,0 +1,56 @@
+"""Names are data: whatever a member calls themselves, it pings nobody, breaks no embed and
+no picture (issue 17 item 2)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from bot.engine import ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import FakeDiscord
+from .test_real_discord import start_game
+
+NAMES = [
+    "@everyone",
+    "**Bold** __under__ <@&123456789012345678> @here",
+    "\u202eevil right-to-left override",
+    "Zero\u200bwidth\u200djoin",
+    "e\u0301\u0301\u0301\u0301 combining",
+    "N" * 120,
+    "   ",
+    "漢字と🎲",
+]
+PINGS = re.compile(r"@everyone|@here|<@&\d+>")
+
+
+async def test_odd_names_ping_nobody_and_break_nothing(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Eight players with hostile or odd names play a turn: no message carries an unescaped
+    @everyone, @here or role mention, nothing is pinged but the player to move, every
+    embed is within Discord's limits and every board has its picture."""
+    players = [fake.user(name) for name in NAMES]
+    channel = fake.channel("general")
+    await start_bot()
+    board = await start_game(fake, channel, players[0], *players[1:])
+    dice.extend([2, 3, 4, 5, 6])
+    rolled = await fake.click(players[0], board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    await fake.choose(players[0], board, "large_straight")
+    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
+    scorecard = await fake.click(players[3], fake.last(channel), "Scorecard")
+    assert "```" in scorecard.ephemeral_text
+    for message in fake.channel_messages(channel):
+        text = json.dumps([message["content"], message["embeds"]], ensure_ascii=False)
+        assert not PINGS.search(text), text
+        assert "\u202e" not in text  # an override would flip the rest of the line
+        assert "(   )" not in text  # a blank name reads "a player"
+        assert {m["id"] for m in message["mentions"]} <= {players[0]["id"], players[1]["id"]}
+        for embed in message["embeds"]:
+            assert len(embed.get("title") or "") <= 256
+            assert len(embed.get("description") or "") <= 4096
+            assert all(len(f["value"]) <= 1024 for f in embed.get("fields", []))
+    live = fake.live_boards(channel)
+    assert len(live) == 1 and live[0]["attachments"], "the board has its picture"

@@ -1,0 +1,95 @@
+"""The solver scores by the engine's rules, not a copy of them: its tables against the
+engine's ``score`` for every roll and box, and its Joker choices against the engine's
+scorecard for every card whose Yahtzee box is filled and every Yahtzee."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations_with_replacement
+
+from bot.engine import UPPER, Category, Preset, Scorecard, score
+from bot.strategy import Table, supports
+from bot.strategy.decisions import best_box, evaluate
+from bot.strategy.dice_space import dice_space
+from bot.strategy.solver import BOX_ORDER, BOXES, MASKS, YAHTZEE, Solver, score_tables
+
+
+def test_the_box_order_is_the_engines() -> None:
+    """Bit ``b`` of the solver's masks is the ``b``-th box of a score sheet, as written out by
+    hand here, and the named lower boxes sit where that order puts them."""
+    sheet = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+             "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
+             "chance"]  # fmt: skip
+    assert [c.value for c in BOX_ORDER] == sheet
+    assert (BOXES, MASKS, YAHTZEE) == (13, 8192, 11)
+
+
+def test_score_tables_match_the_engine_on_every_roll() -> None:
+    """All 252 rolls in all 13 boxes; a few values worked out by hand as well."""
+    plain, joker = score_tables()
+    rolls = list(combinations_with_replacement(range(1, 7), 5))
+    assert len(rolls) == plain.shape[1] == 252
+    space = dice_space()
+    for r, roll in enumerate(space.rolls):
+        for b, category in enumerate(BOX_ORDER):
+            assert plain[b, r] == score(category, roll), (roll, category)
+    by_roll = {tuple(roll): r for r, roll in enumerate(space.rolls)}
+    assert plain[BOX_ORDER.index(Category.FULL_HOUSE), by_roll[(2, 2, 3, 3, 3)]] == 25
+    assert plain[BOX_ORDER.index(Category.SMALL_STRAIGHT), by_roll[(1, 2, 3, 4, 6)]] == 30
+    assert plain[BOX_ORDER.index(Category.FOURS), by_roll[(1, 4, 4, 4, 4)]] == 16
+    five_fives = by_roll[(5, 5, 5, 5, 5)]
+    assert joker[BOX_ORDER.index(Category.LARGE_STRAIGHT), five_fives] == 40
+    assert plain[BOX_ORDER.index(Category.LARGE_STRAIGHT), five_fives] == 0
+
+
+def test_joker_choices_match_the_engine_on_every_card() -> None:
+    """Every set of filled boxes that includes the Yahtzee box (4096 cards), every face:
+    the boxes the solver lets a Joker go in, with their points, are the engine's options
+    under the official rules."""
+    solver = Solver("official", variance=False)
+    checked = 0
+    for mask in range(MASKS):
+        if not mask >> YAHTZEE & 1:
+            continue
+        filled = {BOX_ORDER[b]: 0 for b in range(BOXES) if mask >> b & 1}
+        filled[Category.YAHTZEE] = 50
+        card = Scorecard(Preset.OFFICIAL, filled)
+        if card.is_complete:
+            continue
+        for face in range(1, 7):
+            engine = {BOX_ORDER.index(c): p for c, p in card.options([face] * 5).items()}
+            assert solver.joker_options(mask, face) == engine, (mask, face)
+            checked += 1
+    assert checked == 4095 * 6
+
+
+def test_only_the_official_preset_has_exact_values() -> None:
+    assert supports(Preset.OFFICIAL) and supports("official")
+    assert not supports(Preset.RELAXED_JOKER) and not supports("bonus-turn")
+
+
+def test_the_menus_best_box_is_the_full_evaluations(official_values: Table) -> None:
+    """``best_box`` (a few table reads) picks the box ``evaluate`` ranks best among the boxes,
+    on 400 random cards and rolls, Jokers and upper bonuses included."""
+    rng = random.Random(14)
+    checked = 0
+    for _ in range(400):
+        filled = {c: 0 for c in Category if rng.random() < 0.5}
+        if Category.YAHTZEE in filled and rng.random() < 0.5:
+            filled[Category.YAHTZEE] = 50
+        for c in UPPER:
+            if c in filled:
+                filled[c] = c.face * rng.randint(0, 5)  # type: ignore[operator]
+        card = Scorecard(Preset.OFFICIAL, filled)
+        if card.is_complete:
+            continue
+        dice = (
+            [rng.randint(1, 6)] * 5 if rng.random() < 0.2 else [rng.randint(1, 6) for _ in range(5)]
+        )
+        ranked = [c for c in evaluate(official_values, card, dice, 0) if c.box is not None]
+        best = best_box(official_values, card, dice)
+        top = ranked[0].value
+        # ties: any box worth the top value is right
+        assert best in {c.box for c in ranked if abs(c.value - top) < 1e-9}, (filled, dice)
+        checked += 1
+    assert checked > 300
