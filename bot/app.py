@@ -99,14 +99,14 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
-        self._store = await Store.open(self.settings.database_path)
-        self.coach = Coach(self.settings.database_path.parent)
+        self._store = await Store.open(self.settings.database)
+        self.coach = Coach(self.settings.data_dir)
         self.coach.start()  # the strategy table loads (or is built once) in the background
         self.painter = Workers("drawing", processes=1)
         self._painter_ready = asyncio.create_task(self._start_painter(), name="drawing-process")
         self._games = GameService(self._store, self.dice, self.clock, self.coach, self.painter)
         self._leaderboards = Leaderboards(self._store)
-        log.info("database ready at %s", self.settings.database_path)
+        log.info("database ready at %s", self.settings.database_shown)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:

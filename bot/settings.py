@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ class Settings:
 
     token: str
     database_path: Path = DEFAULT_DATABASE
+    database_url: str | None = None  # postgresql://...: the shared store instead of the file
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -73,6 +75,17 @@ class Settings:
             raise SettingsError("SHARD_COUNT must be 1 or more.")
         if shard_ids and shard_count and any(not 0 <= s < shard_count for s in shard_ids):
             raise SettingsError("every SHARD_IDS entry must be between 0 and SHARD_COUNT - 1.")
+        database_url = get("DATABASE_URL")
+        if database_url is not None:
+            if not database_url.startswith(("postgresql://", "postgres://")):
+                raise SettingsError(
+                    "DATABASE_URL must be a PostgreSQL URL (postgresql://user@host:5432/name); "
+                    "leave it unset to keep games in the SQLite file (DATABASE_PATH)."
+                )
+            if get("DATABASE_PATH") is not None:
+                raise SettingsError(
+                    "set DATABASE_URL (PostgreSQL) or DATABASE_PATH (a SQLite file), not both."
+                )
         dev_guild = get("DEV_GUILD_ID")
         delay_raw = get("BOT_MOVE_DELAY")
         try:
@@ -86,12 +99,30 @@ class Settings:
         return cls(
             token=token,
             database_path=Path(get("DATABASE_PATH") or DEFAULT_DATABASE),
+            database_url=database_url,
             dev_guild_id=_int(dev_guild, "DEV_GUILD_ID") if dev_guild else None,
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
             bot_move_delay=delay,
         )
+
+    @property
+    def database(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_shown(self) -> str:
+        """The database for logs, without a password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.database_url)
+
+    @property
+    def data_dir(self) -> Path:
+        """Where the bot keeps files beside the database (the strategy tables)."""
+        return self.database_path.parent
 
     @property
     def log_level_number(self) -> int:

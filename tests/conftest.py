@@ -1,14 +1,95 @@
-"""Shared fixtures: a real SQLite file per test."""
+"""Shared fixtures: a real database per test, a SQLite file or a PostgreSQL schema.
+
+``database`` (and ``store``, made from it) runs each test that uses it twice: on a SQLite
+file and on a fresh schema of the PostgreSQL server that ``TEST_DATABASE_URL`` names
+(default the local server, 127.0.0.1:5432, database ``test``). Without a server those runs
+are left out with one line saying why, except in CI (``CI=true``), where that is an error.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.store import Store
 from bot.strategy import Table, solve
+
+TEST_DATABASE_URL = os.environ.get(
+    "TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
+).strip()
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+Database = Path | str  # a SQLite file, or a PostgreSQL URL
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` with its connections' search_path set to ``schema``."""
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def _reach(url: str) -> str | None:
+    try:
+        db = await asyncpg.connect(url, timeout=5)
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    await db.close()
+    return None
+
+
+_SKIPPED: list[str] = []  # the one line said at the end of a run without PostgreSQL
+
+
+def _on_postgres(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("backend") == "postgres"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without a reachable server, leave out the PostgreSQL runs (say so once), or, in CI,
+    stop: there they must run."""
+    wanted = [item for item in items if _on_postgres(item)]
+    if not wanted:
+        return
+    problem = asyncio.run(_reach(TEST_DATABASE_URL))
+    if problem is None:
+        return
+    where = f"PostgreSQL is not reachable at TEST_DATABASE_URL={TEST_DATABASE_URL} ({problem})"
+    if IN_CI:
+        raise pytest.UsageError(f"{where}: CI runs every test on PostgreSQL too.")
+    items[:] = [item for item in items if not _on_postgres(item)]
+    config.hook.pytest_deselected(items=wanted)
+    _SKIPPED.append(f"{len(wanted)} tests on PostgreSQL skipped: {where}.")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for line in _SKIPPED:
+        terminalreporter.write_line(line, yellow=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test server's URL (collection has checked that it answers)."""
+    return TEST_DATABASE_URL
+
+
+@pytest.fixture
+async def postgres_schema(postgres_url: str) -> AsyncIterator[str]:
+    """A fresh, empty schema on the test server (dropped after the test): its URL."""
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        yield with_search_path(postgres_url, schema)
+    finally:
+        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await admin.close()
 
 
 @pytest.fixture(scope="session")
@@ -29,9 +110,60 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "yahtzee.sqlite3"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which database the test runs on."""
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    """An open, migrated store on a real file."""
-    s = await Store.open(db_path)
+def database(backend: str, request: pytest.FixtureRequest, db_path: Path) -> Database:
+    """A fresh database: a SQLite file (not yet created) or a PostgreSQL schema's URL."""
+    if backend == "sqlite":
+        return db_path
+    return str(request.getfixturevalue("postgres_schema"))
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[Store]:
+    """An open, migrated store on a real database."""
+    s = await Store.open(database)
     yield s
     await s.close()
+
+
+async def fetch(database: Database, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """Rows of one raw statement (``?`` placeholders) on either database, outside the store
+    (committed)."""
+    if isinstance(database, Path):
+        import aiosqlite
+
+        async with aiosqlite.connect(database) as db:
+            rows = [tuple(r) for r in await db.execute_fetchall(sql, params)]
+            await db.commit()
+            return rows
+    from bot.store.postgres import numbered
+
+    db = await asyncpg.connect(database)
+    try:
+        return [tuple(r) for r in await db.fetch(numbered(sql), *params)]
+    finally:
+        await db.close()
+
+
+async def execute_many(database: Database, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """One raw statement for each of ``rows`` on either database, committed."""
+    if isinstance(database, Path):
+        import aiosqlite
+
+        async with aiosqlite.connect(database) as db:
+            await db.executemany(sql, rows)
+            await db.commit()
+        return
+    from bot.store.postgres import numbered
+
+    db = await asyncpg.connect(database)
+    try:
+        await db.executemany(numbered(sql), rows)
+    finally:
+        await db.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from pathlib import Path
 
 import pytest
 
@@ -12,6 +11,7 @@ from bot.engine import Category, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
 from bot.store import MoveRecord, Store
 
+from .conftest import Database
 from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 
 C = Category
@@ -235,9 +235,11 @@ async def test_undo_brings_the_turn_back_until_the_next_roll(
         await service.undo(table.game_id, 1, table.undo_id, 0)
 
 
-async def test_a_restart_mid_turn_continues_the_game(db_path: Path, dice: ScriptedDice) -> None:
+async def test_a_restart_mid_turn_continues_the_game(
+    database: Database, dice: ScriptedDice
+) -> None:
     """A new store and service on the same file pick the turn up where it was."""
-    first = await Store.open(db_path)
+    first = await Store.open(database)
     table = Table(GameService(first, dice))
     await table.seat((1, "Ann"), (2, "Bob"))
     dice.extend([5, 5, 5, 1, 2] + [5, 5, 1, 2])  # roll 1, then 4 new dice beside the held 5
@@ -245,7 +247,7 @@ async def test_a_restart_mid_turn_continues_the_game(db_path: Path, dice: Script
     await table.hold(1, 0)
     await first.close()
 
-    second = await Store.open(db_path)
+    second = await Store.open(database)
     try:
         table.service = GameService(second, dice)
         board = await table.roll(1)

@@ -4,13 +4,13 @@ minimum-games rule, paging, and reset/restore."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.leaderboard import Leaderboards, period_start
 from bot.store import Store
+
+from .conftest import Database, fetch
 
 GUILD = 1
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)  # a Sunday: the week began Monday 16th
@@ -33,43 +33,39 @@ RESULTS = [
 
 
 async def seed(
-    path: Path, rows: list[tuple[int, str, int, int, int, int, int, str]], guild: int = GUILD
+    database: Database,
+    rows: list[tuple[int, str, int, int, int, int, int, str]],
+    guild: int = GUILD,
 ) -> None:
     """Result rows as finished games leave them (written here with their own dates)."""
-    async with aiosqlite.connect(path) as db:
-        for n, (user, name, total, place, seats, yahtzees, bonus, finished) in enumerate(rows):
-            cursor = await db.execute(
+    for n, (user, name, total, place, seats, yahtzees, bonus, finished) in enumerate(rows):
+        channel = 1000 + n
+        (game_id,) = (
+            await fetch(
+                database,
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, created_at, "
-                "updated_at) VALUES (?, ?, ?, 'finished', 'official', ?, ?)",
-                (guild, 1000 + n, user, finished, finished),
+                "updated_at) VALUES (?, ?, ?, 'finished', 'official', ?, ?) RETURNING id",
+                guild, channel, user, finished, finished,
             )
-            await db.execute(
-                "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
-                "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, 0, ?, ?, 0, ?, ?, 'official', ?)",
-                (
-                    cursor.lastrowid,
-                    guild,
-                    1000 + n,
-                    user,
-                    total,
-                    bonus,
-                    yahtzees,
-                    place,
-                    seats,
-                    finished,
-                ),
-            )
-            await db.execute(
-                "INSERT OR REPLACE INTO player_names VALUES (?, ?, ?, ?)",
-                (guild, user, name, finished),
-            )
-        await db.commit()
+        )[0]  # fmt: skip
+        await fetch(
+            database,
+            "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
+            "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?, ?, 0, ?, ?, 'official', ?)",
+            game_id, guild, channel, user, total, bonus, yahtzees, place, seats, finished,
+        )  # fmt: skip
+        await fetch(
+            database,
+            "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name",
+            guild, user, name, finished,
+        )  # fmt: skip
 
 
 @pytest.fixture
-async def boards(store: Store, db_path: Path) -> Leaderboards:
-    await seed(db_path, RESULTS)
+async def boards(store: Store, database: Database) -> Leaderboards:
+    await seed(database, RESULTS)
     return Leaderboards(store, clock=lambda: NOW)
 
 
@@ -114,19 +110,19 @@ def test_periods_start_on_monday_and_the_first() -> None:
     assert period_start("all", NOW) == ""
 
 
-async def test_other_servers_do_not_count(boards: Leaderboards, db_path: Path) -> None:
+async def test_other_servers_do_not_count(boards: Leaderboards, database: Database) -> None:
     """Results of another server never show on this one's boards."""
-    await seed(db_path, [(BOB, "Bob", 375, 1, 1, 2, 35, "2026-11-21T10:00:00+00:00")], guild=2)
+    await seed(database, [(BOB, "Bob", 375, 1, 1, 2, 35, "2026-11-21T10:00:00+00:00")], guild=2)
     page = await boards.page(GUILD, "high", "all", 0, BOB)
     assert table(page)[2] == (3, "Bob", 280, 2)
     other = await boards.page(2, "high", "all", 0, BOB)
     assert table(other) == [(1, "Bob", 375, 1)]
 
 
-async def test_paging_and_the_viewers_rank_off_the_page(store: Store, db_path: Path) -> None:
+async def test_paging_and_the_viewers_rank_off_the_page(store: Store, database: Database) -> None:
     """25 players make 3 pages of 10; the viewer ranked 23rd sees their line on page 1."""
     rows = [(100 + i, f"P{i}", 300 - i, 1, 1, 0, 0, "2026-11-01T00:00:00+00:00") for i in range(25)]
-    await seed(db_path, rows)
+    await seed(database, rows)
     boards = Leaderboards(store, clock=lambda: NOW)
     first = await boards.page(GUILD, "high", "all", 0, 122)
     assert (first.page, first.pages, first.players, len(first.rows)) == (0, 3, 25, 10)

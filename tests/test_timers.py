@@ -15,6 +15,7 @@ from bot.settings import Settings
 from bot.store import Store
 
 from .clock import FakeClock
+from .conftest import Database
 from .test_games import CHANNEL, Table
 
 GUILD = 1
@@ -182,15 +183,15 @@ async def test_timeouts_do_not_count_as_moves(
 
 
 async def test_overdue_game_acted_on_once_by_two_processes(
-    db_path: Path, clock: FakeClock, dice: ScriptedDice
+    database: Database, clock: FakeClock, dice: ScriptedDice
 ) -> None:
     """After a restart two bot processes overlap: the overdue turn is played exactly once."""
-    first = await Store.open(db_path)
+    first = await Store.open(database)
     service = GameService(first, dice, clock)
     table = await timed_table(service, (1, "Ann"), (2, "Bob"))
     await first.close()
     clock.advance(3600)  # the bot was down for an hour
-    stores = [await Store.open(db_path), await Store.open(db_path)]
+    stores = [await Store.open(database), await Store.open(database)]
     try:
         services = [GameService(s, dice, clock) for s in stores]
         dice.extend([2, 3, 4, 5, 6] * 2)

@@ -1,8 +1,9 @@
-"""The only place that speaks SQL: games, their moves and results, in one SQLite file."""
+"""The only place that speaks SQL: games, their moves and results, in a SQLite file (the
+default) or a PostgreSQL database (``DATABASE_URL``)."""
 
-from .repository import (
-    AVERAGE_MIN_GAMES,
-    LEADERBOARD_SQL,
+from .base import Store, is_postgres_url, latest_schema_version
+from .queries import AVERAGE_MIN_GAMES, LEADERBOARD_SQL, Conflict, Plan, Query, Transaction
+from .records import (
     NO_MESSAGE,
     ChannelBusy,
     GameRow,
@@ -13,10 +14,7 @@ from .repository import (
     PlayerGame,
     ResultRow,
     StaleVersion,
-    Store,
     StoreUnavailable,
-    Transaction,
-    latest_schema_version,
 )
 
 __all__ = [
@@ -24,16 +22,20 @@ __all__ = [
     "LEADERBOARD_SQL",
     "NO_MESSAGE",
     "ChannelBusy",
+    "Conflict",
     "GameRow",
     "GameStatus",
     "GuildSettings",
     "LeaderboardRow",
     "MoveRecord",
+    "Plan",
     "PlayerGame",
+    "Query",
     "ResultRow",
     "StaleVersion",
     "Store",
     "StoreUnavailable",
     "Transaction",
+    "is_postgres_url",
     "latest_schema_version",
 ]

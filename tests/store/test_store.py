@@ -5,56 +5,73 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
+import asyncpg
 import pytest
 
 from bot.engine import Category, Game, ScriptedDice
 from bot.store import ChannelBusy, MoveRecord, ResultRow, StaleVersion, Store, latest_schema_version
+from bot.store.base import migration_files
+
+from ..conftest import Database, fetch
 
 
-async def tables(path: Path) -> set[str]:
-    async with (
-        aiosqlite.connect(path) as db,
-        db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur,
-    ):
-        return {row[0] for row in await cur.fetchall()}
+async def tables(database: Database) -> set[str]:
+    if isinstance(database, Path):
+        rows = await fetch(database, "SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        rows = await fetch(
+            database,
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema()",
+        )
+    return {row[0] for row in rows}
 
 
-async def test_migrations_on_an_empty_file(db_path: Path) -> None:
-    """A new file gets every table and the latest user_version, in WAL mode."""
-    store = await Store.open(db_path)
+async def test_migrations_on_an_empty_database(database: Database) -> None:
+    """A new database gets every table and the latest schema version (a SQLite file in WAL
+    mode)."""
+    store = await Store.open(database)
     try:
         assert await store.schema_version() == latest_schema_version() == 8
     finally:
         await store.close()
     assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
-        db_path
+        database
     )
-    async with aiosqlite.connect(db_path) as db, db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
+    if isinstance(database, Path):
+        assert (await fetch(database, "PRAGMA journal_mode"))[0][0] == "wal"
 
 
-async def test_migrations_from_the_previous_schema_version(db_path: Path) -> None:
-    """A file one version behind, holding a game and a result, is upgraded and keeps both."""
+async def test_both_dialects_have_the_same_migrations() -> None:
+    """Every migration exists in both dialects, under the same number and name."""
+    sqlite = [path.name for _, path in migration_files("sqlite")]
+    postgres = [path.name for _, path in migration_files("postgres")]
+    assert sqlite == postgres and len(sqlite) == latest_schema_version()
+
+
+async def test_migrations_from_the_previous_schema_version(database: Database) -> None:
+    """A database one version behind, holding a game and a result, is upgraded and keeps
+    both."""
     previous = latest_schema_version() - 1
-    old = await Store.open(db_path, migrate=False)
+    old = await Store.open(database, migrate=False)
     await old.migrate(target=previous)
     assert await old.schema_version() == previous
     await old.close()
-    async with aiosqlite.connect(db_path) as db:  # rows as the previous release wrote them
-        await db.execute(
-            "INSERT INTO games (id, guild_id, channel_id, host_id, status, preset, players, "
-            "created_at, updated_at) VALUES (7, 1, 10, 5, 'lobby', 'official', '[[5, \"Ann\"]]', "
-            "'2026-11-01T00:00:00+00:00', '2026-11-01T00:00:00+00:00')"
-        )
-        await db.execute(
-            "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
-            "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
-            "VALUES (7, 1, 10, 5, 200, 60, 0, 0, 0, 1, 1, 'official', '2026-11-01T00:00:00+00:00')"
-        )
-        await db.commit()
+    # rows as the previous release wrote them
+    await fetch(
+        database,
+        "INSERT INTO games (id, guild_id, channel_id, host_id, status, preset, players, "
+        "created_at, updated_at) VALUES (7, 1, 10, 5, 'lobby', 'official', '[[5, \"Ann\"]]', "
+        "'2026-11-01T00:00:00+00:00', '2026-11-01T00:00:00+00:00')",
+    )
+    await fetch(
+        database,
+        "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
+        "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
+        "VALUES (7, 1, 10, 5, 200, 60, 0, 0, 0, 1, 1, 'official', '2026-11-01T00:00:00+00:00')",
+    )
 
-    new = await Store.open(db_path)
+    new = await Store.open(database)
     try:
         assert await new.schema_version() == latest_schema_version()
         kept = await new.get_game(7)
@@ -85,16 +102,16 @@ async def test_one_live_game_per_channel(store: Store) -> None:
 
 
 async def test_one_live_game_per_channel_is_enforced_by_the_schema(
-    db_path: Path, store: Store
+    database: Database, store: Store
 ) -> None:
     """Even SQL that bypasses the store cannot put two live games in one channel."""
     await store.create_game(guild_id=1, channel_id=10, host_id=5, preset="official", players=[])
-    async with aiosqlite.connect(db_path) as db:
-        with pytest.raises(sqlite3.IntegrityError):
-            await db.execute(
-                "INSERT INTO games (channel_id, host_id, status, preset, created_at, updated_at) "
-                "VALUES (10, 7, 'active', 'official', 'now', 'now')"
-            )
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
+        await fetch(
+            database,
+            "INSERT INTO games (channel_id, host_id, status, preset, created_at, updated_at) "
+            "VALUES (10, 7, 'active', 'official', 'now', 'now')",
+        )
 
 
 async def test_a_finished_game_frees_the_channel(store: Store) -> None:

@@ -1,0 +1,166 @@
+"""The PostgreSQL backend (``DATABASE_URL=postgresql://...``): for shard processes, on one host
+or several, that share one database.
+
+asyncpg with a pool. Each unit of work runs in a transaction of its own on a connection of
+its own, so two games' writes never share one; PostgreSQL's row locks and the version check
+in ``queries`` decide which of two moves on one game wins. The plans are the same ones the
+SQLite backend runs; only ``?`` becomes ``$n`` here.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any, TypeVar
+
+import asyncpg
+
+from .base import Store, drive, migration_files
+from .queries import Conflict, Plan, Query, Row, Transaction
+from .records import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+#: Connections per process: a unit of work holds one for a few milliseconds.
+POOL_SIZE = 10
+#: A unit of work that meets a deadlock (two games finishing with the same players, say) is
+#: run again this many times; PostgreSQL has undone it whole.
+DEADLOCK_RETRIES = 3
+#: The key of the advisory lock that lets one process migrate at a time.
+_MIGRATION_LOCK = 0x59_41_48_54  # "YAHT"
+
+#: Errors that mean the database, not the write, is the problem: the server is gone or
+#: shutting down, out of disk or connections, or read-only (a standby).
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.ReadOnlySQLTransactionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+
+_TX = Transaction()
+Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+_PLACEHOLDER = re.compile(r"'[^']*'|\?")
+
+
+@functools.lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (not inside string literals)."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group(0) != "?":
+            return match.group(0)
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+def _plain(value: Any) -> Any:
+    # AVG() is NUMERIC here (a Decimal); SQLite hands back a float.
+    return float(value) if isinstance(value, Decimal) else value
+
+
+async def _execute(db: Connection, query: Query) -> list[Row]:
+    sql = numbered(query.postgres or query.sql)
+    if query.many:
+        await db.executemany(sql, query.params)
+        return []
+    if query.conflicts:
+        try:
+            async with db.transaction():  # a savepoint: a failed statement would end the rest
+                records = await db.fetch(sql, *query.params)
+        except asyncpg.UniqueViolationError as exc:
+            raise Conflict(str(exc)) from None
+    else:
+        records = await db.fetch(sql, *query.params)
+    return [tuple(_plain(v) for v in record) for record in records]
+
+
+class PostgresStore(Store):
+    """The store in a PostgreSQL database (its schema is the one the URL's search_path
+    names, else public)."""
+
+    dialect = "postgres"
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def connect(cls, url: str, migrate: bool = True) -> PostgresStore:
+        """Connect a pool to ``url`` and bring the schema up to date."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable(f"cannot reach the PostgreSQL server: {exc}") from exc
+        store = cls(pool)
+        if migrate:
+            try:
+                await store.migrate()
+            except BaseException:
+                await store.close()
+                raise
+        return store
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def read(self, plan: Plan[R]) -> R:
+        try:
+            async with self._pool.acquire() as db:
+                return await drive(plan, functools.partial(_execute, db))
+        except _UNAVAILABLE as exc:
+            plan.close()
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def write(self, work: Callable[[Transaction], Plan[R]]) -> R:
+        for attempt in range(DEADLOCK_RETRIES + 1):
+            try:
+                async with self._pool.acquire() as db, db.transaction():
+                    return await drive(work(_TX), functools.partial(_execute, db))
+            except asyncpg.DeadlockDetectedError:
+                if attempt == DEADLOCK_RETRIES:
+                    raise
+                log.warning("a write met a deadlock and was undone; running it again")
+            except _UNAVAILABLE as exc:
+                log.error("the database refused a write (%s): moves are refused until it can", exc)
+                raise StoreUnavailable(str(exc)) from exc
+        raise AssertionError("unreachable")
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (0 for an empty database)."""
+        async with self._pool.acquire() as db:
+            return await _version(db)
+
+    async def migrate(self, target: int | None = None) -> int:
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            before = await _version(db)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            after = before
+            for number, path in migration_files("postgres"):
+                if number > before and (target is None or number <= target):
+                    await db.execute(path.read_text(encoding="utf-8"))  # a whole script
+                    after = number
+            await db.execute("DELETE FROM schema_version")
+            await db.execute("INSERT INTO schema_version (version) VALUES ($1)", after)
+        if after != before:
+            log.info("database schema migrated from version %d to %d", before, after)
+        return after
+
+
+async def _version(db: Connection) -> int:
+    if await db.fetchval("SELECT to_regclass('schema_version')") is None:
+        return 0
+    value = await db.fetchval("SELECT MAX(version) FROM schema_version")
+    return int(value or 0)

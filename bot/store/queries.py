@@ -1,0 +1,608 @@
+"""The SQL, once for both databases: every read and write as a *plan*.
+
+A plan is a generator that yields ``Query`` objects and gets each one's rows back; it
+returns its result. It never touches a connection: a backend drives it (SQLite on its
+writer thread, synchronously; PostgreSQL with asyncpg, awaiting), so the statements and the
+logic around them (the version check, the channel's one live game, the results written with
+the finishing move) exist once. The SQL is written with ``?`` placeholders in what both
+dialects accept; where they differ a ``Query`` carries PostgreSQL's text too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from .records import (
+    ENDED,
+    MAX_ID,
+    ChannelBusy,
+    GameRow,
+    GameStatus,
+    GuildSettings,
+    LeaderboardRow,
+    MoveRecord,
+    PlayerGame,
+    ResultRow,
+    StaleVersion,
+)
+
+R = TypeVar("R")
+Row = Sequence[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One statement of a plan and its parameters.
+
+    ``many``: run once per row of ``params`` (which is then a list of rows). ``conflicts``:
+    the statement may break a unique constraint, which the plan handles (it gets
+    ``Conflict`` thrown in); PostgreSQL runs such a statement in a savepoint, because there
+    a failed statement would end the whole transaction. ``postgres``: that dialect's text,
+    where it differs.
+    """
+
+    sql: str
+    params: Sequence[Any] = ()
+    many: bool = False
+    conflicts: bool = False
+    postgres: str | None = None
+
+
+#: A plan: yields queries, is sent each one's rows, returns its result.
+Plan = Generator[Query, list[Row], R]
+
+
+class Conflict(Exception):
+    """A statement marked ``conflicts`` broke a unique constraint (thrown into its plan)."""
+
+
+def _all(sql: str, params: Sequence[Any] = (), postgres: str | None = None) -> Plan[list[Row]]:
+    return (yield Query(sql, tuple(params), postgres=postgres))
+
+
+def _one(sql: str, params: Sequence[Any] = (), postgres: str | None = None) -> Plan[Row | None]:
+    rows = yield Query(sql, tuple(params), postgres=postgres)
+    return rows[0] if rows else None
+
+
+def _many(sql: str, rows: Iterable[Sequence[Any]]) -> Plan[None]:
+    yield Query(sql, [tuple(r) for r in rows], many=True)
+
+
+# Each board: the figure ranked (highest first), the games counted, and who qualifies.
+# These fragments are fixed here, never built from user input.
+LEADERBOARD_SQL: dict[str, tuple[str, str, str]] = {
+    "high": ("MAX(total)", "COUNT(*)", "COUNT(*) > 0"),
+    "wins": (
+        "SUM(CASE WHEN seats > 1 AND place = 1 THEN 1 ELSE 0 END)",
+        "SUM(CASE WHEN seats > 1 THEN 1 ELSE 0 END)",
+        "SUM(CASE WHEN seats > 1 AND place = 1 THEN 1 ELSE 0 END) > 0",
+    ),
+    "average": ("AVG(total)", "COUNT(*)", "COUNT(*) >= ?"),
+    "yahtzees": ("SUM(yahtzees)", "COUNT(*)", "SUM(yahtzees) > 0"),
+}
+AVERAGE_MIN_GAMES = 5
+
+
+def now() -> str:
+    """The current UTC time as stored (ISO 8601, seconds)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
+    "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
+    "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
+    "timeout_policy, thread_id, hints, pictures"
+)
+
+
+def _game(row: Row) -> GameRow:
+    players = [(int(uid), str(name)) for uid, name in json.loads(row[6])]
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        status=GameStatus(row[4]),
+        preset=row[5],
+        players=players,
+        state=json.loads(row[7]) if row[7] is not None else None,
+        version=row[8],
+        board_message_id=row[9],
+        board_turn=row[10],
+        board_version=row[11],
+        undo_message_id=row[12],
+        final_message_id=row[13],
+        created_at=row[14],
+        updated_at=row[15],
+        finished_at=row[16],
+        deadline_at=row[17],
+        ping_at=row[18],
+        last_move_at=row[19],
+        turn_seconds=row[20],
+        timeout_policy=row[21],
+        thread_id=row[22],
+        hints=bool(row[23]),
+        pictures=bool(row[24]),
+    )
+
+
+# A channel's live game: the one started there, else the one played in that thread.
+LIVE_GAME_IN = (
+    f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+    "AND (channel_id = ? OR thread_id = ?) ORDER BY channel_id = ? DESC LIMIT 1"
+)
+
+_UNSET: Any = object()
+
+
+class Reads:
+    """The reads, as plans: a backend runs them on its reading connection, and a unit of
+    work (``Transaction``) can run them inside its transaction."""
+
+    def get_game(self, game_id: int) -> Plan[GameRow | None]:
+        """A game by id (None for an id no game can have, such as a forged one too large
+        for the databases' integers)."""
+        if not 0 < game_id <= MAX_ID:
+            return None
+        row = yield from _one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    def live_game_in(self, channel_id: int) -> Plan[GameRow | None]:
+        """The lobby or running game of a channel, or of the thread it is played in."""
+        row = yield from _one(LIVE_GAME_IN, (channel_id, channel_id, channel_id))
+        return _game(row) if row else None
+
+    def last_finished_game_in(self, channel_id: int) -> Plan[GameRow | None]:
+        """The game that finished last in a channel (or in a thread of it)."""
+        row = yield from _one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' "
+            "AND (channel_id = ? OR thread_id = ?) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (channel_id, channel_id),
+        )
+        return _game(row) if row else None
+
+    def live_games(self) -> Plan[list[GameRow]]:
+        """Every lobby and running game."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    def live_games_of(self, user_id: int) -> Plan[int]:
+        """How many lobbies and running games seat a member (one scan of the live games)."""
+        row = yield from _one(
+            "SELECT COUNT(*) FROM games, json_each(games.players) AS seat "
+            "WHERE games.status IN ('lobby', 'active') "
+            "AND json_extract(seat.value, '$[0]') = ?",
+            (user_id,),
+            postgres="SELECT COUNT(*) FROM games, jsonb_array_elements(games.players::jsonb) "
+            "AS seat WHERE games.status IN ('lobby', 'active') AND (seat ->> 0)::bigint = ?",
+        )
+        return int(row[0]) if row else 0
+
+    def boards_behind(self, moved_before: str) -> Plan[list[GameRow]]:
+        """Live games whose board does not show them as they are (a post or an answer that
+        failed), with no move since ``moved_before``: nothing is on its way to fix them."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND (board_message_id IS NULL OR board_version IS DISTINCT FROM version) "
+            "AND COALESCE(last_move_at, updated_at) <= ? ORDER BY id",
+            (moved_before,),
+        )
+        return [_game(r) for r in rows]
+
+    def install_id(self) -> Plan[str]:
+        """This database's random id (six hex digits), made by its migrations."""
+        row = yield from _one("SELECT value FROM meta WHERE key = 'install_id'")
+        assert row is not None, "migration 007 makes it"
+        return str(row[0])
+
+    def due_games(self, now_at: str, idle_since: str) -> Plan[list[GameRow]]:
+        """Live games past a deadline or ping time, or with no move by a person since then."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') AND ("
+            "deadline_at <= ? OR ping_at <= ? "
+            "OR (status = 'active' AND COALESCE(last_move_at, updated_at) <= ?)) ORDER BY id",
+            (now_at, now_at, idle_since),
+        )
+        return [_game(r) for r in rows]
+
+    def guild_settings(self, guild_id: int | None) -> Plan[GuildSettings]:
+        """A server's settings (the defaults until an admin changes them)."""
+        if guild_id is None:
+            return GuildSettings()
+        row = yield from _one(
+            "SELECT preset, turn_seconds, timeout_policy, use_threads FROM guild_settings "
+            "WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if row is None:
+            return GuildSettings()
+        return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]))
+
+    def games_missing_final_message(self) -> Plan[list[GameRow]]:
+        """Finished games whose final message has not been posted."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' "
+            "AND final_message_id IS NULL ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    def moves(
+        self, game_id: int
+    ) -> Plan[list[tuple[int, int | None, str, str | None, str | None]]]:
+        """The move log of a game: (version, user, action, detail, dice), oldest first."""
+        rows = yield from _all(
+            "SELECT version, user_id, action, detail, dice FROM moves "
+            "WHERE game_id = ? ORDER BY version",
+            (game_id,),
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def results(self, game_id: int) -> Plan[list[ResultRow]]:
+        """The result rows of a finished game, best place first."""
+        rows = yield from _all(
+            "SELECT user_id, total, upper_total, upper_bonus, yahtzees, yahtzee_bonuses, "
+            "place, seats, '', expected_loss FROM results WHERE game_id = ? "
+            "ORDER BY place IS NULL, place, user_id",
+            (game_id,),
+        )
+        return [ResultRow(*r) for r in rows]
+
+    # -- leaderboards --------------------------------------------------------------------------
+
+    _LEADERBOARD_COLUMNS = (
+        "ranked.rank, ranked.user_id, COALESCE(player_names.name, ''), ranked.figure, ranked.games"
+    )
+
+    def _leaderboard_query(self, kind: str, select: str, tail: str = "") -> str:
+        figure, games, having = LEADERBOARD_SQL[kind]
+        return (
+            "WITH per_player AS ("
+            f" SELECT user_id, {figure} AS figure, {games} AS games FROM results"
+            " WHERE guild_id = ? AND archived = 0 AND finished_at >= ?"
+            f" GROUP BY user_id HAVING {having}"
+            "), ranked AS ("
+            " SELECT user_id, figure, games, RANK() OVER (ORDER BY figure DESC) AS rank"
+            " FROM per_player"
+            f") SELECT {select} FROM ranked LEFT JOIN player_names"
+            " ON player_names.guild_id = ? AND player_names.user_id = ranked.user_id " + tail
+        )
+
+    def _leaderboard_params(self, kind: str, guild_id: int, since: str) -> list[Any]:
+        params: list[Any] = [guild_id, since]
+        if kind == "average":
+            params.append(AVERAGE_MIN_GAMES)
+        params.append(guild_id)
+        return params
+
+    def leaderboard(self, guild_id: int, kind: str, since: str = "") -> Plan[list[LeaderboardRow]]:
+        """Every player on a leaderboard of one server, ranked (one grouped scan of an index)."""
+        if kind not in LEADERBOARD_SQL:
+            raise ValueError(f"unknown leaderboard kind {kind!r}")
+        params = self._leaderboard_params(kind, guild_id, since)
+        query = self._leaderboard_query(
+            kind, self._LEADERBOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id"
+        )
+        rows = yield from _all(query, params)
+        return [LeaderboardRow(*r) for r in rows]
+
+    def player_games(self, guild_id: int, user_id: int) -> Plan[list[PlayerGame]]:
+        """A player's finished games on this server's boards, oldest first."""
+        rows = yield from _all(
+            "SELECT total, place, seats, upper_bonus, yahtzees, finished_at, expected_loss "
+            "FROM results "
+            "WHERE guild_id = ? AND archived = 0 AND user_id = ? ORDER BY finished_at, id",
+            (guild_id, user_id),
+        )
+        return [PlayerGame(*r) for r in rows]
+
+    def decisions(
+        self, game_id: int, user_id: int
+    ) -> Plan[list[tuple[str, float | None, str | None]]]:
+        """A player's moves in a game with what each cost: (action, loss, decision), in order."""
+        rows = yield from _all(
+            "SELECT action, loss, decision FROM moves WHERE game_id = ? AND user_id = ? "
+            "ORDER BY version",
+            (game_id, user_id),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def player_name(self, guild_id: int, user_id: int) -> Plan[str | None]:
+        """The name a player had in their last game here."""
+        row = yield from _one(
+            "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return str(row[0]) if row else None
+
+
+class Transaction(Reads):
+    """The writes, as plans; a unit of work (``Store.write``) is a plan made of them.
+
+    Everything a unit does is committed together or not at all. Nothing but the database
+    runs between its statements: it is not a coroutine, so it cannot await anything else.
+    """
+
+    def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        players: Iterable[tuple[int, str]],
+        deadline_at: str | None = None,
+    ) -> Plan[GameRow]:
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already."""
+        stamp = now()
+        roster = json.dumps([[uid, name] for uid, name in players])
+        try:
+            rows = yield Query(
+                "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
+                "created_at, updated_at, deadline_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) "
+                f"RETURNING {_GAME_COLUMNS}",
+                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at),
+                conflicts=True,
+            )
+        except Conflict:
+            existing = yield from self.live_game_in(channel_id)
+            if existing is None:
+                raise
+            raise ChannelBusy(existing) from None
+        game = _game(rows[0])
+        yield from _all(
+            "INSERT INTO moves (game_id, version, user_id, action, at) VALUES (?, 0, ?, 'open', ?)",
+            (game.id, host_id, stamp),
+        )
+        return game
+
+    def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: MoveRecord,
+        *,
+        status: GameStatus = _UNSET,
+        state: dict[str, Any] | None = _UNSET,
+        state_format: int | None = _UNSET,
+        players: Sequence[tuple[int, str]] = _UNSET,
+        host_id: int = _UNSET,
+        deadline_at: str | None = _UNSET,
+        ping_at: str | None = _UNSET,
+        last_move_at: str | None = _UNSET,
+        turn_seconds: int = _UNSET,
+        timeout_policy: str = _UNSET,
+        thread_id: int | None = _UNSET,
+        hints: bool = _UNSET,
+        pictures: bool = _UNSET,
+        undo_message_id: int | None = _UNSET,
+        board: tuple[int | None, int | None, int | None] = _UNSET,
+        unseen: bool = False,
+        results: Sequence[ResultRow] = (),
+    ) -> Plan[GameRow]:
+        """Apply one accepted change if the game is still at ``expected_version``.
+
+        The change, its move-log entry and (when the game finishes) its result rows are
+        written together. ``board`` records the board message with the change, as
+        ``set_messages`` does; ``unseen``: the change does not show on the board (a
+        reminder), so a board that was up to date stays so. ``StaleVersion`` if another
+        change got there first.
+        """
+        stamp = now()
+        sets = ["version = version + 1", "updated_at = ?"]
+        values: list[Any] = [stamp]
+        if board is not _UNSET:
+            sets += ["board_message_id = ?", "board_turn = ?", "board_version = ?"]
+            values += list(board)
+        elif unseen:  # SET sees the row as it was: version + 1 is the new version
+            sets.append(
+                "board_version = CASE WHEN board_version = version THEN version + 1 "
+                "ELSE board_version END"
+            )
+        if status is not _UNSET:
+            sets.append("status = ?")
+            values.append(status)
+            if status in ENDED:
+                sets.append("finished_at = ?")
+                values.append(stamp)
+        if state is not _UNSET:
+            sets.append("state = ?")
+            values.append(json.dumps(state, separators=(",", ":")) if state is not None else None)
+        if state_format is not _UNSET:
+            sets.append("state_format = ?")
+            values.append(state_format)
+        if players is not _UNSET:
+            sets.append("players = ?")
+            values.append(json.dumps([[uid, name] for uid, name in players]))
+        for column, value in (
+            ("host_id", host_id),
+            ("deadline_at", deadline_at),
+            ("ping_at", ping_at),
+            ("last_move_at", last_move_at),
+            ("turn_seconds", turn_seconds),
+            ("timeout_policy", timeout_policy),
+            ("thread_id", thread_id),
+            ("hints", hints),
+            ("pictures", pictures),
+            ("undo_message_id", undo_message_id),
+        ):
+            if value is not _UNSET:
+                sets.append(f"{column} = ?")  # column names from the list above, never input
+                values.append(value)
+        row = yield from _one(
+            f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? "
+            f"RETURNING {_GAME_COLUMNS}",
+            (*values, game_id, expected_version),
+        )
+        if row is None:
+            raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
+        game = _game(row)
+        yield from _all(
+            "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
+            "decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                game.version,
+                move.user_id,
+                move.action,
+                move.detail,
+                move.dice,
+                stamp,
+                move.loss,
+                move.decision,
+            ),
+        )
+        if results:
+            yield from _many(
+                "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
+                "VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+                "updated_at = excluded.updated_at",
+                # in one order (by user), so that two games finishing at once with the same
+                # players take the rows' locks in the same order (PostgreSQL: no deadlock)
+                sorted((game.guild_id, r.user_id, r.name, stamp) for r in results if r.name),
+            )
+            yield from _many(
+                "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
+                "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
+                "finished_at, expected_loss) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        game.guild_id,
+                        game.channel_id,
+                        r.user_id,
+                        r.total,
+                        r.upper_total,
+                        r.upper_bonus,
+                        r.yahtzees,
+                        r.yahtzee_bonuses,
+                        r.place,
+                        r.seats,
+                        game.preset,
+                        stamp,
+                        r.expected_loss,
+                    )
+                    for r in results
+                ],
+            )
+        return game
+
+    def set_messages(
+        self,
+        game_id: int,
+        *,
+        undo_message_id: int | None = _UNSET,
+        final_message_id: int | None = _UNSET,
+    ) -> Plan[None]:
+        """Record which messages offer Undo and show the final result (the board message
+        is recorded by ``show_board``, or with a move by ``update_game``)."""
+        sets: list[str] = []
+        values: list[Any] = []
+        if undo_message_id is not _UNSET:
+            sets.append("undo_message_id = ?")
+            values.append(undo_message_id)
+        if final_message_id is not _UNSET:
+            sets.append("final_message_id = ?")
+            values.append(final_message_id)
+        if sets:
+            yield from _all(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*values, game_id))
+
+    def show_board(
+        self, game_id: int, message_id: int, turn: int | None, version: int
+    ) -> Plan[bool]:
+        """Record ``message_id`` as the board showing ``version`` (at ``turn``), unless the
+        record already names a newer board, or another message for the same version at
+        another turn (an Undo took the game back while this board was being posted).
+
+        True if the record now names this message: it is the live board.
+        """
+        row = yield from _one(
+            "UPDATE games SET board_message_id = ?, board_turn = ?, board_version = ? "
+            "WHERE id = ? AND (board_version IS NULL OR board_version < ? "
+            "OR (board_version = ? AND board_turn IS NOT DISTINCT FROM ?)) RETURNING id",
+            (message_id, turn, version, game_id, version, version, turn),
+        )
+        if row is not None:
+            return True
+        current = yield from _one("SELECT board_message_id FROM games WHERE id = ?", (game_id,))
+        return current is not None and current[0] == message_id
+
+    def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> Plan[None]:
+        """Add what a decision cost against optimal play to its move-log entry."""
+        yield from _all(
+            "UPDATE moves SET loss = ?, decision = ? WHERE game_id = ? AND version = ?",
+            (loss, decision, game_id, version),
+        )
+
+    def save_guild_settings(
+        self, guild_id: int, settings: GuildSettings, user_id: int
+    ) -> Plan[None]:
+        """Store a server's settings (validated by the caller)."""
+        yield from _all(
+            "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
+            "use_threads, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
+            "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
+            "use_threads = excluded.use_threads, updated_by = excluded.updated_by, "
+            "updated_at = excluded.updated_at",
+            (
+                guild_id,
+                settings.preset,
+                settings.turn_seconds,
+                settings.timeout_policy,
+                int(settings.use_threads),
+                user_id,
+                now(),
+            ),
+        )
+
+    def archive_results(self, guild_id: int, user_id: int) -> Plan[int]:
+        """Hide every live result of a server from the boards; returns how many.
+
+        The count is of the rows the UPDATE hid, not of a SELECT before it: on PostgreSQL a
+        game that finishes in between is archived too, and must be counted.
+        """
+        archive = yield from _one(
+            "INSERT INTO leaderboard_archives (guild_id, archived_by, archived_at, results) "
+            "VALUES (?, ?, ?, 0) RETURNING id",
+            (guild_id, user_id, now()),
+        )
+        assert archive is not None
+        hidden = yield from _all(
+            "UPDATE results SET archived = ? WHERE guild_id = ? AND archived = 0 RETURNING id",
+            (archive[0], guild_id),
+        )
+        if hidden:
+            yield from _all(
+                "UPDATE leaderboard_archives SET results = ? WHERE id = ?",
+                (len(hidden), archive[0]),
+            )
+        else:  # nothing to hide: no archive for a restore to find
+            yield from _all("DELETE FROM leaderboard_archives WHERE id = ?", (archive[0],))
+        return len(hidden)
+
+    def restore_results(self, guild_id: int) -> Plan[int]:
+        """Bring back the server's most recent archive; returns how many results came back."""
+        row = yield from _one(
+            "SELECT id FROM leaderboard_archives WHERE guild_id = ? AND restored_at IS NULL "
+            "ORDER BY id DESC LIMIT 1",
+            (guild_id,),
+        )
+        if row is None:
+            return 0
+        restored = yield from _all(
+            "UPDATE results SET archived = 0 WHERE guild_id = ? AND archived = ? RETURNING id",
+            (guild_id, row[0]),
+        )
+        yield from _all(
+            "UPDATE leaderboard_archives SET restored_at = ? WHERE id = ?", (now(), row[0])
+        )
+        return len(restored)

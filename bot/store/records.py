@@ -1,0 +1,151 @@
+"""What the store hands out and takes in: game rows, results, settings, and its errors.
+
+Plain data, the same whichever database (SQLite or PostgreSQL) holds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life: a lobby, then active, then one of three ends."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"  # played to the end: its results count
+    ABANDONED = "abandoned"  # ended early: counts for nobody
+    CANCELLED = "cancelled"  # a lobby that never started
+
+
+MAX_ID = 2**63 - 1  # the largest id either database can hold: a larger id is no game's
+
+LIVE = (GameStatus.LOBBY, GameStatus.ACTIVE)
+ENDED = (GameStatus.FINISHED, GameStatus.ABANDONED, GameStatus.CANCELLED)
+
+
+class StoreUnavailable(Exception):
+    """The database cannot take writes now (its disk is full or read-only, an I/O error):
+    the write was undone whole; trying again once there is room will work."""
+
+
+class StaleVersion(Exception):
+    """The game changed since it was read: another move got there first."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has a lobby or a running game."""
+
+    def __init__(self, existing: GameRow) -> None:
+        super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
+        self.existing = existing
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as stored: who, where, its status, the engine state and its messages."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    preset: str
+    players: list[tuple[int, str]]
+    state: dict[str, Any] | None
+    version: int
+    board_message_id: int | None
+    board_turn: int | None
+    board_version: int | None
+    undo_message_id: int | None
+    final_message_id: int | None
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    deadline_at: str | None = None
+    ping_at: str | None = None
+    last_move_at: str | None = None
+    turn_seconds: int = 0
+    timeout_policy: str = "scratch"
+    thread_id: int | None = None
+    hints: bool = True
+    pictures: bool = True  # False: the bot may not attach files there, boards are text
+
+    @property
+    def is_live(self) -> bool:
+        """A lobby or a running game."""
+        return self.status in LIVE
+
+    @property
+    def board_channel_id(self) -> int:
+        """Where the game's boards are posted: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's choices for its games."""
+
+    preset: str = "official"
+    turn_seconds: int = 300
+    timeout_policy: str = "scratch"
+    use_threads: bool = False
+
+
+# A message id recorded for a message that can never be posted (its channel is gone): the
+# repair stops waiting for it. Discord's ids are never 0.
+NO_MESSAGE = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One accepted move for the log."""
+
+    user_id: int | None
+    action: str
+    detail: str | None = None
+    dice: str | None = None
+    loss: float | None = None  # expected points this decision gave up against optimal play
+    decision: str | None = None  # the decision in words, with the better one when it lost
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One human seat's result in a finished game."""
+
+    user_id: int
+    total: int
+    upper_total: int
+    upper_bonus: int
+    yahtzees: int
+    yahtzee_bonuses: int
+    place: int | None
+    seats: int
+    name: str = ""  # the player's name in this game, kept for the boards
+    expected_loss: float | None = None  # points lost against optimal play (official rules)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """A line of a leaderboard: shared ranks for equal figures."""
+
+    rank: int
+    user_id: int
+    name: str
+    figure: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One finished game of a player, for their stats."""
+
+    total: int
+    place: int | None
+    seats: int
+    upper_bonus: int
+    yahtzees: int
+    finished_at: str
+    expected_loss: float | None = None

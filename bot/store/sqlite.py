@@ -1,0 +1,179 @@
+"""The SQLite backend (the default): one file, one writer thread, reads on a second connection.
+
+Writes are units of work run by the ``Writer`` thread, one at a time across every game, and
+committed in batches: two games' transactions can never interleave. Reads go to a second
+connection that never writes; in WAL mode they do not wait behind a write and see every
+committed one. SQLite's WAL works on one host only: processes on several hosts need
+PostgreSQL (``postgres.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import aiosqlite
+
+from .base import Store, drive, migration_files
+from .queries import Conflict, Plan, Query, Row, Transaction
+from .records import StoreUnavailable
+from .writer import Writer
+
+log = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+#: What SQLite says when the file, not the write, is the problem.
+_UNAVAILABLE = ("database or disk is full", "readonly database", "disk i/o error")
+
+_TX = Transaction()
+
+
+def _execute(db: sqlite3.Connection, query: Query) -> list[Row]:
+    if query.many:
+        db.executemany(query.sql, query.params)
+        return []
+    return db.execute(query.sql, query.params).fetchall()
+
+
+def run_plan(db: sqlite3.Connection, plan: Plan[R]) -> R:
+    """Run a plan on a connection, here and now (on the writer thread)."""
+    try:
+        query = next(plan)
+        while True:
+            try:
+                rows = _execute(db, query)
+            except sqlite3.IntegrityError as exc:
+                if not query.conflicts:
+                    raise
+                query = plan.throw(Conflict(str(exc)))
+            else:
+                query = plan.send(rows)
+    except StopIteration as stop:
+        result: R = stop.value
+        return result
+    finally:
+        plan.close()
+
+
+def _statements(script: str) -> list[str]:
+    """A script's statements, split where SQLite says a statement is complete."""
+    out: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \t\r\n;"):
+                out.append(pending.strip())
+            pending = ""
+    if pending.strip(" \t\r\n;"):
+        raise ValueError(f"an incomplete statement at the end of a migration: {pending[:60]!r}")
+    return out
+
+
+def _migrations(target: int | None) -> Plan[tuple[int, int]]:
+    """Apply the newer migrations; (version before, version after).
+
+    Statement by statement: ``executescript`` would commit the transaction first. The
+    version is read inside the transaction, so one process migrates.
+    """
+    rows = yield Query("PRAGMA user_version")
+    current = int(rows[0][0])
+    for number, path in migration_files("sqlite"):
+        if number > current and (target is None or number <= target):
+            for statement in _statements(path.read_text(encoding="utf-8")):
+                yield Query(statement)
+            yield Query(f"PRAGMA user_version = {int(number)}")
+    rows = yield Query("PRAGMA user_version")
+    return current, int(rows[0][0])
+
+
+def _open_writer(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA busy_timeout = 2000")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+class SqliteStore(Store):
+    """The store in one SQLite file."""
+
+    dialect = "sqlite"
+
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection, path: Path) -> None:
+        self._writer = writer
+        self._db = reader
+        self.path = path
+
+    @classmethod
+    async def connect(cls, path: Path, migrate: bool = True) -> SqliteStore:
+        """Open (creating folders and file as needed) and bring the schema up to date."""
+        if str(path) == ":memory:":
+            raise ValueError("the store needs a file: its reader and writer are two connections")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = Writer(await asyncio.to_thread(_open_writer, path))
+        try:
+            reader = await aiosqlite.connect(path, isolation_level=None)
+        except BaseException:
+            await writer.close()
+            raise
+        try:
+            await reader.execute("PRAGMA busy_timeout = 2000")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await reader.close()
+            await writer.close()
+            raise
+        store = cls(writer, reader, path)
+        if migrate:
+            try:
+                await store.migrate()
+            except BaseException:
+                await store.close()
+                raise
+        return store
+
+    async def close(self) -> None:
+        await self._writer.close()
+        await self._db.close()
+
+    async def _fetch(self, query: Query) -> list[Row]:
+        # One hop to the database thread (a cursor's execute + fetch + close would be three).
+        return list(await self._db.execute_fetchall(query.sql, query.params))
+
+    async def read(self, plan: Plan[R]) -> R:
+        return await drive(plan, self._fetch)
+
+    async def write(self, work: Callable[[Transaction], Plan[R]]) -> R:
+        try:
+            return await self._writer.run(lambda db: run_plan(db, work(_TX)))
+        except sqlite3.OperationalError as exc:
+            if not any(words in str(exc).lower() for words in _UNAVAILABLE):
+                raise
+            log.error("the database refused a write (%s): moves are refused until it can", exc)
+            raise StoreUnavailable(str(exc)) from exc
+
+    @property
+    def group_commit(self) -> tuple[int, int]:
+        return self._writer.batches, self._writer.units
+
+    async def schema_version(self) -> int:
+        """``PRAGMA user_version``: the number of the last migration applied."""
+        rows = await self._fetch(Query("PRAGMA user_version"))
+        return int(rows[0][0]) if rows else 0
+
+    async def migrate(self, target: int | None = None) -> int:
+        before, after = await self.write(lambda _: _migrations(target))
+        if after != before:
+            log.info("database schema migrated from version %d to %d", before, after)
+        return after
