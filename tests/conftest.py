@@ -54,6 +54,10 @@ def _on_postgres(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without a reachable server, leave out the PostgreSQL runs (say so once), or, in CI,
     stop: there they must run."""
+    single = [i for i in items if _on_postgres(i) and i.get_closest_marker("sqlite_only")]
+    if single:  # about SQLite itself (its file, its writer thread): once is enough
+        items[:] = [item for item in items if item not in single]
+        config.hook.pytest_deselected(items=single)
     wanted = [item for item in items if _on_postgres(item)]
     if not wanted:
         return
@@ -167,3 +171,19 @@ async def execute_many(database: Database, sql: str, rows: list[tuple[Any, ...]]
         await db.executemany(numbered(sql), rows)
     finally:
         await db.close()
+
+
+async def integrity(database: Database) -> str:
+    """ "ok" if the database is sound: SQLite's own check, and on both databases every game's
+    version is its move log's last entry (no move lost, none without its game change)."""
+    if isinstance(database, Path):
+        (verdict,) = (await fetch(database, "PRAGMA integrity_check"))[0]
+        if verdict != "ok":
+            return str(verdict)
+    torn = await fetch(
+        database,
+        "SELECT games.id FROM games LEFT JOIN (SELECT game_id, MAX(version) AS last, "
+        "COUNT(*) AS entries FROM moves GROUP BY game_id) AS log ON log.game_id = games.id "
+        "WHERE log.last IS NULL OR log.last <> games.version OR log.entries <> games.version + 1",
+    )
+    return f"torn games: {torn}" if torn else "ok"

@@ -22,6 +22,7 @@ from bot.strategy import Table
 from bot.strategy.table_file import save, table_path
 
 from ..clock import FakeClock
+from ..conftest import Database
 from .fake_discord import FakeDiscord
 
 TOKEN = "fake.bot.token"
@@ -53,17 +54,38 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+def bot_settings(database: Database, tmp_path: Path) -> Settings:
+    """The settings of a bot on ``database`` (a SQLite file or a PostgreSQL URL); its other
+    files (the strategy tables) go in ``tmp_path``/data."""
+    if isinstance(database, str):
+        files = tmp_path / "data" / "yahtzee.sqlite3"  # only its folder is used
+        return Settings(token=TOKEN, database_path=files, database_url=database, bot_move_delay=0)
+    return Settings(token=TOKEN, database_path=database, bot_move_delay=0)
+
+
+def database_env(database: Database) -> dict[str, str]:
+    """The environment variable that points ``python -m bot`` at ``database``."""
+    if isinstance(database, str):
+        return {"DATABASE_URL": database}
+    return {"DATABASE_PATH": str(database)}
+
+
 @pytest.fixture
 async def start_bot(
-    fake: FakeDiscord, tmp_path: Path, dice: ScriptedDice, clock: FakeClock, official_values: Table
+    fake: FakeDiscord,
+    tmp_path: Path,
+    dice: ScriptedDice,
+    clock: FakeClock,
+    official_values: Table,
+    database: Database,
 ) -> AsyncIterator[StartBot]:
-    """Start the real bot against the fake (call again after ``stop`` to restart it)."""
+    """Start the real bot against the fake, on the test's database (call again after
+    ``stop`` to restart it; ``start(other)`` starts one on another database)."""
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
 
-    async def start(database: Path | None = None) -> YahtzeeBot:
-        database = database or tmp_path / "data" / "yahtzee.sqlite3"
-        place_table(official_values, database.parent)
-        settings = Settings(token=TOKEN, database_path=database, bot_move_delay=0)
+    async def start(on: Database | None = None) -> YahtzeeBot:
+        settings = bot_settings(on if on is not None else database, tmp_path)
+        place_table(official_values, settings.data_dir)
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")
         running.append((bot, task))

@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import aiosqlite
 import pytest
 
 from bot.engine import ScriptedDice
 
+from ..conftest import integrity
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component
 from .helpers import die_labels
@@ -141,9 +141,5 @@ async def test_clicks_of_many_games_leave_every_game_whole(
         game = bot.games.game_of(row)
         assert [seat.card.total for seat in game.seats] == [10, 10]
         assert game.turn_number == 2
-    async with (
-        aiosqlite.connect(bot.settings.database_path) as db,
-        db.execute("PRAGMA integrity_check") as cur,
-    ):
-        assert await cur.fetchone() == ("ok",)
+    assert await integrity(bot.settings.database) == "ok"
     no_errors_logged(caplog)

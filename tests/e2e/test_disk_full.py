@@ -15,6 +15,8 @@ from .conftest import StartBot
 from .fake_discord import FakeDiscord
 from .test_real_discord import start_game
 
+pytestmark = pytest.mark.sqlite_only  # about SQLite's file itself
+
 
 async def _limit(bot: YahtzeeBot, pages: int | None) -> None:
     """Cap the file at its present size (SQLite then answers "database or disk is full"

@@ -27,6 +27,8 @@ from bot.engine import Game, RandomDice, ScriptedDice
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, Interaction
 
+pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
+
 STEPS = int(os.environ.get("YAHTZEE_FUZZ_STEPS", "200"))
 SEED = int(os.environ.get("YAHTZEE_FUZZ_SEED", "1123"))
 ANSWER_WITHIN = 3.0

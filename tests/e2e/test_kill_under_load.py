@@ -11,13 +11,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.engine import Dice, Game, ScriptedDice
 from bot.strategy import Table
 
 from ..clock import FakeClock
-from .conftest import TOKEN, StartBot, place_table
+from ..conftest import Database, integrity
+from .conftest import TOKEN, StartBot, database_env, place_table
 from .fake_discord import FakeDiscord, find_component
 from .helpers import die_labels
 from .test_process import bot_env
@@ -50,13 +49,13 @@ async def test_sigkill_under_load_loses_no_answered_move(
     tmp_path: Path,
     clock: FakeClock,
     official_values: Table,
+    database: Database,
 ) -> None:
     channels = [fake.add_channel(f"kill-{i}")["id"] for i in range(GAMES)]
     players = [fake.user(f"Runner{i}") for i in range(GAMES)]
-    database = tmp_path / "data" / "bot.sqlite3"
-    place_table(official_values, database.parent)
+    place_table(official_values, tmp_path / "data")
     log = tmp_path / "bot.log"
-    env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database), LOG_LEVEL="INFO")
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO", **database_env(database))
     with log.open("wb") as out:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=env, cwd=tmp_path, stdout=out, stderr=out
@@ -112,7 +111,7 @@ async def test_sigkill_under_load_loses_no_answered_move(
 
     clock.now = datetime.now(UTC)
     dice.extend([1, 2, 3, 4, 6] * GAMES)
-    bot = await start_bot(database)
+    bot = await start_bot()
     await fake.settle(0.3)
     for channel, player in zip(channels, players, strict=True):
         row = await bot.store.live_game_in(int(channel))
@@ -151,8 +150,4 @@ async def test_sigkill_under_load_loses_no_answered_move(
         if game.rolls_left:
             roll = await fake.click(player, board, "Roll")
             assert roll.response_type == 7, roll.ephemeral_text
-    async with (
-        aiosqlite.connect(database) as db,
-        db.execute("PRAGMA integrity_check") as cur,
-    ):
-        assert await cur.fetchone() == ("ok",)
+    assert await integrity(database) == "ok"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.engine import Category, ScriptedDice
 from bot.store import Store
 
+from ..conftest import Database
 from ..test_leaderboard import seed
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, GUILD_ID, FakeDiscord, find_component
@@ -73,16 +72,15 @@ async def test_two_games_then_the_leaderboard(
     assert len(await bot.store.leaderboard(guild, "high")) == 2
 
 
-async def test_paging_buttons(fake: FakeDiscord, start_bot: StartBot, tmp_path: Path) -> None:
+async def test_paging_buttons(fake: FakeDiscord, start_bot: StartBot, database: Database) -> None:
     """With 12 players on the board, Next shows page 2 and Previous page 1 again."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    database = tmp_path / "board.sqlite3"
     store = await Store.open(database)
     await store.close()
     rows = [(100 + i, f"P{i}", 300 - i, 1, 1, 0, 0, "2026-11-01T00:00:00+00:00") for i in range(12)]
     await seed(database, rows, guild=GUILD_ID)
-    await start_bot(database)
+    await start_bot()
     answer = await fake.slash(ann, channel, "yahtzee leaderboard")
     message = answer.response
     assert message is not None

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
 from .test_real_discord import start_game
+
+pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
 NAMES = [
     "@everyone",

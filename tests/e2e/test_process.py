@@ -13,7 +13,8 @@ from bot.engine import ScriptedDice
 from bot.strategy import Table
 
 from ..clock import FakeClock
-from .conftest import TOKEN, StartBot, place_table
+from ..conftest import Database
+from .conftest import TOKEN, StartBot, database_env, place_table
 from .fake_discord import FakeDiscord
 from .helpers import die_labels, live_board, png_size
 
@@ -23,7 +24,9 @@ SITEPATCH = Path(__file__).resolve().parent / "sitepatch"
 
 def bot_env(fake: FakeDiscord | None, **settings: str) -> dict[str, str]:
     env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD", "SHARD_"))
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "DEV_GUILD", "SHARD_", "DATABASE_"))
     }
     env["PYTHONPATH"] = os.pathsep.join([str(SITEPATCH), str(ROOT)])
     env["DISCORD_TOKEN"] = ""  # set explicitly, so that a developer's .env cannot leak in
@@ -117,14 +120,14 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     tmp_path: Path,
     clock: FakeClock,
     official_values: Table,
+    database: Database,
 ) -> None:
     """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
-    goes on in a new bot on the same database."""
+    goes on in a new bot on the same database (a SQLite file, or PostgreSQL)."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    database = tmp_path / "data" / "bot.sqlite3"
-    place_table(official_values, database.parent)
-    env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database), LOG_LEVEL="INFO")
+    place_table(official_values, tmp_path / "data")
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO", **database_env(database))
     proc = await run(env=env, cwd=tmp_path)
     try:
         assert proc.stderr is not None
@@ -150,10 +153,10 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     finally:
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
-    assert database.exists()
+    assert not isinstance(database, Path) or database.exists()
 
     clock.now = datetime.now(UTC)  # the subprocess ran on the real clock: carry on from it
-    await start_bot(database)
+    await start_bot()
     board = fake.messages[board["id"]]
     dice.extend([6, 6, 6, 6, 6])
     answer = await fake.click(ann, board, "Roll")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
 
@@ -13,6 +15,8 @@ from .conftest import StartBot
 from .fake_discord import FakeDiscord
 from .helpers import live_board
 from .test_real_discord import start_game
+
+pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
 
 async def test_rate_limits_everywhere_and_a_flapping_gateway_lose_nothing(

@@ -9,30 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 from bot.store import ChannelBusy, GameRow, MoveRecord, ResultRow, StaleVersion, Store
 
-from ..conftest import Database, fetch
+from ..conftest import Database, fetch, integrity
 
 GAMES = 50
 UPDATES = 200
-
-
-async def integrity(database: Database) -> str:
-    """ "ok" if the database is sound: SQLite's own check, and on both databases every game's
-    version is its move log's last entry (no move lost, none without its game change)."""
-    if isinstance(database, Path):
-        (verdict,) = (await fetch(database, "PRAGMA integrity_check"))[0]
-        if verdict != "ok":
-            return str(verdict)
-    torn = await fetch(
-        database,
-        "SELECT games.id FROM games LEFT JOIN (SELECT game_id, MAX(version) AS last, "
-        "COUNT(*) AS entries FROM moves GROUP BY game_id) AS log ON log.game_id = games.id "
-        "WHERE log.last IS NULL OR log.last <> games.version OR log.entries <> games.version + 1",
-    )
-    return f"torn games: {torn}" if torn else "ok"
 
 
 async def solo_lobbies(
