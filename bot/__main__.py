@@ -1,19 +1,25 @@
-"""python -m bot: read the settings, set up logging, run the bot (or `sync` its commands)."""
+"""python -m bot: read the settings, set up logging, run the bot (or `sync` its commands, or
+`migrate-to-postgres` its SQLite file)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 import sys
+from pathlib import Path
 
 import aiohttp
+import asyncpg
 import discord
 
 from bot.app import YahtzeeBot
-from bot.settings import Settings, SettingsError
+from bot.settings import DEFAULT_DATABASE, Settings, SettingsError, read_env_file
+from bot.store import StoreUnavailable, is_postgres_url
+from bot.store.transfer import TransferError, sqlite_to_postgres
 
-USAGE = "usage: python -m bot [sync]"
+USAGE = "usage: python -m bot [sync | migrate-to-postgres]"
 
 
 async def _run(settings: Settings, sync: bool) -> None:
@@ -25,9 +31,45 @@ async def _run(settings: Settings, sync: bool) -> None:
         await bot.start(settings.token)
 
 
+def migrate_to_postgres() -> int:
+    """Copy the SQLite file (DATABASE_PATH, or the default) into DATABASE_URL's database."""
+    values: dict[str, str] = {}
+    if Path(".env").is_file():
+        try:
+            values.update(read_env_file(Path(".env")))
+        except SettingsError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    values.update(os.environ)
+    url = values.get("DATABASE_URL", "").strip()
+    path = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    if not is_postgres_url(url):
+        print(
+            "error: set DATABASE_URL to the PostgreSQL database to copy into "
+            "(postgresql://user@host:5432/name); DATABASE_PATH names the SQLite file to copy "
+            f"(now {path}).",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        copied = asyncio.run(sqlite_to_postgres(path, url))
+    except (TransferError, StoreUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for item in copied:
+        print(f"{item.table}: {item.rows} rows copied, {item.rows} in PostgreSQL")
+    print(
+        f"done: {path} is copied. Remove DATABASE_PATH from the settings and keep DATABASE_URL "
+        "to run the bot on PostgreSQL."
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Start the bot; exit with a one-line message if something is set up wrong."""
     args = sys.argv[1:] if argv is None else argv
+    if args == ["migrate-to-postgres"]:
+        return migrate_to_postgres()
     if args not in ([], ["sync"]):
         print(USAGE, file=sys.stderr)
         return 2
@@ -36,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    folder = settings.database_path.parent
+    folder = settings.data_dir
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -64,9 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 0
-    except sqlite3.Error as exc:  # e.g. DATABASE_PATH names a file that is not a database
+    except (sqlite3.Error, asyncpg.PostgresError, StoreUnavailable) as exc:
+        # e.g. DATABASE_PATH names a file that is not a database, or the server is down
         print(
-            f"error: cannot open the database at {settings.database_path}: {exc}", file=sys.stderr
+            f"error: cannot open the database at {settings.database_shown}: {exc}",
+            file=sys.stderr,
         )
         return 1
     except (aiohttp.ClientError, OSError) as exc:

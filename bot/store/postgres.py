@@ -112,6 +112,11 @@ class PostgresStore(Store):
                 raise
         return store
 
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The connection pool (for the transfer from SQLite, which copies in bulk)."""
+        return self._pool
+
     async def close(self) -> None:
         await self._pool.close()
 

@@ -1,0 +1,148 @@
+"""python -m bot migrate-to-postgres: every game, move, result and setting of a SQLite file
+arrives in PostgreSQL, read back the same through the store, and play continues there."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.store import GuildSettings, MoveRecord, ResultRow, Store
+from bot.store.transfer import TransferError, sqlite_to_postgres
+
+from ..conftest import fetch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def a_used_file(path: Path) -> None:
+    """A SQLite file as a bot leaves it: a finished game with results and move costs, a
+    running game, a cancelled lobby, a reset and a restore, settings, names."""
+    store = await Store.open(path)
+    try:
+        done = await store.create_game(
+            guild_id=7, channel_id=70, host_id=1, preset="official",
+            players=[(1, "Ann"), (2, "Bób 🎲")],
+        )  # fmt: skip
+        done = await store.update_game(
+            done.id, done.version, MoveRecord(1, "start"), status="active", state={"turn": 1}
+        )
+        done = await store.update_game(
+            done.id, done.version, MoveRecord(1, "roll", dice="1-2-3-4-5")
+        )
+        await store.set_move_cost(done.id, done.version, 1.25, "kept 1-2-3-4; better: all")
+        await store.update_game(
+            done.id, done.version, MoveRecord(2, "score", "chance 30"), status="finished",
+            results=[
+                ResultRow(1, 250, 70, 35, 1, 0, 1, 2, name="Ann", expected_loss=3.5),
+                ResultRow(2, 180, 50, 0, 0, 0, 2, 2, name="Bób 🎲"),
+            ],
+        )  # fmt: skip
+        running = await store.create_game(
+            guild_id=7, channel_id=71, host_id=3, preset="bonus-turn", players=[(3, "Cat")]
+        )
+        await store.update_game(
+            running.id, running.version, MoveRecord(3, "start"), status="active",
+            state={"turn": 2}, deadline_at="2026-11-23T20:00:00+00:00", turn_seconds=120,
+            thread_id=710, hints=False, pictures=False,
+        )  # fmt: skip
+        await store.show_board(running.id, 7100, 1, running.version + 1)
+        lobby = await store.create_game(
+            guild_id=8, channel_id=80, host_id=4, preset="official", players=[(4, "Dan")]
+        )
+        await store.update_game(
+            lobby.id, lobby.version, MoveRecord(4, "cancel"), status="cancelled"
+        )
+        await store.save_guild_settings(7, GuildSettings("bonus-turn", 60, "skip-seat", True), 1)
+        assert await store.archive_results(7, 1) == 2
+        assert await store.restore_results(7) == 2
+        assert await store.archive_results(7, 1) == 2  # a second reset, still archived
+    finally:
+        await store.close()
+
+
+async def everything(store: Store) -> dict[str, object]:
+    """What the store hands out about every game, server and player of the file above."""
+    games = [await store.get_game(game_id) for game_id in (1, 2, 3)]
+    return {
+        "games": games,
+        "moves": [await store.moves(game_id) for game_id in (1, 2, 3)],
+        "results": await store.results(1),
+        "decisions": await store.decisions(1, 1),
+        "settings": [await store.guild_settings(7), await store.guild_settings(8)],
+        "boards": [await store.leaderboard(7, kind) for kind in ("high", "wins", "average")],
+        "names": [await store.player_name(7, 1), await store.player_name(7, 2)],
+        "install": await store.install_id(),
+    }
+
+
+async def test_every_row_arrives_and_reads_back_the_same(
+    db_path: Path, postgres_schema: str
+) -> None:
+    await a_used_file(db_path)
+    copied = await sqlite_to_postgres(db_path, postgres_schema)
+    counts = {c.table: c.rows for c in copied}
+    # worked out from a_used_file: 3 games; an opening entry each and 3 + 1 + 1 moves; 2
+    # results and names; two resets (the restore in between marks the first); one server's
+    # settings; the install id
+    assert counts == {
+        "games": 3, "moves": 8, "results": 2, "player_names": 2,
+        "leaderboard_archives": 2, "guild_settings": 1, "meta": 1,
+    }  # fmt: skip
+    sqlite, postgres = await Store.open(db_path), await Store.open(postgres_schema)
+    try:
+        before = await everything(sqlite)
+        assert await everything(postgres) == before
+        assert before["games"][1].hints is False  # type: ignore[index]
+        archived = await fetch(postgres_schema, "SELECT COUNT(*) FROM results WHERE archived > 0")
+        assert archived == [(2,)]
+        # PostgreSQL hands out the next ids after the copied ones
+        fresh = await postgres.create_game(
+            guild_id=7, channel_id=72, host_id=5, preset="official", players=[]
+        )
+        assert fresh.id == 4
+        assert await postgres.restore_results(7) == 2
+    finally:
+        await sqlite.close()
+        await postgres.close()
+
+
+async def test_a_database_with_games_is_refused_and_left_alone(
+    db_path: Path, postgres_schema: str
+) -> None:
+    await a_used_file(db_path)
+    target = await Store.open(postgres_schema)
+    await target.create_game(guild_id=1, channel_id=5, host_id=5, preset="official", players=[])
+    await target.close()
+    with pytest.raises(TransferError, match="already holds games"):
+        await sqlite_to_postgres(db_path, postgres_schema)
+    assert await fetch(postgres_schema, "SELECT COUNT(*) FROM games") == [(1,)]
+
+
+async def test_the_command(db_path: Path, postgres_schema: str, tmp_path: Path) -> None:
+    """`python -m bot migrate-to-postgres` with the two settings: a line per table, and
+    a plain error, not a traceback, without DATABASE_URL."""
+    await a_used_file(db_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    env["PYTHONPATH"] = str(ROOT)
+
+    async def run(**settings: str) -> tuple[int, str, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "migrate-to-postgres", env={**env, **settings},
+            cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+        assert process.returncode is not None
+        return process.returncode, out.decode(), err.decode()
+
+    code, out, err = await run(DATABASE_PATH=str(db_path))
+    assert code == 2 and "set DATABASE_URL" in err and "Traceback" not in err
+    code, out, err = await run(DATABASE_PATH=str(db_path), DATABASE_URL=postgres_schema)
+    assert code == 0, err
+    assert "games: 3 rows copied, 3 in PostgreSQL" in out
+    assert "moves: 8 rows copied" in out
+    code, out, err = await run(DATABASE_PATH=str(db_path), DATABASE_URL=postgres_schema)
+    assert code == 1 and "already holds games" in err and "Traceback" not in err
