@@ -10,10 +10,12 @@ from datetime import datetime
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import DiceSource
 from bot.games import GameService, utc_now
+from bot.games import begin as begin_request
 from bot.leaderboard import Leaderboards
 from bot.settings import Settings
 from bot.store import Store
@@ -37,6 +39,15 @@ PERMISSIONS = discord.Permissions(
 )
 
 
+class Tree(app_commands.CommandTree["YahtzeeBot"]):
+    """The command tree: each command's task first says which request it handles (a change
+    it makes is then recorded once, however many processes Discord delivered it to)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[YahtzeeBot]) -> bool:
+        begin_request(interaction.id)
+        return True
+
+
 class YahtzeeBot(commands.AutoShardedBot):
     """The Yahtzee bot. Only default intents: no privileged intents, no message content."""
 
@@ -55,6 +66,7 @@ class YahtzeeBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
+            tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **options,
         )

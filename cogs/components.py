@@ -46,6 +46,7 @@ from typing import Any, ClassVar, TypeVar
 import discord
 
 from bot.engine import ROLLS_PER_TURN
+from bot.games import begin as begin_request
 
 LOCK = "\N{LOCK}"
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741 - the item a component wraps
@@ -101,6 +102,7 @@ class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
         return {}
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        begin_request(interaction.id)  # this task handles this click: its change is made once
         cog = interaction.client.get_cog(self.cog)
         if cog is None:  # pragma: no cover - the extension that registers it loads the cog
             raise RuntimeError(f"the {self.cog} cog is not loaded")

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import RuleError
-from bot.games import Refusal
+from bot.games import AnsweredElsewhere, GameService, Refusal
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -36,10 +36,29 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+async def _answered_elsewhere(interaction: discord.Interaction[Any]) -> bool:
+    try:
+        games = interaction.client.games
+    except (AttributeError, RuntimeError):  # not our bot, or not set up yet
+        return False
+    return isinstance(games, GameService) and await games.answered_elsewhere()
+
+
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Turn any error into a reply: never a silent 'This interaction failed'."""
     original = getattr(error, "original", error)  # app_commands wrap errors
     data: dict[str, Any] = dict(interaction.data or {})
+    if isinstance(original, AnsweredElsewhere) or (
+        isinstance(original, (Refusal, RuleError)) and await _answered_elsewhere(interaction)
+    ):
+        # Discord gave this request to another process too (a deploy overlapping, two
+        # sessions of a shard), which made the change and answers: say nothing here.
+        log.info(
+            "interaction %s (%s): handled by another process",
+            interaction.id,
+            data.get("custom_id") or data.get("name"),
+        )
+        return
     if isinstance(original, Refusal):
         text = original.message
         if original.link:

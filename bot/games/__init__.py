@@ -23,6 +23,7 @@ from .core import (
     stamp,
     utc_now,
 )
+from .requests import AnsweredElsewhere, begin
 from .results import (
     NO_GAME_HERE,
     Board,
@@ -47,6 +48,7 @@ __all__ = [
     "NO_GAME_HERE",
     "REPAIR_AFTER",
     "TURN_LIMITS",
+    "AnsweredElsewhere",
     "Board",
     "Card",
     "Expired",
@@ -60,6 +62,7 @@ __all__ = [
     "Scored",
     "TimedOut",
     "Undone",
+    "begin",
     "bot_level",
     "is_bot",
     "player_id",

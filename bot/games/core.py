@@ -8,7 +8,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -21,6 +21,8 @@ from bot.engine import (
 )
 from bot.render import turn_png
 from bot.store import (
+    AlreadyApplied,
+    ChannelBusy,
     GameRow,
     MoveRecord,
     StaleVersion,
@@ -29,6 +31,7 @@ from bot.store import (
 from bot.strategy.coach import Coach
 from bot.workers import Workers
 
+from . import requests
 from .results import Board, Refusal
 
 log = logging.getLogger(__name__)
@@ -169,13 +172,47 @@ class ServiceCore:
         if game is not None:
             changes["state"] = game.to_dict()
             changes["state_format"] = FORMAT_VERSION
+        request_id = requests.claim()
+        if request_id is not None:
+            move = replace(move, request_id=request_id)
         try:
-            return await self.store.update_game(row.id, row.version, move, **changes)  # type: ignore[arg-type]
+            saved = await self.store.update_game(row.id, row.version, move, **changes)  # type: ignore[arg-type]
+        except AlreadyApplied:
+            raise requests.AnsweredElsewhere() from None
         except StaleVersion:
+            if request_id is not None and await self.store.request_recorded(request_id):
+                raise requests.AnsweredElsewhere() from None
             raise Refusal(
                 "Another move arrived at the same moment and went first; nothing changed. "
                 "Look at the board and try again."
             ) from None
+        if request_id is not None:
+            requests.recorded()
+        return saved
+
+    async def answered_elsewhere(self) -> bool:
+        """Whether the request being handled had its change made by another process (so a
+        refusal here would contradict that process's answer)."""
+        request = requests.current()
+        if request is None or request.recorded:
+            return False
+        return await self.store.request_recorded(request.id)
+
+    async def _create(self, **fields: Any) -> GameRow:
+        """Open a lobby (``store.create_game``), once per request: ``ChannelBusy`` as the
+        store raises it, unless the busy channel's lobby is this very request's."""
+        request_id = requests.claim()
+        try:
+            row = await self.store.create_game(request_id=request_id, **fields)
+        except AlreadyApplied:
+            raise requests.AnsweredElsewhere() from None
+        except ChannelBusy:
+            if request_id is not None and await self.store.request_recorded(request_id):
+                raise requests.AnsweredElsewhere() from None
+            raise
+        if request_id is not None:
+            requests.recorded()
+        return row
 
     async def _room_for(self, user_id: int) -> None:
         """Refuse a member who is already seated in ``MAX_LIVE_GAMES`` lobbies and games."""

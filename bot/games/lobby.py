@@ -42,7 +42,7 @@ class LobbyService(CoachingService):
         except ValueError as exc:
             raise Refusal(str(exc)) from None
         try:
-            return await self.store.create_game(
+            return await self._create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user_id,
@@ -190,7 +190,7 @@ class LobbyService(CoachingService):
                 else:
                     invited.append((int(seat.player_id), seat.name))
         try:
-            row = await self.store.create_game(
+            row = await self._create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user_id,

@@ -5,6 +5,7 @@ from .base import Store, is_postgres_url, latest_schema_version
 from .queries import AVERAGE_MIN_GAMES, LEADERBOARD_SQL, Conflict, Plan, Query, Transaction
 from .records import (
     NO_MESSAGE,
+    AlreadyApplied,
     ChannelBusy,
     GameRow,
     GameStatus,
@@ -21,6 +22,7 @@ __all__ = [
     "AVERAGE_MIN_GAMES",
     "LEADERBOARD_SQL",
     "NO_MESSAGE",
+    "AlreadyApplied",
     "ChannelBusy",
     "Conflict",
     "GameRow",

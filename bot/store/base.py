@@ -166,6 +166,7 @@ class Store(abc.ABC):
     player_games = _reading(Reads.player_games)
     decisions = _reading(Reads.decisions)
     player_name = _reading(Reads.player_name)
+    request_recorded = _reading(Reads.request_recorded)
 
     # -- writes, each a unit of work of its own ----------------------------------------------
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from .records import (
     ENDED,
     MAX_ID,
+    AlreadyApplied,
     ChannelBusy,
     GameRow,
     GameStatus,
@@ -139,6 +140,24 @@ LIVE_GAME_IN = (
 )
 
 _UNSET: Any = object()
+
+
+def _log_move(game_id: int, version: int, move: MoveRecord, stamp: str) -> Plan[None]:
+    """The move-log entry of a change; ``AlreadyApplied`` if its request has one already."""
+    try:
+        yield Query(
+            "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
+            "decision, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id, version, move.user_id, move.action, move.detail, move.dice, stamp,
+                move.loss, move.decision, move.request_id,
+            ),
+            conflicts=move.request_id is not None,
+        )  # fmt: skip
+    except Conflict as exc:
+        if "request" not in str(exc):  # pragma: no cover - the only unique key it can break
+            raise
+        raise AlreadyApplied(f"request {move.request_id} has its move already") from None
 
 
 class Reads:
@@ -314,6 +333,13 @@ class Reads:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
+    def request_recorded(self, request_id: int) -> Plan[bool]:
+        """Whether a move answering this request (a click, a command) is in the log."""
+        if not 0 < request_id <= MAX_ID:
+            return False
+        row = yield from _one("SELECT 1 FROM moves WHERE request_id = ?", (request_id,))
+        return row is not None
+
     def player_name(self, guild_id: int, user_id: int) -> Plan[str | None]:
         """The name a player had in their last game here."""
         row = yield from _one(
@@ -338,8 +364,10 @@ class Transaction(Reads):
         preset: str,
         players: Iterable[tuple[int, str]],
         deadline_at: str | None = None,
+        request_id: int | None = None,
     ) -> Plan[GameRow]:
-        """Open a lobby; ``ChannelBusy`` if the channel has a live game already."""
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already,
+        ``AlreadyApplied`` if ``request_id`` opened one already."""
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
         try:
@@ -356,10 +384,7 @@ class Transaction(Reads):
                 raise
             raise ChannelBusy(existing) from None
         game = _game(rows[0])
-        yield from _all(
-            "INSERT INTO moves (game_id, version, user_id, action, at) VALUES (?, 0, ?, 'open', ?)",
-            (game.id, host_id, stamp),
-        )
+        yield from _log_move(game.id, 0, MoveRecord(host_id, "open", request_id=request_id), stamp)
         return game
 
     def update_game(
@@ -443,21 +468,7 @@ class Transaction(Reads):
         if row is None:
             raise StaleVersion(f"game {game_id} is no longer at version {expected_version}")
         game = _game(row)
-        yield from _all(
-            "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
-            "decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                game.version,
-                move.user_id,
-                move.action,
-                move.detail,
-                move.dice,
-                stamp,
-                move.loss,
-                move.decision,
-            ),
-        )
+        yield from _log_move(game_id, game.version, move, stamp)
         if results:
             yield from _many(
                 "INSERT INTO player_names (guild_id, user_id, name, updated_at) "

@@ -31,6 +31,11 @@ class StoreUnavailable(Exception):
     the write was undone whole; trying again once there is room will work."""
 
 
+class AlreadyApplied(Exception):
+    """The request this move answers already has its move in the log: another process that
+    received the same click or command got there first. Nothing was written."""
+
+
 class StaleVersion(Exception):
     """The game changed since it was read: another move got there first."""
 
@@ -109,6 +114,7 @@ class MoveRecord:
     dice: str | None = None
     loss: float | None = None  # expected points this decision gave up against optimal play
     decision: str | None = None  # the decision in words, with the better one when it lost
+    request_id: int | None = None  # the click or command it answers (recorded once)
 
 
 @dataclass(frozen=True, slots=True)

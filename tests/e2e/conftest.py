@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import discord
 import pytest
+import yarl
 
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
@@ -35,6 +37,9 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()
     await server.start()
     monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
+    # a sharded bot (SHARD_COUNT set) connects to the default gateway without asking REST
+    gateway = yarl.URL(f"ws://127.0.0.1:{server.port}/gateway")
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
     try:
         yield server
     finally:
@@ -83,8 +88,11 @@ async def start_bot(
     ``stop`` to restart it; ``start(other)`` starts one on another database)."""
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
 
-    async def start(on: Database | None = None) -> YahtzeeBot:
+    async def start(on: Database | None = None, shards: tuple[int, ...] = ()) -> YahtzeeBot:
+        """``shards``: run only these of two shards (SHARD_COUNT=2, SHARD_IDS=...)."""
         settings = bot_settings(on if on is not None else database, tmp_path)
+        if shards:
+            settings = dataclasses.replace(settings, shard_count=2, shard_ids=shards)
         place_table(official_values, settings.data_dir)
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")

@@ -81,6 +81,7 @@ class Interaction:
     original_message_id: str | None = None
     error: str | None = None
     answered: float | None = None  # time.monotonic() when the answer arrived
+    callbacks: int = 0  # how many times a bot tried to answer it (Discord takes the first)
 
     @property
     def ephemeral_text(self) -> str:
@@ -139,6 +140,9 @@ class FakeDiscord:
             "avatar": None,
             "bot": True,
         }
+        self.guilds: dict[str, str] = {str(GUILD_ID): "Dice Club"}  # id -> name
+        self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> (id, count)
+        self.sessions: dict[str, tuple[int, int]] = {}  # session id -> its shard, for RESUME
         for name in ("general", "games"):
             self.add_channel(name)
 
@@ -164,12 +168,22 @@ class FakeDiscord:
         """What ``discord.http.Route.BASE`` should be."""
         return f"http://127.0.0.1:{self.port}{API_PREFIX}"
 
-    def add_channel(self, name: str) -> dict[str, Any]:
+    def add_guild(self, name: str, shard: int | None = None, shard_count: int = 2) -> str:
+        """Another server the bot is in; with ``shard``, one whose id Discord's rule
+        (``(guild_id >> 22) % shard_count``) puts on that shard. Returns its id."""
+        while True:
+            guild_id = snowflake()
+            if shard is None or (int(guild_id) >> 22) % shard_count == shard:
+                break
+        self.guilds[guild_id] = name
+        return guild_id
+
+    def add_channel(self, name: str, guild_id: str | None = None) -> dict[str, Any]:
         channel = {
             "id": snowflake(),
             "type": 0,
             "name": name,
-            "guild_id": str(GUILD_ID),
+            "guild_id": guild_id or str(GUILD_ID),
             "position": len(self.channels),
             "permission_overwrites": [],
             "nsfw": False,
@@ -322,6 +336,11 @@ class FakeDiscord:
     def _channel_payload(self, channel_id: str) -> dict[str, Any]:
         return next(c for c in self.channels if c["id"] == channel_id)
 
+    def guild_of(self, channel_id: str) -> str:
+        """The server a channel (or thread) belongs to."""
+        channel = next((c for c in self.channels if c["id"] == channel_id), None)
+        return str((channel or {}).get("guild_id") or GUILD_ID)
+
     async def _send_interaction(
         self,
         user: dict[str, Any],
@@ -346,7 +365,7 @@ class FakeDiscord:
             "application_id": str(APPLICATION_ID),
             "type": kind,
             "data": data,
-            "guild_id": str(GUILD_ID),
+            "guild_id": self.guild_of(channel_id),
             "channel_id": channel_id,
             "channel": self._channel_payload(channel_id),
             "member": self._member(user),
@@ -356,7 +375,7 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": self.guild_of(channel_id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -417,7 +436,7 @@ class FakeDiscord:
             "id": snowflake(),
             "name": group,
             "type": 1,
-            "guild_id": str(GUILD_ID),
+            "guild_id": self.guild_of(channel_id),
         }
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
         if resolved:
@@ -493,9 +512,18 @@ class FakeDiscord:
 
     # -- gateway -------------------------------------------------------------------------------
 
+    def on_shard(self, guild_id: str, shard: tuple[int, int]) -> bool:
+        """Whether Discord sends a server's events to a shard: ``(guild_id >> 22) % count``."""
+        shard_id, count = shard
+        return (int(guild_id) >> 22) % count == shard_id
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to every connected bot."""
+        """Send an event to the connected bots, as Discord does: a server's events only to
+        the shard that server is on."""
+        guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
         for ws in list(self.sockets):
+            if guild_id is not None and not self.on_shard(guild_id, self.shards.get(ws, (0, 1))):
+                continue
             self.sequence += 1
             try:
                 await ws.send_str(json.dumps({"op": 0, "t": event, "s": self.sequence, "d": data}))
@@ -515,10 +543,13 @@ class FakeDiscord:
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:
-                    await self._identify(ws)
+                    shard = payload.get("d", {}).get("shard") or [0, 1]
+                    await self._identify(ws, (int(shard[0]), int(shard[1])))
                 elif op == 6:
                     # RESUME: the session goes on (events sent meanwhile are not replayed).
                     # Refusing it would make discord.py identify at Discord's real gateway.
+                    session = payload.get("d", {}).get("session_id", "")
+                    self.shards[ws] = self.sessions.get(session, (0, 1))
                     self.sockets.append(ws)
                     self.sequence += 1
                     self.resumes += 1
@@ -527,32 +558,48 @@ class FakeDiscord:
         finally:
             if ws in self.sockets:
                 self.sockets.remove(ws)
+            self.shards.pop(ws, None)
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse) -> None:
+    async def _identify(self, ws: web.WebSocketResponse, shard: tuple[int, int]) -> None:
+        """READY with the servers of this shard, then a GUILD_CREATE for each of them."""
         self.sockets.append(ws)
+        self.shards[ws] = shard
+        session = snowflake()
+        self.sessions[session] = shard
+        mine = [g for g in self.guilds if self.on_shard(g, shard)]
         self.sequence += 1
         ready = {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-            "session_id": snowflake(),
+            "guilds": [{"id": g, "unavailable": True} for g in mine],
+            "session_id": session,
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
             "application": {"id": str(APPLICATION_ID), "flags": 0},
-            "shard": [0, 1],
+            "shard": list(shard),
             "private_channels": [],
             "relationships": [],
         }
         await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self.sequence, "d": ready}))
-        self.sequence += 1
-        guild = {
-            "id": str(GUILD_ID),
-            "name": "Dice Club",
+        for guild_id in mine:
+            self.sequence += 1
+            await ws.send_str(
+                json.dumps(
+                    {"op": 0, "t": "GUILD_CREATE", "s": self.sequence, "d": self._guild(guild_id)}
+                )
+            )
+        self.identified.set()
+
+    def _guild(self, guild_id: str) -> dict[str, Any]:
+        """A server as GUILD_CREATE shows it, with its channels and every member."""
+        return {
+            "id": guild_id,
+            "name": self.guilds[guild_id],
             "owner_id": next(iter(self.users.values()), self.bot_user)["id"],
             "icon": None,
             "roles": [
                 {
-                    "id": str(GUILD_ID),
+                    "id": guild_id,
                     "name": "@everyone",
                     "permissions": str(EVERYONE_PERMISSIONS),
                     "position": 0,
@@ -563,7 +610,7 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": self.channels,
+            "channels": [c for c in self.channels if c.get("guild_id") == guild_id],
             "members": [self._member(self.bot_user)]
             + [self._member(u) for u in self.users.values()],
             "member_count": len(self.users) + 1,
@@ -585,10 +632,6 @@ class FakeDiscord:
             "system_channel_flags": 0,
             "joined_at": "2026-01-01T00:00:00+00:00",
         }
-        await ws.send_str(
-            json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self.sequence, "d": guild})
-        )
-        self.identified.set()
 
     # -- REST ----------------------------------------------------------------------------------
 
@@ -781,7 +824,7 @@ class FakeDiscord:
                 "id": match.group(2),  # a thread started from a message takes the message's id
                 "type": 11,
                 "name": body.get("name", "thread")[:100],
-                "guild_id": str(GUILD_ID),
+                "guild_id": parent["guild_id"],
                 "parent_id": match.group(1),
                 "owner_id": str(BOT_USER_ID),
                 "member_count": 1,
@@ -836,6 +879,7 @@ class FakeDiscord:
         record = self.interactions.get(interaction_id)
         if record is None or record.token != token:
             return _error(404, 10062, "Unknown interaction")
+        record.callbacks += 1
         if record.responded.is_set():
             return _error(400, 40060, "Interaction has already been acknowledged.")
         if time.monotonic() - record.created > self.answer_window:
@@ -929,7 +973,7 @@ class FakeDiscord:
         message = {
             "id": snowflake(),
             "channel_id": channel_id,
-            "guild_id": str(GUILD_ID),
+            "guild_id": self.guild_of(channel_id),
             "author": self.bot_user,
             "content": body.get("content") or "",
             "embeds": body.get("embeds") or [],

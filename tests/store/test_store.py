@@ -9,7 +9,15 @@ import asyncpg
 import pytest
 
 from bot.engine import Category, Game, ScriptedDice
-from bot.store import ChannelBusy, MoveRecord, ResultRow, StaleVersion, Store, latest_schema_version
+from bot.store import (
+    AlreadyApplied,
+    ChannelBusy,
+    MoveRecord,
+    ResultRow,
+    StaleVersion,
+    Store,
+    latest_schema_version,
+)
 from bot.store.base import migration_files
 
 from ..conftest import Database, fetch
@@ -32,7 +40,7 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await Store.open(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 8
+        assert await store.schema_version() == latest_schema_version() == 9
     finally:
         await store.close()
     assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
@@ -210,3 +218,26 @@ async def test_each_database_has_its_own_install_id(tmp_path: Path) -> None:
             await store.close()
     assert ids[0] == ids[2] != ids[1]
     assert all(len(i) == 6 and int(i, 16) >= 0 for i in ids)
+
+
+async def test_a_request_makes_one_change(store: Store) -> None:
+    """The move log takes one change per request id: a second change answering the same
+    click (from a second process) is refused whole, whatever game or channel it names."""
+    first = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[], request_id=111
+    )
+    with pytest.raises(AlreadyApplied):
+        await store.create_game(
+            guild_id=1, channel_id=11, host_id=5, preset="official", players=[], request_id=111
+        )
+    assert await store.live_game_in(11) is None
+    moved = await store.update_game(first.id, first.version, MoveRecord(5, "join", request_id=222))
+    with pytest.raises(AlreadyApplied):
+        await store.update_game(moved.id, moved.version, MoveRecord(5, "leave", request_id=222))
+    again = await store.get_game(first.id)
+    assert again is not None and again.version == moved.version  # the game row undone too
+    assert [m[2] for m in await store.moves(first.id)] == ["open", "join"]
+    assert await store.request_recorded(222) and not await store.request_recorded(333)
+    # moves without a request (timers, computer players) are not limited
+    await store.update_game(moved.id, moved.version, MoveRecord(None, "timeout"))
+    await store.update_game(moved.id, moved.version + 1, MoveRecord(None, "timeout"))

@@ -1,0 +1,119 @@
+"""Shard processes on one database (issue 16 item 2): Discord sends each server's events to
+one shard; each process acts (timers, repairs) only on the servers of its own shards; two
+processes overlapping on the same shards (a deploy) still make every move once.
+
+The bots here are the real YahtzeeBot with SHARD_COUNT=2 and their own SHARD_IDS, each with
+its own store on the test's database (a SQLite file, or PostgreSQL); the fake gateway reads
+the shard from IDENTIFY and routes by ``(guild_id >> 22) % 2``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.app import YahtzeeBot
+from bot.engine import ScriptedDice
+
+from ..clock import FakeClock
+from .conftest import StartBot
+from .fake_discord import GUILD_ID, FakeDiscord, Interaction, find_component
+from .helpers import die_ids, die_labels, live_board
+
+SHARD_OF_GUILD_ID = 1  # (900000000000000100 >> 22) % 2, worked out by hand: 214576... is odd
+
+
+async def tick(bot: YahtzeeBot) -> int:
+    cog = bot.get_cog("Yahtzee")
+    return int(await cog.tick())  # type: ignore[union-attr]
+
+
+async def open_solo(fake: FakeDiscord, player: dict, channel: str) -> dict:
+    answer = await fake.slash(player, channel, "yahtzee start")
+    assert answer.response_type == 4, answer.ephemeral_text
+    started = await fake.click(player, fake.last(channel), "Start")
+    assert started.response_type == 7, started.ephemeral_text
+    return await live_board(fake, channel)
+
+
+async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_servers(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    assert fake.on_shard(str(GUILD_ID), (SHARD_OF_GUILD_ID, 2))
+    other = fake.add_guild("Night Owls", shard=0)
+    ones = fake.channel("general")  # on shard 1
+    zeros = fake.add_channel("owls", other)["id"]  # on shard 0
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    zero = await start_bot(shards=(0,))
+    one = await start_bot(shards=(1,))
+    assert zero.owns(int(other)) and not zero.owns(GUILD_ID)
+    assert one.owns(GUILD_ID) and not one.owns(int(other))
+
+    boards = {zeros: await open_solo(fake, ann, zeros), ones: await open_solo(fake, bob, ones)}
+    dice.extend([6, 6, 6, 6, 6] * 2)
+    rolls: list[Interaction] = await asyncio.gather(
+        fake.click(ann, boards[zeros], "Roll"), fake.click(bob, boards[ones], "Roll")
+    )
+    for roll in rolls:
+        assert roll.response_type == 7, roll.ephemeral_text
+        assert roll.callbacks == 1  # only the server's own shard heard the click
+    for channel in (zeros, ones):
+        assert die_labels(fake.messages[boards[channel]["id"]]) == ["6"] * 5
+    zero_game = await zero.store.live_game_in(int(zeros))
+    one_game = await one.store.live_game_in(int(ones))
+    assert zero_game is not None and zero_game.guild_id == int(other)
+    assert one_game is not None and one_game.guild_id == GUILD_ID
+    # each process sees the other's game in the shared database
+    assert await one.store.get_game(zero_game.id) == zero_game
+
+    # The turn limit (five minutes by default) runs out in both servers at once. Each
+    # process acts only on the game of its own shard, whichever ticks first.
+    dice.extend([1, 2, 3, 4, 6] * 4)
+    clock.advance(301)
+    assert await tick(one) == 1
+    await fake.settle()
+    assert "Time ran out" in fake.messages[boards[ones]["id"]]["embeds"][0]["description"]
+    assert find_component(fake.messages[boards[zeros]["id"]], "Roll") is not None
+    untouched = await zero.store.get_game(zero_game.id)
+    assert untouched is not None and untouched.version == zero_game.version
+    assert await tick(one) == 0  # the other game is not its to act on
+    assert await tick(zero) == 1
+    await fake.settle()
+    assert "Time ran out" in fake.messages[boards[zeros]["id"]]["embeds"][0]["description"]
+
+
+async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """While a deploy overlaps, Discord sends the shard's events to both processes: each
+    click is still one move (the other process loses the version check and the answer), and
+    an overdue turn is acted on once."""
+    channel = fake.channel("general")
+    ann = fake.user("Ann")
+    old = await start_bot(shards=(SHARD_OF_GUILD_ID,))
+    board = await open_solo(fake, ann, channel)
+    new = await start_bot(shards=(SHARD_OF_GUILD_ID,))
+    game = await old.store.live_game_in(int(channel))
+    assert game is not None
+    dice.extend([2, 2, 3, 3, 3] * 2)
+    roll = await fake.click(ann, board, "Roll")
+    assert roll.response_type == 7, roll.ephemeral_text
+    await fake.settle()
+    assert roll.callbacks in (1, 2)  # both heard it; Discord took one answer
+    assert die_labels(fake.messages[board["id"]]) == ["2", "2", "3", "3", "3"]
+    for die in (0, 1):  # a hold made twice would be undone: each must be made once
+        held = await fake.click(ann, board, die_ids(fake.messages[board["id"]])[die])
+        assert held.response_type == 7, held.ephemeral_text
+    await fake.settle()
+    row = await new.store.get_game(game.id)
+    assert row is not None
+    assert list(new.games.game_of(row).held) == [True, True, False, False, False]
+    moves = [m[2] for m in await new.store.moves(game.id)]
+    assert (moves.count("roll"), moves.count("hold")) == (1, 2), moves
+
+    dice.extend([1, 2, 3, 4, 6] * 4)
+    clock.advance(301)
+    acted = await asyncio.gather(tick(old), tick(new))
+    assert sorted(acted) == [0, 1]
+    await fake.settle()
+    after = await new.store.moves(game.id)
+    assert [m[2] for m in after].count("timeout") == 1, after
