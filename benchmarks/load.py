@@ -15,7 +15,10 @@ and of its worker processes (drawing, analysis).
 
 Options: --timer puts every game on a 1-minute turn timer; --bots K seats the Optimal
 computer player in K of the games instead of a second person; --floor-clicks sets how many
-clicks measure the floor; --seed makes the players' choices repeatable.
+clicks measure the floor; --seed makes the players' choices repeatable. --postgres [URL]
+keeps the games in PostgreSQL (a fresh schema of URL's database, default the local test
+server) instead of a SQLite file; --processes 2 runs two bot processes, SHARD_COUNT=2 with
+SHARD_IDS 0 and 1, on the one database, the games split over two servers, one per shard.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from bot.strategy.table_file import save, table_path  # noqa: E402
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component  # noqa: E402
 
 TOKEN = "fake.bot.token"
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 SITEPATCH = ROOT / "tests" / "e2e" / "sitepatch"
 MENTION = re.compile(r"<@(\d+)>")
 LATE = 3.0
@@ -72,7 +76,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def bot_env(fake: FakeDiscord, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
+    mine = ("DISCORD_", "DEV_GUILD", "DATABASE_", "SHARD_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
     env.update(
         PYTHONPATH=os.pathsep.join([str(SITEPATCH), str(ROOT)]),
         FAKE_DISCORD_API=fake.api_base,
@@ -172,10 +177,16 @@ class Table:
     """One channel's game, played by two people (or one and the Optimal bot)."""
 
     def __init__(
-        self, fake: FakeDiscord, figures: Figures, index: int, rng: random.Random, args: Any
+        self,
+        fake: FakeDiscord,
+        figures: Figures,
+        index: int,
+        rng: random.Random,
+        args: Any,
+        guild_id: str,
     ) -> None:
         self.fake, self.figures, self.rng, self.args = fake, figures, rng, args
-        self.channel = fake.add_channel(f"table-{index}")["id"]
+        self.channel = fake.add_channel(f"table-{index}", guild_id)["id"]
         self.host = fake.user(f"Host{index}")
         self.guest = fake.user(f"Guest{index}")
         self.people = {self.host["id"]: self.host, self.guest["id"]: self.guest}
@@ -291,21 +302,47 @@ class Table:
         return following
 
 
-async def prepare(work: Path, timer: bool) -> Path:
-    """The data folder with the strategy table (as after the bot's first start)."""
-    database = work / "data" / "yahtzee.sqlite3"
-    database.parent.mkdir(parents=True)
-    target = table_path(database.parent, "official")
+async def prepare(
+    work: Path, timer: bool, postgres: str | None, guilds: list[str]
+) -> tuple[dict[str, str], str | None]:
+    """The data folder with the strategy table (as after the bot's first start), and the
+    database: the setting that names it, and the PostgreSQL schema made for the run."""
+    folder = work / "data"
+    folder.mkdir(parents=True)
+    target = table_path(folder, "official")
     built = table_path(ROOT / "data", "official")
     if built.exists():
         shutil.copy(built, target)
     else:
         save(solve("official"), target)
+    schema = None
+    if postgres:
+        import asyncpg
+
+        schema = f"load_{os.getpid()}_{int(time.time())}"
+        admin = await asyncpg.connect(postgres)
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        await admin.close()
+        url = f"{postgres}{'&' if '?' in postgres else '?'}search_path={schema}"
+        setting = {"DATABASE_URL": url}
+        database: str | Path = url
+    else:
+        database = folder / "yahtzee.sqlite3"
+        setting = {"DATABASE_PATH": str(database)}
+    store = await Store.open(database)  # migrated once, before the bots race to do it
     if timer:
-        store = await Store.open(database)
-        await store.save_guild_settings(GUILD_ID, GuildSettings(turn_seconds=60), 0)
-        await store.close()
-    return database
+        for guild in guilds:
+            await store.save_guild_settings(int(guild), GuildSettings(turn_seconds=60), 0)
+    await store.close()
+    return setting, schema
+
+
+async def drop_schema(postgres: str, schema: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(postgres)
+    await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    await admin.close()
 
 
 @dataclass
@@ -383,20 +420,35 @@ async def main() -> None:
     parser.add_argument("--floor-clicks", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the data folder and logs")
+    parser.add_argument(
+        "--postgres", nargs="?", const=DEFAULT_POSTGRES, default=None, metavar="URL",
+        help=f"keep the games in PostgreSQL (default server {DEFAULT_POSTGRES})",
+    )  # fmt: skip
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="yahtzee-load-"))
     fake = FakeDiscord()
     await fake.start()
     rng = random.Random(args.seed)
     figures = Figures()
+    schema = None
+    # one server per process: GUILD_ID is on shard 1 of 2, the other one on shard 0
+    guilds = (
+        [str(GUILD_ID)] if args.processes == 1 else [fake.add_guild("Shard 0", 0), str(GUILD_ID)]
+    )
     try:
-        database = await prepare(work, args.timer)
+        setting, schema = await prepare(work, args.timer, args.postgres, guilds)
         floors = await measure_floor(fake, args.floor_clicks, work)
         tables = [
-            Table(fake, figures, i, random.Random(rng.random()), args) for i in range(args.games)
+            Table(fake, figures, i, random.Random(rng.random()), args, guilds[i % len(guilds)])
+            for i in range(args.games)
         ]
-        env = bot_env(fake, DATABASE_PATH=str(database), BOT_MOVE_DELAY="1")
-        bot = await connect(fake, sys.executable, "-m", "bot", env=env, log=work / "bot.log")
+        bots = []
+        for shard in range(args.processes):
+            sharding = {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)} if args.processes > 1 else {}
+            env = bot_env(fake, BOT_MOVE_DELAY="1", **setting, **sharding)
+            log = work / f"bot-{shard}.log"
+            bots.append(await connect(fake, sys.executable, "-m", "bot", env=env, log=log))
         try:
             gate = asyncio.Semaphore(20)
 
@@ -409,23 +461,35 @@ async def main() -> None:
             print(f"{args.games} games opened in {time.monotonic() - started:.1f} s")
             for table in tables:
                 table.measuring = True
-            cpu_before = family_cpu(bot.pid)
+            cpu_before = [family_cpu(b.pid) for b in bots]
             own_before, _, _ = proc_cpu_and_memory(os.getpid())
             begin = time.monotonic()
             until = begin + args.seconds
             await asyncio.gather(*(t.play(until) for t in tables))
             elapsed = time.monotonic() - begin
-            use = usage(bot.pid, cpu_before, family_cpu(bot.pid), elapsed)
+            uses = [
+                usage(b.pid, before, family_cpu(b.pid), elapsed)
+                for b, before in zip(bots, cpu_before, strict=True)
+            ]
             own_after, _, _ = proc_cpu_and_memory(os.getpid())
         finally:
-            await stop(bot)
-        log_text = (work / "bot.log").read_text(errors="replace")
+            for running in bots:
+                await stop(running)
+        logs = [work / f"bot-{shard}.log" for shard in range(args.processes)]
+        log_text = "".join(log.read_text(errors="replace") for log in logs)
         logged_errors = len(re.findall(r"^\S+ \S+ ERROR", log_text, re.MULTILINE))
         print(
             f"games: {args.games}, think time mean {args.think} s, timer: "
-            f"{'1 min' if args.timer else 'off'}, against the Optimal bot: {args.bots}"
+            f"{'1 min' if args.timer else 'off'}, against the Optimal bot: {args.bots}, "
+            f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, "
+            f"bot processes: {args.processes}"
         )
-        report(figures, elapsed, floors, use)
+        report(figures, elapsed, floors, uses[0])
+        for shard, use in enumerate(uses[1:], 1):
+            print(
+                f"bot process {shard}: CPU {use.bot_cpu * 100:.0f}% of one core, its helpers "
+                f"{use.workers_cpu * 100:.0f}%, RSS {use.bot_rss // 1024} MiB"
+            )
         print(f"errors in the bot's log: {logged_errors}")
         print(
             f"fake Discord and players (this process): CPU "
@@ -433,6 +497,8 @@ async def main() -> None:
         )
     finally:
         await fake.stop()
+        if schema is not None and not args.keep:
+            await drop_schema(args.postgres, schema)
         if args.keep:
             print(f"kept {work}")
         else:

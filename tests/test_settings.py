@@ -67,12 +67,31 @@ def test_sharding_settings() -> None:
     assert s.shard_count == 4 and s.shard_ids == (1, 3)
 
 
+def test_database_url_selects_postgresql_and_is_checked() -> None:
+    """DATABASE_URL names PostgreSQL (the store opens it; logs show it without the
+    password); anything else, or both databases at once, is one clear line."""
+    url = "postgresql://bot:s3cret@db.example:5432/yahtzee"
+    s = Settings.from_mapping({"DISCORD_TOKEN": "t", "DATABASE_URL": url})
+    assert s.database == url
+    assert s.database_shown == "postgresql://bot:***@db.example:5432/yahtzee"
+    assert s.data_dir == Path("data")  # the strategy table stays in the data folder
+    plain = Settings.from_mapping({"DISCORD_TOKEN": "t"})
+    assert plain.database == Path("data") / "yahtzee.sqlite3" == Path(plain.database_shown)
+    with pytest.raises(SettingsError, match="must be a PostgreSQL URL"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://x@y/z"})
+    with pytest.raises(SettingsError, match="not both"):
+        Settings.from_mapping(
+            {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "DATABASE_PATH": "games.sqlite3"}
+        )
+
+
 def test_env_example_lists_every_setting() -> None:
     """.env.example documents each setting the code reads."""
     example = (Path(__file__).resolve().parents[1] / ".env.example").read_text(encoding="utf-8")
     for name in (
         "DISCORD_TOKEN",
         "DATABASE_PATH",
+        "DATABASE_URL",
         "DEV_GUILD_ID",
         "LOG_LEVEL",
         "SHARD_COUNT",
