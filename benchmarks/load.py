@@ -279,17 +279,23 @@ class Table:
             if time.monotonic() >= until:
                 return board
             current = self.fake.messages[board["id"]]
+            if find_component(current, "Roll") is None:  # retired meanwhile (a late answer
+                return await self.board(after=board["id"])  # was repaired): the new board
             if roll:
                 dice = current["components"][0]["components"]
                 for die in self.rng.sample(dice, self.rng.randint(0, 2)):
                     await self.click("hold", mover, current, die["custom_id"])
                     await self.think()
                     current = self.fake.messages[board["id"]]
+                if find_component(current, "Roll") is None:
+                    return await self.board(after=board["id"])
             await self.click("roll", mover, current, self._id(current, "Roll"))
             if self.rng.random() < 0.3:
                 break
         await self.think()
         current = self.fake.messages[board["id"]]
+        if find_component(current, "Roll") is None:
+            return await self.board(after=board["id"])
         select = next(c for r in current["components"] for c in r["components"] if c["type"] == 3)
         box = self.rng.choice(select["options"])["value"]
         record = await self.click("score", mover, current, select["custom_id"], [box])
