@@ -19,6 +19,8 @@ from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
+
 P = ParamSpec("P")
 S = TypeVar("S")
 
@@ -57,6 +59,18 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             "interaction %s (%s): handled by another process",
             interaction.id,
             data.get("custom_id") or data.get("name"),
+        )
+        return
+    if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+        # The answer came after Discord's 3 seconds (an overloaded bot): nothing can be said
+        # to the user any more. What the click did is saved, and the timer's repair brings
+        # the board up to date; one line, not a traceback per click.
+        log.warning(
+            "interaction %s (%s) in channel %s: answered after Discord's 3 s window; its "
+            "change is saved and the board will be repaired",
+            interaction.id,
+            data.get("custom_id") or data.get("name"),
+            interaction.channel_id,
         )
         return
     if isinstance(original, Refusal):

@@ -11,7 +11,7 @@ import abc
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, Self, TypeVar
 
 from .queries import Conflict, Plan, Query, Reads, Row, Transaction
 
@@ -114,6 +114,16 @@ class Store(abc.ABC):
         from .sqlite import SqliteStore
 
         return await SqliteStore.connect(Path(target), migrate=migrate)
+
+    async def ready(self, migrate: bool) -> Self:
+        """This store, its schema brought up to date if ``migrate`` (closed if that fails)."""
+        if migrate:
+            try:
+                await self.migrate()
+            except BaseException:
+                await self.close()
+                raise
+        return self
 
     @abc.abstractmethod
     async def close(self) -> None:

@@ -111,14 +111,7 @@ class PostgresStore(Store):
             )
         except _UNAVAILABLE as exc:
             raise StoreUnavailable(f"cannot reach the PostgreSQL server: {exc}") from exc
-        store = cls(pool)
-        if migrate:
-            try:
-                await store.migrate()
-            except BaseException:
-                await store.close()
-                raise
-        return store
+        return await cls(pool).ready(migrate)
 
     @property
     def pool(self) -> asyncpg.Pool:

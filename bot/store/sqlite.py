@@ -134,14 +134,7 @@ class SqliteStore(Store):
             await reader.close()
             await writer.close()
             raise
-        store = cls(writer, reader, path)
-        if migrate:
-            try:
-                await store.migrate()
-            except BaseException:
-                await store.close()
-                raise
-        return store
+        return await cls(writer, reader, path).ready(migrate)
 
     async def close(self) -> None:
         await self._writer.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import itertools
+import logging
 import random
 from datetime import UTC, datetime
 
@@ -374,10 +375,15 @@ async def test_a_repair_that_meets_missing_access_ends_the_game(
 
 
 async def test_the_timer_repairs_a_board_a_lost_answer_left_behind(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    clock: FakeClock,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A roll is saved but its answer is lost (Discord refused it): within a timer tick of
-    the game going quiet, the board shows the saved dice, with no reconnect needed."""
+    the game going quiet, the board shows the saved dice, with no reconnect needed. The lost
+    answer is one warning line, not an "unexpected error" with a traceback."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
@@ -386,6 +392,9 @@ async def test_the_timer_repairs_a_board_a_lost_answer_left_behind(
     dice.extend([6, 5, 4, 3, 2])
     await fake.click(ann, board, "Roll")
     assert die_labels(fake.messages[board["id"]]) == ["\N{EN DASH}"] * 5
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    late = [r for r in caplog.records if "after Discord's 3 s window" in r.getMessage()]
+    assert len(late) == 1 and late[0].levelno == logging.WARNING
     assert await tick(bot, fake) == 0  # a click may still be on its way: not yet
     clock.advance(30)
     assert await tick(bot, fake) == 1
