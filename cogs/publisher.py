@@ -377,7 +377,13 @@ class Publisher:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
                 await self.retire(row.board_channel_id, row.board_message_id)
-            await self.post_board(await self.games.render(row))
+            # With the nonce the turn's board was first posted with: Discord returns that
+            # board if a process posted it and died before recording it, as it was then.
+            board = await self.games.render(row)
+            nonce = await self.games.turn_nonce(row)
+            posted = await self.post_board(board, nonce=nonce)
+            if posted is not None and nonce != await self.games.nonce(row, f"v{row.version}"):
+                await self.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version:
             log.info("game %s: bringing its board up to version %s", row.id, row.version)

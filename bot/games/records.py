@@ -23,6 +23,10 @@ from .results import NO_GAME_HERE, Board, Card, Refusal
 log = logging.getLogger(__name__)
 
 
+#: Moves that change a game but not whose turn it is, nor post a board.
+IN_TURN = frozenset({"roll", "hold", "bot-roll"})
+
+
 class RecordsService(ServiceCore):
     """What is shown where: the records of boards and final messages, looking games up,
     scorecards, and drawing a stored game's board again."""
@@ -33,6 +37,18 @@ class RecordsService(ServiceCore):
         if self._install_id is None:
             self._install_id = await self.store.install_id()
         return f"yz{self._install_id}{row.id}{tag}"
+
+    async def turn_nonce(self, row: GameRow) -> str:
+        """The nonce the current turn's board was first posted with: that of the version
+        the turn began at (the rolls and holds since do not post). A repair that posts with
+        it gets back the board a process posted and then died before recording, rather
+        than a second live board beside it."""
+        began = row.version
+        for version, _, action, _, _ in reversed(await self.store.moves(row.id)):
+            if action not in IN_TURN:
+                break
+            began = version - 1
+        return await self.nonce(row, f"v{began}")
 
     async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> bool:
         """Record that ``message_id`` now shows ``row`` as it is. False if it does not, and
