@@ -380,9 +380,9 @@ class Publisher:
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
             board = await self.games.render(row)
-            nonce = await self.games.turn_nonce(row)
-            posted = await self.post_board(board, nonce=nonce)
-            if posted is not None and nonce != await self.games.nonce(row, f"v{row.version}"):
+            began = await self.games.turn_began(row)
+            posted = await self.post_board(board, nonce=await self.games.nonce(row, f"v{began}"))
+            if posted is not None and began != row.version:
                 await self.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version:

@@ -372,7 +372,7 @@ async def test_one_person_may_be_in_at_most_so_many_live_games(service: GameServ
         await service.open_lobby(1, 602, ann, "Ann", None)
 
 
-async def test_the_turn_nonce_is_the_one_its_board_was_first_posted_with(
+async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
     service: GameService, dice: ScriptedDice
 ) -> None:
     """A repair re-posts a turn's board with the nonce of the version the turn began at, so
@@ -380,15 +380,15 @@ async def test_the_turn_nonce_is_the_one_its_board_was_first_posted_with(
     change it, a scoring does."""
     table = Table(service)
     board = await table.seat((1, "Ann"), (2, "Bob"))
-    first = await service.nonce(board.row, f"v{board.row.version}")  # what post_board uses
-    assert await service.turn_nonce(board.row) == first
+    first = board.row.version  # post_board's nonce is that of the version it shows
+    assert await service.turn_began(board.row) == first
     dice.extend([1, 2, 3, 4, 6] + [5, 5, 5, 5])
     await table.roll(1)
     await table.hold(1, 0)
     rolled = await table.roll(1)
     assert rolled.row.version == board.row.version + 3
-    assert await service.turn_nonce(rolled.row) == first
+    assert await service.turn_began(rolled.row) == first
     await table.score(1, Category.CHANCE)
     row = await service.store.get_game(table.game_id)
     assert row is not None
-    assert await service.turn_nonce(row) == await service.nonce(row, f"v{row.version}") != first
+    assert await service.turn_began(row) == row.version != first

@@ -38,17 +38,17 @@ class RecordsService(ServiceCore):
             self._install_id = await self.store.install_id()
         return f"yz{self._install_id}{row.id}{tag}"
 
-    async def turn_nonce(self, row: GameRow) -> str:
-        """The nonce the current turn's board was first posted with: that of the version
-        the turn began at (the rolls and holds since do not post). A repair that posts with
-        it gets back the board a process posted and then died before recording, rather
-        than a second live board beside it."""
+    async def turn_began(self, row: GameRow) -> int:
+        """The version the current turn began at, whose nonce its board was first posted
+        with (the rolls and holds since do not post). A repair that posts with that nonce
+        gets back the board a process posted and then died before recording, rather than a
+        second live board beside it."""
         began = row.version
         for version, _, action, _, _ in reversed(await self.store.moves(row.id)):
             if action not in IN_TURN:
                 break
             began = version - 1
-        return await self.nonce(row, f"v{began}")
+        return began
 
     async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> bool:
         """Record that ``message_id`` now shows ``row`` as it is. False if it does not, and

@@ -38,8 +38,7 @@ _MIGRATION_LOCK = 0x59_41_48_54  # "YAHT"
 #: shutting down, out of disk or connections, or read-only (a standby).
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
     OSError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,  # also a connection lost mid-statement
     asyncpg.InsufficientResourcesError,
     asyncpg.ReadOnlySQLTransactionError,
     asyncpg.CannotConnectNowError,
