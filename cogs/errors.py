@@ -84,6 +84,12 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             "Your move was not saved: the bot cannot write to its database right now (its "
             "disk is full or read-only). Nothing changed; try again in a few minutes."
         )
+    elif isinstance(original, app_commands.TransformerError):
+        # Discord only sends the options it offered; a modified client can send anything
+        text = (
+            f"{str(original.value)[:50]!r} is not one of this command's choices: pick one "
+            "from the list Discord shows as you type."
+        )
     elif isinstance(original, app_commands.NoPrivateMessage):
         text = "Yahtzee is played in a server channel, not in direct messages."
     elif isinstance(original, app_commands.CheckFailure):

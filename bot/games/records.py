@@ -18,6 +18,7 @@ from bot.store import (
 )
 
 from .core import ServiceCore, player_id
+from .replay import Replay, replay
 from .results import NO_GAME_HERE, Board, Card, Refusal
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,13 @@ class RecordsService(ServiceCore):
     async def final_posted(self, game_id: int, message_id: int) -> None:
         """Record the final message of a finished game."""
         await self.store.set_messages(game_id, final_message_id=message_id)
+
+    async def replayed(self, game_id: int) -> Replay:
+        """The game played again from its move log (``ReplayMismatch`` where the log could
+        not have happened): for checking a stored state, and for telling a game move by move."""
+        row = await self._row(game_id)
+        log = await self.store.moves(game_id)
+        return replay(row.players, row.preset, row.timeout_policy, log)
 
     async def find(self, game_id: int) -> GameRow | None:
         """A game as stored, or None."""

@@ -17,6 +17,7 @@ from bot.store import (
 )
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, stamp
+from .replay import scoring_detail
 from .results import Expired, Outcome, Pinged, Refusal, TimedOut
 from .turns import TurnsService
 
@@ -77,9 +78,7 @@ class TimersService(TurnsService):
                 round_no = game.round
                 result = game.timeout(TimeoutPolicy(row.timeout_policy))
                 away = game.seats[game.seat_of(seat.player_id)].away
-                move = MoveRecord(
-                    None, "timeout", f"{result.category.value} {result.points}", str(result.dice)
-                )
+                move = MoveRecord(None, "timeout", scoring_detail(result), str(result.dice))
                 scored = await self._after_scoring(row, game, move, result, seat.name, round_no, {})
                 return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
             if row.ping_at is not None and row.ping_at <= now_at:

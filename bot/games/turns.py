@@ -23,6 +23,7 @@ from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 
 from .core import bot_level, is_bot, player_id, refusing
 from .lobby import LobbyService
+from .replay import held_mask, scoring_detail
 from .results import Board, Refusal, Scored, Undone
 
 log = logging.getLogger(__name__)
@@ -133,10 +134,7 @@ class TurnsService(LobbyService):
             cost: dict[str, object] = {}
             if game.is_over:  # the results keep each player's loss: value this one now
                 cost = await self._cost(self.game_of(row), None, category)
-            detail = f"{category.value} {result.points}" + (
-                f" +{result.bonus}" if result.bonus else ""
-            )
-            move = MoveRecord(user_id, "score", detail, str(result.dice), **cost)  # type: ignore[arg-type]
+            move = MoveRecord(user_id, "score", scoring_detail(result), str(result.dice), **cost)  # type: ignore[arg-type]
             scored = await self._after_scoring(
                 row, game, move, result, seat.name, round_no, self._moved()
             )
@@ -257,14 +255,11 @@ class TurnsService(LobbyService):
             round_no = game.round
             move = next(iter(self._bot_player(seat.player_id).moves(game)))
             if isinstance(move, str):
-                saved = await self._save(
-                    row, MoveRecord(None, "bot-roll", dice=str(game.dice)), game
-                )
+                # the holds it rolled with: the log alone replays the turn
+                record = MoveRecord(None, "bot-roll", held_mask(game.held), str(game.dice))
+                saved = await self._save(row, record, game)
                 return await self._board(saved, game)
-            detail = f"{move.category.value} {move.points}" + (
-                f" +{move.bonus}" if move.bonus else ""
-            )
-            record = MoveRecord(None, "bot-score", detail, str(move.dice))
+            record = MoveRecord(None, "bot-score", scoring_detail(move), str(move.dice))
             return await self._after_scoring(row, game, record, move, seat.name, round_no, {})
 
         return await self._locked(game_id, work)

@@ -5,7 +5,14 @@ and an admin, and checks after every interaction that
 - it got exactly one answer, within 3 seconds, and never "Something went wrong";
 - every move in the log came from the right person: a roll, hold or score from the seat
   whose turn it was, an undo from the player who scored, a start or cancel from the host;
+- server settings changed and leaderboards reset or restored only by a member with Manage
+  Server (the commands and their private menus are pressed by everyone, forged or not);
+- every game replays from its move log to the state on record, and a finished game's
+  results carry the totals of the replayed cards;
 - nothing was logged as an unexpected error.
+
+Half-way through, the bot stops while people go on clicking (those clicks get no answer, as
+on Discord, and change nothing), and starts again on the same database.
 
 ``YAHTZEE_FUZZ_STEPS`` sets the number of interactions (a few hundred by default; 10000 for
 a long run) and ``YAHTZEE_FUZZ_SEED`` the seed (printed on failure).
@@ -17,6 +24,8 @@ import asyncio
 import logging
 import os
 import random
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +33,8 @@ import pytest
 from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
 
-from .conftest import StartBot
-from .fake_discord import FakeDiscord, Interaction
+from .conftest import StartBot, stop
+from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, find_component
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
@@ -38,7 +47,14 @@ SLASH = [
     ("yahtzee scorecard", {}), ("yahtzee rules", {}), ("yahtzee hint", {}),
     ("yahtzee board", {}), ("yahtzee leaderboard", {}), ("yahtzee stats", {}),
     ("yahtzee rejoin", {}), ("yahtzee end", {}), ("yahtzee start", {}),
+    ("yahtzee-admin settings", {}), ("yahtzee-admin reset-leaderboard", {}),
+    ("yahtzee-admin restore-leaderboard", {}),
+    ("yahtzee start", {"preset": "nonsense"}), ("yahtzee start", {"preset": "bonus-turn"}),
+    ("yahtzee leaderboard", {"board": "zzz", "period": "-1"}),
+    ("yahtzee leaderboard", {"board": "wins", "period": "week"}),
 ]  # fmt: skip
+#: Commands that name a member: sent with anyone in the server, players or not.
+ABOUT_SOMEONE = ["yahtzee kick", "yahtzee scorecard", "yahtzee stats"]
 
 
 def _forged(rng: random.Random, real: str, game_ids: list[int]) -> str:
@@ -95,11 +111,40 @@ class Referee:
     ) -> list[tuple[int, int | None, str, str | None, str | None]]:
         return await self.bot.games.store.moves(game_id)
 
+    def admin_record(self) -> list[tuple[Any, ...]]:
+        """What only a member with Manage Server may change: settings and leaderboard resets
+        (read from the database file itself, not through the bot)."""
+        path = Path(self.bot.settings.database_path)
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            settings = db.execute("SELECT * FROM guild_settings ORDER BY guild_id").fetchall()
+            archives = db.execute("SELECT * FROM leaderboard_archives ORDER BY id").fetchall()
+        return [("settings", *row) for row in settings] + [("archive", *row) for row in archives]
+
+    async def check_replay(self, game_id: int) -> None:
+        """The move log replays to the stored game; a finished game's results are its cards'."""
+        row = await self.bot.games.find(game_id)
+        assert row is not None
+        replayed = await self.bot.games.replayed(game_id)  # raises where the log is impossible
+        self.checked["replays"] = self.checked.get("replays", 0) + 1
+        if row.state is None:
+            assert replayed.game is None, game_id
+            return
+        assert replayed.game == Game.from_dict(row.state), game_id
+        if row.status == "finished":
+            totals = {int(seat.player_id): seat.card.total for seat in replayed.game.seats}
+            results = await self.bot.games.store.results(game_id)
+            assert results, game_id
+            assert all(r.total == totals[r.user_id] for r in results), (game_id, results, totals)
+            self.checked["results"] = self.checked.get("results", 0) + 1
+
     async def check(self, who: dict[str, Any], admin_ids: set[str]) -> None:
-        """After an interaction: every new move came from someone allowed to make it."""
+        """After an interaction: every new move came from someone allowed to make it, and
+        every game that moved replays from its log."""
         for game_id in await self.games():
             moves = await self._moves(game_id)
             last = self.seen.get(game_id, 0)
+            if any(version > last for version, *_ in moves):
+                await self.check_replay(game_id)
             current, undo, host = self.before.get(game_id, (None, None, 0))
             for version, user_id, action, _, _ in moves:
                 if version <= last:
@@ -140,14 +185,26 @@ async def test_random_and_forged_interactions_never_break_a_game(
     referee = Referee(bot)
     answers: list[Interaction] = []
     did: list[str] = []  # what each step sent, for the failure message
+    private: list[dict[str, Any]] = []  # ephemeral answers with controls: menus, confirmations
 
     async def send(who: dict[str, Any], channel: str) -> list[Interaction]:
         messages = [m for m in fake.channel_messages(channel) if m.get("components")]
         roll = rng.random()
         if roll < 0.15 or not messages:
             command, options = rng.choice(SLASH)
-            did.append(f"/{command} by {who['username']}")
+            if rng.random() < 0.3:
+                command, options = rng.choice(ABOUT_SOMEONE), {"player": rng.choice(people)}
+            did.append(f"/{command} {options} by {who['username']}")
             return [await fake.slash(who, channel, command, timeout=ANSWER_WITHIN, **options)]
+        if roll < 0.25 and private:  # someone else's private menu, leaked or forged
+            message = rng.choice(private[-10:])
+            component = rng.choice([c for row in message["components"] for c in row["components"]])
+            values = None
+            if component["type"] == 3:
+                offered = [o["value"] for o in component.get("options", [])]
+                values = [rng.choice(offered + ODD_VALUES[:2])]
+            did.append(f"private {component['custom_id']} {values} by {who['username']}")
+            return [await fake.forge(who, message, component["custom_id"], values, ANSWER_WITHIN)]
         message = rng.choice(messages[-4:])  # mostly recent ones, old boards too
         components = [c for row in message["components"] for c in row["components"]]
         component = rng.choice(components)
@@ -174,7 +231,23 @@ async def test_random_and_forged_interactions_never_break_a_game(
         return [await fake.forge(who, message, component["custom_id"], None, ANSWER_WITHIN)]
 
     for step in range(STEPS):
+        if step == STEPS // 2:  # the bot goes down while people click, and comes back
+            before = [await referee._moves(g) for g in await referee.games()]
+            await stop(bot)
+            for channel in channels:
+                board = fake.live_boards(channel)
+                if board:
+                    roll_button = find_component(board[-1], "Roll")
+                    assert roll_button is not None
+                    down = await fake.forge(ann, board[-1], roll_button["custom_id"], None, 0.5)
+                    assert down.response_type is None  # nobody there to answer
+            bot = await start_bot()
+            referee.bot = bot
+            assert [await referee._moves(g) for g in await referee.games()] == before
+            for game_id in await referee.games():
+                await referee.check_replay(game_id)
         await referee.snapshot()
+        admin_before = referee.admin_record()
         who, channel = rng.choice(people), rng.choice(channels)
         turns = [(g, current) for g, (current, _, _) in referee.before.items() if current]
         if turns and rng.random() < 0.5:  # half the time, the player to move, where they play
@@ -184,12 +257,21 @@ async def test_random_and_forged_interactions_never_break_a_game(
                 who, channel = found, referee.where[game_id]
         sent = await send(who, channel)
         answers += sent
+        private += [
+            m
+            for a in sent
+            for m in [a.response, *a.followups]
+            if m and m.get("flags", 0) & EPHEMERAL and m.get("components")
+        ]
         for answer in sent:
             where = f"step {step} (seed {SEED}): {did[-1]}"
             assert answer.error is None, f"{where}: {answer.error}"
             assert answer.response_type is not None, f"{where}: no answer"
             assert "Something went wrong" not in answer.ephemeral_text, where
         await referee.check(who, admin_ids)
+        if referee.admin_record() != admin_before:
+            assert who["id"] in admin_ids, f"step {step} (seed {SEED}): {did[-1]} by a non-admin"
+            referee.checked["admin"] = referee.checked.get("admin", 0) + 1
         unexpected = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert unexpected == [], f"step {step} (seed {SEED}): {unexpected[0].getMessage()}"
     assert len(answers) >= STEPS
