@@ -222,5 +222,5 @@ def test_a_log_that_could_not_happen_is_caught(index: int, entry: LogEntry, why:
 def test_a_lost_move_is_caught() -> None:
     """A gap in the log (the second hold gone: the dice alone would not show it) is caught."""
     log = [entry for entry in LOG if entry[0] != 6]
-    with pytest.raises(ReplayMismatch, match="move 7 .* a gap in the log after move 5"):
+    with pytest.raises(ReplayMismatch, match=r"move 7 .* a gap in the log after move 5"):
         replay(PLAYERS, "official", "scratch", log)
