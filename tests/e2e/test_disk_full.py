@@ -62,3 +62,38 @@ async def test_a_full_disk_refuses_moves_plainly_and_play_resumes(
     assert again.response_type == 7, again.ephemeral_text
     check = await bot.store._writer.run(lambda db: db.execute("PRAGMA integrity_check").fetchone())
     assert check[0] == "ok"
+
+
+async def test_a_read_only_database_refuses_moves_plainly_and_play_resumes(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The file turns read-only mid-game (a remount, a backup tool's lock): a Roll and a
+    scoring are refused as not saved, nothing changes, and once it is writable play goes on."""
+    dice.extend([3, 3, 3, 2, 2] + [6, 6, 6, 6, 6])
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    board = await start_game(fake, channel, ann, bob)
+    assert (await fake.click(ann, board, "Roll")).response_type == 7
+    before = await bot.games.find_live(int(channel))
+
+    # The writer's own connection (idle between clicks) turns read-only from outside, as a
+    # remount would: SQLite answers "attempt to write a readonly database" to every write.
+    writer = bot.store._writer._db
+    writer.execute("PRAGMA query_only = ON")
+    for attempt in (
+        lambda: fake.click(ann, fake.messages[board["id"]], "Roll"),
+        lambda: fake.choose(ann, fake.messages[board["id"]], "full_house"),
+    ):
+        answer = await attempt()
+        assert "not saved" in answer.ephemeral_text, answer.ephemeral_text
+        assert "read-only" in answer.ephemeral_text
+    after = await bot.games.find_live(int(channel))
+    assert before is not None and after is not None
+    assert (after.version, after.state) == (before.version, before.state)
+    assert any("readonly" in r.getMessage() and r.levelno >= logging.ERROR for r in caplog.records)
+    writer.execute("PRAGMA query_only = OFF")  # writable again
+    scored = await fake.choose(ann, fake.messages[board["id"]], "full_house")
+    assert "scored **25**" in " ".join(fake.descriptions[board["id"]]), scored.ephemeral_text
+    check = await bot.store._writer.run(lambda db: db.execute("PRAGMA integrity_check").fetchone())
+    assert check[0] == "ok"
