@@ -372,6 +372,28 @@ async def test_one_person_may_be_in_at_most_so_many_live_games(service: GameServ
         await service.open_lobby(1, 602, ann, "Ann", None)
 
 
+async def test_the_limit_holds_when_everything_arrives_at_once(service: GameService) -> None:
+    """Forty /yahtzee start in forty channels at the same moment (a script, a self-bot): the
+    limit is counted where the seat is taken, so exactly ten lobbies open and thirty are
+    refused plainly; fifteen Joins at once by someone else stop at ten the same way."""
+    ann, bob = 1, 2
+    opened = await asyncio.gather(
+        *(service.open_lobby(1, 700 + i, ann, "Ann", None) for i in range(40)),
+        return_exceptions=True,
+    )
+    rows = [o for o in opened if not isinstance(o, BaseException)]
+    refused = [o for o in opened if isinstance(o, BaseException)]
+    assert len(rows) == MAX_LIVE_GAMES
+    assert all(isinstance(o, Refusal) and "already in 10 games" in o.message for o in refused)
+    extra = [await service.open_lobby(1, 800 + i, 3 + i, f"P{i}", None) for i in range(5)]
+    joined = await asyncio.gather(
+        *(service.join(row.id, bob, "Bob") for row in [*rows, *extra]), return_exceptions=True
+    )
+    assert sum(1 for j in joined if not isinstance(j, BaseException)) == MAX_LIVE_GAMES
+    assert all(isinstance(j, Refusal) for j in joined if isinstance(j, BaseException))
+    assert await service.store.live_games_of(bob) == MAX_LIVE_GAMES
+
+
 async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
     service: GameService, dice: ScriptedDice
 ) -> None:

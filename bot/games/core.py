@@ -25,6 +25,7 @@ from bot.store import (
     ChannelBusy,
     GameRow,
     MoveRecord,
+    SeatLimit,
     StaleVersion,
     Store,
 )
@@ -51,6 +52,13 @@ def utc_now() -> datetime:
 def stamp(moment: datetime) -> str:
     """A time as the store keeps it."""
     return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _no_room(limit: int) -> Refusal:
+    return Refusal(
+        f"You are already in {limit} games or lobbies. Finish or leave one "
+        "(/yahtzee leave in its channel) before you start or join another."
+    )
 
 
 # A board left behind by a failed post or answer is repaired by the timer after this long
@@ -179,6 +187,8 @@ class ServiceCore:
             saved = await self.store.update_game(row.id, row.version, move, **changes)  # type: ignore[arg-type]
         except AlreadyApplied:
             raise requests.AnsweredElsewhere() from None
+        except SeatLimit as full:
+            raise _no_room(full.limit) from None
         except StaleVersion:
             if request_id is not None and await self.store.request_recorded(request_id):
                 raise requests.AnsweredElsewhere() from None
@@ -206,6 +216,8 @@ class ServiceCore:
             row = await self.store.create_game(request_id=request_id, **fields)
         except AlreadyApplied:
             raise requests.AnsweredElsewhere() from None
+        except SeatLimit as full:
+            raise _no_room(full.limit) from None
         except ChannelBusy:
             if request_id is not None and await self.store.request_recorded(request_id):
                 raise requests.AnsweredElsewhere() from None
@@ -214,13 +226,11 @@ class ServiceCore:
             requests.recorded()
         return row
 
-    async def _room_for(self, user_id: int) -> None:
-        """Refuse a member who is already seated in ``MAX_LIVE_GAMES`` lobbies and games."""
-        if await self.store.live_games_of(user_id) >= MAX_LIVE_GAMES:
-            raise Refusal(
-                f"You are already in {MAX_LIVE_GAMES} games or lobbies. Finish or leave one "
-                "(/yahtzee leave in its channel) before you start or join another."
-            )
+    @staticmethod
+    def _room_for(user_id: int) -> tuple[int, int]:
+        """What ``_create`` and ``_save`` take as ``room_for`` for a change that seats a
+        member: the store refuses it if they already sit in ``MAX_LIVE_GAMES`` live games."""
+        return (user_id, MAX_LIVE_GAMES)
 
     async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
         """``work()`` with the game's lock held: one change at a time per game."""

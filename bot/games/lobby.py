@@ -34,7 +34,6 @@ class LobbyService(CoachingService):
 
         Without a preset the server's default applies.
         """
-        await self._room_for(user_id)
         if preset is None:
             preset = (await self.store.guild_settings(guild_id)).preset
         try:
@@ -49,6 +48,7 @@ class LobbyService(CoachingService):
                 preset=chosen.value,
                 players=[(user_id, name)],
                 deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
+                room_for=self._room_for(user_id),
             )
         except ChannelBusy as busy:
             what = "a lobby" if busy.existing.status == GameStatus.LOBBY else "a game in progress"
@@ -67,9 +67,10 @@ class LobbyService(CoachingService):
                 raise Refusal("You are already in this lobby: wait for the host to press Start.")
             if len(row.players) >= MAX_SEATS:
                 raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
-            await self._room_for(user_id)
             players = [*row.players, (user_id, name)]
-            return await self._save(row, MoveRecord(user_id, "join"), players=players)
+            return await self._save(
+                row, MoveRecord(user_id, "join"), players=players, room_for=self._room_for(user_id)
+            )
 
         return await self._locked(game_id, work)
 
@@ -177,7 +178,6 @@ class LobbyService(CoachingService):
         played in a thread): the clicker hosts, the computer players sit again, and the other
         people are invited, not seated: whoever wants a rematch presses Join."""
         old = await self._row(game_id)
-        await self._room_for(user_id)
         channel_id = old.channel_id
         players: list[tuple[int, str]] = [(user_id, name)]
         invited: list[tuple[int, str]] = []
@@ -197,6 +197,7 @@ class LobbyService(CoachingService):
                 preset=old.preset,
                 players=players[:MAX_SEATS],
                 deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
+                room_for=self._room_for(user_id),
             )
         except ChannelBusy as busy:
             raise Refusal(

@@ -14,6 +14,7 @@ from .records import (
     MoveRecord,
     PlayerGame,
     ResultRow,
+    SeatLimit,
     StaleVersion,
     StoreUnavailable,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "PlayerGame",
     "Query",
     "ResultRow",
+    "SeatLimit",
     "StaleVersion",
     "Store",
     "StoreUnavailable",

@@ -28,6 +28,7 @@ from .records import (
     MoveRecord,
     PlayerGame,
     ResultRow,
+    SeatLimit,
     StaleVersion,
 )
 
@@ -355,6 +356,18 @@ class Transaction(Reads):
     runs between its statements: it is not a coroutine, so it cannot await anything else.
     """
 
+    def _room_for(self, member: tuple[int, int] | None) -> Plan[None]:
+        """Refuse (``SeatLimit``) to seat a member already in as many live games as allowed,
+        counted in the same transaction as the seat is taken, so that fifty lobbies opened at
+        once cannot all find room. On PostgreSQL the member's advisory lock makes such
+        transactions count one after another (SQLite's one writer already does)."""
+        if member is None:
+            return
+        user_id, limit = member
+        yield from _all("SELECT ?", (user_id,), postgres="SELECT pg_advisory_xact_lock(?)")
+        if (yield from self.live_games_of(user_id)) >= limit:
+            raise SeatLimit(limit)
+
     def create_game(
         self,
         *,
@@ -365,9 +378,12 @@ class Transaction(Reads):
         players: Iterable[tuple[int, str]],
         deadline_at: str | None = None,
         request_id: int | None = None,
+        room_for: tuple[int, int] | None = None,
     ) -> Plan[GameRow]:
         """Open a lobby; ``ChannelBusy`` if the channel has a live game already,
-        ``AlreadyApplied`` if ``request_id`` opened one already."""
+        ``AlreadyApplied`` if ``request_id`` opened one already, ``SeatLimit`` if
+        ``room_for`` (member, limit) says the member has no room for another."""
+        yield from self._room_for(room_for)
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
         try:
@@ -410,6 +426,7 @@ class Transaction(Reads):
         board: tuple[int | None, int | None, int | None] = _UNSET,
         unseen: bool = False,
         results: Sequence[ResultRow] = (),
+        room_for: tuple[int, int] | None = None,
     ) -> Plan[GameRow]:
         """Apply one accepted change if the game is still at ``expected_version``.
 
@@ -417,8 +434,10 @@ class Transaction(Reads):
         written together. ``board`` records the board message with the change, as
         ``set_messages`` does; ``unseen``: the change does not show on the board (a
         reminder), so a board that was up to date stays so. ``StaleVersion`` if another
-        change got there first.
+        change got there first. ``room_for`` (member, limit): the change seats the member,
+        refused with ``SeatLimit`` if they already sit in ``limit`` live games.
         """
+        yield from self._room_for(room_for)
         stamp = now()
         sets = ["version = version + 1", "updated_at = ?"]
         values: list[Any] = [stamp]

@@ -36,6 +36,14 @@ class AlreadyApplied(Exception):
     received the same click or command got there first. Nothing was written."""
 
 
+class SeatLimit(Exception):
+    """The member already sits in ``limit`` lobbies and running games: nothing was written."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"already in {limit} live games")
+        self.limit = limit
+
+
 class StaleVersion(Exception):
     """The game changed since it was read: another move got there first."""
 
