@@ -647,11 +647,16 @@ class Yahtzee(
             await self._refuse_unknown(interaction)
             return
         shown = {
-            getattr(child, "custom_id", None)
+            (getattr(child, "custom_id", None), child.type.value)
             for row in interaction.message.components
             for child in getattr(row, "children", [])
         }
-        if custom_id in shown:
+        if (custom_id, data.get("component_type")) in shown:
+            return  # discord.py hands it to its DynamicItem
+        if custom_id in {shown_id for shown_id, _ in shown}:
+            # a button's id sent as a menu's choice (or the other way round): discord.py
+            # matches the kind too, so nothing else would answer it
+            await self._refuse_unknown(interaction)
             return
         game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
         await self._refuse_stale(interaction, game_id)

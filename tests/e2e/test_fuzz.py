@@ -274,6 +274,7 @@ async def test_random_and_forged_interactions_never_break_a_game(
             where = f"step {step} (seed {SEED}): {did[-1]}"
             assert answer.error is None, f"{where}: {answer.error}"
             assert answer.response_type is not None, f"{where}: no answer"
+            assert answer.callbacks == 1, f"{where}: answered {answer.callbacks} times"
             assert "Something went wrong" not in answer.ephemeral_text, where
         await referee.check(who, admin_ids)
         if referee.admin_record() != admin_before:
