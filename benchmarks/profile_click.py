@@ -47,7 +47,9 @@ async def main() -> None:
     parser.add_argument("--lines", type=int, default=40)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="yahtzee-profile-"))
-    database = await prepare(work, timer=False)  # the strategy table in place, as load.py does
+    # the strategy table in place and the database migrated, as load.py does
+    setting, _ = await prepare(work, timer=False, postgres=None, guilds=[])
+    database = Path(setting["DATABASE_PATH"])
 
     fake = FakeDiscord()
     await fake.start()

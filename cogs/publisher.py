@@ -109,6 +109,7 @@ class Publisher:
     async def post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
         """A new live board that mentions the player to move (None if, while it was being
         posted, an Undo took the game back: the message is turned into a note)."""
+        board = await board.drawn()
         assert board.game is not None
         await self.turn_over(board.row.id)
         seat = board.game.current_seat

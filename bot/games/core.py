@@ -253,6 +253,19 @@ class ServiceCore:
     ) -> Board:
         """Save a move and draw its board at the same time: the drawing process works while
         the writer commits. The picture is used only once the move is committed."""
+        return await (await self._save_drawing(row, move, game, retire, changes)).drawn()
+
+    async def _save_drawing(
+        self,
+        row: GameRow,
+        move: MoveRecord,
+        game: Game,
+        retire: int | None,
+        changes: dict[str, object],
+    ) -> Board:
+        """``_save_and_draw``, but back as soon as the move is saved, its picture still being
+        drawn (``Board.drawn``): for an answer that does not show it (a scoring's summary,
+        after which the next board is posted)."""
         drawing = self._drawing(row, game)
         try:
             saved = await self._save(row, move, game, **changes)
@@ -260,8 +273,7 @@ class ServiceCore:
             if drawing is not None:  # the move was refused: its picture is not wanted
                 _drop(drawing)
             raise
-        image = await drawing if drawing is not None else None
-        return Board(saved, game, image, retire, self._best_box(row, game))
+        return Board(saved, game, None, retire, self._best_box(row, game), drawing)
 
     async def _board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
         if game is None:

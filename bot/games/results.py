@@ -3,7 +3,8 @@ one user-facing error."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, replace
 
 from bot.engine import (
     Category,
@@ -40,6 +41,15 @@ class Board:
     image: bytes | None = None  # the turn image, once the game runs
     retire_undo_message_id: int | None = None  # an Undo offer that this move closed
     best_box: Category | None = None  # with hints on: the box the optimal strategy picks now
+    #: The turn image while it is still being drawn (a scoring answers before the next
+    #: board's picture is ready): ``drawn()`` waits for it.
+    drawing: asyncio.Future[bytes] | None = None
+
+    async def drawn(self) -> Board:
+        """This board with its picture in ``image``, once its drawing is done."""
+        if self.drawing is None:
+            return self
+        return replace(self, image=await self.drawing, drawing=None)
 
 
 @dataclass(frozen=True, slots=True)

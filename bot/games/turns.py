@@ -136,7 +136,7 @@ class TurnsService(LobbyService):
                 cost = await self._cost(self.game_of(row), None, category)
             move = MoveRecord(user_id, "score", scoring_detail(result), str(result.dice), **cost)  # type: ignore[arg-type]
             scored = await self._after_scoring(
-                row, game, move, result, seat.name, round_no, self._moved()
+                row, game, move, result, seat.name, round_no, self._moved(), later=True
             )
             if not cost:
                 self._cost_later(row, scored.board.row.version, None, category)
@@ -153,8 +153,10 @@ class TurnsService(LobbyService):
         name: str,
         round_no: int,
         extra: dict[str, object],
+        later: bool = False,
     ) -> Scored:
-        """Save a scoring: the next turn with its timer, or the end with its results."""
+        """Save a scoring: the next turn with its timer, or the end with its results.
+        ``later``: the next board's picture may still be drawing (``Board.drawn``)."""
         if game.is_over:
             if game.completed:
                 results = self._results(game)
@@ -180,8 +182,9 @@ class TurnsService(LobbyService):
                 **extra,
             )
             return Scored(Board(saved, game), result, name, round_no)
-        board = await self._save_and_draw(row, move, game, **self._turn_timer(row, game), **extra)
-        return Scored(board, result, name, round_no)
+        changes = {**self._turn_timer(row, game), **extra}
+        board = await self._save_drawing(row, move, game, None, changes)
+        return Scored(board if later else await board.drawn(), result, name, round_no)
 
     @staticmethod
     def _results(game: Game) -> list[ResultRow]:
