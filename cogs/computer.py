@@ -41,6 +41,16 @@ class ComputerPlayers:
         if run is not None:
             run.cancel()
 
+    async def stop_all(self) -> None:
+        """Stop every computer turn (the bot is closing): a move in flight is saved or not,
+        whole, and the restarted bot's repair resumes the turn; nothing is logged as failed
+        for the connection that closes under it."""
+        runs = list(self._runs.values())
+        self._runs.clear()
+        for run in runs:
+            run.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+
     async def _run(self, game_id: int) -> None:
         publisher = self.publisher
         assert publisher is not None

@@ -128,6 +128,7 @@ class Yahtzee(
 
     async def cog_unload(self) -> None:
         self.timers.cancel()
+        await self.computers.stop_all()  # before discord.py closes its connections
 
     # -- timers ------------------------------------------------------------------------------
 
