@@ -4,7 +4,10 @@ boards end up showing the games as stored."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -12,7 +15,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import FakeDiscord
+from .fake_discord import FakeDiscord, Interaction
 from .helpers import live_board
 from .test_real_discord import start_game
 
@@ -61,3 +64,88 @@ async def test_rate_limits_everywhere_and_a_flapping_gateway_lose_nothing(
     live = await live_board(fake, channel)
     assert live["content"].startswith(f"<@{bob['id']}>")  # Bob's second turn, as stored
     assert fake.live_boards(channel) == [live]
+
+
+async def test_a_gateway_dropping_every_few_tenths_of_a_second_loses_no_move(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A gateway dropping every few seconds for a minute, compressed: it drops every 0.4 s,
+    a dozen times or more, while Ann and Bob play whole turns. A click sent while the bot is
+    away is never delivered (Discord tells the person it failed, and they click again);
+    every click that reaches the bot is answered once, every answered move is in the log,
+    the game replays from it, and the last board shows the game as stored."""
+    caplog.set_level(logging.ERROR)
+    dice.fallback = RandomDice(random.Random(13))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await start_game(fake, channel, ann, bob)
+    resumes = fake.resumes
+    flapping = asyncio.Event()
+
+    drops = 0
+
+    async def flap() -> None:
+        nonlocal drops
+        while not flapping.is_set():
+            await asyncio.sleep(0.4)
+            if fake.sockets:  # connected again: drop it
+                drops += 1
+                await fake.drop_connections()
+
+    async def persist(click: Callable[[], Awaitable[Interaction]]) -> Interaction:
+        """Click until the bot hears it, as a person does after "This interaction failed"."""
+        for _ in range(30):
+            answer = await click()
+            if answer.response_type is not None:
+                assert answer.callbacks == 1 and "Something went wrong" not in answer.ephemeral_text
+                return answer
+            await asyncio.sleep(0.1)
+        raise AssertionError("the bot never heard the click")
+
+    flapper = asyncio.create_task(flap())
+    try:
+        answered = turn = 0
+        while drops < 12 and turn < 24:  # a dozen drops or more, in one game's turns
+            turn += 1
+            await asyncio.sleep(0.3)  # a person looks at the board before clicking
+            player = ann if turn % 2 == 1 else bob
+            board = await live_board(fake, channel)
+            rolled = await persist(
+                lambda board=board, player=player: fake.click(
+                    player, fake.messages[board["id"]], "Roll", timeout=1.0
+                )
+            )
+            assert rolled.response_type == 7, rolled.ephemeral_text
+            await asyncio.sleep(0.3)
+            menu = fake.messages[board["id"]]["components"][2]["components"][0]
+            scored = await persist(
+                lambda board=board, player=player, menu=menu: fake.choose(
+                    player, fake.messages[board["id"]], menu["options"][0]["value"], timeout=1.0
+                )
+            )
+            assert scored.response_type == 7, scored.ephemeral_text
+            answered += 2
+            gone = board["id"]
+            await fake.wait_for(
+                lambda gone=gone: (
+                    fake.live_boards(channel)[-1:] not in ([], [fake.messages[gone]])
+                    if gone in fake.messages
+                    else fake.live_boards(channel) != []
+                ),
+                timeout=10,
+            )
+    finally:
+        flapping.set()
+        await flapper
+    assert drops >= 12 and fake.resumes - resumes >= 6  # the bot resumed its session
+    row = await bot.games.find_live(int(channel))
+    assert row is not None and row.state is not None
+    moves = [action for _, _, action, *_ in await bot.store.moves(row.id)]
+    assert moves.count("roll") + moves.count("score") == answered
+    replayed = await bot.games.replayed(row.id)
+    assert replayed.game == Game.from_dict(row.state)
+    assert replayed.game.turn_number == turn
+    live = await live_board(fake, channel)
+    assert live["content"].startswith(f"<@{(bob if turn % 2 else ann)['id']}>")  # as stored
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
