@@ -29,7 +29,7 @@ class Player(Protocol):
         ...
 
 
-def _hold_exactly(game: Game, keep: tuple[int, ...]) -> None:
+def hold_exactly(game: Game, keep: tuple[int, ...]) -> None:
     """Hold dice so that exactly the multiset ``keep`` stays on the table."""
     assert game.dice is not None
     wanted = Counter(keep)
@@ -56,7 +56,7 @@ class OptimalPlayer:
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
         card = game.current_seat.card
-        by_rolls_left = {n: keep_values(self.table, _official(card), n) for n in (1, 2)}
+        by_rolls_left = {n: keep_values(self.table, as_official(card), n) for n in (1, 2)}
         space = dice_space()
         while True:
             if game.dice is None:
@@ -80,7 +80,7 @@ class OptimalPlayer:
             if box_value - card.total >= keep_value - 1e-9:
                 yield game.score(seat, box)
                 return
-            _hold_exactly(game, keep)
+            hold_exactly(game, keep)
             game.roll(seat)
             yield "roll"
 
@@ -88,14 +88,14 @@ class OptimalPlayer:
         best: tuple[Category, float] | None = None
         for box in card.options(dice):
             after = card.fill(box, dice)
-            value = after.total + future(self.table, _official(after))
+            value = after.total + future(self.table, as_official(after))
             if best is None or value > best[1]:
                 best = (box, value)
         assert best is not None
         return best
 
 
-def _official(card: Scorecard) -> Scorecard:
+def as_official(card: Scorecard) -> Scorecard:
     """The same boxes read as an official card (the table's rules)."""
     if card.preset is Preset.OFFICIAL:
         return card
@@ -122,7 +122,7 @@ class CasualPlayer:
                 yield game.score(seat, box)
                 return
             face, _ = max(Counter(game.dice).items(), key=lambda item: (item[1], item[0]))
-            _hold_exactly(game, (face,) * Counter(game.dice)[face])
+            hold_exactly(game, (face,) * Counter(game.dice)[face])
             game.roll(seat)
             yield "roll"
 

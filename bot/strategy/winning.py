@@ -1,0 +1,242 @@
+"""Playing to win a two-seat game instead of to score: every decision maximises the chance
+of finishing ahead of the other seat, given both cards.
+
+The solved table's expected scores say what optimal *solitaire* play is worth from a state;
+solved with expected squares it also gives how widely that score spreads. A choice (a box
+to score, or dice to keep) leads to states whose remaining score is taken as normally
+distributed with that mean and spread, and so is the opponent's (their card as it stands,
+played out by the solitaire strategy: exactly the Optimal bot's, and close to a good
+player's). The chance of winning after a choice is then the chance that one normal
+variable beats another: ``P(mine - theirs > 0)``, a tie counting as half where no spread
+is left. Within the turn the chances are averaged over the dice still to come and the best
+keep taken at every roll, exactly as the solver does with points.
+
+This is a one-step approximation of the exact two-player game (Pawlewicz, 2010, solves it
+exactly at a far larger cost): it treats the future beyond this turn as played for points.
+It is enough to do what a strong player does: behind late, chase the Yahtzee or the big
+box; ahead, take the sure points. ``benchmarks/win.py`` measures it against the Optimal bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+import numpy as np
+
+from bot.engine import (
+    DICE_COUNT,
+    UPPER_BONUS_POINTS,
+    Category,
+    Dice,
+    Game,
+    Preset,
+    Scorecard,
+    ScoreResult,
+    Seat,
+)
+
+from .decisions import state_of
+from .dice_space import dice_space
+from .players import OptimalPlayer, as_official, hold_exactly
+from .solver import BOX_ORDER, BOXES, MASKS, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table
+
+Array = np.ndarray
+
+#: Below this variance (points squared) a final score counts as known.
+KNOWN = 1e-9
+
+
+def _phi(z: Array) -> Array:
+    """The standard normal distribution function (Abramowitz and Stegun 7.1.26, within
+    1.5e-7), on arrays."""
+    x = np.abs(z) / np.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * x)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    erf = 1.0 - poly * np.exp(-x * x)
+    result: Array = np.where(z >= 0, 0.5 * (1.0 + erf), 0.5 * (1.0 - erf))
+    return result
+
+
+def win_chance(lead: Array | float, variance: Array | float) -> Array:
+    """The chance that a normal lead with this mean and variance ends above zero (a known
+    lead of exactly zero, a tie, counts as half)."""
+    lead = np.asarray(lead, dtype=float)
+    variance = np.asarray(variance, dtype=float)
+    known = variance < KNOWN
+    spread = np.sqrt(np.where(known, 1.0, variance))
+    certain = np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, 0.5))
+    return np.where(known, certain, _phi(lead / spread))
+
+
+def moments(table: Table, card: Scorecard) -> tuple[float, float]:
+    """The mean and variance of what the rest of the game adds to ``card`` under optimal
+    solitaire play (0 and 0 once it is full)."""
+    if card.is_complete:
+        return 0.0, 0.0
+    assert table.square is not None, "a table solved with expected squares"
+    mask, up, flag = state_of(as_official(card))
+    mean = float(table.value[mask, up, flag])
+    return mean, max(0.0, float(table.square[mask, up, flag]) - mean * mean)
+
+
+class TurnChances:
+    """The chance of winning from every roll and keep of one turn, for one seat's card
+    against the opponent's expected final score (mean and variance)."""
+
+    def __init__(
+        self, table: Table, card: Scorecard, opponent_mean: float, opponent_variance: float
+    ) -> None:
+        assert table.square is not None, "a table solved with expected squares"
+        self.table = table
+        self.card = as_official(card)
+        self.preset_card = card
+        self.opponent_mean = opponent_mean
+        self.opponent_variance = opponent_variance
+        self.space = dice_space()
+        self.solver = Solver(table.rules, False, table.value)
+        self.now = self._score_now()  # (252,): the best chance when scoring each roll now
+        self._keeps: dict[int, Array] = {}
+
+    def _chance(self, total: Array, mask: Array, up: Array, flag: Array) -> Array:
+        """The chance of winning with ``total`` points on the card and the rest of the game
+        played from state (mask, up, flag)."""
+        full = mask == MASKS - 1
+        m = np.where(full, 0, mask)
+        mean = np.where(full, 0.0, self.table.value[m, up, flag])
+        square = np.where(full, 0.0, self.table.square[m, up, flag])  # type: ignore[index]
+        variance = np.maximum(0.0, square - mean * mean)
+        lead = total + mean - self.opponent_mean
+        return win_chance(lead, variance + self.opponent_variance)
+
+    def _score_now(self) -> Array:
+        """For each of the 252 rolls, the best chance of winning over the boxes it may be
+        scored in: every open box at its plain points, and (the Yahtzee box filled) the
+        Yahtzees by the engine's own Joker rules and bonus."""
+        mask, up, flag = state_of(self.card)
+        total = self.card.total
+        plain = self.solver.plain
+        rolls = len(self.space.rolls)
+        best = np.full(rolls, -np.inf)
+        for box in range(BOXES):
+            if mask >> box & 1:
+                continue
+            points = plain[box]
+            if box < UPPER_BOXES:
+                up2 = np.minimum(UPPER_CAP, up + points.astype(int))
+                gain = points + np.where(
+                    (up < UPPER_CAP) & (up2 >= UPPER_CAP), UPPER_BONUS_POINTS, 0
+                )
+            else:
+                up2, gain = np.full(rolls, up), points
+            flag2 = np.full(rolls, flag)
+            if box == YAHTZEE:
+                flag2 = np.where(points > 0, 1, flag)
+            nxt = np.full(rolls, mask | 1 << box)
+            np.maximum(best, self._chance(total + gain, nxt, up2, flag2), out=best)
+        if mask >> YAHTZEE & 1:
+            for face in range(1, 7):
+                r = self.solver.yahtzee_rolls[face - 1]
+                best[r] = self._best_box(Dice([face] * DICE_COUNT))[1]
+        return best
+
+    def _best_box(self, dice: Dice) -> tuple[Category, float]:
+        """The box (of the engine's options for these dice) with the best chance."""
+        choices = []
+        for category in self.preset_card.options(dice):
+            after = as_official(self.preset_card.fill(category, dice))
+            mask, up, flag = state_of(after)
+            chance = self._chance(
+                np.array([float(after.total)]), np.array([mask]), np.array([up]), np.array([flag])
+            )
+            choices.append((float(chance[0]), -BOX_ORDER.index(category), category))
+        best, _, box = max(choices)  # ties: the box earlier on the card
+        return box, best
+
+    def keeps(self, rolls_left: int) -> Array:
+        """For every keep (``dice_space().keeps``), the chance of winning when keeping it
+        and rolling the rest with ``rolls_left`` rolls to go, playing on for the win."""
+        if rolls_left not in self._keeps:
+            after = self.now[:, None]
+            for _ in range(rolls_left - 1):
+                after, _ = self.solver.reroll(after, None)
+            keeps = np.empty(len(self.space.keeps))
+            keeps[self.space.roll_keep] = after[:, 0]
+            for size in range(DICE_COUNT - 1, -1, -1):
+                index, children = self.space.children[size]
+                keeps[index] = keeps[children].mean(axis=1)
+            self._keeps[rolls_left] = keeps
+        return self._keeps[rolls_left]
+
+    def best(
+        self, dice: Dice, rolls_left: int
+    ) -> tuple[Category | None, tuple[int, ...] | None, float]:
+        """The best choice for these dice: (box, None, chance) to score now, or
+        (None, keep, chance) to keep those dice and roll the others."""
+        box, now = self._best_box(dice)
+        if rolls_left == 0:
+            return box, None, now
+        values = self.keeps(rolls_left)
+        index = self.space.keep_index
+        keep, chance = max(
+            (
+                (k, float(values[index[k]]))
+                for size in range(DICE_COUNT)
+                for k in sorted(set(combinations(sorted(dice), size)))
+            ),
+            key=lambda item: item[1],
+        )
+        if now >= chance - 1e-12:
+            return box, None, now
+        return None, keep, chance
+
+
+class WinningPlayer:
+    """Plays each turn for the best chance of finishing ahead of the other seat; against no
+    one (a solo game) or under a preset the table was not solved for, it plays as the
+    Optimal bot does."""
+
+    def __init__(self, table: Table, name: str = "To-win bot") -> None:
+        self.table = table
+        self.name = name
+
+    def moves(self, game: Game) -> Iterator[str | ScoreResult]:
+        seat = game.current_player_id
+        rival = self._rival(game)
+        if rival is None or self.table.square is None or game.preset is not Preset.OFFICIAL:
+            yield from OptimalPlayer(self.table).moves(game)
+            return
+        mean, variance = moments(self.table, rival.card)
+        chances = TurnChances(self.table, game.current_seat.card, rival.card.total + mean, variance)
+        while True:
+            if game.dice is None:
+                game.roll(seat)
+                yield "roll"
+                continue
+            box, keep, _ = chances.best(game.dice, game.rolls_left)
+            if box is not None:
+                yield game.score(seat, box)
+                return
+            assert keep is not None
+            hold_exactly(game, keep)
+            game.roll(seat)
+            yield "roll"
+
+    def _rival(self, game: Game) -> Seat | None:
+        """The seat to beat: the other seat of a two-seat game; in a larger game, the other
+        seat still in it with the best expected final score."""
+        others = [s for i, s in enumerate(game.seats) if i != game.current and not s.left]
+        if not others or self.table.square is None:
+            return None
+        return max(others, key=lambda s: s.card.total + moments(self.table, s.card)[0])
+
+
+def chances_of(
+    table: Table, mine: Scorecard, theirs: Scorecard, dice: Sequence[int], rolls_left: int
+) -> tuple[Category | None, tuple[int, ...] | None, float]:
+    """The to-win choice for ``dice`` on ``mine`` against ``theirs`` (for hints and tests)."""
+    mean, variance = moments(table, theirs)
+    turn = TurnChances(table, mine, theirs.total + mean, variance)
+    return turn.best(Dice(list(dice)), rolls_left)
