@@ -10,7 +10,8 @@ a custom_id back into fields, and the callback.
 custom_id                                                     component
 ============================================================  =====================================
 ``yz:lobby:<action>:<game>``                                  lobby: join, leave, start, cancel,
-                                                              bot-optimal, bot-casual, hints
+                                                              bot-optimal, bot-casual, bot-winning,
+                                                              hints
 ``yz:die:<game>:<turn>:<rolls>:<index>``                      hold or release die ``index`` (0-4)
 ``yz:roll:<game>:<turn>:<rolls>``                             roll the dice not held
 ``yz:box:<game>:<turn>:<rolls>``                              the select of the boxes to score
@@ -122,7 +123,9 @@ class SelectControl(Control[Select], key="", fields={}, handler=""):
 
 GAME: dict[str, Field] = {"game_id": ID}
 TURN: dict[str, Field] = {"game_id": ID, "turn": ID, "rolls": DIGIT}
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "bot-optimal", "bot-casual", "hints")
+LOBBY_ACTIONS = (
+    "join", "leave", "start", "cancel", "bot-optimal", "bot-casual", "bot-winning", "hints"
+)
 
 
 # -- the lobby and the game ----------------------------------------------------------------

@@ -140,6 +140,7 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("cancel", "Cancel", discord.ButtonStyle.danger),
         ("bot-optimal", "Add bot (Optimal)", discord.ButtonStyle.secondary),
         ("bot-casual", "Add bot (Casual)", discord.ButtonStyle.secondary),
+        ("bot-winning", "Add bot (To win)", discord.ButtonStyle.secondary),
         ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary),
     ):
         view.add_item(LobbyButton(action, row.id, label, style))

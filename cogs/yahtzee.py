@@ -517,7 +517,7 @@ class Yahtzee(
                     "Ask a server admin to check my permissions.",
                 )
             return
-        if action in ("bot-optimal", "bot-casual"):
+        if action in ("bot-optimal", "bot-casual", "bot-winning"):
             row = await self.games.add_bot(game_id, user.id, action.removeprefix("bot-"))
         elif action == "hints":
             row = await self.games.toggle_hints(game_id, user.id)

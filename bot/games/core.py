@@ -110,11 +110,11 @@ def player_id(user_id: int) -> str:
     return str(user_id)
 
 
-BOT_LEVELS = {1: "optimal", 2: "casual"}
+BOT_LEVELS = {1: "optimal", 2: "casual", 3: "winning"}
 
 
 # Short, and plainly not a person nor the Yahtzee box (a column header shows ~8 letters)
-BOT_NAMES = {"optimal": "Optimal bot", "casual": "Casual bot"}
+BOT_NAMES = {"optimal": "Optimal bot", "casual": "Casual bot", "winning": "To-win bot"}
 
 
 def is_bot(player_id: str) -> bool:
@@ -123,7 +123,7 @@ def is_bot(player_id: str) -> bool:
 
 
 def bot_level(player_id: str) -> str:
-    """'optimal' or 'casual' for a computer player's id."""
+    """'optimal', 'casual' or 'winning' for a computer player's id."""
     return BOT_LEVELS[(-int(player_id)) % 10]
 
 

@@ -20,6 +20,7 @@ from bot.store import (
 )
 from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
+from bot.strategy.winning import WinningPlayer
 
 from .core import bot_level, is_bot, player_id, refusing
 from .lobby import LobbyService
@@ -239,8 +240,14 @@ class TurnsService(LobbyService):
         return await self._locked(game_id, work)
 
     def _bot_player(self, player_id: str) -> Player:
-        table = self.coach.table if self.coach is not None else None
-        if bot_level(player_id) == "optimal" and table is not None:
+        coach = self.coach
+        table = coach.table if coach is not None else None
+        level = bot_level(player_id)
+        if level == "winning" and coach is not None:
+            moments = coach.moments()  # loaded on first use; until then it plays as Optimal
+            if moments is not None:
+                return WinningPlayer(moments)
+        if level in ("optimal", "winning") and table is not None:
             return OptimalPlayer(table)
         return CasualPlayer()  # the casual strategy until the table is ready
 

@@ -72,6 +72,8 @@ class Coach:
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
         self._best: OrderedDict[tuple[Scorecard, tuple[int, ...]], Category | None] = OrderedDict()
+        self._moments: Table | None = None
+        self._moments_task: asyncio.Task[None] | None = None
 
     @property
     def ready(self) -> bool:
@@ -104,6 +106,32 @@ class Coach:
             table.expected_score,
         )
 
+    def moments(self) -> Table | None:
+        """The table with expected squares that the To-win bot plays by; None until it is
+        ready. The first call loads it (or, the first time ever, solves it: about 20 s) in
+        the background, so a bot that never seats a To-win player never pays for it."""
+        if self._moments is None and self._moments_task is None:
+            self._moments_task = asyncio.create_task(self._load_moments(), name="moments")
+        return self._moments
+
+    async def _load_moments(self) -> None:
+        try:
+            table, built = await asyncio.to_thread(
+                load_or_build, self.data_dir, "official", False, True
+            )
+        except Exception:
+            log.exception("could not load or build the To-win table; it plays as Optimal")
+            return
+        self._moments = table
+        log.info("To-win table %s (sd %.2f)", "built" if built else "loaded",
+                 table.standard_deviation)  # fmt: skip
+
+    async def wait_for_moments(self) -> None:
+        """Until the To-win table is loaded (or failed to); starts loading it if need be."""
+        self.moments()
+        if self._moments_task is not None:
+            await asyncio.shield(self._moments_task)
+
     async def wait(self) -> None:
         """Until the table is loaded (or failed to)."""
         if self._task is not None:
@@ -111,8 +139,9 @@ class Coach:
 
     def close(self) -> None:
         """Stop the analysing process (work it has not started is dropped)."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in (self._task, self._moments_task):
+            if task is not None:
+                task.cancel()
         if self._workers is not None:
             self._workers.close()
             self._workers = None

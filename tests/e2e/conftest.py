@@ -81,7 +81,7 @@ async def start_bot(
     tmp_path: Path,
     dice: ScriptedDice,
     clock: FakeClock,
-    official_values: Table,
+    official: Table,
     database: Database,
 ) -> AsyncIterator[StartBot]:
     """Start the real bot against the fake, on the test's database (call again after
@@ -93,7 +93,7 @@ async def start_bot(
         settings = bot_settings(on if on is not None else database, tmp_path)
         if shards:
             settings = dataclasses.replace(settings, shard_count=2, shard_ids=shards)
-        place_table(official_values, settings.data_dir)
+        place_table(official, settings.data_dir)  # the To-win bot's table too
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")
         running.append((bot, task))
@@ -114,10 +114,14 @@ async def start_bot(
 
 
 def place_table(table: Table, folder: Path) -> None:
-    """Put the solved table where the bot looks, so it loads instead of building it."""
+    """Put the solved table where the bot looks, so it loads instead of building it (and,
+    from a table with expected squares, the To-win bot's too)."""
     path = table_path(folder, "official")
     if not path.exists():
         save(table, path)
+    moments = table_path(folder, "official", moments=True)
+    if table.square is not None and not moments.exists():
+        save(table, moments, moments=True)
 
 
 async def stop(bot: YahtzeeBot) -> None:

@@ -135,3 +135,36 @@ async def test_box_menu_scoring_boxes_first_scratch_said_once_best_box_marked(
 def _menu(message: dict[str, Any]) -> dict[str, Any]:
     """The message's select menu (component type 3)."""
     return next(c for row in message["components"] for c in row["components"] if c["type"] == 3)
+
+
+async def test_a_game_against_the_to_win_bot(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+) -> None:
+    """Ann seats the To-win bot from the lobby; once its table (with expected squares) is
+    loaded it plays its turns on the board like the other computer players."""
+    dice.fallback = RandomDice(random.Random(8))
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    await bot.coach.wait_for_moments()
+    assert bot.coach.moments() is not None
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(ann, lobby, "Add bot (To win)")
+    seated = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    assert "\N{ROBOT FACE} **To-win bot**" in seated
+    await fake.click(ann, lobby, "Start")
+    for box in ("chance", "sixes"):
+        await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
+        await play_turn(fake, dice, ann, channel, [[6, 6, 6, 5, 4]], box)
+    await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
+    row = await bot.games.find_live(int(channel))
+    assert row is not None
+    moves = [action for _, _, action, *_ in await bot.store.moves(row.id)]
+    assert moves.count("bot-score") == 2 and moves.count("score") == 2
+    replayed = await bot.games.replayed(row.id)
+    assert replayed.game is not None and replayed.game.seats[1].name == "To-win bot"
+    assert sum(1 for _, points in replayed.game.seats[1].card if points is not None) == 2

@@ -1,0 +1,127 @@
+"""The To-win bot: decisions in end-game positions worked out by hand, the chance of winning
+against a known score, and whole games by the engine's rules."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bot.engine import Category, Dice, Game, RandomDice, Scorecard, ScriptedDice
+from bot.strategy import Table
+from bot.strategy.decisions import best
+from bot.strategy.players import OptimalPlayer, play_out
+from bot.strategy.winning import WinningPlayer, chances_of, win_chance
+
+C = Category
+
+
+def card(*fills: tuple[Category, str]) -> Scorecard:
+    out = Scorecard("official")
+    for box, dice in fills:
+        out = out.fill(box, Dice.parse(dice))
+    return out
+
+
+# Mine: every box but Chance, Yahtzee 50. By hand: upper 3+6+9+12+15+18 = 63, bonus 35;
+# 3K 12, 4K 17, Full House 25, Small Straight 30, Large Straight 40, Yahtzee 50: 272.
+MINE = card(
+    (C.ONES, "11123"), (C.TWOS, "22213"), (C.THREES, "33312"), (C.FOURS, "44412"),
+    (C.FIVES, "55512"), (C.SIXES, "66612"), (C.THREE_OF_A_KIND, "33312"),
+    (C.FOUR_OF_A_KIND, "44441"), (C.FULL_HOUSE, "22333"), (C.SMALL_STRAIGHT, "12346"),
+    (C.LARGE_STRAIGHT, "12345"), (C.YAHTZEE, "11111"),
+)  # fmt: skip
+# Theirs, finished: upper 4+8+12+16+20+24 = 84, bonus 35; 3K 29, 4K 29, FH 25, SS 30, LS 40,
+# Yahtzee 50, Chance 29: 351, which is 79 ahead of mine. My Chance scores at most 30, so only
+# a Yahtzee (its +100, and then Chance as a Joker) can win: a chance of winning is exactly the
+# chance of rolling five alike.
+THEIRS = card(
+    (C.ONES, "11112"), (C.TWOS, "22221"), (C.THREES, "33331"), (C.FOURS, "44441"),
+    (C.FIVES, "55551"), (C.SIXES, "66661"), (C.THREE_OF_A_KIND, "66665"),
+    (C.FOUR_OF_A_KIND, "66665"), (C.FULL_HOUSE, "22333"), (C.SMALL_STRAIGHT, "12346"),
+    (C.LARGE_STRAIGHT, "12345"), (C.YAHTZEE, "11111"), (C.CHANCE, "66665"),
+)  # fmt: skip
+
+
+def test_the_hand_made_cards() -> None:
+    assert (MINE.total, THEIRS.total) == (272, 351)
+
+
+def test_a_known_lead_wins_loses_or_ties_and_a_spread_one_follows_the_normal_curve() -> None:
+    """Φ(1) = 0.841345 from a printed table."""
+    assert float(win_chance(1, 0)) == 1.0
+    assert float(win_chance(-1, 0)) == 0.0
+    assert float(win_chance(0, 0)) == 0.5
+    assert float(win_chance(0, 400)) == pytest.approx(0.5)
+    assert float(win_chance(10, 100)) == pytest.approx(0.841345, abs=1e-6)
+    assert float(win_chance(-10, 100)) == pytest.approx(1 - 0.841345, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("dice", "rolls_left", "keep", "chance"),
+    [
+        # one roll left, a pair kept: the other three must match, (1/6)^3
+        ([6, 6, 5, 5, 4], 1, "pair", 1 / 216),
+        ([6, 5, 5, 4, 4], 1, "pair", 1 / 216),
+        # three alike kept: the other two must match, (1/6)^2
+        ([6, 6, 6, 5, 4], 1, (6, 6, 6), 1 / 36),
+        # nothing alike: one die kept and four rolled, (1/6)^4, equals five rolled, 6/6^5
+        ([6, 5, 4, 3, 2], 1, "any", 1 / 1296),
+    ],
+)
+def test_last_turn_needing_a_yahtzee_it_goes_for_it(
+    official: Table, dice: list[int], rolls_left: int, keep: object, chance: float
+) -> None:
+    """79 behind with only Chance open: the Optimal bot plays for the Chance points, the
+    To-win bot for five alike, and its chance of winning is the hand-worked one."""
+    box, kept, p = chances_of(official, MINE, THEIRS, dice, rolls_left)
+    assert box is None and kept is not None
+    if keep == "pair":
+        assert len(kept) == 2 and kept[0] == kept[1]
+    elif keep != "any":
+        assert kept == keep
+    assert p == pytest.approx(chance, rel=1e-9)
+
+
+def test_where_the_optimal_bot_takes_the_chance_points_the_to_win_bot_does_not(
+    official: Table,
+) -> None:
+    """With 6-6-5-5-4 and one roll left the Optimal bot scores Chance (28 now beats what a
+    roll is worth on average), which here loses for certain."""
+    assert best(official, MINE, Dice(6, 6, 5, 5, 4), 1).box is C.CHANCE
+    box, kept, _ = chances_of(official, MINE, THEIRS, [6, 6, 5, 5, 4], 1)
+    assert box is None and kept in ((5, 5), (6, 6))
+
+
+def test_a_sure_win_is_taken_at_once(official: Table) -> None:
+    """Ahead, play safe: with a lead of more than the 30 a Chance can add, scoring now wins
+    for certain; the Optimal bot rolls again for more points."""
+    behind = card(*[(box, "12346") for box in C])  # finished with 62 (1+2+3+4+6, 30, 16)
+    assert behind.total == 62
+    box, kept, p = chances_of(official, MINE, behind, [6, 6, 6, 1, 1], 2)
+    assert (box, kept, p) == (C.CHANCE, None, 1.0)
+    assert best(official, MINE, Dice(6, 6, 6, 1, 1), 2).keep == (6, 6, 6)
+
+
+def test_whole_games_follow_the_rules_and_a_solo_game_is_the_optimal_bots(
+    official: Table,
+) -> None:
+    """Against the Optimal bot, a game ends with both cards full (every move went through
+    the engine); alone, with no one to beat, it plays the Optimal bot's very game."""
+    seats = [("w", "To-win bot"), ("o", "Optimal bot")]
+    game = Game(seats, dice_source=RandomDice(random.Random(4)))
+    play_out(game, {"w": WinningPlayer(official), "o": OptimalPlayer(official)})  # type: ignore[dict-item]
+    assert game.is_over and all(seat.card.is_complete for seat in game.seats)
+    faces = [random.Random(9).randint(1, 6) for _ in range(13 * 15)]
+    solo = [Game(["me"], dice_source=ScriptedDice(faces)) for _ in range(2)]
+    play_out(solo[0], {"me": WinningPlayer(official)})  # type: ignore[dict-item]
+    play_out(solo[1], {"me": OptimalPlayer(official)})  # type: ignore[dict-item]
+    assert solo[0].to_dict() == solo[1].to_dict()
+
+
+def test_phi_is_the_normal_curve_at_a_few_points() -> None:
+    """Against math.erf, the independent formulation."""
+    for z in (-3.0, -1.5, -0.2, 0.0, 0.7, 2.5):
+        exact = 0.5 * (1 + math.erf(z / math.sqrt(2)))
+        assert float(win_chance(z, 1.0)) == pytest.approx(exact, abs=2e-7)
