@@ -23,6 +23,7 @@ from bot.leaderboard import (
 from bot.render.text_card import card_text, code_block
 from bot.store import GameRow, GuildSettings
 from bot.strategy.decisions import Choice, count_word
+from bot.strategy.winning import WinHint
 
 from .components import (
     AnalysisButton,
@@ -376,16 +377,40 @@ def report_text(report: Report) -> str:
     return "\n".join(lines)
 
 
-def hint_text(choices: list[Choice], game: Game) -> str:
-    """The best choices in plain words, with their expected final scores."""
+def hint_text(choices: list[Choice], game: Game, to_win: WinHint | None = None) -> str:
+    """The best choices in plain words, with their expected final scores; with someone to
+    beat, also the move with the best chance to win when it is another one."""
     assert game.dice is not None
     lines = [
         f"{i}. {choice.describe()}: **{choice.value:.1f}**" for i, choice in enumerate(choices, 1)
     ]
-    return (
+    text = (
         f"Best choices for {game.dice} (roll {game.rolls_used} of {ROLLS_PER_TURN}), with the "
         "expected final score of each under optimal play:\n" + "\n".join(lines)
     )
+    if to_win is None:
+        return text
+    rival = shown_name(to_win.rival)
+    if to_win.differs:
+        move = to_win.choice.describe()
+        return text + (
+            f"\nTo beat {rival}, though: {move[:1].lower()}{move[1:]}, for about "
+            f"**{percent(to_win.choice.value)}** to finish ahead (choice 1: "
+            f"{percent(to_win.points_choice_chance)})."
+        )
+    return text + (
+        f"\nChoice 1 is also your best chance to beat {rival}: about "
+        f"**{percent(to_win.choice.value)}** to finish ahead."
+    )
+
+
+def percent(chance: float) -> str:
+    """A chance in words a person reads at a glance: 3%, under 1%, over 99%."""
+    if 0 < chance < 0.005:
+        return "under 1%"
+    if 0.995 < chance < 1:
+        return "over 99%"
+    return f"{chance:.0%}"
 
 
 def ended_embed(reason: str) -> discord.Embed:

@@ -310,9 +310,10 @@ class Yahtzee(
 
     async def _send_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         choices = await self.games.hint(game_id, interaction.user.id)
+        to_win = await self.games.win_hint(game_id, choices[0]) if choices else None
         row = await self.games.find(game_id)
         assert row is not None
-        text = hint_text(choices, self.games.game_of(row))
+        text = hint_text(choices, self.games.game_of(row), to_win)
         await interaction.response.send_message(text, ephemeral=True)
 
     @guarded

@@ -15,6 +15,7 @@ from bot.store import (
     MoveRecord,
 )
 from bot.strategy.decisions import Choice, Unsupported, supports
+from bot.strategy.winning import WinHint, win_hint
 
 from .core import player_id
 from .records import RecordsService
@@ -61,6 +62,16 @@ class CoachingService(RecordsService):
             return await self.coach.choices(game, count)
         except Unsupported as exc:
             raise Refusal(str(exc)) from None
+
+    async def win_hint(self, game_id: int, for_points: Choice) -> WinHint | None:
+        """Beside a hint's best choice for points, in a game with someone to beat: the
+        choice with the best chance of finishing ahead (None while the To-win table loads,
+        which the first call starts, or with no one to beat)."""
+        moments = self.coach.moments() if self.coach is not None else None
+        if moments is None:
+            return None
+        game = self.game_of(await self._row(game_id))
+        return await asyncio.to_thread(win_hint, moments, game, for_points)
 
     async def _cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None

@@ -20,6 +20,7 @@ box; ahead, take the sure points. ``benchmarks/win.py`` measures it against the 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -36,7 +37,7 @@ from bot.engine import (
     Seat,
 )
 
-from .decisions import state_of
+from .decisions import Choice, state_of
 from .dice_space import dice_space
 from .players import OptimalPlayer, as_official, hold_exactly
 from .solver import BOX_ORDER, BOXES, MASKS, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table
@@ -170,6 +171,19 @@ class TurnChances:
             self._keeps[rolls_left] = keeps
         return self._keeps[rolls_left]
 
+    def chance_of(
+        self, dice: Dice, rolls_left: int, box: Category | None, keep: tuple[int, ...] | None
+    ) -> float:
+        """The chance of winning after one given choice: scoring ``box`` now, or keeping
+        ``keep`` and rolling the others."""
+        if box is not None:
+            after = as_official(self.preset_card.fill(box, dice))
+            mask, up, flag = state_of(after)
+            total = np.array([float(after.total)])
+            return float(self._chance(total, *(np.array([x]) for x in (mask, up, flag)))[0])
+        assert keep is not None and rolls_left > 0
+        return float(self.keeps(rolls_left)[self.space.keep_index[tuple(sorted(keep))]])
+
     def best(
         self, dice: Dice, rolls_left: int
     ) -> tuple[Category | None, tuple[int, ...] | None, float]:
@@ -225,12 +239,44 @@ class WinningPlayer:
             yield "roll"
 
     def _rival(self, game: Game) -> Seat | None:
-        """The seat to beat: the other seat of a two-seat game; in a larger game, the other
-        seat still in it with the best expected final score."""
-        others = [s for i, s in enumerate(game.seats) if i != game.current and not s.left]
-        if not others or self.table.square is None:
-            return None
-        return max(others, key=lambda s: s.card.total + moments(self.table, s.card)[0])
+        return rival_of(self.table, game)
+
+
+def rival_of(table: Table, game: Game) -> Seat | None:
+    """The seat the current player races: the other seat of a two-seat game; in a larger
+    game, the other seat still in it with the best expected final score. None alone."""
+    others = [s for i, s in enumerate(game.seats) if i != game.current and not s.left]
+    if not others or table.square is None:
+        return None
+    return max(others, key=lambda s: s.card.total + moments(table, s.card)[0])
+
+
+@dataclass(frozen=True, slots=True)
+class WinHint:
+    """The choice with the best chance of finishing ahead of ``rival`` (its ``value`` is that
+    chance), and the chance the best choice for points gives."""
+
+    rival: str
+    choice: Choice
+    points_choice_chance: float
+
+    @property
+    def differs(self) -> bool:
+        """Whether playing to win means another move than playing for points."""
+        return self.choice.value > self.points_choice_chance + 1e-9
+
+
+def win_hint(table: Table, game: Game, for_points: Choice) -> WinHint | None:
+    """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
+    choice beside ``for_points``, the best choice for the expected score."""
+    rival = rival_of(table, game)
+    if rival is None or game.dice is None or game.preset is not Preset.OFFICIAL:
+        return None
+    mean, variance = moments(table, rival.card)
+    turn = TurnChances(table, game.current_seat.card, rival.card.total + mean, variance)
+    box, keep, chance = turn.best(game.dice, game.rolls_left)
+    theirs = turn.chance_of(game.dice, game.rolls_left, for_points.box, for_points.keep)
+    return WinHint(rival.name, Choice(chance, box=box, keep=keep), theirs)
 
 
 def chances_of(

@@ -168,3 +168,27 @@ async def test_a_game_against_the_to_win_bot(
     replayed = await bot.games.replayed(row.id)
     assert replayed.game is not None and replayed.game.seats[1].name == "To-win bot"
     assert sum(1 for _, points in replayed.game.seats[1].card if points is not None) == 2
+
+
+async def test_a_hint_in_a_two_player_game_knows_whom_to_beat(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """With someone to beat, the hint also says which move gives the best chance to win
+    (here, on the first roll of the game, the same move as for points, near an even chance)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    await bot.coach.wait_for_moments()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    dice.extend([3, 3, 3, 5, 6])
+    await fake.click(ann, board, "Roll")
+    text = (await fake.click(ann, board, "Hint")).ephemeral_text
+    last = text.splitlines()[-1]
+    assert last.startswith("Choice 1 is also your best chance to beat Bob: about **"), text
+    figure = int(last.split("**")[1].rstrip("%"))
+    assert 45 <= figure <= 60  # one roll into an even game, and the better start is Ann's

@@ -12,7 +12,7 @@ from bot.engine import Category, Dice, Game, RandomDice, Scorecard, ScriptedDice
 from bot.strategy import Table
 from bot.strategy.decisions import best
 from bot.strategy.players import OptimalPlayer, play_out
-from bot.strategy.winning import WinningPlayer, chances_of, win_chance
+from bot.strategy.winning import WinningPlayer, chances_of, win_chance, win_hint
 
 C = Category
 
@@ -125,3 +125,25 @@ def test_phi_is_the_normal_curve_at_a_few_points() -> None:
     for z in (-3.0, -1.5, -0.2, 0.0, 0.7, 2.5):
         exact = 0.5 * (1 + math.erf(z / math.sqrt(2)))
         assert float(win_chance(z, 1.0)) == pytest.approx(exact, abs=2e-7)
+
+
+def test_a_hint_names_the_move_to_win_when_it_is_another(official: Table) -> None:
+    """In the position above, with 6-6-5-5-4 after the second roll: for points, Chance;
+    to win, a pair kept (1/216); the Chance itself gives no chance at all."""
+    seats = [
+        {"player_id": "1", "name": "Ann", "card": MINE.to_dict(), "turns": 12},
+        {"player_id": "2", "name": "Bob", "card": THEIRS.to_dict(), "turns": 13},
+    ]
+    state = {
+        "format": 1, "preset": "official", "seats": seats, "current": 0,
+        "dice": [6, 6, 5, 5, 4], "held": [False] * 5, "rolls_used": 2, "undo": None,
+    }  # fmt: skip
+    game = Game.from_dict(state)
+    assert game.current_seat.name == "Ann" and game.rolls_left == 1
+    for_points = best(official, MINE, Dice(6, 6, 5, 5, 4), 1)
+    hint = win_hint(official, game, for_points)
+    assert hint is not None and hint.rival == "Bob" and hint.differs
+    assert hint.choice.keep in ((5, 5), (6, 6)) and hint.choice.value == pytest.approx(1 / 216)
+    assert hint.points_choice_chance == 0.0
+    alone = Game.from_dict({**state, "seats": seats[:1]})
+    assert win_hint(official, alone, for_points) is None  # no one to beat
