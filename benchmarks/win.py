@@ -26,6 +26,7 @@ from bot.strategy.solver import Table
 from bot.strategy.winning import WinningPlayer
 
 _table: Table | None = None  # each worker's copy (inherited by fork)
+MARGIN = 0.0
 
 
 def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
@@ -33,7 +34,7 @@ def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
     seed, count = seed_and_count
     assert _table is not None
     rng = random.Random(seed)
-    winner, optimal = WinningPlayer(_table), OptimalPlayer(_table)
+    winner, optimal = WinningPlayer(_table, margin=MARGIN), OptimalPlayer(_table)
     out = []
     for n in range(count):
         seats = [("w", "To-win bot"), ("o", "Optimal bot")]
@@ -47,12 +48,16 @@ def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def main() -> None:
-    global _table
+    global _table, MARGIN
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--margin", type=float, default=None, help="WinningPlayer's margin")
     args = parser.parse_args()
+    if args.margin is not None:
+        MARGIN = args.margin
+    print(f"To-win bot's margin: {MARGIN}")
     began = time.perf_counter()
     _table = solve("official", variance=True)
     print(f"table with expected squares solved in {time.perf_counter() - began:.1f} s")

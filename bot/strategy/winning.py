@@ -37,7 +37,7 @@ from bot.engine import (
     Seat,
 )
 
-from .decisions import Choice, state_of
+from .decisions import Choice, best, state_of
 from .dice_space import dice_space
 from .players import OptimalPlayer, as_official, hold_exactly
 from .solver import BOX_ORDER, BOXES, MASKS, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table
@@ -212,9 +212,13 @@ class WinningPlayer:
     one (a solo game) or under a preset the table was not solved for, it plays as the
     Optimal bot does."""
 
-    def __init__(self, table: Table, name: str = "To-win bot") -> None:
+    def __init__(self, table: Table, name: str = "To-win bot", margin: float = 0.0) -> None:
         self.table = table
         self.name = name
+        #: How much better (as a chance of winning) a move must look than the Optimal
+        #: bot's to be played instead: the normal model's small trades of points for
+        #: spread are within its error (benchmarks/win.py).
+        self.margin = margin
 
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
@@ -229,7 +233,13 @@ class WinningPlayer:
                 game.roll(seat)
                 yield "roll"
                 continue
-            box, keep, _ = chances.best(game.dice, game.rolls_left)
+            box, keep, chance = chances.best(game.dice, game.rolls_left)
+            if self.margin > 0:
+                usual = best(self.table, as_official(game.current_seat.card), game.dice,
+                             game.rolls_left)  # fmt: skip
+                usual_chance = chances.chance_of(game.dice, game.rolls_left, usual.box, usual.keep)
+                if chance - usual_chance <= self.margin:
+                    box, keep = usual.box, usual.keep
             if box is not None:
                 yield game.score(seat, box)
                 return
