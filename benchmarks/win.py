@@ -27,6 +27,7 @@ from bot.strategy.winning import WinningPlayer
 
 _table: Table | None = None  # each worker's copy (inherited by fork)
 MARGIN = 0.0
+LAST_TURNS = 13
 
 
 def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
@@ -34,7 +35,8 @@ def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
     seed, count = seed_and_count
     assert _table is not None
     rng = random.Random(seed)
-    winner, optimal = WinningPlayer(_table, margin=MARGIN), OptimalPlayer(_table)
+    winner = WinningPlayer(_table, margin=MARGIN, last_turns=LAST_TURNS)
+    optimal = OptimalPlayer(_table)
     out = []
     for n in range(count):
         seats = [("w", "To-win bot"), ("o", "Optimal bot")]
@@ -48,16 +50,18 @@ def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def main() -> None:
-    global _table, MARGIN
+    global _table, MARGIN, LAST_TURNS
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--margin", type=float, default=None, help="WinningPlayer's margin")
+    parser.add_argument("--last-turns", type=int, default=13, help="WinningPlayer's last_turns")
     args = parser.parse_args()
     if args.margin is not None:
         MARGIN = args.margin
-    print(f"To-win bot's margin: {MARGIN}")
+    LAST_TURNS = args.last_turns
+    print(f"To-win bot's margin: {MARGIN}, plays to win in its last {LAST_TURNS} turns")
     began = time.perf_counter()
     _table = solve("official", variance=True)
     print(f"table with expected squares solved in {time.perf_counter() - began:.1f} s")

@@ -103,10 +103,9 @@ async def test_solo_game_to_the_end(service: GameService, dice: ScriptedDice) ->
     assert actions == ["open", "start"] + ["roll", "score"] * 13
 
 
-async def test_two_player_game_matches_hand_totals(
-    service: GameService, dice: ScriptedDice
-) -> None:
-    """The engine's scripted two-seat game, through the service: Ann 614, Bob 212."""
+async def play_scripted_game(service: GameService, dice: ScriptedDice) -> Table:
+    """The engine's scripted two-seat game (tests/engine/test_scripted_game.py), played
+    through the service: Ann rolls once a turn, Bob holds and rolls up to three times."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
     for (ann_dice, ann_box, *_), (bob_rolls, bob_holds, bob_box, _) in zip(ANN, BOB, strict=True):
@@ -121,6 +120,14 @@ async def test_two_player_game_matches_hand_totals(
                     await table.hold(2, index)
             await table.roll(2)
         await table.score(2, bob_box)
+    return table
+
+
+async def test_two_player_game_matches_hand_totals(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """The engine's scripted two-seat game, through the service: Ann 614, Bob 212."""
+    table = await play_scripted_game(service, dice)
     results = await service.store.results(table.game_id)
     assert [(r.user_id, r.total, r.place) for r in results] == [
         (1, ANN_TOTAL, 1),

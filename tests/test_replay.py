@@ -11,8 +11,8 @@ from bot.games.replay import LogEntry, ReplayMismatch, replay
 from bot.store import Store
 
 from .clock import FakeClock
-from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
-from .test_games import CHANNEL, Table
+from .engine.test_scripted_game import ANN_TOTAL, BOB_TOTAL
+from .test_games import CHANNEL, Table, play_scripted_game
 from .test_timers import tick, timed_table
 
 C = Category
@@ -30,6 +30,7 @@ def dice() -> ScriptedDice:
 
 @pytest.fixture
 def service(store: Store, dice: ScriptedDice, clock: FakeClock) -> GameService:
+    """The service as the timer tests make it (a clock that tests move)."""
     return GameService(store, dice, clock)
 
 
@@ -44,20 +45,7 @@ async def test_a_whole_game_replays_to_the_hand_worked_totals(
 ) -> None:
     """The scripted two-seat game (holds, three rolls, Jokers, bonuses) played through the
     service replays from its log alone to the stored state, Ann 614 and Bob 212."""
-    table = Table(service)
-    await table.seat((1, "Ann"), (2, "Bob"))
-    for (ann_dice, ann_box, *_), (bob_rolls, bob_holds, bob_box, _) in zip(ANN, BOB, strict=True):
-        dice.extend(ann_dice)
-        await table.roll(1)
-        await table.score(1, ann_box)
-        dice.extend(face for roll in bob_rolls for face in roll)
-        await table.roll(2)
-        for held in bob_holds:
-            for index, keep in enumerate(held):
-                if keep:
-                    await table.hold(2, index)
-            await table.roll(2)
-        await table.score(2, bob_box)
+    table = await play_scripted_game(service, dice)
     replayed = await service.replayed(table.game_id)
     assert replayed.game is not None
     assert replayed.game == await stored(service, table.game_id)

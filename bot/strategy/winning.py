@@ -212,9 +212,14 @@ class WinningPlayer:
     one (a solo game) or under a preset the table was not solved for, it plays as the
     Optimal bot does."""
 
-    def __init__(self, table: Table, name: str = "To-win bot", margin: float = 0.0) -> None:
+    def __init__(
+        self, table: Table, name: str = "To-win bot", margin: float = 0.0, last_turns: int = 13
+    ) -> None:
         self.table = table
         self.name = name
+        #: Play for the win only in the last ``last_turns`` turns of its card (before them,
+        #: as the Optimal bot): the normal model is closest to the truth near the end.
+        self.last_turns = last_turns
         #: How much better (as a chance of winning) a move must look than the Optimal
         #: bot's to be played instead: the normal model's small trades of points for
         #: spread are within its error (benchmarks/win.py).
@@ -223,7 +228,13 @@ class WinningPlayer:
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
         rival = self._rival(game)
-        if rival is None or self.table.square is None or game.preset is not Preset.OFFICIAL:
+        open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
+        if (
+            rival is None
+            or self.table.square is None
+            or game.preset is not Preset.OFFICIAL
+            or open_boxes > self.last_turns
+        ):
             yield from OptimalPlayer(self.table).moves(game)
             return
         mean, variance = moments(self.table, rival.card)
