@@ -20,6 +20,7 @@ custom_id                                                     component
 ``yz:undo:<game>:<turn>``                                     take back the scoring of ``turn``
 ``yz:analysis:<game>``                                        a player's report card (private)
 ``yz:again:<game>``                                           a new lobby inviting the players
+``yz:replay:<game>``                                          a daily challenge, turn by turn
 ``yz:end:<game>``                                             confirm ending the game
 ``yz:lb:<kind>:<period>:<page>:<step>``                       a leaderboard's Previous / Next
 ``yz:share:lb:<kind>:<period>:<page>``, ``yz:share:stats:<user>``  Share a private answer
@@ -283,6 +284,14 @@ class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="on_a
         super().__init__(button, game_id=game_id)
 
 
+class ReplayButton(Control[Button], key="replay", fields=GAME, handler="on_replay"):
+    """A finished daily challenge told turn by turn (private)."""
+
+    def __init__(self, game_id: int) -> None:
+        button = _game_button(type(self), game_id, "Replay", discord.ButtonStyle.secondary)
+        super().__init__(button, game_id=game_id)
+
+
 class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="on_play_again"):
     """A new lobby that invites the same players."""
 
@@ -349,7 +358,7 @@ class ShareButton(
 
 GAME_COMPONENTS: tuple[type[Control[Any]], ...] = (
     LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
-    AnalysisButton, PlayAgainButton, EndConfirmButton, PageButton, ShareButton,
+    AnalysisButton, PlayAgainButton, EndConfirmButton, PageButton, ShareButton, ReplayButton,
 )  # fmt: skip
 
 

@@ -12,6 +12,7 @@ import discord
 
 from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset, score
 from bot.games import Board, Card, Report, Scored, is_bot, player_id
+from bot.games.replay import Turn
 from bot.leaderboard import (
     LEADERBOARD_KINDS,
     PERIODS,
@@ -21,7 +22,7 @@ from bot.leaderboard import (
     format_figure,
 )
 from bot.render.text_card import card_text, code_block
-from bot.store import GameRow, GuildSettings
+from bot.store import DailyEntry, GameRow, GuildSettings
 from bot.strategy.decisions import Choice, count_word
 from bot.strategy.winning import WinHint
 
@@ -34,6 +35,7 @@ from .components import (
     LobbyButton,
     PageButton,
     PlayAgainButton,
+    ReplayButton,
     ResetConfirmButton,
     RollButton,
     ScorecardButton,
@@ -312,10 +314,15 @@ def undo_view(game_id: int, turn: int) -> discord.ui.View:
     return view
 
 
-def final_embed(row: GameRow, game: Game, picture: bool = True) -> discord.Embed:
+def final_embed(
+    row: GameRow, game: Game, picture: bool = True, daily: DailyEntry | None = None
+) -> discord.Embed:
     """Game over: the ranking with totals and bonuses, then the cards as text (for screen
-    readers, and in place of the picture where the bot may not attach files)."""
+    readers, and in place of the picture where the bot may not attach files); a daily
+    challenge's score beside the Optimal bot's on the same dice."""
     lines = []
+    if daily is not None:
+        lines.append(daily_line(daily))
     for standing in game.standings():
         card = game.seats[standing.seat].card
         if standing.place is None:
@@ -348,13 +355,70 @@ def final_embed(row: GameRow, game: Game, picture: bool = True) -> discord.Embed
     return embed
 
 
-def final_view(game_id: int, analysis: bool = True) -> discord.ui.View:
-    """Play again, and each player's Analysis."""
+def final_view(game_id: int, analysis: bool = True, daily: bool = False) -> discord.ui.View:
+    """Play again (a daily challenge: its Replay instead), and each player's Analysis."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PlayAgainButton(game_id))
+    view.add_item(ReplayButton(game_id) if daily else PlayAgainButton(game_id))
     if analysis:
         view.add_item(AnalysisButton(game_id))
     return view
+
+
+def daily_intro(user_id: int, day: str) -> str:
+    """The message that opens a try at the daily challenge."""
+    return (
+        f"\N{CALENDAR} <@{user_id}> takes on the daily challenge for {day}: the same dice for "
+        "everyone today, whatever they keep. One try; the score is compared with the Optimal "
+        "bot's on the same dice."
+    )
+
+
+def daily_line(entry: DailyEntry) -> str:
+    """A try at a daily challenge against the Optimal bot on the same dice."""
+    head = f"\N{CALENDAR} Daily challenge {entry.day}"
+    if entry.score is None:
+        return f"{head}: not finished."
+    if entry.optimal is None:
+        return f"{head}: **{entry.score}** (the Optimal bot's score is not ready yet)."
+    gap = entry.score - entry.optimal
+    versus = "level with" if gap == 0 else f"{abs(gap)} {'above' if gap > 0 else 'below'}"
+    return (
+        f"{head}: **{entry.score}**, {versus} the Optimal bot, which scored "
+        f"**{entry.optimal}** on the same dice."
+    )
+
+
+def daily_board_embed(entries: list[DailyEntry], day: str, everywhere: bool) -> discord.Embed:
+    """Today's daily challenge board: rank, player, score, and the Optimal bot's score."""
+    where = "every server" if everywhere else "this server"
+    if not entries:
+        text = "Nobody has finished today's challenge yet: `/yahtzee daily` to be the first."
+    else:
+        text = "\n".join(
+            f"{MEDALS.get(rank, f'{rank}.')} {shown_name(e.name)}: **{e.score}**"
+            for rank, e in enumerate(entries, 1)
+        )
+        if entries[0].optimal is not None:
+            text += f"\nThe Optimal bot scored **{entries[0].optimal}** on today's dice."
+    return discord.Embed(
+        title=f"Daily challenge {day}: {where}", description=text, colour=GOLD
+    )
+
+
+def replay_text(turns: list[Turn]) -> str:
+    """A game told turn by turn: each roll (what was kept, what it showed), then the box."""
+    lines = []
+    for n, turn in enumerate(turns, 1):
+        rolls = []
+        for kept, shown in turn.rolls:
+            keep = f"kept {'-'.join(map(str, kept))}, " if kept else ""
+            rolls.append(f"{keep}rolled {shown}")
+        box = turn.box.label if turn.box is not None else "?"
+        bonus = f" +{turn.bonus}" if turn.bonus else ""
+        timer = " (time ran out)" if turn.by == "timeout" else ""
+        scored = f"{box} {turn.points}{bonus}{timer}"
+        lines.append(f"{n}. {'; '.join(rolls)} \N{RIGHTWARDS ARROW} {scored}")
+    return "\n".join(lines) or "No turn was played."
 
 
 def report_text(report: Report) -> str:

@@ -286,13 +286,16 @@ class Publisher:
         game = self.games.game_of(row)
         if image is None and row.pictures:
             image = await self.games.final_image(row)
+        daily = await self.games.daily_entry(row.id) if row.daily is not None else None
 
         async def post(picture: bytes | None) -> discord.Message:
             return await self.channel(row.board_channel_id).send(
                 nonce=await self.games.nonce(row, "final" if picture is not None else "final-t"),
-                embed=final_embed(row, game, picture=picture is not None),
+                embed=final_embed(row, game, picture=picture is not None, daily=daily),
                 files=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_view(row.id, analysis=supports(row.preset)),
+                view=final_view(
+                    row.id, analysis=supports(row.preset), daily=row.daily is not None
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
-from bot.games import Expired, GameService, Outcome, Pinged, Refusal, TimedOut
+from bot.games import Board, Expired, GameService, Outcome, Pinged, Refusal, TimedOut
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 from bot.store import GameRow, GameStatus
 
@@ -22,6 +22,8 @@ from .computer import ComputerPlayers
 from .errors import guarded, tell
 from .messages import (
     STATS_FILE,
+    daily_board_embed,
+    daily_intro,
     end_confirm_view,
     ended_embed,
     hint_text,
@@ -31,6 +33,7 @@ from .messages import (
     leaderboard_view,
     lobby_embed,
     png,
+    replay_text,
     report_text,
     send_card,
     share_view,
@@ -220,6 +223,45 @@ class Yahtzee(
             preset.value if preset else None,
         )
         await self.publisher.answer_with_lobby(interaction, row)
+
+    @app_commands.command(
+        name="daily", description="Today's challenge: the same dice for everyone, one try a day"
+    )
+    async def daily(self, interaction: discord.Interaction[Any]) -> None:
+        """Start the caller's try at today's challenge in this channel."""
+        assert interaction.channel_id is not None
+        await self._check_permissions(interaction)
+        board = await self.games.start_daily(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            display_name(interaction.user),
+            interaction.app_permissions.attach_files,
+        )
+        await interaction.response.send_message(
+            daily_intro(interaction.user.id, board.row.daily or ""),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self._launch(interaction, board, None)
+
+    @app_commands.command(name="daily-board", description="Today's daily challenge scores")
+    @app_commands.describe(everywhere="Every server's players, not only this server's")
+    async def daily_board(
+        self, interaction: discord.Interaction[Any], everywhere: bool = False
+    ) -> None:
+        """Today's best tries, on this server or everywhere (only for you)."""
+        entries = await self.games.daily_board(interaction.guild_id, everywhere)
+        await interaction.response.send_message(
+            embed=daily_board_embed(entries, self.games.today(), everywhere), ephemeral=True
+        )
+
+    @guarded
+    async def on_replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Replay button of a finished daily challenge: its turns as text (private)."""
+        if not await self.games.daily_game(game_id):
+            raise Refusal("Only a finished daily challenge can be replayed.")
+        text = replay_text(await self.games.story(game_id))
+        await interaction.response.send_message(text[:2000], ephemeral=True)
 
     async def _check_permissions(self, interaction: discord.Interaction[Any]) -> None:
         """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
@@ -492,31 +534,7 @@ class Yahtzee(
             pictures = interaction.app_permissions.attach_files
             board = await self.games.begin(game_id, user.id, pictures)
             await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
-            server = await self.games.server_settings(interaction.guild_id or 0)
-            try:
-                if server.use_threads and interaction.message is not None:
-                    board = await self.publisher.move_to_thread(interaction.message, board)
-                await self.publisher.post_board(board)
-            except discord.Forbidden as exc:
-                # a channel overwrite the interaction's permissions did not show: the game
-                # cannot be seen, so it must not be played on by the timer
-                log.warning("game %s: its first board could not be posted: %s", game_id, exc)
-                row = await self.games.unreachable(game_id, "first board refused (403)")
-                if row is not None and interaction.message is not None:
-                    await self.publisher.retire(
-                        row.channel_id,
-                        interaction.message.id,
-                        embed=ended_embed(
-                            "Discord did not let me post the board in this channel (missing "
-                            "permissions), so the game did not start and counts for nobody. "
-                            "Ask a server admin to check my permissions here."
-                        ),
-                    )
-                await tell(
-                    interaction,
-                    "The game could not start: I'm not allowed to post its board here. "
-                    "Ask a server admin to check my permissions.",
-                )
+            await self._launch(interaction, board, interaction.message)
             return
         if action in ("bot-optimal", "bot-casual", "bot-winning"):
             row = await self.games.add_bot(game_id, user.id, action.removeprefix("bot-"))
@@ -529,6 +547,41 @@ class Yahtzee(
         else:
             row = await self.games.cancel(game_id, user.id)
         await self.publisher.show_lobby(interaction, row)
+
+    async def _launch(
+        self,
+        interaction: discord.Interaction[Any],
+        board: Board,
+        lobby: discord.Message | None,
+    ) -> None:
+        """Post a game's first board (in a thread of ``lobby`` in thread mode); if Discord
+        refuses it, the game ends counting for nobody and the user is told why."""
+        game_id = board.row.id
+        server = await self.games.server_settings(interaction.guild_id or 0)
+        try:
+            if server.use_threads and lobby is not None:
+                board = await self.publisher.move_to_thread(lobby, board)
+            await self.publisher.post_board(board)
+        except discord.Forbidden as exc:
+            # a channel overwrite the interaction's permissions did not show: the game
+            # cannot be seen, so it must not be played on by the timer
+            log.warning("game %s: its first board could not be posted: %s", game_id, exc)
+            row = await self.games.unreachable(game_id, "first board refused (403)")
+            if row is not None and lobby is not None:
+                await self.publisher.retire(
+                    row.channel_id,
+                    lobby.id,
+                    embed=ended_embed(
+                        "Discord did not let me post the board in this channel (missing "
+                        "permissions), so the game did not start and counts for nobody. "
+                        "Ask a server admin to check my permissions here."
+                    ),
+                )
+            await tell(
+                interaction,
+                "The game could not start: I'm not allowed to post its board here. "
+                "Ask a server admin to check my permissions.",
+            )
 
     @guarded
     async def on_hold(

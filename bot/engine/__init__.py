@@ -5,7 +5,7 @@ subclass whose message is written for the player.
 """
 
 from .categories import LOWER, UPPER, Category, joker_score, score
-from .dice import DICE_COUNT, Dice, DiceSource, RandomDice, ScriptedDice
+from .dice import DICE_COUNT, DailyDice, Dice, DiceSource, RandomDice, ScriptedDice
 from .errors import (
     BoxAlreadyFilled,
     GameOver,
@@ -57,6 +57,7 @@ __all__ = [
     "YAHTZEE_BONUS_POINTS",
     "BoxAlreadyFilled",
     "Category",
+    "DailyDice",
     "Dice",
     "DiceSource",
     "Game",

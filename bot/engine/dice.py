@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -128,3 +129,27 @@ class ScriptedDice:
             )
         taken, self._faces = self._faces[:count], self._faces[count:]
         return taken
+
+
+class DailyDice:
+    """The day's dice, the same for everyone whatever they hold: the die at position ``i``
+    shows ``faces(turn, roll)[i]`` whenever it is rolled on that roll of that turn.
+
+    Every face comes from the SHA-256 of the day, the turn and the roll, so any machine
+    gives the same faces for the same day. A game rolls with ``faces`` instead of ``roll``
+    (``Game.roll`` knows the positions); ``roll`` exists only to satisfy ``DiceSource``.
+    """
+
+    def __init__(self, day: str) -> None:
+        self.day = day
+
+    def faces(self, turn: int, roll: int) -> tuple[int, ...]:
+        """The five faces that roll ``roll`` (0-2) of turn ``turn`` (0-12) shows, by position."""
+        digest = hashlib.sha256(f"yahtzee-daily:{self.day}:{turn}:{roll}".encode()).digest()
+        # 252 is a multiple of 6: bytes of 252 and above are skipped, so faces are fair
+        faces = [b % 6 + 1 for b in digest if b < 252][:DICE_COUNT]
+        assert len(faces) == DICE_COUNT  # 32 bytes: more than five below 252 in practice
+        return tuple(faces)
+
+    def roll(self, count: int) -> list[int]:
+        raise TypeError("the day's dice are rolled by position: Game.roll uses faces()")

@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any
 
 from .categories import Category
-from .dice import DICE_COUNT, Dice, DiceSource, RandomDice
+from .dice import DICE_COUNT, DailyDice, Dice, DiceSource, RandomDice
 from .errors import (
     GameOver,
     InvalidDice,
@@ -225,9 +225,13 @@ class Game:
             held = self.held
             old = list(self.dice)
         self._present()
-        faces = self.dice_source.roll(held.count(False))
-        new = iter(faces)
-        rolled = Dice([old[i] if held[i] else next(new) for i in range(DICE_COUNT)])
+        source = self.dice_source
+        if isinstance(source, DailyDice):  # the day's dice: a face for every position
+            faces = source.faces(self.current_seat.turns, self.rolls_used)
+            rolled = Dice([old[i] if held[i] else faces[i] for i in range(DICE_COUNT)])
+        else:
+            new = iter(source.roll(held.count(False)))
+            rolled = Dice([old[i] if held[i] else next(new) for i in range(DICE_COUNT)])
         self.dice = rolled
         self.held = held
         self.rolls_used += 1

@@ -15,6 +15,7 @@ from bot.store import (
     MoveRecord,
 )
 from bot.strategy.decisions import Choice, Unsupported, supports
+from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, win_hint
 
 from .core import player_id
@@ -62,6 +63,17 @@ class CoachingService(RecordsService):
             return await self.coach.choices(game, count)
         except Unsupported as exc:
             raise Refusal(str(exc)) from None
+
+    async def daily_optimal(self, day: str) -> int | None:
+        """What the Optimal bot scores on ``day``'s dice (None until the table is ready):
+        the same for every try of that day, worked out once per process and day."""
+        table = self.coach.table if self.coach is not None else None
+        if table is None:
+            return None
+        if day not in self._daily_optimal:
+            score = await asyncio.to_thread(daily_optimal_score, table, day)
+            self._daily_optimal = {day: score}  # only today's (and yesterday's, briefly)
+        return self._daily_optimal[day]
 
     async def win_hint(self, game_id: int, for_points: Choice) -> WinHint | None:
         """Beside a hint's best choice for points, in a game with someone to beat: the

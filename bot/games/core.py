@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from bot.engine import (
     FORMAT_VERSION,
     Category,
+    DailyDice,
     DiceSource,
     Game,
     RuleError,
@@ -143,6 +144,7 @@ class ServiceCore:
         # Where pictures are drawn: the bot passes its drawing process; without one, threads.
         self.painter = painter or Workers("drawing", processes=0)
         self._dice = dice
+        self._daily_optimal: dict[str, int] = {}  # the Optimal bot's score on a day's dice
         self.clock = clock
         self.coach = coach
         self._locks = _Locks()
@@ -166,7 +168,11 @@ class ServiceCore:
         """The engine game a stored row holds."""
         if row.state is None:
             raise Refusal("This game has not started yet.")
-        return Game.from_dict(row.state, self._dice)
+        return Game.from_dict(row.state, self._dice_for(row))
+
+    def _dice_for(self, row: GameRow) -> DiceSource | None:
+        """A daily challenge rolls the day's dice; every other game the service's."""
+        return DailyDice(row.daily) if row.daily is not None else self._dice
 
     async def _row(self, game_id: int) -> GameRow:
         row = await self.store.get_game(game_id)

@@ -145,7 +145,9 @@ class LobbyService(CoachingService):
             if user_id != row.host_id:
                 raise Refusal("Only the host can start the game. Ask them to press Start.")
             game = Game(
-                [(player_id(uid), name) for uid, name in row.players], row.preset, self._dice
+                [(player_id(uid), name) for uid, name in row.players],
+                row.preset,
+                self._dice_for(row),
             )
             server = await self.store.guild_settings(row.guild_id)
             timed = replace(row, turn_seconds=server.turn_seconds)

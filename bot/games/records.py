@@ -18,7 +18,7 @@ from bot.store import (
 )
 
 from .core import ServiceCore, player_id
-from .replay import Replay, replay
+from .replay import Replay, Turn, replay, story
 from .results import NO_GAME_HERE, Board, Card, Refusal
 
 log = logging.getLogger(__name__)
@@ -72,6 +72,11 @@ class RecordsService(ServiceCore):
         row = await self._row(game_id)
         log = await self.store.moves(game_id)
         return replay(row.players, row.preset, row.timeout_policy, log)
+
+    async def story(self, game_id: int) -> list[Turn]:
+        """The game told turn by turn, from its move log."""
+        row = await self._row(game_id)
+        return story(row.players, row.preset, row.timeout_policy, await self.store.moves(game_id))
 
     async def find(self, game_id: int) -> GameRow | None:
         """A game as stored, or None."""

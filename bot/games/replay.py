@@ -10,8 +10,8 @@ claims are compared with the points the engine gives.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from bot.engine import Category, Dice, Game, RuleError, ScoreResult, ScriptedDice
 
@@ -51,11 +51,17 @@ def scoring_detail(result: ScoreResult) -> str:
     )
 
 
+#: Told of every move the replay makes: the log entry, the game after it, and the dice that
+#: stayed on the table through it (what a roll kept).
+Watcher = Callable[[LogEntry, Game, tuple[int, ...]], None]
+
+
 def replay(
     players: Sequence[tuple[int, str]],
     preset: str,
     timeout_policy: str,
     log: Iterable[LogEntry],
+    watch: Watcher | None = None,
 ) -> Replay:
     """Play a game again from its move log; raises ``ReplayMismatch`` where the log cannot
     have happened (a move the rules refuse, dice a roll cannot give, points that differ)."""
@@ -74,10 +80,13 @@ def replay(
         if game is None or action in NO_STATE_CHANGE:
             continue  # a lobby's moves, or a move that touches no engine state
         try:
+            kept = _kept(game, action, detail)
             _apply(game, dice, user_id, action, detail, shown, timeout_policy)
         except (RuleError, ValueError, LookupError) as exc:
             raise ReplayMismatch(f"{where}: {exc}") from exc
         made += 1
+        if watch is not None:
+            watch((version, user_id, action, detail, shown), game, kept)
     return Replay(game, made)
 
 
@@ -128,6 +137,60 @@ def _apply(
         game.rejoin(who)
     else:
         raise ReplayMismatch(f"an action the replay does not know: {action!r}")
+
+
+def _kept(game: Game, action: str, detail: str | None) -> tuple[int, ...]:
+    """The dice a roll about to be made keeps on the table, sorted."""
+    if game.dice is None or action not in ("roll", "bot-roll"):
+        return ()
+    held = [c == "1" for c in detail] if action == "bot-roll" and detail else game.held
+    return tuple(sorted(face for face, h in zip(game.dice, held, strict=True) if h))
+
+
+@dataclass
+class Turn:
+    """One turn told as it was played: each roll (the dice it kept, the dice it showed),
+    then the box scored (``by``: "score", "bot-score", or "timeout" for the timer)."""
+
+    name: str
+    rolls: list[tuple[tuple[int, ...], str]] = field(default_factory=list)
+    box: Category | None = None
+    points: int = 0
+    bonus: int = 0
+    by: str = "score"
+
+
+def story(
+    players: Sequence[tuple[int, str]], preset: str, timeout_policy: str, log: Iterable[LogEntry]
+) -> list[Turn]:
+    """A finished or running game's turns, from its move log (an Undo takes its scoring back,
+    and the turn goes on)."""
+    turns: list[Turn] = []
+    current: list[Turn] = []
+
+    def watch(entry: LogEntry, game: Game, kept: tuple[int, ...]) -> None:
+        _, _, action, detail, shown = entry
+        if action in ("roll", "bot-roll"):
+            if not current:
+                current.append(Turn(game.current_seat.name))
+            current[0].rolls.append((kept, shown or ""))
+        elif action in ("score", "bot-score", "timeout"):
+            box, points, bonus = _scoring(detail)
+            turn = current.pop() if current else Turn(_scorer(game))
+            if action == "timeout" and not turn.rolls:
+                turn.rolls.append(((), shown or ""))
+            turn.box, turn.points, turn.bonus, turn.by = box, points, bonus, action
+            turns.append(turn)
+        elif action == "undo" and turns:
+            current[:] = [turns.pop()]
+
+    replay(players, preset, timeout_policy, log, watch)
+    return turns
+
+
+def _scorer(game: Game) -> str:
+    """The name of whoever scored last (the seat before the one to play)."""
+    return game.seats[(game.current - 1) % len(game.seats)].name
 
 
 def _script_roll(game: Game, dice: ScriptedDice, shown: str | None) -> None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .servers import ServersService
+from .daily import DailyService
 
 
-class GameService(ServersService):
+class GameService(DailyService):
     """Lobbies and games of every channel, backed by a ``Store``.
 
     Each topic is a layer in its own module, and each layer may use the ones below it:
     ``core`` (saving, locking, drawing) < ``records`` (what is shown where, lookups) <
     ``coaching`` (hints, the value of decisions) < ``lobby`` < ``turns`` < ``timers`` <
-    ``servers`` (settings, ending games).
+    ``servers`` (settings, ending games) < ``daily`` (the daily challenge).
     """

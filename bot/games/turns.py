@@ -167,6 +167,9 @@ class TurnsService(LobbyService):
                         replace(r, expected_loss=await self._game_loss(row.id, r.user_id, move))
                         for r in results
                     ]
+                if row.daily is not None:  # the try's score beside the Optimal bot's
+                    score = game.seats[0].card.total
+                    extra = {**extra, "daily_scores": (score, await self.daily_optimal(row.daily))}
                 saved = await self._save(
                     row, move, game, status=GameStatus.FINISHED, results=results,
                     deadline_at=None, ping_at=None, **extra,

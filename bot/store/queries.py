@@ -21,6 +21,8 @@ from .records import (
     MAX_ID,
     AlreadyApplied,
     ChannelBusy,
+    DailyEntry,
+    DailyTaken,
     GameRow,
     GameStatus,
     GuildSettings,
@@ -99,7 +101,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
-    "timeout_policy, thread_id, hints, pictures"
+    "timeout_policy, thread_id, hints, pictures, daily"
 )
 
 
@@ -131,7 +133,15 @@ def _game(row: Row) -> GameRow:
         thread_id=row[22],
         hints=bool(row[23]),
         pictures=bool(row[24]),
+        daily=row[25],
     )
+
+
+_DAILY_COLUMNS = "day, user_id, name, score, optimal, game_id"
+
+
+def _daily(row: Row) -> DailyEntry:
+    return DailyEntry(row[0], row[1], row[2], row[3], row[4], row[5])
 
 
 # A channel's live game: the one started there, else the one played in that thread.
@@ -265,6 +275,27 @@ class Reads:
         )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    def daily_entry(self, game_id: int) -> Plan[DailyEntry | None]:
+        """A daily challenge game's try: its day, score and the Optimal bot's."""
+        row = yield from _one(
+            f"SELECT {_DAILY_COLUMNS} FROM daily_results WHERE game_id = ?", (game_id,)
+        )
+        return _daily(row) if row is not None else None
+
+    def daily_board(
+        self, day: str, guild_id: int | None, limit: int = 10
+    ) -> Plan[list[DailyEntry]]:
+        """A day's finished tries, best first (ties: who finished first): on one server,
+        or with ``guild_id`` None on every server."""
+        where = "day = ? AND score IS NOT NULL" + (" AND guild_id = ?" if guild_id else "")
+        params: tuple[Any, ...] = (day, guild_id) if guild_id else (day,)
+        rows = yield from _all(
+            f"SELECT {_DAILY_COLUMNS} FROM daily_results WHERE {where} "
+            "ORDER BY score DESC, finished_at LIMIT ?",
+            (*params, limit),
+        )
+        return [_daily(row) for row in rows]
+
     def results(self, game_id: int) -> Plan[list[ResultRow]]:
         """The result rows of a finished game, best place first."""
         rows = yield from _all(
@@ -379,19 +410,22 @@ class Transaction(Reads):
         deadline_at: str | None = None,
         request_id: int | None = None,
         room_for: tuple[int, int] | None = None,
+        daily: str | None = None,
     ) -> Plan[GameRow]:
         """Open a lobby; ``ChannelBusy`` if the channel has a live game already,
         ``AlreadyApplied`` if ``request_id`` opened one already, ``SeatLimit`` if
-        ``room_for`` (member, limit) says the member has no room for another."""
+        ``room_for`` (member, limit) says the member has no room for another. ``daily``:
+        the host's try at that day's challenge, ``DailyTaken`` if they had it already."""
         yield from self._room_for(room_for)
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
         try:
             rows = yield Query(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-                "created_at, updated_at, deadline_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) "
+                "created_at, updated_at, deadline_at, daily) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {_GAME_COLUMNS}",
-                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at),
+                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at, daily),
                 conflicts=True,
             )
         except Conflict:
@@ -400,6 +434,17 @@ class Transaction(Reads):
                 raise
             raise ChannelBusy(existing) from None
         game = _game(rows[0])
+        if daily is not None:
+            name = next((n for uid, n in game.players if uid == host_id), "")
+            try:
+                yield Query(
+                    "INSERT INTO daily_results (day, user_id, guild_id, game_id, name) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (daily, host_id, guild_id, game.id, name),
+                    conflicts=True,
+                )
+            except Conflict:
+                raise DailyTaken(f"{host_id} has had the challenge of {daily}") from None
         yield from _log_move(game.id, 0, MoveRecord(host_id, "open", request_id=request_id), stamp)
         return game
 
@@ -427,6 +472,7 @@ class Transaction(Reads):
         unseen: bool = False,
         results: Sequence[ResultRow] = (),
         room_for: tuple[int, int] | None = None,
+        daily_scores: tuple[int, int | None] | None = None,
     ) -> Plan[GameRow]:
         """Apply one accepted change if the game is still at ``expected_version``.
 
@@ -436,6 +482,7 @@ class Transaction(Reads):
         reminder), so a board that was up to date stays so. ``StaleVersion`` if another
         change got there first. ``room_for`` (member, limit): the change seats the member,
         refused with ``SeatLimit`` if they already sit in ``limit`` live games.
+        ``daily_scores``: a daily challenge finished with (its score, the Optimal bot's).
         """
         yield from self._room_for(room_for)
         stamp = now()
@@ -522,6 +569,12 @@ class Transaction(Reads):
                     )
                     for r in results
                 ],
+            )
+        if daily_scores is not None:
+            yield from _all(
+                "UPDATE daily_results SET score = ?, optimal = ?, finished_at = ? "
+                "WHERE game_id = ?",
+                (*daily_scores, stamp, game_id),
             )
         return game
 

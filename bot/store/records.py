@@ -44,6 +44,23 @@ class SeatLimit(Exception):
         self.limit = limit
 
 
+class DailyTaken(Exception):
+    """The member has had today's daily challenge already (one try a day): nothing written."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyEntry:
+    """One try at a day's challenge: the player's score and the Optimal bot's on the same
+    dice (both None until the game is finished)."""
+
+    day: str
+    user_id: int
+    name: str
+    score: int | None
+    optimal: int | None
+    game_id: int
+
+
 class StaleVersion(Exception):
     """The game changed since it was read: another move got there first."""
 
@@ -85,6 +102,7 @@ class GameRow:
     thread_id: int | None = None
     hints: bool = True
     pictures: bool = True  # False: the bot may not attach files there, boards are text
+    daily: str | None = None  # the day whose dice a daily challenge is played with
 
     @property
     def is_live(self) -> bool:

@@ -28,6 +28,7 @@ TABLES = (
     "leaderboard_archives",
     "guild_settings",
     "meta",
+    "daily_results",
 )
 #: Tables whose id PostgreSQL hands out (its sequence must continue after the copied ids).
 _IDENTITY = ("games", "moves", "results", "leaderboard_archives")

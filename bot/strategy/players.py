@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Protocol
 
-from bot.engine import DICE_COUNT, Category, Dice, Game, Preset, Scorecard, ScoreResult
+from bot.engine import DICE_COUNT, Category, DailyDice, Dice, Game, Preset, Scorecard, ScoreResult
 
 from .decisions import future, keep_values
 from .dice_space import dice_space
@@ -132,3 +132,10 @@ def play_out(game: Game, players: dict[str, Player]) -> None:
     while not game.is_over:
         for _ in players[game.current_player_id].moves(game):
             pass
+
+
+def daily_optimal_score(table: Table, day: str) -> int:
+    """What the Optimal bot scores on ``day``'s dice: the daily challenge's yardstick."""
+    game = Game([("optimal", "Optimal bot")], dice_source=DailyDice(day))
+    play_out(game, {"optimal": OptimalPlayer(table)})
+    return game.seats[0].card.total

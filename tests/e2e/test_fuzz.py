@@ -52,6 +52,8 @@ SLASH = [
     ("yahtzee start", {"preset": "nonsense"}), ("yahtzee start", {"preset": "bonus-turn"}),
     ("yahtzee leaderboard", {"board": "zzz", "period": "-1"}),
     ("yahtzee leaderboard", {"board": "wins", "period": "week"}),
+    ("yahtzee daily", {}), ("yahtzee daily-board", {}),
+    ("yahtzee daily-board", {"everywhere": "x"}),
 ]  # fmt: skip
 #: Commands that name a member: sent with anyone in the server, players or not.
 ABOUT_SOMEONE = ["yahtzee kick", "yahtzee scorecard", "yahtzee stats"]

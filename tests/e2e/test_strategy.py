@@ -192,3 +192,35 @@ async def test_a_hint_in_a_two_player_game_knows_whom_to_beat(
     assert last.startswith("Choice 1 is also your best chance to beat Bob: about **"), text
     figure = int(last.split("**")[1].rstrip("%"))
     assert 45 <= figure <= 60  # one roll into an even game, and the better start is Ann's
+
+
+async def test_the_daily_challenge(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """/yahtzee daily: a solo game on the day's dice; at the end the score beside the
+    Optimal bot's and a Replay; one try a day; the day's board."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    opened = await fake.slash(ann, channel, "yahtzee daily")
+    assert opened.response is not None and "daily challenge" in opened.response["content"]
+    for _ in range(13):
+        board = await live_board(fake, channel)
+        rolled = await fake.click(ann, board, "Roll")
+        assert rolled.response_type == 7, rolled.ephemeral_text
+        menu = _menu(fake.messages[board["id"]])
+        await fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
+    await fake.wait_for(lambda: "Game over" in str(fake.last(channel)["embeds"]))
+    final = fake.last(channel)
+    text = final["embeds"][0]["description"]
+    assert "Daily challenge" in text and "the Optimal bot, which scored **" in text, text
+    assert dice.remaining == 0  # the scripted dice were never used: the day's were
+    replay = await fake.click(ann, final, "Replay")
+    lines = replay.ephemeral_text.splitlines()
+    assert len(lines) == 13 and lines[0].startswith("1. rolled "), replay.ephemeral_text
+    again = await fake.slash(ann, channel, "yahtzee daily")
+    assert "one try a day" in again.ephemeral_text
+    board = await fake.slash(ann, channel, "yahtzee daily-board")
+    assert board.response is not None
+    assert "Ann" in board.response["embeds"][0]["description"]

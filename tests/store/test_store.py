@@ -40,12 +40,11 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await Store.open(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 9
+        assert await store.schema_version() == latest_schema_version() == 10
     finally:
         await store.close()
-    assert {"games", "moves", "results", "player_names", "leaderboard_archives"} <= await tables(
-        database
-    )
+    expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
+    assert expected | {"daily_results"} <= await tables(database)
     if isinstance(database, Path):
         assert (await fetch(database, "PRAGMA journal_mode"))[0][0] == "wal"
 

@@ -25,7 +25,7 @@ async def a_used_file(path: Path) -> None:
     try:
         done = await store.create_game(
             guild_id=7, channel_id=70, host_id=1, preset="official",
-            players=[(1, "Ann"), (2, "Bób 🎲")],
+            players=[(1, "Ann"), (2, "Bób 🎲")], daily="2026-11-24",
         )  # fmt: skip
         done = await store.update_game(
             done.id, done.version, MoveRecord(1, "start"), status="active", state={"turn": 1}
@@ -40,6 +40,7 @@ async def a_used_file(path: Path) -> None:
                 ResultRow(1, 250, 70, 35, 1, 0, 1, 2, name="Ann", expected_loss=3.5),
                 ResultRow(2, 180, 50, 0, 0, 0, 2, 2, name="Bób 🎲"),
             ],
+            daily_scores=(250, 261),
         )  # fmt: skip
         running = await store.create_game(
             guild_id=7, channel_id=71, host_id=3, preset="bonus-turn", players=[(3, "Cat")]
@@ -76,6 +77,7 @@ async def everything(store: Store) -> dict[str, object]:
         "boards": [await store.leaderboard(7, kind) for kind in ("high", "wins", "average")],
         "names": [await store.player_name(7, 1), await store.player_name(7, 2)],
         "install": await store.install_id(),
+        "daily": [await store.daily_entry(1), await store.daily_board("2026-11-24", None)],
     }
 
 
@@ -90,13 +92,14 @@ async def test_every_row_arrives_and_reads_back_the_same(
     # settings; the install id
     assert counts == {
         "games": 3, "moves": 8, "results": 2, "player_names": 2,
-        "leaderboard_archives": 2, "guild_settings": 1, "meta": 1,
+        "leaderboard_archives": 2, "guild_settings": 1, "meta": 1, "daily_results": 1,
     }  # fmt: skip
     sqlite, postgres = await Store.open(db_path), await Store.open(postgres_schema)
     try:
         before = await everything(sqlite)
         assert await everything(postgres) == before
         assert before["games"][1].hints is False  # type: ignore[index]
+        assert before["daily"][0].score == 250 and before["daily"][0].optimal == 261  # type: ignore[index]
         archived = await fetch(postgres_schema, "SELECT COUNT(*) FROM results WHERE archived > 0")
         assert archived == [(2,)]
         # PostgreSQL hands out the next ids after the copied ones

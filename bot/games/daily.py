@@ -1,0 +1,74 @@
+"""The daily challenge: a solo game on the day's dice (the same rolls for everyone in every
+server, whatever they hold), one try per person per day, boards per server and across all,
+and the Optimal bot's score on the same dice as the yardstick."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+
+from bot.store import ChannelBusy, DailyEntry, DailyTaken, GameStatus
+
+from .core import LOBBY_TIMEOUT, stamp
+from .results import Board, Refusal
+from .servers import ServersService
+
+log = logging.getLogger(__name__)
+
+
+class DailyService(ServersService):
+    """The daily challenge (see the module docstring)."""
+
+    def today(self) -> str:
+        """The day whose challenge is on now (UTC)."""
+        return self.clock().astimezone(UTC).date().isoformat()
+
+    def next_day_at(self) -> datetime:
+        """When the next day's challenge starts (midnight UTC)."""
+        now = self.clock().astimezone(UTC)
+        return datetime(now.year, now.month, now.day, tzinfo=UTC) + timedelta(days=1)
+
+    async def start_daily(
+        self, guild_id: int | None, channel_id: int, user_id: int, name: str, pictures: bool
+    ) -> Board:
+        """Start the member's try at today's challenge in this channel: a solo game on the
+        day's dice, under the official rules. Refused if they had today's try already (an
+        abandoned try counts), or if the channel has a game."""
+        day = self.today()
+        try:
+            row = await self._create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=user_id,
+                preset="official",
+                players=[(user_id, name)],
+                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
+                room_for=self._room_for(user_id),
+                daily=day,
+            )
+        except DailyTaken:
+            until = int(self.next_day_at().timestamp())
+            raise Refusal(
+                f"You have had today's daily challenge ({day}): one try a day. The next one "
+                f"starts <t:{until}:R>; see how you did with /yahtzee daily-board."
+            ) from None
+        except ChannelBusy as busy:
+            raise Refusal(
+                "This channel has a game going: play the daily challenge in another channel, "
+                "or when this game is over.",
+                self._link(busy.existing),
+            ) from None
+        return await self.begin(row.id, user_id, pictures)
+
+    async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyEntry]:
+        """Today's finished tries, best first: on this server, or on every server."""
+        return await self.store.daily_board(self.today(), None if everywhere else guild_id)
+
+    async def daily_entry(self, game_id: int) -> DailyEntry | None:
+        """A daily challenge game's try (None for any other game)."""
+        return await self.store.daily_entry(game_id)
+
+    async def daily_game(self, game_id: int) -> bool:
+        """Whether a finished game was a daily challenge (its replay may be shown)."""
+        row = await self._row(game_id)
+        return row.daily is not None and row.status == GameStatus.FINISHED

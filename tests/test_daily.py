@@ -1,0 +1,102 @@
+"""The daily challenge through the service: the day's dice, one try a day, the Optimal
+bot's score beside the player's, the boards, and the game told turn by turn."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Game
+from bot.games import GameService, Refusal
+from bot.store import Store
+from bot.strategy import Table
+from bot.strategy.coach import Coach
+from bot.strategy.players import daily_optimal_score
+
+from .clock import FakeClock
+from .test_games import Table as Channel
+
+GUILD, OTHER = 1, 2
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def service(store: Store, clock: FakeClock, official_values: Table, tmp_path: Path) -> GameService:
+    coach = Coach(tmp_path)
+    coach.table = official_values  # as if loaded
+    return GameService(store, None, clock, coach)
+
+
+async def play_daily(
+    service: GameService, guild: int, channel: int, user: int, name: str
+) -> tuple[int, list[str]]:
+    """A whole try: one roll a turn, scored in the first box the rules allow. Returns the
+    game id and the dice of every roll."""
+    table = Channel(service)
+    board = await service.start_daily(guild, channel, user, name, True)
+    table.game_id = board.row.id
+    await table.post(board)
+    rolls = []
+    for _ in range(13):
+        rolled = await table.roll(user)
+        assert rolled.game is not None and rolled.game.dice is not None
+        rolls.append(str(rolled.game.dice))
+        box = next(iter(rolled.game.options()))
+        await table.score(user, box)
+    return table.game_id, rolls
+
+
+async def test_a_try_scores_beside_the_optimal_bot_and_once_a_day(
+    service: GameService, clock: FakeClock, official_values: Table
+) -> None:
+    """Ann and Bob on two servers, the same keeps: the same dice. Each score is stored with
+    the Optimal bot's on the same dice; a second try the same day is refused, the next day
+    is a new challenge."""
+    ann_game, ann_rolls = await play_daily(service, GUILD, 100, 1, "Ann")
+    bob_game, bob_rolls = await play_daily(service, OTHER, 200, 2, "Bob")
+    assert ann_rolls == bob_rolls  # the same dice for everyone
+    ann = await service.daily_entry(ann_game)
+    assert ann is not None and ann.day == "2026-11-22"
+    row = await service.store.get_game(ann_game)
+    assert row is not None and row.status == "finished"
+    assert ann.score == Game.from_dict(row.state or {}).seats[0].card.total
+    assert ann.optimal == daily_optimal_score(official_values, "2026-11-22")
+    assert 100 < ann.optimal < 400
+    with pytest.raises(Refusal, match="one try a day"):
+        await service.start_daily(GUILD, 101, 1, "Ann", True)
+    here = await service.daily_board(GUILD, everywhere=False)
+    everywhere = await service.daily_board(GUILD, everywhere=True)
+    assert [e.name for e in here] == ["Ann"]
+    assert sorted(e.name for e in everywhere) == ["Ann", "Bob"]
+    clock.advance(timedelta(days=1).total_seconds())
+    next_game, next_rolls = await play_daily(service, GUILD, 100, 1, "Ann")
+    assert next_rolls != ann_rolls
+    assert (await service.daily_board(GUILD, everywhere=False))[0].game_id == next_game
+    assert bob_game != ann_game
+
+
+async def test_an_abandoned_try_is_the_day_s_try(service: GameService) -> None:
+    """Leaving half-way (to try again with better luck) does not give a second try."""
+    board = await service.start_daily(GUILD, 100, 1, "Ann", True)
+    await service.leave_game(100, 1)
+    ended = await service.store.get_game(board.row.id)
+    assert ended is not None and ended.status == "abandoned"
+    with pytest.raises(Refusal, match="one try a day"):
+        await service.start_daily(GUILD, 100, 1, "Ann", True)
+    assert await service.daily_board(GUILD, everywhere=True) == []  # unfinished: not ranked
+
+
+async def test_the_game_is_told_turn_by_turn(service: GameService) -> None:
+    game_id, rolls = await play_daily(service, GUILD, 100, 1, "Ann")
+    turns = await service.story(game_id)
+    assert len(turns) == 13
+    assert [shown for turn in turns for _, shown in turn.rolls] == rolls
+    row = await service.store.get_game(game_id)
+    card = Game.from_dict(row.state or {}).seats[0].card  # type: ignore[union-attr]
+    assert sum(t.points + t.bonus for t in turns) + card.upper_bonus == card.total
