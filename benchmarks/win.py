@@ -4,6 +4,13 @@ Plays N two-seat games (default 10,000) of the To-win bot (``bot.strategy.winnin
 against the Optimal bot, each starting every other game, with fair seeded dice, on both
 cores. Prints the To-win bot's win rate (a tie counts half) with its 95% confidence
 interval, both bots' mean scores with their standard errors, and the time per game.
+
+Each game is also played again with the Optimal bot in the To-win bot's seat, on the same
+dice: every seat's dice are fixed by position (a die rolled shows its position's face
+whatever was held), so the other seat plays the very same game, and the difference between
+the two outcomes is the To-win bot's decisions alone. Most games do not differ at all, so
+this paired gain has a far narrower confidence interval than the win rate itself.
+``--margin`` and ``--last-turns`` set the bot's (see ``WinningPlayer``).
 """
 
 from __future__ import annotations
@@ -11,57 +18,84 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import Game, RandomDice
+from bot.engine import DailyDice, Game
 from bot.strategy import solve
 from bot.strategy.players import OptimalPlayer, play_out
 from bot.strategy.solver import Table
 from bot.strategy.winning import WinningPlayer
 
 _table: Table | None = None  # each worker's copy (inherited by fork)
-MARGIN = 0.0
-LAST_TURNS = 13
+SETTINGS: dict[str, float] = {}  # WinningPlayer's keyword arguments from the command line
 
 
-def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int]]:
-    """(To-win bot's score, Optimal bot's score) of ``count`` games from ``seed``."""
+class SeatDice(DailyDice):
+    """Fair dice by position, a stream of its own for each seat: the die at position ``i``
+    of roll ``r`` of a seat's turn ``t`` shows the same face whatever that seat (or the
+    other) decided. So the same game played again with the Optimal bot in the To-win bot's
+    seat meets the same dice, and the other seat plays exactly the same game: the pair
+    differs only by the To-win bot's decisions."""
+
+    def __init__(self, seed: str) -> None:
+        super().__init__(seed)
+        self.game: Game | None = None
+
+    def faces(self, turn: int, roll: int) -> tuple[int, ...]:
+        assert self.game is not None
+        return DailyDice(f"{self.day}:{self.game.current}").faces(turn, roll)
+
+
+def one_game(seed: str, seats: list[tuple[str, str]], players: dict[str, object]) -> dict[str, int]:
+    dice = SeatDice(seed)
+    game = Game(seats, dice_source=dice)
+    dice.game = game
+    play_out(game, players)  # type: ignore[arg-type]
+    return {seat.player_id: seat.card.total for seat in game.seats}
+
+
+def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int, int]]:
+    """For ``count`` games from ``seed``: (To-win bot's score, Optimal bot's score, the
+    score the Optimal bot makes in the To-win bot's seat on the same dice)."""
     seed, count = seed_and_count
     assert _table is not None
-    rng = random.Random(seed)
-    winner = WinningPlayer(_table, margin=MARGIN, last_turns=LAST_TURNS)
+    winner = WinningPlayer(_table, **SETTINGS)  # type: ignore[arg-type]
     optimal = OptimalPlayer(_table)
     out = []
     for n in range(count):
         seats = [("w", "To-win bot"), ("o", "Optimal bot")]
         if (seed + n) % 2:
             seats.reverse()  # each starts every other game
-        game = Game(seats, dice_source=RandomDice(random.Random(rng.getrandbits(64))))
-        play_out(game, {"w": winner, "o": optimal})  # type: ignore[dict-item]
-        cards = {seat.player_id: seat.card.total for seat in game.seats}
-        out.append((cards["w"], cards["o"]))
+        key = f"bench:{seed}:{n}"
+        scores = one_game(key, seats, {"w": winner, "o": optimal})
+        same_dice = one_game(key, seats, {"w": optimal, "o": optimal})
+        assert same_dice["o"] == scores["o"]  # the other seat's game is the same game
+        out.append((scores["w"], scores["o"], same_dice["w"]))
     return out
 
 
 def main() -> None:
-    global _table, MARGIN, LAST_TURNS
+    global _table
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--margin", type=float, default=None, help="WinningPlayer's margin")
-    parser.add_argument("--last-turns", type=int, default=13, help="WinningPlayer's last_turns")
+    parser.add_argument("--margin", type=float, help="WinningPlayer's margin (its default)")
+    parser.add_argument("--last-turns", type=int, help="WinningPlayer's last_turns (its default)")
     args = parser.parse_args()
     if args.margin is not None:
-        MARGIN = args.margin
-    LAST_TURNS = args.last_turns
-    print(f"To-win bot's margin: {MARGIN}, plays to win in its last {LAST_TURNS} turns")
+        SETTINGS["margin"] = args.margin
+    if args.last_turns is not None:
+        SETTINGS["last_turns"] = args.last_turns
+    sample = WinningPlayer(Table("official", np.zeros(1)), **SETTINGS)  # type: ignore[arg-type]
+    print(f"To-win bot: margin {sample.margin}, plays to win in its last {sample.last_turns} turns")
     began = time.perf_counter()
     _table = solve("official", variance=True)
     print(f"table with expected squares solved in {time.perf_counter() - began:.1f} s")
@@ -72,16 +106,31 @@ def main() -> None:
         results = [pair for part in pool.imap_unordered(play, jobs) for pair in part]
     took = time.perf_counter() - began
     n = len(results)
-    wins = sum(1 for w, o in results if w > o)
-    ties = sum(1 for w, o in results if w == o)
+    wins = sum(1 for w, o, _ in results if w > o)
+    ties = sum(1 for w, o, _ in results if w == o)
     rate = (wins + ties / 2) / n
     half = 1.96 * math.sqrt(rate * (1 - rate) / n)
-    mine = [w for w, _ in results]
-    theirs = [o for _, o in results]
+    mine = [w for w, _, _ in results]
+    theirs = [o for _, o, _ in results]
+
+    def outcome(mine: int, theirs: int) -> float:
+        return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+    # Paired: the same game with the Optimal bot in the To-win bot's seat (same dice, and
+    # the other seat's game unchanged): the difference is the To-win bot's decisions alone.
+    gain = [outcome(w, o) - outcome(s, o) for w, o, s in results]
+    mean_gain = statistics.mean(gain)
+    gain_half = 1.96 * statistics.stdev(gain) / math.sqrt(n)
+    changed = sum(1 for g in gain if g)
     per_game = took / n * 1000
     print(f"games: {n} in {took:.0f} s ({per_game:.0f} ms a game on {args.processes} processes)")
     print(f"To-win bot against the Optimal bot: {wins} wins, {ties} ties, {n - wins - ties} losses")
     print(f"win rate {rate:.2%} (95% CI {rate - half:.2%} to {rate + half:.2%})")
+    print(
+        f"paired with the Optimal bot in its seat on the same dice: {changed} games' outcome "
+        f"changed; win rate gained {mean_gain:+.2%} (95% CI {mean_gain - gain_half:+.2%} to "
+        f"{mean_gain + gain_half:+.2%})"
+    )
     for name, scores in (("To-win bot", mine), ("Optimal bot", theirs)):
         se = statistics.stdev(scores) / math.sqrt(n)
         print(f"{name}: mean score {statistics.mean(scores):.2f} +- {se:.2f}")

@@ -213,7 +213,7 @@ class WinningPlayer:
     Optimal bot does."""
 
     def __init__(
-        self, table: Table, name: str = "To-win bot", margin: float = 0.0, last_turns: int = 13
+        self, table: Table, name: str = "To-win bot", margin: float = 1e-9, last_turns: int = 1
     ) -> None:
         self.table = table
         self.name = name
@@ -245,12 +245,13 @@ class WinningPlayer:
                 yield "roll"
                 continue
             box, keep, chance = chances.best(game.dice, game.rolls_left)
-            if self.margin > 0:
-                usual = best(self.table, as_official(game.current_seat.card), game.dice,
-                             game.rolls_left)  # fmt: skip
-                usual_chance = chances.chance_of(game.dice, game.rolls_left, usual.box, usual.keep)
-                if chance - usual_chance <= self.margin:
-                    box, keep = usual.box, usual.keep
+            # The Optimal bot's move unless playing to win is better by more than the margin:
+            # among moves alike for winning (a game already won or lost) points decide.
+            usual = best(self.table, as_official(game.current_seat.card), game.dice,
+                         game.rolls_left)  # fmt: skip
+            usual_chance = chances.chance_of(game.dice, game.rolls_left, usual.box, usual.keep)
+            if chance - usual_chance <= self.margin:
+                box, keep = usual.box, usual.keep
             if box is not None:
                 yield game.score(seat, box)
                 return

@@ -147,3 +147,25 @@ def test_a_hint_names_the_move_to_win_when_it_is_another(official: Table) -> Non
     assert hint.points_choice_chance == 0.0
     alone = Game.from_dict({**state, "seats": seats[:1]})
     assert win_hint(official, alone, for_points) is None  # no one to beat
+
+
+def test_the_bot_itself_goes_for_the_yahtzee_where_the_optimal_bot_takes_the_chance(
+    official: Table,
+) -> None:
+    """The position above, played by the bots: after the second roll shows 6-6-5-5-4, the
+    Optimal bot scores Chance; the To-win bot keeps a pair and rolls the other three."""
+    seats = [
+        {"player_id": "1", "name": "Ann", "card": MINE.to_dict(), "turns": 12},
+        {"player_id": "2", "name": "Bob", "card": THEIRS.to_dict(), "turns": 13},
+    ]
+    state = {
+        "format": 1, "preset": "official", "seats": seats, "current": 0,
+        "dice": [6, 6, 5, 5, 4], "held": [False] * 5, "rolls_used": 2, "undo": None,
+    }  # fmt: skip
+    optimal_game = Game.from_dict(state, ScriptedDice([1, 2, 3]))
+    first = next(iter(OptimalPlayer(official).moves(optimal_game)))
+    assert not isinstance(first, str) and first.category is C.CHANCE
+    winning_game = Game.from_dict(state, ScriptedDice([1, 2, 3]))
+    assert next(iter(WinningPlayer(official).moves(winning_game))) == "roll"
+    kept = [f for f, h in zip([6, 6, 5, 5, 4], winning_game.held, strict=True) if h]
+    assert len(kept) == 2 and kept[0] == kept[1]
