@@ -47,6 +47,10 @@ Array = np.ndarray
 #: Below this variance (points squared) a final score counts as known.
 KNOWN = 1e-9
 
+#: Turns before the end of a card from which the to-win model is trusted: a paired test
+#: (benchmarks/win.py) found its choices in earlier turns lose more games than they win.
+TRUSTED_TURNS = 1
+
 
 def _phi(z: Array) -> Array:
     """The standard normal distribution function (Abramowitz and Stegun 7.1.26, within
@@ -213,7 +217,11 @@ class WinningPlayer:
     Optimal bot does."""
 
     def __init__(
-        self, table: Table, name: str = "To-win bot", margin: float = 1e-9, last_turns: int = 1
+        self,
+        table: Table,
+        name: str = "To-win bot",
+        margin: float = 1e-9,
+        last_turns: int = TRUSTED_TURNS,
     ) -> None:
         self.table = table
         self.name = name
@@ -289,10 +297,17 @@ class WinHint:
 
 
 def win_hint(table: Table, game: Game, for_points: Choice) -> WinHint | None:
-    """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
-    choice beside ``for_points``, the best choice for the expected score."""
+    """For a hint in a game with someone to beat (official rules, dice rolled, the player's
+    last turn, where the model is trusted): the to-win choice beside ``for_points``, the
+    best choice for the expected score."""
     rival = rival_of(table, game)
-    if rival is None or game.dice is None or game.preset is not Preset.OFFICIAL:
+    open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
+    if (
+        rival is None
+        or game.dice is None
+        or game.preset is not Preset.OFFICIAL
+        or open_boxes > TRUSTED_TURNS
+    ):
         return None
     mean, variance = moments(table, rival.card)
     turn = TurnChances(table, game.current_seat.card, rival.card.total + mean, variance)
