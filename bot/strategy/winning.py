@@ -212,9 +212,10 @@ class TurnChances:
 
 
 class WinningPlayer:
-    """Plays each turn for the best chance of finishing ahead of the other seat; against no
-    one (a solo game) or under a preset the table was not solved for, it plays as the
-    Optimal bot does."""
+    """Plays its last ``last_turns`` turns for the best chance of finishing ahead of the
+    other seat, and everything else as the Optimal bot does: its earlier turns, a solo game,
+    a preset the table was not solved for, and any move no better for winning than the
+    Optimal bot's (by more than ``margin``)."""
 
     def __init__(
         self,
@@ -228,14 +229,13 @@ class WinningPlayer:
         #: Play for the win only in the last ``last_turns`` turns of its card (before them,
         #: as the Optimal bot): the normal model is closest to the truth near the end.
         self.last_turns = last_turns
-        #: How much better (as a chance of winning) a move must look than the Optimal
-        #: bot's to be played instead: the normal model's small trades of points for
-        #: spread are within its error (benchmarks/win.py).
+        #: How much better (as a chance of winning) a move must be than the Optimal bot's to
+        #: be played instead: among moves alike for winning, points decide.
         self.margin = margin
 
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
-        rival = self._rival(game)
+        rival = rival_of(self.table, game)
         open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
         if (
             rival is None
@@ -267,10 +267,6 @@ class WinningPlayer:
             hold_exactly(game, keep)
             game.roll(seat)
             yield "roll"
-
-    def _rival(self, game: Game) -> Seat | None:
-        return rival_of(self.table, game)
-
 
 def rival_of(table: Table, game: Game) -> Seat | None:
     """The seat the current player races: the other seat of a two-seat game; in a larger
