@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -127,17 +128,23 @@ def test_phi_is_the_normal_curve_at_a_few_points() -> None:
         assert float(win_chance(z, 1.0)) == pytest.approx(exact, abs=2e-7)
 
 
-def test_a_hint_names_the_move_to_win_when_it_is_another(official: Table) -> None:
-    """In the position above, with 6-6-5-5-4 after the second roll: for points, Chance;
-    to win, a pair kept (1/216); the Chance itself gives no chance at all."""
+def last_turn() -> dict[str, Any]:
+    """Ann (MINE) to play her last turn against Bob (THEIRS, finished), 6-6-5-5-4 showing
+    after her second roll."""
     seats = [
         {"player_id": "1", "name": "Ann", "card": MINE.to_dict(), "turns": 12},
         {"player_id": "2", "name": "Bob", "card": THEIRS.to_dict(), "turns": 13},
     ]
-    state = {
+    return {
         "format": 1, "preset": "official", "seats": seats, "current": 0,
         "dice": [6, 6, 5, 5, 4], "held": [False] * 5, "rolls_used": 2, "undo": None,
     }  # fmt: skip
+
+
+def test_a_hint_names_the_move_to_win_when_it_is_another(official: Table) -> None:
+    """In the position above, with 6-6-5-5-4 after the second roll: for points, Chance;
+    to win, a pair kept (1/216); the Chance itself gives no chance at all."""
+    state = last_turn()
     game = Game.from_dict(state)
     assert game.current_seat.name == "Ann" and game.rolls_left == 1
     for_points = best(official, MINE, Dice(6, 6, 5, 5, 4), 1)
@@ -145,7 +152,7 @@ def test_a_hint_names_the_move_to_win_when_it_is_another(official: Table) -> Non
     assert hint is not None and hint.rival == "Bob" and hint.differs
     assert hint.choice.keep in ((5, 5), (6, 6)) and hint.choice.value == pytest.approx(1 / 216)
     assert hint.points_choice_chance == 0.0
-    alone = Game.from_dict({**state, "seats": seats[:1]})
+    alone = Game.from_dict({**state, "seats": state["seats"][:1]})
     assert win_hint(official, alone, for_points) is None  # no one to beat
 
 
@@ -154,14 +161,7 @@ def test_the_bot_itself_goes_for_the_yahtzee_where_the_optimal_bot_takes_the_cha
 ) -> None:
     """The position above, played by the bots: after the second roll shows 6-6-5-5-4, the
     Optimal bot scores Chance; the To-win bot keeps a pair and rolls the other three."""
-    seats = [
-        {"player_id": "1", "name": "Ann", "card": MINE.to_dict(), "turns": 12},
-        {"player_id": "2", "name": "Bob", "card": THEIRS.to_dict(), "turns": 13},
-    ]
-    state = {
-        "format": 1, "preset": "official", "seats": seats, "current": 0,
-        "dice": [6, 6, 5, 5, 4], "held": [False] * 5, "rolls_used": 2, "undo": None,
-    }  # fmt: skip
+    state = last_turn()
     optimal_game = Game.from_dict(state, ScriptedDice([1, 2, 3]))
     first = next(iter(OptimalPlayer(official).moves(optimal_game)))
     assert not isinstance(first, str) and first.category is C.CHANCE
