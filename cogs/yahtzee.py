@@ -258,9 +258,8 @@ class Yahtzee(
     @guarded
     async def on_replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Replay button of a finished daily challenge: its turns as text (private)."""
-        if not await self.games.daily_game(game_id):
-            raise Refusal("Only a finished daily challenge can be replayed.")
-        text = replay_text(await self.games.story(game_id))
+        turns = await self.games.daily_replay(game_id, interaction.user.id)
+        text = replay_text(turns)
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
     async def _check_permissions(self, interaction: discord.Interaction[Any]) -> None:

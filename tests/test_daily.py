@@ -92,9 +92,24 @@ async def test_an_abandoned_try_is_the_day_s_try(service: GameService) -> None:
     assert await service.daily_board(GUILD, everywhere=True) == []  # unfinished: not ranked
 
 
-async def test_the_game_is_told_turn_by_turn(service: GameService) -> None:
+async def test_no_hints_in_a_daily_challenge(service: GameService) -> None:
+    """Everyone plays the day's dice on their own judgement."""
+    board = await service.start_daily(GUILD, 100, 1, "Ann", True)
+    assert board.row.hints is False
+    with pytest.raises(Refusal, match="No hints in the daily challenge"):
+        await service.hint(board.row.id, 1)
+
+
+async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
+    service: GameService, clock: FakeClock
+) -> None:
+    """The replay shows the day's dice: Bob may see Ann's only once the day is over."""
     game_id, rolls = await play_daily(service, GUILD, 100, 1, "Ann")
-    turns = await service.story(game_id)
+    with pytest.raises(Refusal, match="opens to everyone when the day"):
+        await service.daily_replay(game_id, 2)
+    turns = await service.daily_replay(game_id, 1)
+    clock.advance(timedelta(days=1).total_seconds())
+    assert await service.daily_replay(game_id, 2) == turns
     assert len(turns) == 13
     assert [shown for turn in turns for _, shown in turn.rolls] == rolls
     row = await service.store.get_game(game_id)

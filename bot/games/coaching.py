@@ -47,6 +47,8 @@ class CoachingService(RecordsService):
         row = await self._row(game_id)
         if row.status != GameStatus.ACTIVE:
             raise Refusal("Hints are for a game in progress.")
+        if row.daily is not None:
+            raise Refusal("No hints in the daily challenge: everyone plays the day's dice alone.")
         if not row.hints:
             raise Refusal("The host switched hints off for this game.")
         game = self.game_of(row)

@@ -4,16 +4,14 @@ and the Optimal bot's score on the same dice as the yardstick."""
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime, timedelta
 
 from bot.store import ChannelBusy, DailyEntry, DailyTaken, GameStatus
 
-from .core import LOBBY_TIMEOUT, stamp
+from .core import LOBBY_TIMEOUT, player_id, stamp
+from .replay import Turn
 from .results import Board, Refusal
 from .servers import ServersService
-
-log = logging.getLogger(__name__)
 
 
 class DailyService(ServersService):
@@ -32,8 +30,9 @@ class DailyService(ServersService):
         self, guild_id: int | None, channel_id: int, user_id: int, name: str, pictures: bool
     ) -> Board:
         """Start the member's try at today's challenge in this channel: a solo game on the
-        day's dice, under the official rules. Refused if they had today's try already (an
-        abandoned try counts), or if the channel has a game."""
+        day's dice, under the official rules and without hints (everyone plays on their own
+        judgement). Refused if they had today's try already (an abandoned try counts), or if
+        the channel has a game."""
         day = self.today()
         try:
             row = await self._create(
@@ -45,6 +44,7 @@ class DailyService(ServersService):
                 deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
                 room_for=self._room_for(user_id),
                 daily=day,
+                hints=False,
             )
         except DailyTaken:
             until = int(self.next_day_at().timestamp())
@@ -68,7 +68,16 @@ class DailyService(ServersService):
         """A daily challenge game's try (None for any other game)."""
         return await self.store.daily_entry(game_id)
 
-    async def daily_game(self, game_id: int) -> bool:
-        """Whether a finished game was a daily challenge (its replay may be shown)."""
+    async def daily_replay(self, game_id: int, user_id: int) -> list[Turn]:
+        """A finished daily challenge told turn by turn. While its day's challenge is still
+        on, only to the player who played it: the replay shows the day's dice."""
         row = await self._row(game_id)
-        return row.daily is not None and row.status == GameStatus.FINISHED
+        if row.daily is None or row.status != GameStatus.FINISHED:
+            raise Refusal("Only a finished daily challenge can be replayed.")
+        played = any(player_id(uid) == player_id(user_id) for uid, _ in row.players)
+        if row.daily >= self.today() and not played:
+            raise Refusal(
+                "This replay shows today's dice: it opens to everyone when the day's challenge "
+                "is over. Play yours with /yahtzee daily."
+            )
+        return await self.story(game_id)

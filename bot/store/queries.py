@@ -411,21 +411,24 @@ class Transaction(Reads):
         request_id: int | None = None,
         room_for: tuple[int, int] | None = None,
         daily: str | None = None,
+        hints: bool = True,
     ) -> Plan[GameRow]:
         """Open a lobby; ``ChannelBusy`` if the channel has a live game already,
         ``AlreadyApplied`` if ``request_id`` opened one already, ``SeatLimit`` if
         ``room_for`` (member, limit) says the member has no room for another. ``daily``:
-        the host's try at that day's challenge, ``DailyTaken`` if they had it already."""
+        the host's try at that day's challenge, ``DailyTaken`` if they had it already.
+        ``hints``: whether the game offers hints."""
         yield from self._room_for(room_for)
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
+        values = (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at)
         try:
             rows = yield Query(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-                "created_at, updated_at, deadline_at, daily) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) "
+                "created_at, updated_at, deadline_at, daily, hints) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {_GAME_COLUMNS}",
-                (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at, daily),
+                (*values, daily, int(hints)),
                 conflicts=True,
             )
         except Conflict:
