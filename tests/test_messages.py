@@ -1,0 +1,58 @@
+"""Pure message builders whose words the end-to-end tests do not reach: the hint's to-win
+line, chances in words, the daily challenge's line and a replay."""
+
+from __future__ import annotations
+
+from bot.engine import Category, Dice, Game
+from bot.games.replay import Turn
+from bot.store import DailyEntry
+from bot.strategy.decisions import Choice
+from bot.strategy.winning import WinHint
+from cogs.messages import daily_line, hint_text, percent, replay_text
+
+GAME = Game([("1", "Ann")])
+GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll
+FOR_POINTS = Choice(298.0, box=Category.CHANCE)
+
+
+def test_the_to_win_line_names_the_other_move_and_both_chances() -> None:
+    hint = WinHint("**Bob**", Choice(1 / 216, keep=(5, 5)), 0.0)
+    last = hint_text([FOR_POINTS], GAME, hint).splitlines()[-1]
+    assert last == (
+        "To beat \\*\\*Bob\\*\\*, though: keep 5-5 and roll three, for about **under 1%** to "
+        "finish ahead (choice 1: 0%)."
+    )
+
+
+def test_when_the_move_for_points_is_also_the_move_to_win_it_says_so() -> None:
+    hint = WinHint("Bob", Choice(0.62, box=Category.CHANCE), 0.62)
+    assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
+        "Choice 1 is also your best chance to beat Bob: about **62%** to finish ahead."
+    )
+    assert len(hint_text([FOR_POINTS], GAME).splitlines()) == 2  # no one to beat: no line
+
+
+def test_chances_in_words() -> None:
+    assert [percent(p) for p in (0.0, 0.001, 0.031, 0.5, 0.999, 1.0)] == [
+        "0%", "under 1%", "3%", "50%", "over 99%", "100%",
+    ]  # fmt: skip
+
+
+def test_the_daily_line_against_the_optimal_bot() -> None:
+    entry = DailyEntry("2026-11-24", 1, "Ann", 240, 251, 7)
+    assert "**240**, 11 below the Optimal bot, which scored **251**" in daily_line(entry)
+    level = DailyEntry("2026-11-24", 1, "Ann", 251, 251, 7)
+    assert "level with the Optimal bot" in daily_line(level)
+    assert daily_line(DailyEntry("2026-11-24", 1, "Ann", None, None, 7)).endswith("not finished.")
+
+
+def test_a_replay_tells_each_turn() -> None:
+    turns = [
+        Turn("Ann", [((), "1-2-3-4-6"), ((1, 2, 3, 4), "1-2-3-4-5")], Category.LARGE_STRAIGHT, 40),
+        Turn("Ann", [((), "2-2-3-3-3")], Category.FULL_HOUSE, 25, by="timeout"),
+    ]
+    assert replay_text(turns).splitlines() == [
+        "1. rolled 1-2-3-4-6; kept 1-2-3-4, rolled 1-2-3-4-5 \N{RIGHTWARDS ARROW} "
+        "Large Straight 40",
+        "2. rolled 2-2-3-3-3 \N{RIGHTWARDS ARROW} Full House 25 (time ran out)",
+    ]
