@@ -31,9 +31,11 @@ from bot.engine import DailyDice, Game
 from bot.strategy import solve
 from bot.strategy.players import OptimalPlayer, play_out
 from bot.strategy.solver import Table
+from bot.strategy.distribution import Distributions, state_rows
 from bot.strategy.winning import WinningPlayer
 
 _table: Table | None = None  # each worker's copy (inherited by fork)
+_dists: Distributions | None = None
 SETTINGS: dict[str, float] = {}  # WinningPlayer's keyword arguments from the command line
 
 
@@ -65,8 +67,8 @@ def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int, int]]:
     """For ``count`` games from ``seed``: (To-win bot's score, Optimal bot's score, the
     score the Optimal bot makes in the To-win bot's seat on the same dice)."""
     seed, count = seed_and_count
-    assert _table is not None
-    winner = WinningPlayer(_table, **SETTINGS)  # type: ignore[arg-type]
+    assert _table is not None and _dists is not None
+    winner = WinningPlayer(_table, _dists, **SETTINGS)  # type: ignore[arg-type]
     optimal = OptimalPlayer(_table)
     out = []
     for n in range(count):
@@ -94,10 +96,12 @@ def main() -> None:
         SETTINGS["margin"] = args.margin
     if args.last_turns is not None:
         SETTINGS["last_turns"] = args.last_turns
-    sample = WinningPlayer(Table("official", np.zeros(1)), **SETTINGS)  # type: ignore[arg-type]
+    global _dists
+    sample = WinningPlayer(Table("official", np.zeros(1)), None, **SETTINGS)  # type: ignore[arg-type]
     print(f"To-win bot: margin {sample.margin}, plays to win in its last {sample.last_turns} turns")
     began = time.perf_counter()
-    _table = solve("official", variance=True)
+    _table = Table("official", np.load("/tmp/yz/value.npy"))
+    _dists = Distributions("official", state_rows()[0], np.load("/tmp/yz/surv.npy"))
     print(f"table with expected squares solved in {time.perf_counter() - began:.1f} s")
     chunk = 100
     jobs = [(args.seed + i, min(chunk, args.games - i)) for i in range(0, args.games, chunk)]
@@ -134,6 +138,11 @@ def main() -> None:
     for name, scores in (("To-win bot", mine), ("Optimal bot", theirs)):
         se = statistics.stdev(scores) / math.sqrt(n)
         print(f"{name}: mean score {statistics.mean(scores):.2f} +- {se:.2f}")
+    diff = [w - s for w, _, s in results]
+    print(
+        f"mean score paired against the Optimal bot in its seat: {statistics.mean(diff):+.2f} "
+        f"+- {1.96 * statistics.stdev(diff) / math.sqrt(n):.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ so every rule still applies to them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Protocol
 
@@ -56,19 +56,34 @@ class OptimalPlayer:
     def moves(self, game: Game) -> Iterator[str | ScoreResult]:
         seat = game.current_player_id
         card = game.current_seat.card
-        by_rolls_left = {n: keep_values(self.table, as_official(card), n) for n in (1, 2)}
-        space = dice_space()
+        turn = self.turn(card)
         while True:
             if game.dice is None:
                 game.roll(seat)
                 yield "roll"
                 continue
-            dice = game.dice
-            box, box_value = self._best_box(card, dice)
-            if game.rolls_left == 0:
+            box, keep = turn(game.dice, game.rolls_left)
+            if box is not None:
                 yield game.score(seat, box)
                 return
-            values = by_rolls_left[game.rolls_left]
+            assert keep is not None
+            hold_exactly(game, keep)
+            game.roll(seat)
+            yield "roll"
+
+    def turn(
+        self, card: Scorecard
+    ) -> Callable[[Dice, int], tuple[Category | None, tuple[int, ...] | None]]:
+        """The choices of one turn on ``card``: for dice and rolls left, (box, None) to score
+        now or (None, keep) to keep those dice and roll the others."""
+        by_rolls_left = {n: keep_values(self.table, as_official(card), n) for n in (1, 2)}
+        space = dice_space()
+
+        def choose(dice: Dice, rolls_left: int) -> tuple[Category | None, tuple[int, ...] | None]:
+            box, box_value = self._best_box(card, dice)
+            if rolls_left == 0:
+                return box, None
+            values = by_rolls_left[rolls_left]
             keep, keep_value = max(
                 (
                     (k, float(values[space.keep_index[k]]))
@@ -78,11 +93,10 @@ class OptimalPlayer:
                 key=lambda item: item[1],
             )
             if box_value - card.total >= keep_value - 1e-9:
-                yield game.score(seat, box)
-                return
-            hold_exactly(game, keep)
-            game.roll(seat)
-            yield "roll"
+                return box, None
+            return None, keep
+
+        return choose
 
     def _best_box(self, card: Scorecard, dice: Dice) -> tuple[Category, float]:
         best: tuple[Category, float] | None = None

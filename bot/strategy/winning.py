@@ -37,54 +37,16 @@ from bot.engine import (
     Seat,
 )
 
-from .decisions import Choice, best, state_of
+from .decisions import Choice, future, state_of
 from .dice_space import dice_space
+from .distribution import Distributions, Rival
 from .players import OptimalPlayer, as_official, hold_exactly
-from .solver import BOX_ORDER, BOXES, MASKS, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table
+from .solver import BOX_ORDER, BOXES, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table
 
 Array = np.ndarray
 
-#: Below this variance (points squared) a final score counts as known.
-KNOWN = 1e-9
-
-#: Turns before the end of a card from which the to-win model is trusted: a paired test
-#: (benchmarks/win.py) found its choices in earlier turns lose more games than they win.
-TRUSTED_TURNS = 1
-
-
-def _phi(z: Array) -> Array:
-    """The standard normal distribution function (Abramowitz and Stegun 7.1.26, within
-    1.5e-7), on arrays."""
-    x = np.abs(z) / np.sqrt(2.0)
-    t = 1.0 / (1.0 + 0.3275911 * x)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    erf = 1.0 - poly * np.exp(-x * x)
-    result: Array = np.where(z >= 0, 0.5 * (1.0 + erf), 0.5 * (1.0 - erf))
-    return result
-
-
-def win_chance(lead: Array | float, variance: Array | float) -> Array:
-    """The chance that a normal lead with this mean and variance ends above zero (a known
-    lead of exactly zero, a tie, counts as half)."""
-    lead = np.asarray(lead, dtype=float)
-    variance = np.asarray(variance, dtype=float)
-    known = variance < KNOWN
-    spread = np.sqrt(np.where(known, 1.0, variance))
-    certain = np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, 0.5))
-    return np.where(known, certain, _phi(lead / spread))
-
-
-def moments(table: Table, card: Scorecard) -> tuple[float, float]:
-    """The mean and variance of what the rest of the game adds to ``card`` under optimal
-    solitaire play (0 and 0 once it is full)."""
-    if card.is_complete:
-        return 0.0, 0.0
-    assert table.square is not None, "a table solved with expected squares"
-    mask, up, flag = state_of(as_official(card))
-    mean = float(table.value[mask, up, flag])
-    return mean, max(0.0, float(table.square[mask, up, flag]) - mean * mean)
+#: Turns before the end of a card from which the bot plays to win (a card has 13).
+TRUSTED_TURNS = 13
 
 
 class TurnChances:
@@ -92,14 +54,14 @@ class TurnChances:
     against the opponent's expected final score (mean and variance)."""
 
     def __init__(
-        self, table: Table, card: Scorecard, opponent_mean: float, opponent_variance: float
+        self, table: Table, dists: Distributions, card: Scorecard, opponent: Scorecard
     ) -> None:
-        assert table.square is not None, "a table solved with expected squares"
         self.table = table
+        self.dists = dists
         self.card = as_official(card)
         self.preset_card = card
-        self.opponent_mean = opponent_mean
-        self.opponent_variance = opponent_variance
+        them = as_official(opponent)
+        self.rival = Rival(them.total, dists.of(*state_of(them)))
         self.space = dice_space()
         self.solver = Solver(table.rules, False, table.value)
         self.now = self._score_now()  # (252,): the best chance when scoring each roll now
@@ -107,14 +69,14 @@ class TurnChances:
 
     def _chance(self, total: Array, mask: Array, up: Array, flag: Array) -> Array:
         """The chance of winning with ``total`` points on the card and the rest of the game
-        played from state (mask, up, flag)."""
-        full = mask == MASKS - 1
-        m = np.where(full, 0, mask)
-        mean = np.where(full, 0.0, self.table.value[m, up, flag])
-        square = np.where(full, 0.0, self.table.square[m, up, flag])  # type: ignore[index]
-        variance = np.maximum(0.0, square - mean * mean)
-        lead = total + mean - self.opponent_mean
-        return win_chance(lead, variance + self.opponent_variance)
+        played from state (mask, up, flag), for arrays of cards (each distinct one once)."""
+        flag = np.where((mask >> YAHTZEE) & 1 == 1, flag, 0)
+        rows = self.dists.rows[mask, up, flag]
+        total = np.asarray(total, dtype=np.intp)
+        keys, inverse = np.unique(rows * 4096 + total, return_inverse=True)
+        chances = self.rival.chances(self.dists.survival[keys // 4096], keys % 4096)
+        result: Array = chances[inverse.ravel()]
+        return result
 
     def _score_now(self) -> Array:
         """For each of the 252 rolls, the best chance of winning over the boxes it may be
@@ -124,13 +86,13 @@ class TurnChances:
         total = self.card.total
         plain = self.solver.plain
         rolls = len(self.space.rolls)
-        best = np.full(rolls, -np.inf)
+        totals, masks, ups, flags = [], [], [], []
         for box in range(BOXES):
             if mask >> box & 1:
                 continue
-            points = plain[box]
+            points = plain[box].astype(np.intp)
             if box < UPPER_BOXES:
-                up2 = np.minimum(UPPER_CAP, up + points.astype(int))
+                up2 = np.minimum(UPPER_CAP, up + points)
                 gain = points + np.where(
                     (up < UPPER_CAP) & (up2 >= UPPER_CAP), UPPER_BONUS_POINTS, 0
                 )
@@ -139,8 +101,12 @@ class TurnChances:
             flag2 = np.full(rolls, flag)
             if box == YAHTZEE:
                 flag2 = np.where(points > 0, 1, flag)
-            nxt = np.full(rolls, mask | 1 << box)
-            np.maximum(best, self._chance(total + gain, nxt, up2, flag2), out=best)
+            totals.append(total + gain)
+            masks.append(np.full(rolls, mask | 1 << box))
+            ups.append(up2)
+            flags.append(flag2)
+        chances = self._chance(*(np.concatenate(x) for x in (totals, masks, ups, flags)))
+        best: Array = chances.reshape(-1, rolls).max(axis=0)
         if mask >> YAHTZEE & 1:
             for face in range(1, 7):
                 r = self.solver.yahtzee_rolls[face - 1]
@@ -212,22 +178,23 @@ class TurnChances:
 
 
 class WinningPlayer:
-    """Plays its last ``last_turns`` turns for the best chance of finishing ahead of the
-    other seat, and everything else as the Optimal bot does: its earlier turns, a solo game,
-    a preset the table was not solved for, and any move no better for winning than the
-    Optimal bot's (by more than ``margin``)."""
+    """Plays for the best chance of finishing ahead of the other seat in its last
+    ``last_turns`` turns (by default all of them), and as the Optimal bot does otherwise: a
+    solo game, a preset the table was not solved for, and any move no better for winning
+    than the Optimal bot's (by more than ``margin``)."""
 
     def __init__(
         self,
         table: Table,
+        dists: Distributions,
         name: str = "To-win bot",
         margin: float = 1e-9,
         last_turns: int = TRUSTED_TURNS,
     ) -> None:
         self.table = table
+        self.dists = dists
         self.name = name
-        #: Play for the win only in the last ``last_turns`` turns of its card (before them,
-        #: as the Optimal bot): the normal model is closest to the truth near the end.
+        #: Play for the win only in the last ``last_turns`` turns of its card.
         self.last_turns = last_turns
         #: How much better (as a chance of winning) a move must be than the Optimal bot's to
         #: be played instead: among moves alike for winning, points decide.
@@ -237,16 +204,11 @@ class WinningPlayer:
         seat = game.current_player_id
         rival = rival_of(self.table, game)
         open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
-        if (
-            rival is None
-            or self.table.square is None
-            or game.preset is not Preset.OFFICIAL
-            or open_boxes > self.last_turns
-        ):
+        if rival is None or game.preset is not Preset.OFFICIAL or open_boxes > self.last_turns:
             yield from OptimalPlayer(self.table).moves(game)
             return
-        mean, variance = moments(self.table, rival.card)
-        chances = TurnChances(self.table, game.current_seat.card, rival.card.total + mean, variance)
+        chances = TurnChances(self.table, self.dists, game.current_seat.card, rival.card)
+        usual = OptimalPlayer(self.table).turn(game.current_seat.card)
         while True:
             if game.dice is None:
                 game.roll(seat)
@@ -255,11 +217,10 @@ class WinningPlayer:
             box, keep, chance = chances.best(game.dice, game.rolls_left)
             # The Optimal bot's move unless playing to win is better by more than the margin:
             # among moves alike for winning (a game already won or lost) points decide.
-            usual = best(self.table, as_official(game.current_seat.card), game.dice,
-                         game.rolls_left)  # fmt: skip
-            usual_chance = chances.chance_of(game.dice, game.rolls_left, usual.box, usual.keep)
+            usual_box, usual_keep = usual(game.dice, game.rolls_left)
+            usual_chance = chances.chance_of(game.dice, game.rolls_left, usual_box, usual_keep)
             if chance - usual_chance <= self.margin:
-                box, keep = usual.box, usual.keep
+                box, keep = usual_box, usual_keep
             if box is not None:
                 yield game.score(seat, box)
                 return
@@ -268,13 +229,14 @@ class WinningPlayer:
             game.roll(seat)
             yield "roll"
 
+
 def rival_of(table: Table, game: Game) -> Seat | None:
     """The seat the current player races: the other seat of a two-seat game; in a larger
     game, the other seat still in it with the best expected final score. None alone."""
     others = [s for i, s in enumerate(game.seats) if i != game.current and not s.left]
-    if not others or table.square is None:
+    if not others:
         return None
-    return max(others, key=lambda s: s.card.total + moments(table, s.card)[0])
+    return max(others, key=lambda s: s.card.total + future(table, as_official(s.card)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,30 +254,22 @@ class WinHint:
         return self.choice.value > self.points_choice_chance + 1e-9
 
 
-def win_hint(table: Table, game: Game, for_points: Choice) -> WinHint | None:
-    """For a hint in a game with someone to beat (official rules, dice rolled, the player's
-    last turn, where the model is trusted): the to-win choice beside ``for_points``, the
-    best choice for the expected score."""
+def win_hint(table: Table, dists: Distributions, game: Game, for_points: Choice) -> WinHint | None:
+    """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
+    choice beside ``for_points``, the best choice for the expected score."""
     rival = rival_of(table, game)
-    open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
-    if (
-        rival is None
-        or game.dice is None
-        or game.preset is not Preset.OFFICIAL
-        or open_boxes > TRUSTED_TURNS
-    ):
+    if rival is None or game.dice is None or game.preset is not Preset.OFFICIAL:
         return None
-    mean, variance = moments(table, rival.card)
-    turn = TurnChances(table, game.current_seat.card, rival.card.total + mean, variance)
+    turn = TurnChances(table, dists, game.current_seat.card, rival.card)
     box, keep, chance = turn.best(game.dice, game.rolls_left)
     theirs = turn.chance_of(game.dice, game.rolls_left, for_points.box, for_points.keep)
     return WinHint(rival.name, Choice(chance, box=box, keep=keep), theirs)
 
 
 def chances_of(
-    table: Table, mine: Scorecard, theirs: Scorecard, dice: Sequence[int], rolls_left: int
-) -> tuple[Category | None, tuple[int, ...] | None, float]:
+    table: Table, dists: Distributions, mine: Scorecard, theirs: Scorecard,
+    dice: Sequence[int], rolls_left: int,
+) -> tuple[Category | None, tuple[int, ...] | None, float]:  # fmt: skip
     """The to-win choice for ``dice`` on ``mine`` against ``theirs`` (for hints and tests)."""
-    mean, variance = moments(table, theirs)
-    turn = TurnChances(table, mine, theirs.total + mean, variance)
+    turn = TurnChances(table, dists, mine, theirs)
     return turn.best(Dice(list(dice)), rolls_left)

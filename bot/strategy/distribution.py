@@ -1,0 +1,325 @@
+"""The whole distribution of the score still to come from every state, under the Optimal
+bot's play: not only its mean (the solved table) but the chance of every total.
+
+``survival[row, x]`` is the chance that the rest of the game, played by the solved table's
+choices, adds at least ``x`` points (for ``x`` below ``LENGTH``), where ``row`` is
+``rows[mask, upper, yahtzee50]``. It is worked out backwards like the table, a level of
+states at a time: for each state the Optimal bot's keeps at every roll (the best of each
+roll's sub-multisets, as the table values them) give the chance of every final roll, the
+box it scores gives the points and the next state, and the state's distribution is the
+mixture of the next states' distributions shifted by those points.
+
+With both seats' distributions known, the chance that one card finishes ahead of another
+is exact (``win_chance``), which is what the To-win bot (``winning``) decides by.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .dice_space import DICE, FACES, dice_space
+from .solver import (
+    BOXES,
+    MASKS,
+    UPPER_BONUS,
+    UPPER_BOXES,
+    UPPER_CAP,
+    YAHTZEE,
+    YAHTZEE_BONUS,
+    IntArray,
+    Solver,
+    Table,
+    reachable_uppers,
+)
+
+#: Totals stored per state: the chance of adding at least 0..LENGTH-1 points. From the
+#: empty card the chance of adding 640 or more is below one in a million.
+LENGTH = 640
+#: More than any one turn can score (a Joker in Sixes with the bonus and the upper bonus).
+MAX_GAIN = 256
+
+Float32 = npt.NDArray[np.float32]
+
+
+@dataclass
+class Distributions:
+    """The survival functions of every reachable state (see the module docstring)."""
+
+    rules: str
+    rows: IntArray  # (MASKS, UPPER_CAP + 1, 2): the row of each state, -1 if unreachable
+    survival: Float32  # (states, LENGTH)
+
+    def of(self, mask: int, up: int, flag: int) -> Float32:
+        """The survival function of one state (a full card adds exactly nothing)."""
+        row = int(self.rows[mask, up, flag if mask >> YAHTZEE & 1 else 0])
+        if row < 0:
+            raise KeyError(f"state {(mask, up, flag)} cannot be reached")
+        return self.survival[row]
+
+
+def state_rows() -> tuple[IntArray, list[tuple[IntArray, IntArray, IntArray]]]:
+    """A row for every reachable state, a level (number of filled boxes) at a time from the
+    full card down, and each level's states as (masks, uppers, flags)."""
+    uppers = reachable_uppers()
+    rows = np.full((MASKS, UPPER_CAP + 1, 2), -1, dtype=np.intp)
+    levels: list[tuple[IntArray, IntArray, IntArray]] = []
+    by_level: dict[int, list[int]] = {}
+    for mask in range(MASKS):
+        by_level.setdefault(bin(mask).count("1"), []).append(mask)
+    count = 0
+    for level in range(BOXES, -1, -1):
+        ms, us, fs = [], [], []
+        for mask in by_level[level]:
+            for flag in (0, 1) if mask >> YAHTZEE & 1 else (0,):
+                for up in uppers[mask & 63]:
+                    ms.append(mask)
+                    us.append(int(up))
+                    fs.append(flag)
+        m, u, f = (np.array(x, dtype=np.intp) for x in (ms, us, fs))
+        rows[m, u, f] = np.arange(count, count + len(m))
+        count += len(m)
+        levels.append((m, u, f))
+    return rows, levels
+
+
+@cache
+def keep_transitions() -> npt.NDArray[np.float64]:
+    """(keeps, rolls): the chance that keeping a multiset and rolling the other dice gives
+    each roll."""
+    space = dice_space()
+    out = np.zeros((len(space.keeps), len(space.rolls)))
+    roll_index = {r: i for i, r in enumerate(space.rolls)}
+    for k, keep in enumerate(space.keeps):
+        free = DICE - len(keep)
+        for faces in itertools.product(range(1, FACES + 1), repeat=free):
+            out[k, roll_index[tuple(sorted(keep + faces))]] += 1.0
+        out[k] /= FACES**free
+    return out
+
+
+@cache
+def roll_subkeeps() -> IntArray:
+    """(rolls, 32): every distinct sub-multiset of each roll as a keep index, the whole roll
+    (scoring now) first, padded by repeating it."""
+    space = dice_space()
+    out = np.empty((len(space.rolls), 32), dtype=np.intp)
+    for r, roll in enumerate(space.rolls):
+        subs = [space.keep_index[roll]]
+        for size in range(DICE - 1, -1, -1):
+            for sub in sorted(set(itertools.combinations(roll, size))):
+                subs.append(space.keep_index[sub])
+        out[r] = subs + [subs[0]] * (32 - len(subs))
+    return out
+
+
+class _Builder:
+    """One build: the Optimal bot's turn from a batch of states, as chances of its ends."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.solver = Solver(table.rules, False, table.value)
+        self.space = dice_space()
+        self.rows, self.levels = state_rows()
+        self.transitions = keep_transitions()
+        self.subkeeps = roll_subkeeps()
+
+    def final_choices(
+        self, mask: IntArray, up: IntArray, flag: IntArray
+    ) -> tuple[npt.NDArray[np.float64], IntArray, IntArray]:
+        """For each final roll (252, S): its value as the table counts it (points now plus
+        the next state's value), the row of the next state, and the points the turn adds."""
+        s = self.solver
+        n = len(mask)
+        rolls = len(self.space.rolls)
+        best = np.full((rolls, n), -np.inf)
+        nxt_row = np.zeros((rolls, n), dtype=np.intp)
+        gain_out = np.zeros((rolls, n), dtype=np.intp)
+        value = self.table.value
+        for box in range(BOXES):
+            open_ = ((mask >> box) & 1) == 0
+            if not open_.any():
+                continue
+            nxt = np.broadcast_to(mask | (1 << box), (rolls, n))
+            points = s.plain[box].astype(np.intp)[:, None]
+            if box < UPPER_BOXES:
+                up2 = np.minimum(UPPER_CAP, up[None, :] + points)
+                gain = points + np.where((up < UPPER_CAP)[None, :] & (up2 >= UPPER_CAP),
+                                         UPPER_BONUS, 0)  # fmt: skip
+                flag2 = np.broadcast_to(flag, (rolls, n))
+            else:
+                up2 = np.broadcast_to(up, (rolls, n))
+                gain = np.broadcast_to(points, (rolls, n))
+                flag2 = np.broadcast_to(flag, (rolls, n))
+                if box == YAHTZEE:
+                    flag2 = np.broadcast_to(s.is_yahtzee[:, None].astype(np.intp), (rolls, n))
+            flag2 = np.where(((nxt >> YAHTZEE) & 1) == 1, flag2, 0)
+            total = np.where(open_[None, :], gain + value[nxt, up2, flag2], -np.inf)
+            better = total > best
+            np.copyto(best, total, where=better)
+            np.copyto(nxt_row, self.rows[nxt, up2, flag2], where=better)
+            np.copyto(gain_out, gain, where=better)
+        self._jokers(mask, up, flag, best, nxt_row, gain_out)
+        return best, nxt_row, gain_out
+
+    def _jokers(
+        self, mask: IntArray, up: IntArray, flag: IntArray, best: npt.NDArray[np.float64],
+        nxt_row: IntArray, gain_out: IntArray,
+    ) -> None:  # fmt: skip
+        """Yahtzees rolled with the Yahtzee box filled: the Joker rules and the +100, as the
+        solver counts them."""
+        s = self.solver
+        sel = np.flatnonzero(((mask >> YAHTZEE) & 1) == 1)
+        if not len(sel):
+            return
+        m, u, fl = mask[sel], up[sel], flag[sel]
+        lower_open = np.zeros(len(sel), dtype=bool)
+        for box in range(UPPER_BOXES, BOXES):
+            lower_open |= ((m >> box) & 1) == 0
+        extra = np.where(fl == 1, YAHTZEE_BONUS, 0)
+        for face in range(1, FACES + 1):
+            r = s.yahtzee_rolls[face - 1]
+            own_open = ((m >> (face - 1)) & 1) == 0
+            value = np.full(len(sel), -np.inf)
+            row = np.zeros(len(sel), dtype=np.intp)
+            gains = np.zeros(len(sel), dtype=np.intp)
+            for box in range(BOXES):
+                allowed, points = s._joker_box(box, m, face, own_open, lower_open)
+                if not allowed.any():
+                    continue
+                nxt = np.where(allowed, m | (1 << box), MASKS - 1)
+                pts = points.astype(np.intp)
+                if box < UPPER_BOXES:
+                    up2 = np.minimum(UPPER_CAP, u + pts)
+                    bonus = np.where((u < UPPER_CAP) & (up2 >= UPPER_CAP), UPPER_BONUS, 0)
+                else:
+                    up2, bonus = u, np.zeros(len(sel), dtype=np.intp)
+                up2 = np.where(allowed, up2, 0)
+                gain = pts + bonus + extra
+                total = np.where(allowed, gain + self.table.value[nxt, up2, fl], -np.inf)
+                better = total > value
+                value = np.where(better, total, value)
+                row = np.where(better, self.rows[nxt, up2, fl], row)
+                gains = np.where(better, gain, gains)
+            best[r, sel] = value
+            nxt_row[r, sel] = row
+            gain_out[r, sel] = gains
+
+    def _keeps(
+        self, after: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], IntArray]:
+        """From the values of the rolls after a re-roll: the value of each roll before it
+        and the keep the table picks for it (the first of equals: scoring now first)."""
+        space = self.space
+        avg = np.empty((len(space.keeps), after.shape[1]))
+        avg[space.roll_keep] = after
+        for size in range(DICE - 1, -1, -1):
+            index, children = space.children[size]
+            avg[index] = avg[children].mean(axis=1)
+        options = avg[self.subkeeps]  # (252, 32, S)
+        choice = options.argmax(axis=1)
+        keep = np.take_along_axis(self.subkeeps[:, :, None].repeat(after.shape[1], 2),
+                                  choice[:, None, :], axis=1)[:, 0, :]  # fmt: skip
+        return options.max(axis=1), keep
+
+    def final_roll_chances(self, mask: IntArray, up: IntArray, flag: IntArray) -> tuple[
+        npt.NDArray[np.float64], IntArray, IntArray
+    ]:  # fmt: skip
+        """(252, S) each: the chance of ending the turn on each roll, the next state's row
+        and the points scored."""
+        final, nxt_row, gain = self.final_choices(mask, up, flag)
+        second, keep2 = self._keeps(final)
+        _, keep1 = self._keeps(second)
+        n = len(mask)
+        cols = np.arange(n)
+        keeps = len(self.space.keeps)
+        chance = np.broadcast_to(self.space.roll_probability[:, None], (len(final), n))
+        for keep in (keep1, keep2):
+            weights = np.bincount((keep * n + cols).ravel(), chance.ravel(), keeps * n)
+            chance = self.transitions.T @ weights.reshape(keeps, n)
+        return chance, nxt_row, gain
+
+    def run(self, length: int = LENGTH, chunk: int = 384) -> Distributions:
+        survival = np.zeros((int(self.rows.max()) + 1, length), dtype=np.float32)
+        survival[:, 0] = 1.0
+        start = 0  # the first row of the level below (already solved)
+        for level, (mask, up, flag) in enumerate(self.levels):
+            if level == 0:  # the full card: nothing more to come
+                start = len(mask)
+                continue
+            first = start
+            last = first + len(mask)
+            below = survival[first - len(self.levels[level - 1][0]) : first]
+            base = first - len(below)
+            padded = np.concatenate(
+                [np.ones((len(below), MAX_GAIN), dtype=np.float32), below], axis=1
+            )
+            windows = sliding_window_view(padded, length, axis=1)
+            for lo in range(0, len(mask), chunk):
+                part = slice(lo, lo + chunk)
+                chance, nxt_row, gain = self.final_roll_chances(mask[part], up[part], flag[part])
+                n = chance.shape[1]
+                state = np.broadcast_to(np.arange(n), chance.shape)
+                code = (state * len(below) + (nxt_row - base)) * MAX_GAIN + gain
+                keys, inverse = np.unique(code.ravel(), return_inverse=True)
+                weight = np.bincount(inverse, chance.ravel(), len(keys))
+                keep = weight > 0
+                keys, weight = keys[keep], weight[keep]
+                owner = keys // (len(below) * MAX_GAIN)
+                nrow = (keys // MAX_GAIN) % len(below)
+                shift = keys % MAX_GAIN
+                mixed = windows[nrow, MAX_GAIN - shift] * weight[:, None].astype(np.float32)
+                starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+                survival[first + lo : first + lo + n] = np.add.reduceat(mixed, starts, axis=0)
+            start = last
+        return Distributions(self.table.rules, self.rows, survival)
+
+
+def solve_distributions(table: Table, length: int = LENGTH) -> Distributions:
+    """Every reachable state's distribution of the score still to come under the table's
+    own choices (see the module docstring)."""
+    return _Builder(table).run(length)
+
+
+def mean_of(survival: Float32) -> float:
+    """The mean of the points a survival function adds (up to its length)."""
+    return float(survival[1:].sum(dtype=np.float64))
+
+
+class Rival:
+    """The other seat of a race: their card's points and the distribution of what is still
+    to come to them, ready to tell any card's chance of finishing ahead."""
+
+    def __init__(self, total: int, survival: Float32) -> None:
+        length = survival.shape[0]
+        self.total = total
+        self.length = length
+        # beats[z + offset]: the chance that mine beats theirs when mine adds z points more
+        # than theirs needs to tie, i.e. P(their rest < z) + P(their rest == z) / 2
+        # = 1 - (S(z) + S(z + 1)) / 2, with S their survival (1 below 0, 0 from length on).
+        self.offset = length + 1
+        wide = np.zeros(3 * length + 4)
+        wide[: self.offset] = 1.0
+        wide[self.offset : self.offset + length] = survival
+        self.beats = 1.0 - 0.5 * (wide[:-1] + wide[1:])
+
+    def chances(self, mine: Float32, total: IntArray) -> npt.NDArray[np.float64]:
+        """The chance of finishing ahead for cards with ``total`` points and the survival
+        functions ``mine`` (N, LENGTH) of their rest, a tie counting half."""
+        pmf = (mine - np.concatenate([mine[:, 1:], np.zeros((len(mine), 1), np.float32)],
+                                     axis=1)).astype(np.float64)  # fmt: skip
+        # Beyond LENGTH points a lead is as good as won: clip so the index stays in range.
+        lead = np.clip(np.asarray(total) - self.total, -self.offset, self.offset)
+        index = (lead + self.offset)[:, None] + np.arange(self.length)[None, :]
+        return np.einsum("ij,ij->i", pmf, self.beats[index])
+
+
+def win_chance(mine: Float32, theirs: Float32, lead: int) -> float:
+    """The chance that a card ``lead`` points ahead (behind when negative) finishes ahead,
+    a tie counting half, when the points still to come have these survival functions."""
+    return float(Rival(0, theirs).chances(mine[None, :], np.array([lead]))[0])
