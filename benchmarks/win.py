@@ -28,10 +28,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import DailyDice, Game
-from bot.strategy import solve
+from bot.strategy.distribution import Distributions
 from bot.strategy.players import OptimalPlayer, play_out
 from bot.strategy.solver import Table
-from bot.strategy.distribution import Distributions, state_rows
+from bot.strategy.table_file import (
+    distributions_path,
+    load_or_build,
+    load_or_build_distributions,
+)
 from bot.strategy.winning import WinningPlayer
 
 _table: Table | None = None  # each worker's copy (inherited by fork)
@@ -84,11 +88,12 @@ def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int, int]]:
 
 
 def main() -> None:
-    global _table
+    global _table, _dists
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--data", type=Path, default=Path("data"), help="where the tables are")
     parser.add_argument("--margin", type=float, help="WinningPlayer's margin (its default)")
     parser.add_argument("--last-turns", type=int, help="WinningPlayer's last_turns (its default)")
     args = parser.parse_args()
@@ -96,13 +101,18 @@ def main() -> None:
         SETTINGS["margin"] = args.margin
     if args.last_turns is not None:
         SETTINGS["last_turns"] = args.last_turns
-    global _dists
     sample = WinningPlayer(Table("official", np.zeros(1)), None, **SETTINGS)  # type: ignore[arg-type]
     print(f"To-win bot: margin {sample.margin}, plays to win in its last {sample.last_turns} turns")
     began = time.perf_counter()
-    _table = Table("official", np.load("/tmp/yz/value.npy"))
-    _dists = Distributions("official", state_rows()[0], np.load("/tmp/yz/surv.npy"))
-    print(f"table with expected squares solved in {time.perf_counter() - began:.1f} s")
+    _table, built = load_or_build(args.data)
+    print(f"table {'built' if built else 'loaded'} in {time.perf_counter() - began:.1f} s")
+    began = time.perf_counter()
+    _dists, built = load_or_build_distributions(args.data, _table)
+    size = distributions_path(args.data, "official").stat().st_size / 1e6
+    print(
+        f"distributions {'built' if built else 'loaded'} in {time.perf_counter() - began:.1f} s "
+        f"({size:.1f} MB on disk)"
+    )
     chunk = 100
     jobs = [(args.seed + i, min(chunk, args.games - i)) for i in range(0, args.games, chunk)]
     began = time.perf_counter()

@@ -20,6 +20,7 @@ import pytest
 
 from bot.store import Store
 from bot.strategy import Table, solve
+from bot.strategy.distribution import Distributions, solve_distributions
 
 TEST_DATABASE_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -187,3 +188,10 @@ async def integrity(database: Database) -> str:
         "WHERE log.last IS NULL OR log.last <> games.version OR log.entries <> games.version + 1",
     )
     return f"torn games: {torn}" if torn else "ok"
+
+
+@pytest.fixture(scope="session")
+def to_win(official_values: Table) -> Distributions:
+    """The To-win bot's distributions for the last three turns (all of them take minutes;
+    the bot plays its earlier turns as the Optimal bot where a build is partial)."""
+    return solve_distributions(official_values, open_boxes=3)

@@ -79,13 +79,14 @@ class CoachingService(RecordsService):
 
     async def win_hint(self, game_id: int, for_points: Choice) -> WinHint | None:
         """Beside a hint's best choice for points, in a game with someone to beat: the
-        choice with the best chance of finishing ahead (None while the To-win table loads,
+        choice with the best chance of finishing ahead (None while the To-win distributions load,
         which the first call starts, or with no one to beat)."""
-        moments = self.coach.moments() if self.coach is not None else None
-        if moments is None:
+        coach = self.coach
+        dists = coach.to_win() if coach is not None else None
+        if coach is None or coach.table is None or dists is None:
             return None
         game = self.game_of(await self._row(game_id))
-        return await asyncio.to_thread(win_hint, moments, game, for_points)
+        return await asyncio.to_thread(win_hint, coach.table, dists, game, for_points)
 
     async def _cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None

@@ -246,10 +246,10 @@ class TurnsService(LobbyService):
         coach = self.coach
         table = coach.table if coach is not None else None
         level = bot_level(player_id)
-        if level == "winning" and coach is not None:
-            moments = coach.moments()  # loaded on first use; until then it plays as Optimal
-            if moments is not None:
-                return WinningPlayer(moments)
+        if level == "winning" and coach is not None and table is not None:
+            dists = coach.to_win()  # loaded on first use; until then it plays as Optimal
+            if dists is not None:
+                return WinningPlayer(table, dists)
         if level in ("optimal", "winning") and table is not None:
             return OptimalPlayer(table)
         return CasualPlayer()  # the casual strategy until the table is ready

@@ -1,7 +1,10 @@
-"""python -m bot.strategy [--rebuild] [--rules official|free] [--data DIR]
+"""python -m bot.strategy [--rebuild] [--rules official|free] [--data DIR] [--to-win [N]]
 
 Loads the saved table (building and saving it when missing or damaged) and prints the
-empty card's expected score on the last line.
+empty card's expected score on the last line. ``--to-win`` also loads (or builds: a few
+minutes and about 1 GB of memory) the To-win bot's distributions, ahead of the first game
+that needs them; ``--to-win N`` builds them for the last N turns only (less time, memory
+and disk; the bot plays earlier turns as the Optimal bot does).
 """
 
 from __future__ import annotations
@@ -10,8 +13,13 @@ import argparse
 import time
 from pathlib import Path
 
-from .solver import RULES
-from .table_file import load_or_build, table_path
+from .solver import BOXES, RULES
+from .table_file import (
+    distributions_path,
+    load_or_build,
+    load_or_build_distributions,
+    table_path,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,12 +33,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data", type=Path, default=Path("data"), help="the data directory (default: data)"
     )
+    parser.add_argument(
+        "--to-win", type=int, nargs="?", const=BOXES, metavar="TURNS",
+        help="also the To-win bot's distributions (for the last TURNS turns; default all 13)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.to_win is not None and not 1 <= args.to_win <= BOXES:
+        parser.error(f"--to-win takes 1 to {BOXES} turns, not {args.to_win}")
     start = time.perf_counter()
     table, built = load_or_build(args.data, args.rules, args.rebuild)
     seconds = time.perf_counter() - start
     verb = "built and saved" if built else "loaded"
     print(f"{verb} {table_path(args.data, args.rules)} in {seconds:.2f} s")
+    if args.to_win is not None:
+        start = time.perf_counter()
+        dists, built = load_or_build_distributions(
+            args.data, table, args.rebuild, open_boxes=args.to_win
+        )
+        seconds = time.perf_counter() - start
+        verb = "built and saved" if built else "loaded"
+        print(
+            f"{verb} {distributions_path(args.data, args.rules)} in {seconds:.2f} s "
+            f"(the last {dists.open_boxes} turns)"
+        )
     print(f"expected score ({args.rules}): {table.expected_score:.6f}")
     return 0
 

@@ -11,7 +11,10 @@ lower priority than the bot, so analysis that nobody is waiting for never delays
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -21,8 +24,15 @@ from bot.engine import Category, Game, Scorecard
 from bot.workers import Workers
 
 from .decisions import Choice, best_box, evaluate, judge, supports
+from .distribution import Distributions
 from .solver import Table
-from .table_file import load_or_build
+from .table_file import (
+    TableFileError,
+    distributions_path,
+    load_distributions,
+    load_or_build,
+    load_or_build_distributions,
+)
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +69,31 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
     return evaluate(table, game.current_seat.card, game.dice, game.rolls_left)[:count]
 
 
+def _prepare_distributions(folder: Path, table: Table) -> tuple[Distributions, bool]:
+    """The saved distributions for ``table``; when there are none yet, built first in a
+    process of its own (minutes of numpy that must not hold the bot's GIL), which saves
+    them."""
+    path = distributions_path(folder, table.rules)
+    try:
+        return load_distributions(path, table.rules), False
+    except TableFileError as exc:
+        log.info("building the To-win distributions (%s)", exc)
+    process = multiprocessing.get_context("spawn").Process(
+        target=_build_distributions, args=(folder, table.rules), name="to-win-build", daemon=True
+    )
+    process.start()
+    process.join()
+    return load_distributions(path, table.rules), True
+
+
+def _build_distributions(folder: Path, rules: str) -> None:
+    """In the building process: from the saved table, at a low priority."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    table, _ = load_or_build(folder, rules)
+    load_or_build_distributions(folder, table, rebuild=True)
+
+
 class Coach:
     """Holds the official table once it is ready; until then ``table`` is None.
 
@@ -72,8 +107,8 @@ class Coach:
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
         self._best: OrderedDict[tuple[Scorecard, tuple[int, ...]], Category | None] = OrderedDict()
-        self._moments: Table | None = None
-        self._moments_task: asyncio.Task[None] | None = None
+        self._to_win: Distributions | None = None
+        self._to_win_task: asyncio.Task[None] | None = None
 
     @property
     def ready(self) -> bool:
@@ -106,31 +141,34 @@ class Coach:
             table.expected_score,
         )
 
-    def moments(self) -> Table | None:
-        """The table with expected squares that the To-win bot plays by; None until it is
-        ready. The first call loads it (or, the first time ever, solves it: about 20 s) in
-        the background, so a bot that never seats a To-win player never pays for it."""
-        if self._moments is None and self._moments_task is None:
-            self._moments_task = asyncio.create_task(self._load_moments(), name="moments")
-        return self._moments
+    def to_win(self) -> Distributions | None:
+        """The distributions the To-win bot and the to-win hints decide by; None until they
+        are ready. The first call loads them (or, the first time ever, builds them: a few
+        minutes, in a process of its own at a low priority) in the background, so a bot
+        that never plays to win never pays for them."""
+        if self._to_win is None and self._to_win_task is None:
+            self._to_win_task = asyncio.create_task(self._load_to_win(), name="to-win")
+        return self._to_win
 
-    async def _load_moments(self) -> None:
-        try:
-            table, built = await asyncio.to_thread(
-                load_or_build, self.data_dir, "official", False, True
-            )
-        except Exception:
-            log.exception("could not load or build the To-win table; it plays as Optimal")
+    async def _load_to_win(self) -> None:
+        await self.wait()
+        table = self.table
+        if table is None:
             return
-        self._moments = table
-        log.info("To-win table %s (sd %.2f)", "built" if built else "loaded",
-                 table.standard_deviation)  # fmt: skip
+        try:
+            dists, built = await asyncio.to_thread(_prepare_distributions, self.data_dir, table)
+        except Exception:
+            log.exception("could not load or build the To-win distributions; it plays as Optimal")
+            return
+        self._to_win = dists
+        log.info("To-win distributions %s", "built" if built else "loaded")
 
-    async def wait_for_moments(self) -> None:
-        """Until the To-win table is loaded (or failed to); starts loading it if need be."""
-        self.moments()
-        if self._moments_task is not None:
-            await asyncio.shield(self._moments_task)
+    async def wait_for_to_win(self) -> None:
+        """Until the To-win distributions are ready (or failed); starts loading them if need
+        be."""
+        self.to_win()
+        if self._to_win_task is not None:
+            await asyncio.shield(self._to_win_task)
 
     async def wait(self) -> None:
         """Until the table is loaded (or failed to)."""
@@ -139,7 +177,7 @@ class Coach:
 
     def close(self) -> None:
         """Stop the analysing process (work it has not started is dropped)."""
-        for task in (self._task, self._moments_task):
+        for task in (self._task, self._to_win_task):
             if task is not None:
                 task.cancel()
         if self._workers is not None:

@@ -16,6 +16,7 @@ is exact (``win_chance``), which is what the To-win bot (``winning``) decides by
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 
@@ -47,20 +48,122 @@ MAX_GAIN = 256
 Float32 = npt.NDArray[np.float32]
 
 
+#: Chances are stored in steps of 1/QUANTUM: a chance of winning read from them is within
+#: about 1e-4 of the exact one (tests/strategy/test_distribution.py measures it).
+QUANTUM = 4096
+
+
 @dataclass
 class Distributions:
-    """The survival functions of every reachable state (see the module docstring)."""
+    """The survival functions of every reachable state, packed (see ``pack``): a state's
+    function is 1 up to ``lo``, then falls by the stored steps (in 1/QUANTUM), then is 0.
+
+    ``open_boxes``: the most open boxes a covered state has (13: every state; fewer for a
+    partial build, whose earlier states the To-win bot plays as the Optimal bot does).
+    """
 
     rules: str
-    rows: IntArray  # (MASKS, UPPER_CAP + 1, 2): the row of each state, -1 if unreachable
-    survival: Float32  # (states, LENGTH)
+    open_boxes: int
+    ids: npt.NDArray[np.int32]  # (MASKS, UPPER_CAP + 1, 2): a state's function, -1 if none
+    offset: npt.NDArray[np.int64]  # where each function's steps start in its payload
+    lo: npt.NDArray[np.int16]
+    width: npt.NDArray[np.int16]
+    wide: npt.NDArray[np.bool_]  # steps in ``steps16`` (a step above 255) or ``steps8``
+    steps8: npt.NDArray[np.uint8]
+    steps16: npt.NDArray[np.uint16]
+    length: int = LENGTH
+
+    def __post_init__(self) -> None:
+        self._decoded: dict[int, Float32] = {}
+
+    def covers(self, mask: int) -> bool:
+        """Whether states with these filled boxes are covered."""
+        return BOXES - bin(mask).count("1") <= self.open_boxes
+
+    def id_of(self, mask: int, up: int, flag: int) -> int:
+        ident = int(self.ids[mask, up, flag if mask >> YAHTZEE & 1 else 0])
+        if ident < 0:
+            raise KeyError(f"state {(mask, up, flag)} is not covered")
+        return ident
 
     def of(self, mask: int, up: int, flag: int) -> Float32:
         """The survival function of one state (a full card adds exactly nothing)."""
-        row = int(self.rows[mask, up, flag if mask >> YAHTZEE & 1 else 0])
-        if row < 0:
-            raise KeyError(f"state {(mask, up, flag)} cannot be reached")
-        return self.survival[row]
+        return self.decode(self.id_of(mask, up, flag))
+
+    def decode(self, ident: int) -> Float32:
+        """One function, unpacked (kept: a game asks for the same few again and again)."""
+        found = self._decoded.get(ident)
+        if found is not None:
+            return found
+        lo, width, start = int(self.lo[ident]), int(self.width[ident]), int(self.offset[ident])
+        steps = (self.steps16 if self.wide[ident] else self.steps8)[start : start + width]
+        q = np.zeros(self.length, dtype=np.int64)
+        q[: lo + 1] = QUANTUM
+        end = min(self.length, lo + 1 + width)
+        q[lo + 1 : end] = QUANTUM - np.cumsum(steps, dtype=np.int64)[: end - lo - 1]
+        out = (q / QUANTUM).astype(np.float32)
+        if len(self._decoded) > 20_000:  # about 50 MB: start again rather than grow
+            self._decoded.clear()
+        self._decoded[ident] = out
+        return out
+
+    def rows(self, idents: IntArray) -> Float32:
+        """(N, length): the functions of these ids."""
+        return np.stack([self.decode(int(i)) for i in idents])
+
+
+class _Packer:
+    """Quantizes survival functions into ``Distributions``' packed form, storing each
+    distinct function once (many states share one: an upper total that can no longer reach
+    the bonus is as good as any other)."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[int, bool, bytes], int] = {}
+        self.lo: list[int] = []
+        self.width: list[int] = []
+        self.wide: list[bool] = []
+        self.offset: list[int] = []
+        self.used = {False: 0, True: 0}
+        self.chunks: dict[bool, list[bytes]] = {False: [], True: []}
+
+    def add(self, survival: Float32) -> list[int]:
+        """Pack a block of functions; their ids."""
+        q = np.rint(survival.astype(np.float64) * QUANTUM).astype(np.int64)
+        q = np.minimum.accumulate(q, axis=1)  # rounding never makes a function rise
+        los = ((q >= QUANTUM).sum(axis=1) - 1).tolist()
+        his = (q > 0).sum(axis=1).tolist()
+        padded = np.concatenate([q, np.zeros((len(q), 1), dtype=np.int64)], axis=1)
+        steps = padded[:, :-1] - padded[:, 1:]
+        ids = []
+        for row, (lo, hi) in enumerate(zip(los, his, strict=True)):
+            part = steps[row, lo:hi]
+            big = bool(len(part)) and int(part.max()) > 255
+            data = part.astype(np.uint16 if big else np.uint8).tobytes()
+            key = (lo, big, data)
+            ident = self.known.get(key)
+            if ident is None:
+                ident = self.known[key] = len(self.lo)
+                self.lo.append(lo)
+                self.width.append(hi - lo)
+                self.wide.append(big)
+                self.offset.append(self.used[big])
+                self.used[big] += hi - lo
+                self.chunks[big].append(data)
+            ids.append(ident)
+        return ids
+
+    def result(self, rules: str, open_boxes: int, ids: npt.NDArray[np.int32]) -> Distributions:
+        return Distributions(
+            rules,
+            open_boxes,
+            ids,
+            np.array(self.offset, dtype=np.int64),
+            np.array(self.lo, dtype=np.int16),
+            np.array(self.width, dtype=np.int16),
+            np.array(self.wide, dtype=np.bool_),
+            np.frombuffer(b"".join(self.chunks[False]), dtype=np.uint8).copy(),
+            np.frombuffer(b"".join(self.chunks[True]), dtype=np.uint16).copy(),
+        )
 
 
 def state_rows() -> tuple[IntArray, list[tuple[IntArray, IntArray, IntArray]]]:
@@ -244,46 +347,70 @@ class _Builder:
             chance = self.transitions.T @ weights.reshape(keeps, n)
         return chance, nxt_row, gain
 
-    def run(self, length: int = LENGTH, chunk: int = 384) -> Distributions:
-        survival = np.zeros((int(self.rows.max()) + 1, length), dtype=np.float32)
-        survival[:, 0] = 1.0
-        start = 0  # the first row of the level below (already solved)
-        for level, (mask, up, flag) in enumerate(self.levels):
-            if level == 0:  # the full card: nothing more to come
-                start = len(mask)
-                continue
-            first = start
-            last = first + len(mask)
-            below = survival[first - len(self.levels[level - 1][0]) : first]
-            base = first - len(below)
-            padded = np.concatenate(
-                [np.ones((len(below), MAX_GAIN), dtype=np.float32), below], axis=1
-            )
-            windows = sliding_window_view(padded, length, axis=1)
-            for lo in range(0, len(mask), chunk):
-                part = slice(lo, lo + chunk)
-                chance, nxt_row, gain = self.final_roll_chances(mask[part], up[part], flag[part])
-                n = chance.shape[1]
-                state = np.broadcast_to(np.arange(n), chance.shape)
-                code = (state * len(below) + (nxt_row - base)) * MAX_GAIN + gain
-                keys, inverse = np.unique(code.ravel(), return_inverse=True)
-                weight = np.bincount(inverse, chance.ravel(), len(keys))
-                keep = weight > 0
-                keys, weight = keys[keep], weight[keep]
-                owner = keys // (len(below) * MAX_GAIN)
-                nrow = (keys // MAX_GAIN) % len(below)
-                shift = keys % MAX_GAIN
-                mixed = windows[nrow, MAX_GAIN - shift] * weight[:, None].astype(np.float32)
-                starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-                survival[first + lo : first + lo + n] = np.add.reduceat(mixed, starts, axis=0)
-            start = last
-        return Distributions(self.table.rules, self.rows, survival)
+    def run(self, open_boxes: int = BOXES, chunk: int = 384, workers: int = 2) -> Distributions:
+        """Solve the states with at most ``open_boxes`` open boxes (all: 13), a level at a
+        time from the full card; only two levels are unpacked at once."""
+        length = LENGTH
+        packer = _Packer()
+        ids = np.full(self.rows.shape, -1, dtype=np.int32)
+        below = np.zeros((len(self.levels[0][0]), length), dtype=np.float32)
+        below[:, 0] = 1.0  # the full card: nothing more to come
+        base = 0  # the first row of the level below
+        for level, (mask, up, flag) in enumerate(self.levels[: open_boxes + 1]):
+            if level > 0:
+                current = self._level(mask, up, flag, below, base, chunk, workers)
+                base += len(below)
+                below = current
+            ids[mask, up, flag] = packer.add(below)
+        return packer.result(self.table.rules, open_boxes, ids)
+
+    def _level(
+        self, mask: IntArray, up: IntArray, flag: IntArray, below: Float32, base: int,
+        chunk: int, workers: int,
+    ) -> Float32:  # fmt: skip
+        """One level's functions from the level below's (whose first row is ``base``), in
+        chunks on ``workers`` threads (numpy lets go of the GIL in the heavy parts)."""
+        length = below.shape[1]
+        current = np.empty((len(mask), length), dtype=np.float32)
+        padded = np.concatenate([np.ones((len(below), MAX_GAIN), dtype=np.float32), below], axis=1)
+        windows = sliding_window_view(padded, length, axis=1)
+
+        def solve(part: slice) -> None:
+            current[part] = self._mix(mask[part], up[part], flag[part], windows, base)
+
+        parts = [slice(lo, lo + chunk) for lo in range(0, len(mask), chunk)]
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(solve, parts))
+        return current
+
+    def _mix(
+        self, mask: IntArray, up: IntArray, flag: IntArray,
+        windows: npt.NDArray[np.float32], base: int,
+    ) -> Float32:  # fmt: skip
+        """The survival functions of a batch of states: the mixture, over the ends of the
+        turn, of the next states' functions shifted by the points scored."""
+        chance, nxt_row, gain = self.final_roll_chances(mask, up, flag)
+        n = chance.shape[1]
+        below = len(windows)
+        state = np.broadcast_to(np.arange(n), chance.shape)
+        code = (state * below + (nxt_row - base)) * MAX_GAIN + gain
+        keys, inverse = np.unique(code.ravel(), return_inverse=True)
+        weight = np.bincount(inverse.ravel(), chance.ravel(), len(keys))
+        keep = weight > 0
+        keys, weight = keys[keep], weight[keep]
+        owner = keys // (below * MAX_GAIN)
+        nrow = (keys // MAX_GAIN) % below
+        shift = keys % MAX_GAIN
+        mixed = windows[nrow, MAX_GAIN - shift] * weight[:, None].astype(np.float32)
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        result: Float32 = np.add.reduceat(mixed, starts, axis=0)
+        return result
 
 
-def solve_distributions(table: Table, length: int = LENGTH) -> Distributions:
-    """Every reachable state's distribution of the score still to come under the table's
-    own choices (see the module docstring)."""
-    return _Builder(table).run(length)
+def solve_distributions(table: Table, open_boxes: int = BOXES) -> Distributions:
+    """The distribution of the score still to come from every state with at most
+    ``open_boxes`` open boxes, under the table's own choices (see the module docstring)."""
+    return _Builder(table).run(open_boxes)
 
 
 def mean_of(survival: Float32) -> float:
@@ -316,7 +443,8 @@ class Rival:
         # Beyond LENGTH points a lead is as good as won: clip so the index stays in range.
         lead = np.clip(np.asarray(total) - self.total, -self.offset, self.offset)
         index = (lead + self.offset)[:, None] + np.arange(self.length)[None, :]
-        return np.einsum("ij,ij->i", pmf, self.beats[index])
+        chances: npt.NDArray[np.float64] = np.einsum("ij,ij->i", pmf, self.beats[index])
+        return chances
 
 
 def win_chance(mine: Float32, theirs: Float32, lead: int) -> float:

@@ -1,9 +1,9 @@
-"""The solved table on disk: float32, with a format version and a checksum.
+"""The solved table on disk: float32, with a format version and a checksum; and the To-win
+bot's distributions (``distribution.Distributions``), packed and compressed.
 
-File layout: the magic line, one JSON header line (format, rules, shape, whether it holds
-moments, sha256 of the payload), then the payload (little-endian float32): the expected
-scores, and in a *moments* table (the To-win bot's) the expected squares after them. A file
-that does not match is ignored and the table is rebuilt.
+File layout: the magic line, one JSON header line (format, rules, shape, sha256 of the
+payload), then the payload (little-endian float32): the expected scores. A file that does
+not match is ignored and the table is rebuilt.
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zlib
 from pathlib import Path
 
 import numpy as np
 
-from .solver import MASKS, UPPER_CAP, Table, solve
+from .distribution import LENGTH, QUANTUM, Distributions, solve_distributions
+from .solver import BOXES, MASKS, UPPER_CAP, Table, solve
 
 MAGIC = b"YAHTZEE-STRATEGY\n"
 FORMAT = 1
@@ -26,24 +28,18 @@ class TableFileError(ValueError):
     """A saved table that cannot be used (missing, another format, damaged)."""
 
 
-def table_path(folder: Path, rules: str, moments: bool = False) -> Path:
-    """Where the table for ``rules`` lives in ``folder`` (``moments``: the one with expected
-    squares too)."""
-    return folder / f"strategy-{rules}{'-moments' if moments else ''}-v{FORMAT}.bin"
+def table_path(folder: Path, rules: str) -> Path:
+    """Where the table for ``rules`` lives in ``folder``."""
+    return folder / f"strategy-{rules}-v{FORMAT}.bin"
 
 
-def save(table: Table, path: Path, moments: bool = False) -> None:
-    """Write atomically: a crash mid-write leaves the old file or none, never half of one.
-    ``moments``: with the expected squares (the table must have them)."""
-    if moments and table.square is None:
-        raise ValueError("a moments table needs the expected squares (solve with variance)")
-    arrays = [table.value, table.square] if moments else [table.value]
-    payload = b"".join(np.ascontiguousarray(a, dtype="<f4").tobytes() for a in arrays)
+def save(table: Table, path: Path) -> None:
+    """Write atomically: a crash mid-write leaves the old file or none, never half of one."""
+    payload = np.ascontiguousarray(table.value, dtype="<f4").tobytes()
     header = {
         "format": FORMAT,
         "rules": table.rules,
         "shape": list(SHAPE),
-        "moments": moments,
         "sha256": hashlib.sha256(payload).hexdigest(),
         "expected_score": table.expected_score,  # the empty card's value in full precision
     }
@@ -54,9 +50,8 @@ def save(table: Table, path: Path, moments: bool = False) -> None:
     os.replace(tmp, path)
 
 
-def load(path: Path, rules: str, moments: bool = False) -> Table:
-    """Read a saved table (``moments``: one with expected squares), or raise
-    ``TableFileError`` saying why it cannot be used."""
+def load(path: Path, rules: str) -> Table:
+    """Read a saved table, or raise ``TableFileError`` saying why it cannot be used."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -73,30 +68,121 @@ def load(path: Path, rules: str, moments: bool = False) -> Table:
         header.get("format") != FORMAT
         or header.get("rules") != rules
         or header.get("shape") != list(SHAPE)
-        or bool(header.get("moments")) != moments
     ):
         raise TableFileError(f"{path} holds another table ({header})")
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise TableFileError(f"{path} is damaged (checksum mismatch)")
-    arrays = np.frombuffer(payload, dtype="<f4").astype(np.float64).reshape((-1, *SHAPE))
-    value = arrays[0]
+    value = np.frombuffer(payload, dtype="<f4").astype(np.float64).reshape(SHAPE)
     if isinstance(header.get("expected_score"), float):
         value[0, 0, 0] = header["expected_score"]
-    return Table(rules, value, arrays[1] if moments else None)
+    return Table(rules, value)
 
 
 def load_or_build(
-    folder: Path, rules: str = "official", rebuild: bool = False, moments: bool = False
+    folder: Path, rules: str = "official", rebuild: bool = False
 ) -> tuple[Table, bool]:
-    """The table for ``rules`` (``moments``: with expected squares): loaded, or (when
-    missing, damaged or ``rebuild``) solved and saved. Returns the table and whether it was
-    built."""
-    path = table_path(folder, rules, moments)
+    """The table for ``rules``: loaded, or (when missing, damaged or ``rebuild``) solved
+    and saved. Returns the table and whether it was built."""
+    path = table_path(folder, rules)
     if not rebuild:
         try:
-            return load(path, rules, moments), False
+            return load(path, rules), False
         except TableFileError:
             pass
-    table = solve(rules, variance=moments)
-    save(table, path, moments)
+    table = solve(rules)
+    save(table, path)
     return table, True
+
+
+# -- the To-win bot's distributions -------------------------------------------------------
+
+DISTRIBUTIONS_MAGIC = b"YAHTZEE-DISTRIBUTIONS\n"
+DISTRIBUTIONS_FORMAT = 1
+_PACKED = (  # Distributions' arrays, in file order, with their on-disk types
+    ("ids", "<i4"),
+    ("offset", "<i8"),
+    ("lo", "<i2"),
+    ("width", "<i2"),
+    ("wide", "|b1"),
+    ("steps8", "|u1"),
+    ("steps16", "<u2"),
+)
+
+
+def distributions_path(folder: Path, rules: str) -> Path:
+    """Where the distributions for ``rules`` live in ``folder``."""
+    return folder / f"distributions-{rules}-v{DISTRIBUTIONS_FORMAT}.bin"
+
+
+def save_distributions(dists: Distributions, path: Path) -> None:
+    """Write atomically, compressed (about 35 MB for every state)."""
+    arrays = [np.ascontiguousarray(getattr(dists, name), dtype=kind) for name, kind in _PACKED]
+    payload = zlib.compress(b"".join(a.tobytes() for a in arrays), 6)
+    header = {
+        "format": DISTRIBUTIONS_FORMAT,
+        "rules": dists.rules,
+        "open_boxes": dists.open_boxes,
+        "quantum": QUANTUM,
+        "length": dists.length,
+        "sizes": [len(a.reshape(-1)) for a in arrays],
+        "sha256": hashlib.sha256(payload).hexdigest(),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        f.write(DISTRIBUTIONS_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    os.replace(tmp, path)
+
+
+def load_distributions(path: Path, rules: str) -> Distributions:
+    """Read saved distributions (every state's, or a partial build's: the last turns'), or
+    raise ``TableFileError`` saying why they cannot be used."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TableFileError(f"cannot read {path}: {exc}") from exc
+    if not data.startswith(DISTRIBUTIONS_MAGIC):
+        raise TableFileError(f"{path} is not a distributions file")
+    end = data.find(b"\n", len(DISTRIBUTIONS_MAGIC))
+    try:
+        header = json.loads(data[len(DISTRIBUTIONS_MAGIC) : end])
+    except ValueError as exc:
+        raise TableFileError(f"{path} has a damaged header") from exc
+    payload = data[end + 1 :]
+    if (
+        header.get("format") != DISTRIBUTIONS_FORMAT
+        or header.get("rules") != rules
+        or header.get("open_boxes") not in range(1, BOXES + 1)
+        or header.get("quantum") != QUANTUM
+        or header.get("length") != LENGTH
+    ):
+        raise TableFileError(f"{path} holds other distributions ({header})")
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise TableFileError(f"{path} is damaged (checksum mismatch)")
+    raw = zlib.decompress(payload)
+    arrays, at = [], 0
+    for (_, kind), size in zip(_PACKED, header["sizes"], strict=True):
+        dtype = np.dtype(kind)
+        arrays.append(np.frombuffer(raw, dtype=dtype, count=size, offset=at).copy())
+        at += size * dtype.itemsize
+    arrays[0] = arrays[0].reshape(SHAPE)
+    ids, offset, lo, width, wide, steps8, steps16 = arrays
+    open_boxes = int(header["open_boxes"])
+    return Distributions(rules, open_boxes, ids, offset, lo, width, wide, steps8, steps16)
+
+
+def load_or_build_distributions(
+    folder: Path, table: Table, rebuild: bool = False, open_boxes: int = BOXES
+) -> tuple[Distributions, bool]:
+    """The distributions for ``table``'s rules: loaded, or (when missing, damaged or
+    ``rebuild``) solved from ``table`` for states with at most ``open_boxes`` open boxes
+    and saved. Returns them and whether they were built."""
+    path = distributions_path(folder, table.rules)
+    if not rebuild:
+        try:
+            return load_distributions(path, table.rules), False
+        except TableFileError:
+            pass
+    dists = solve_distributions(table, open_boxes)
+    save_distributions(dists, path)
+    return dists, True

@@ -1,20 +1,20 @@
 """Playing to win a two-seat game instead of to score: every decision maximises the chance
 of finishing ahead of the other seat, given both cards.
 
-The solved table's expected scores say what optimal *solitaire* play is worth from a state;
-solved with expected squares it also gives how widely that score spreads. A choice (a box
-to score, or dice to keep) leads to states whose remaining score is taken as normally
-distributed with that mean and spread, and so is the opponent's (their card as it stands,
-played out by the solitaire strategy: exactly the Optimal bot's, and close to a good
-player's). The chance of winning after a choice is then the chance that one normal
-variable beats another: ``P(mine - theirs > 0)``, a tie counting as half where no spread
-is left. Within the turn the chances are averaged over the dice still to come and the best
-keep taken at every roll, exactly as the solver does with points.
+``distribution`` gives, for every state, the exact distribution of the points still to
+come when the Optimal bot plays it. Both seats' futures are independent, so after any choice
+(a box to score, or dice to keep) the chance of finishing ahead is exact *if both seats then
+play as the Optimal bot*: the sum, over the other seat's possible totals, of the chance that
+ours beats it (a tie counts half). Within the turn the chances are averaged over the dice
+still to come and the best keep taken at every roll, as the solver does with points.
 
-This is a one-step approximation of the exact two-player game (Pawlewicz, 2010, solves it
-exactly at a far larger cost): it treats the future beyond this turn as played for points.
-It is enough to do what a strong player does: behind late, chase the Yahtzee or the big
-box; ahead, take the sure points. ``benchmarks/win.py`` measures it against the Optimal bot.
+Choosing by these chances is one step of policy improvement over the Optimal bot: against
+it (or anyone who plays like it) the result can only win more often than it does, and the
+next turn chooses again with what the other seat has rolled meanwhile. It is not the exact
+two-player solution (Pawlewicz, 2010, at a far larger cost), which would also count on
+playing to win in later turns. It does what a strong player does: behind, chase the Yahtzee
+or the big box; ahead, take the sure points. ``benchmarks/win.py`` measures it against the
+Optimal bot.
 """
 
 from __future__ import annotations
@@ -48,10 +48,14 @@ Array = np.ndarray
 #: Turns before the end of a card from which the bot plays to win (a card has 13).
 TRUSTED_TURNS = 13
 
+#: A move is played instead of the Optimal bot's only when its chance of winning is higher
+#: by more than this: about what the stored distributions can tell apart (``QUANTUM``).
+MARGIN = 1e-4
+
 
 class TurnChances:
     """The chance of winning from every roll and keep of one turn, for one seat's card
-    against the opponent's expected final score (mean and variance)."""
+    against the other seat's card."""
 
     def __init__(
         self, table: Table, dists: Distributions, card: Scorecard, opponent: Scorecard
@@ -71,10 +75,10 @@ class TurnChances:
         """The chance of winning with ``total`` points on the card and the rest of the game
         played from state (mask, up, flag), for arrays of cards (each distinct one once)."""
         flag = np.where((mask >> YAHTZEE) & 1 == 1, flag, 0)
-        rows = self.dists.rows[mask, up, flag]
+        ids = self.dists.ids[mask, up, flag].astype(np.intp)
         total = np.asarray(total, dtype=np.intp)
-        keys, inverse = np.unique(rows * 4096 + total, return_inverse=True)
-        chances = self.rival.chances(self.dists.survival[keys // 4096], keys % 4096)
+        keys, inverse = np.unique(ids * 4096 + total, return_inverse=True)
+        chances = self.rival.chances(self.dists.rows(keys // 4096), keys % 4096)
         result: Array = chances[inverse.ravel()]
         return result
 
@@ -188,7 +192,7 @@ class WinningPlayer:
         table: Table,
         dists: Distributions,
         name: str = "To-win bot",
-        margin: float = 1e-9,
+        margin: float = MARGIN,
         last_turns: int = TRUSTED_TURNS,
     ) -> None:
         self.table = table
@@ -204,7 +208,12 @@ class WinningPlayer:
         seat = game.current_player_id
         rival = rival_of(self.table, game)
         open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
-        if rival is None or game.preset is not Preset.OFFICIAL or open_boxes > self.last_turns:
+        if (
+            rival is None
+            or game.preset is not Preset.OFFICIAL
+            or open_boxes > self.last_turns
+            or not covered(self.dists, game.current_seat.card, rival.card)
+        ):
             yield from OptimalPlayer(self.table).moves(game)
             return
         chances = TurnChances(self.table, self.dists, game.current_seat.card, rival.card)
@@ -230,6 +239,12 @@ class WinningPlayer:
             yield "roll"
 
 
+def covered(dists: Distributions, *cards: Scorecard) -> bool:
+    """Whether the distributions cover these cards' states (a partial build, as tests
+    make, covers only the last turns)."""
+    return all(dists.covers(state_of(as_official(card))[0]) for card in cards)
+
+
 def rival_of(table: Table, game: Game) -> Seat | None:
     """The seat the current player races: the other seat of a two-seat game; in a larger
     game, the other seat still in it with the best expected final score. None alone."""
@@ -251,14 +266,19 @@ class WinHint:
     @property
     def differs(self) -> bool:
         """Whether playing to win means another move than playing for points."""
-        return self.choice.value > self.points_choice_chance + 1e-9
+        return self.choice.value > self.points_choice_chance + MARGIN
 
 
 def win_hint(table: Table, dists: Distributions, game: Game, for_points: Choice) -> WinHint | None:
     """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
     choice beside ``for_points``, the best choice for the expected score."""
     rival = rival_of(table, game)
-    if rival is None or game.dice is None or game.preset is not Preset.OFFICIAL:
+    if (
+        rival is None
+        or game.dice is None
+        or game.preset is not Preset.OFFICIAL
+        or not covered(dists, game.current_seat.card, rival.card)
+    ):
         return None
     turn = TurnChances(table, dists, game.current_seat.card, rival.card)
     box, keep, chance = turn.best(game.dice, game.rolls_left)

@@ -21,7 +21,8 @@ from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
 from bot.settings import Settings
 from bot.strategy import Table
-from bot.strategy.table_file import save, table_path
+from bot.strategy.distribution import Distributions
+from bot.strategy.table_file import distributions_path, save, save_distributions, table_path
 
 from ..clock import FakeClock
 from ..conftest import Database
@@ -81,7 +82,8 @@ async def start_bot(
     tmp_path: Path,
     dice: ScriptedDice,
     clock: FakeClock,
-    official: Table,
+    official_values: Table,
+    to_win: Distributions,
     database: Database,
 ) -> AsyncIterator[StartBot]:
     """Start the real bot against the fake, on the test's database (call again after
@@ -93,7 +95,7 @@ async def start_bot(
         settings = bot_settings(on if on is not None else database, tmp_path)
         if shards:
             settings = dataclasses.replace(settings, shard_count=2, shard_ids=shards)
-        place_table(official, settings.data_dir)  # the To-win bot's table too
+        place_table(official_values, settings.data_dir, to_win)  # and the To-win bot's
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN), name="bot")
         running.append((bot, task))
@@ -113,15 +115,14 @@ async def start_bot(
             await task
 
 
-def place_table(table: Table, folder: Path) -> None:
-    """Put the solved table where the bot looks, so it loads instead of building it (and,
-    from a table with expected squares, the To-win bot's too)."""
+def place_table(table: Table, folder: Path, to_win: Distributions | None = None) -> None:
+    """Put the solved table where the bot looks, so it loads instead of building it (and
+    the To-win bot's distributions: the session's partial build, for its last turns)."""
     path = table_path(folder, "official")
     if not path.exists():
         save(table, path)
-    moments = table_path(folder, "official", moments=True)
-    if table.square is not None and not moments.exists():
-        save(table, moments, moments=True)
+    if to_win is not None and not distributions_path(folder, "official").exists():
+        save_distributions(to_win, distributions_path(folder, "official"))
 
 
 async def stop(bot: YahtzeeBot) -> None:

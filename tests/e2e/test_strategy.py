@@ -142,15 +142,15 @@ async def test_a_game_against_the_to_win_bot(
     start_bot: StartBot,
     dice: ScriptedDice,
 ) -> None:
-    """Ann seats the To-win bot from the lobby; once its table (with expected squares) is
-    loaded it plays its turns on the board like the other computer players."""
+    """Ann seats the To-win bot from the lobby; once its distributions are loaded it plays
+    its turns on the board like the other computer players."""
     dice.fallback = RandomDice(random.Random(8))
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.coach.wait()
-    await bot.coach.wait_for_moments()
-    assert bot.coach.moments() is not None
+    await bot.coach.wait_for_to_win()
+    assert bot.coach.to_win() is not None
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (To win)")
@@ -170,17 +170,17 @@ async def test_a_game_against_the_to_win_bot(
     assert sum(1 for _, points in replayed.game.seats[1].card if points is not None) == 2
 
 
-async def test_a_hint_in_a_two_player_game_says_nothing_of_winning_before_the_last_turn(
+async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_reach(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
-    """The to-win line of a hint is for a player's last turn only (where its model is
-    trusted: tests/strategy/test_winning.py); on the first roll of a game the hint is the
-    three best moves for points."""
+    """The tests' distributions are a partial build (the last three turns); on the first
+    roll of a game, outside them, the hint is the three best moves for points and no
+    to-win line (the line itself: tests/strategy/test_winning.py, tests/test_messages.py)."""
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.coach.wait()
-    await bot.coach.wait_for_moments()
+    await bot.coach.wait_for_to_win()
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
@@ -190,7 +190,7 @@ async def test_a_hint_in_a_two_player_game_says_nothing_of_winning_before_the_la
     await fake.click(ann, board, "Roll")
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert len(text.splitlines()) == 4 and "beat" not in text, text
-    assert bot.coach.moments() is not None  # the line is left out by design, not for want
+    assert bot.coach.to_win() is not None  # the line is left out by design, not for want
 
 
 async def test_the_daily_challenge(

@@ -51,8 +51,8 @@ def test_missing_or_damaged_tables_are_rebuilt(
     """load_or_build solves when there is no usable file, and loads when there is one."""
     solves: list[str] = []
 
-    def counted_solve(rules: str, variance: bool = False) -> Table:
-        solves.append(rules + (" with moments" if variance else ""))
+    def counted_solve(rules: str) -> Table:
+        solves.append(rules)
         return official
 
     monkeypatch.setattr(table_file, "solve", counted_solve)
@@ -79,22 +79,3 @@ def test_command_prints_the_expected_score_last(official: Table, tmp_path: Path)
     assert lines[0].startswith("loaded ")
     assert lines[-1] == f"expected score (official): {official.expected_score:.6f}"
     assert lines[-1] == "expected score (official): 254.587729"
-
-
-def test_a_moments_table_round_trips_and_is_not_mistaken_for_the_other(
-    official: Table, tmp_path: Path
-) -> None:
-    """The To-win bot's table keeps the expected squares too (float32: the spread of the
-    empty card within a hundredth of a point), in a file of its own; neither kind of file
-    is read as the other."""
-    path = table_path(tmp_path, "official", moments=True)
-    assert path != table_path(tmp_path, "official")
-    save(official, path, moments=True)
-    back = load(path, "official", moments=True)
-    assert back.square is not None
-    assert abs(back.standard_deviation - official.standard_deviation) < 0.01
-    with pytest.raises(TableFileError, match="another table"):
-        load(path, "official")
-    save(official, table_path(tmp_path, "official"))
-    with pytest.raises(TableFileError, match="another table"):
-        load(table_path(tmp_path, "official"), "official", moments=True)

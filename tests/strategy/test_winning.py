@@ -3,7 +3,6 @@ against a known score, and whole games by the engine's rules."""
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -12,8 +11,9 @@ import pytest
 from bot.engine import Category, Dice, Game, RandomDice, Scorecard, ScriptedDice
 from bot.strategy import Table
 from bot.strategy.decisions import best
+from bot.strategy.distribution import Distributions
 from bot.strategy.players import OptimalPlayer, play_out
-from bot.strategy.winning import WinningPlayer, chances_of, win_chance, win_hint
+from bot.strategy.winning import WinningPlayer, chances_of, win_hint
 
 C = Category
 
@@ -49,16 +49,6 @@ def test_the_hand_made_cards() -> None:
     assert (MINE.total, THEIRS.total) == (272, 351)
 
 
-def test_a_known_lead_wins_loses_or_ties_and_a_spread_one_follows_the_normal_curve() -> None:
-    """Φ(1) = 0.841345 from a printed table."""
-    assert float(win_chance(1, 0)) == 1.0
-    assert float(win_chance(-1, 0)) == 0.0
-    assert float(win_chance(0, 0)) == 0.5
-    assert float(win_chance(0, 400)) == pytest.approx(0.5)
-    assert float(win_chance(10, 100)) == pytest.approx(0.841345, abs=1e-6)
-    assert float(win_chance(-10, 100)) == pytest.approx(1 - 0.841345, abs=1e-6)
-
-
 @pytest.mark.parametrize(
     ("dice", "rolls_left", "keep", "chance"),
     [
@@ -72,11 +62,12 @@ def test_a_known_lead_wins_loses_or_ties_and_a_spread_one_follows_the_normal_cur
     ],
 )
 def test_last_turn_needing_a_yahtzee_it_goes_for_it(
-    official: Table, dice: list[int], rolls_left: int, keep: object, chance: float
+    official_values: Table, to_win: Distributions, dice: list[int], rolls_left: int,
+    keep: object, chance: float,
 ) -> None:
     """79 behind with only Chance open: the Optimal bot plays for the Chance points, the
     To-win bot for five alike, and its chance of winning is the hand-worked one."""
-    box, kept, p = chances_of(official, MINE, THEIRS, dice, rolls_left)
+    box, kept, p = chances_of(official_values, to_win, MINE, THEIRS, dice, rolls_left)
     assert box is None and kept is not None
     if keep == "pair":
         assert len(kept) == 2 and kept[0] == kept[1]
@@ -86,46 +77,40 @@ def test_last_turn_needing_a_yahtzee_it_goes_for_it(
 
 
 def test_where_the_optimal_bot_takes_the_chance_points_the_to_win_bot_does_not(
-    official: Table,
+    official_values: Table, to_win: Distributions
 ) -> None:
     """With 6-6-5-5-4 and one roll left the Optimal bot scores Chance (28 now beats what a
     roll is worth on average), which here loses for certain."""
-    assert best(official, MINE, Dice(6, 6, 5, 5, 4), 1).box is C.CHANCE
-    box, kept, _ = chances_of(official, MINE, THEIRS, [6, 6, 5, 5, 4], 1)
+    assert best(official_values, MINE, Dice(6, 6, 5, 5, 4), 1).box is C.CHANCE
+    box, kept, _ = chances_of(official_values, to_win, MINE, THEIRS, [6, 6, 5, 5, 4], 1)
     assert box is None and kept in ((5, 5), (6, 6))
 
 
-def test_a_sure_win_is_taken_at_once(official: Table) -> None:
+def test_a_sure_win_is_taken_at_once(official_values: Table, to_win: Distributions) -> None:
     """Ahead, play safe: with a lead of more than the 30 a Chance can add, scoring now wins
     for certain; the Optimal bot rolls again for more points."""
     behind = card(*[(box, "12346") for box in C])  # finished with 62 (1+2+3+4+6, 30, 16)
     assert behind.total == 62
-    box, kept, p = chances_of(official, MINE, behind, [6, 6, 6, 1, 1], 2)
+    box, kept, p = chances_of(official_values, to_win, MINE, behind, [6, 6, 6, 1, 1], 2)
     assert (box, kept, p) == (C.CHANCE, None, 1.0)
-    assert best(official, MINE, Dice(6, 6, 6, 1, 1), 2).keep == (6, 6, 6)
+    assert best(official_values, MINE, Dice(6, 6, 6, 1, 1), 2).keep == (6, 6, 6)
 
 
 def test_whole_games_follow_the_rules_and_a_solo_game_is_the_optimal_bots(
-    official: Table,
+    official_values: Table, to_win: Distributions
 ) -> None:
     """Against the Optimal bot, a game ends with both cards full (every move went through
     the engine); alone, with no one to beat, it plays the Optimal bot's very game."""
     seats = [("w", "To-win bot"), ("o", "Optimal bot")]
     game = Game(seats, dice_source=RandomDice(random.Random(4)))
-    play_out(game, {"w": WinningPlayer(official), "o": OptimalPlayer(official)})  # type: ignore[dict-item]
+    players = {"w": WinningPlayer(official_values, to_win), "o": OptimalPlayer(official_values)}
+    play_out(game, players)  # type: ignore[arg-type]
     assert game.is_over and all(seat.card.is_complete for seat in game.seats)
     faces = [random.Random(9).randint(1, 6) for _ in range(13 * 15)]
     solo = [Game(["me"], dice_source=ScriptedDice(faces)) for _ in range(2)]
-    play_out(solo[0], {"me": WinningPlayer(official)})  # type: ignore[dict-item]
-    play_out(solo[1], {"me": OptimalPlayer(official)})  # type: ignore[dict-item]
+    play_out(solo[0], {"me": WinningPlayer(official_values, to_win)})  # type: ignore[dict-item]
+    play_out(solo[1], {"me": OptimalPlayer(official_values)})  # type: ignore[dict-item]
     assert solo[0].to_dict() == solo[1].to_dict()
-
-
-def test_phi_is_the_normal_curve_at_a_few_points() -> None:
-    """Against math.erf, the independent formulation."""
-    for z in (-3.0, -1.5, -0.2, 0.0, 0.7, 2.5):
-        exact = 0.5 * (1 + math.erf(z / math.sqrt(2)))
-        assert float(win_chance(z, 1.0)) == pytest.approx(exact, abs=2e-7)
 
 
 def last_turn() -> dict[str, Any]:
@@ -141,31 +126,33 @@ def last_turn() -> dict[str, Any]:
     }  # fmt: skip
 
 
-def test_a_hint_names_the_move_to_win_when_it_is_another(official: Table) -> None:
+def test_a_hint_names_the_move_to_win_when_it_is_another(
+    official_values: Table, to_win: Distributions
+) -> None:
     """In the position above, with 6-6-5-5-4 after the second roll: for points, Chance;
     to win, a pair kept (1/216); the Chance itself gives no chance at all."""
     state = last_turn()
     game = Game.from_dict(state)
     assert game.current_seat.name == "Ann" and game.rolls_left == 1
-    for_points = best(official, MINE, Dice(6, 6, 5, 5, 4), 1)
-    hint = win_hint(official, game, for_points)
+    for_points = best(official_values, MINE, Dice(6, 6, 5, 5, 4), 1)
+    hint = win_hint(official_values, to_win, game, for_points)
     assert hint is not None and hint.rival == "Bob" and hint.differs
     assert hint.choice.keep in ((5, 5), (6, 6)) and hint.choice.value == pytest.approx(1 / 216)
     assert hint.points_choice_chance == 0.0
     alone = Game.from_dict({**state, "seats": state["seats"][:1]})
-    assert win_hint(official, alone, for_points) is None  # no one to beat
+    assert win_hint(official_values, to_win, alone, for_points) is None  # no one to beat
 
 
 def test_the_bot_itself_goes_for_the_yahtzee_where_the_optimal_bot_takes_the_chance(
-    official: Table,
+    official_values: Table, to_win: Distributions
 ) -> None:
     """The position above, played by the bots: after the second roll shows 6-6-5-5-4, the
     Optimal bot scores Chance; the To-win bot keeps a pair and rolls the other three."""
     state = last_turn()
     optimal_game = Game.from_dict(state, ScriptedDice([1, 2, 3]))
-    first = next(iter(OptimalPlayer(official).moves(optimal_game)))
+    first = next(iter(OptimalPlayer(official_values).moves(optimal_game)))
     assert not isinstance(first, str) and first.category is C.CHANCE
     winning_game = Game.from_dict(state, ScriptedDice([1, 2, 3]))
-    assert next(iter(WinningPlayer(official).moves(winning_game))) == "roll"
+    assert next(iter(WinningPlayer(official_values, to_win).moves(winning_game))) == "roll"
     kept = [f for f, h in zip([6, 6, 5, 5, 4], winning_game.held, strict=True) if h]
     assert len(kept) == 2 and kept[0] == kept[1]

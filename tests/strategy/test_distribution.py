@@ -1,0 +1,192 @@
+"""The distributions of the points still to come: against hand-worked ones for one open box,
+against the solved table's means for every state built, the exact chance of finishing
+ahead, and the file they are saved in."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.engine import Category
+from bot.strategy import Table
+from bot.strategy.distribution import (
+    QUANTUM,
+    Distributions,
+    Rival,
+    win_chance,
+)
+from bot.strategy.solver import BOX_ORDER, MASKS
+from bot.strategy.table_file import (
+    TableFileError,
+    distributions_path,
+    load_distributions,
+    load_or_build_distributions,
+    save_distributions,
+)
+
+STEP = 1 / QUANTUM  # a stored chance is within half of this of the exact one
+
+
+def only_open(box: Category) -> int:
+    """The mask of a card with every box filled but ``box``."""
+    return (MASKS - 1) & ~(1 << BOX_ORDER.index(box))
+
+
+def survival_of(pmf: dict[int, Fraction], length: int) -> np.ndarray:
+    """P(points >= x) for x below ``length``, from exact chances."""
+    out = np.zeros(length)
+    for x in range(length):
+        out[x] = float(sum((p for v, p in pmf.items() if v >= x), Fraction(0)))
+    return out
+
+
+def one_die_chance_play() -> dict[int, Fraction]:
+    """One die played for Chance, worked by hand: with one roll left keep 4 or more (above
+    the 3.5 a roll is worth), which makes a die worth 4.25; with two left keep 5 or more."""
+    last = {f: Fraction(1, 6) for f in range(1, 7)}
+    one_left = {f: Fraction(1, 6) * (f >= 4) + Fraction(1, 2) * last[f] for f in range(1, 7)}
+    two_left = {f: Fraction(1, 6) * (f >= 5) + Fraction(4, 6) * one_left[f] for f in range(1, 7)}
+    assert sum(two_left.values()) == 1
+    assert sum(f * p for f, p in two_left.items()) == Fraction(14, 3)  # 23 1/3 for five
+    return two_left
+
+
+def five_dice(die: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The sum of five independent dice."""
+    total = {0: Fraction(1)}
+    for _ in range(5):
+        nxt: dict[int, Fraction] = {}
+        for s, p in total.items():
+            for f, q in die.items():
+                nxt[s + f] = nxt.get(s + f, Fraction(0)) + p * q
+        total = nxt
+    return total
+
+
+def yahtzee_in_a_turn() -> Fraction:
+    """The best chance of five alike in one turn, by a chain on how many dice match (the
+    textbook formulation, not the solver's multisets): keeping k alike and rolling the rest
+    gives the larger of the kept face's new count and any other face's count; or roll all
+    five again. Worked backwards over the rolls left."""
+    from itertools import product
+
+    def after(kept: int) -> dict[int, Fraction]:
+        rolled = 5 - kept
+        out: dict[int, Fraction] = {}
+        for faces in product(range(6), repeat=rolled):
+            best = max([kept + faces.count(0)] + [faces.count(f) for f in range(1, 6)])
+            out[best] = out.get(best, Fraction(0)) + Fraction(1, 6**rolled)
+        return out
+
+    moves = {k: after(k) for k in range(0, 5)}  # k = 0: all five rolled
+    chance = {k: Fraction(int(k == 5)) for k in range(1, 6)}  # no rolls left
+    for _ in range(2):
+        chance = {
+            k: Fraction(1) if k == 5 else max(
+                sum(p * chance[j] for j, p in moves[m].items()) for m in (0, k)
+            )
+            for k in range(1, 6)
+        }  # fmt: skip
+    return sum(p * chance[j] for j, p in moves[0].items())
+
+
+def test_only_chance_open_is_five_independent_dice_played_by_hand(to_win: Distributions) -> None:
+    exact = survival_of(five_dice(one_die_chance_play()), 40)
+    # the Yahtzee box holds 0: a Yahtzee is a Joker for Chance, with no bonus
+    stored = to_win.of(only_open(Category.CHANCE), 63, 0)[:40]
+    assert np.abs(stored - exact).max() <= STEP / 2 + 1e-9
+    assert stored[23] == pytest.approx(exact[23], abs=STEP)
+
+
+def test_only_yahtzee_open_is_fifty_with_the_textbook_chance(to_win: Distributions) -> None:
+    p = float(yahtzee_in_a_turn())
+    assert p == pytest.approx(0.04603, abs=1e-5)  # the published 4.6%
+    stored = to_win.of(only_open(Category.YAHTZEE), 63, 0)
+    assert stored[1] == pytest.approx(p, abs=STEP)
+    assert stored[50] == pytest.approx(p, abs=STEP)
+    assert stored[51] == 0.0
+
+
+def test_every_state_built_has_the_tables_mean(
+    official_values: Table, to_win: Distributions
+) -> None:
+    """The mean of each distribution is the solved table's value for that state: the same
+    choices, counted two ways (means by backward induction, chances forwards)."""
+    states = np.argwhere(to_win.ids >= 0)
+    assert len(states) > 10_000
+    for mask, up, flag in states:
+        s = to_win.of(int(mask), int(up), int(flag))
+        mean = float(s[1:].sum(dtype=np.float64))
+        expected = 0.0 if mask == MASKS - 1 else float(official_values.value[mask, up, flag])
+        assert mean == pytest.approx(expected, abs=0.02), (mask, up, flag)
+
+
+def test_a_partial_build_covers_the_last_turns_only(to_win: Distributions) -> None:
+    assert to_win.covers(only_open(Category.CHANCE))
+    assert not to_win.covers(0)
+    with pytest.raises(KeyError):
+        to_win.of(0, 0, 0)
+
+
+def test_the_chance_of_finishing_ahead_against_hand_worked_cases(to_win: Distributions) -> None:
+    """Both seats with only Yahtzee open (p each to score 50): level, the first wins only
+    when it scores 50 and the other does not, a tie counting half; 10 ahead, it loses only
+    when the other scores and it does not."""
+    p = float(yahtzee_in_a_turn())
+    y = to_win.of(only_open(Category.YAHTZEE), 63, 0)
+    assert win_chance(y, y, 0) == pytest.approx(0.5, abs=1e-12)
+    assert win_chance(y, y, 10) == pytest.approx(1 - (1 - p) * p, abs=2 * STEP)
+    assert win_chance(y, y, -10) == pytest.approx(p * (1 - p), abs=2 * STEP)
+    assert win_chance(y, y, 50) == pytest.approx(1 - 0.5 * (1 - p) * p, abs=2 * STEP)
+    full = to_win.of(MASKS - 1, 63, 0)
+    assert win_chance(y, full, -49) == pytest.approx(p, abs=STEP)
+    assert win_chance(y, full, -50) == pytest.approx(p / 2, abs=STEP)  # 50 ties
+    assert win_chance(y, full, -51) == 0.0
+    many = Rival(100, y).chances(np.stack([y, full]), np.array([90, 151]))
+    assert many == pytest.approx([p * (1 - p), 1.0], abs=2 * STEP)
+
+
+def test_the_file_round_trips_and_refuses_damaged_or_foreign(
+    tmp_path: Path, to_win: Distributions
+) -> None:
+    path = distributions_path(tmp_path, "official")
+    save_distributions(to_win, path)
+    back = load_distributions(path, "official")
+    assert back.open_boxes == to_win.open_boxes == 3
+    for ident in (0, len(to_win.lo) // 2, len(to_win.lo) - 1):
+        assert np.array_equal(back.decode(ident), to_win.decode(ident))
+    assert np.array_equal(back.ids, to_win.ids)
+    with pytest.raises(TableFileError, match="holds other"):
+        load_distributions(path, "free")
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(TableFileError, match="damaged"):
+        load_distributions(path, "official")
+    path.write_bytes(b"not a table")
+    with pytest.raises(TableFileError, match="not a distributions file"):
+        load_distributions(path, "official")
+
+
+def test_load_or_build_uses_a_good_file_and_builds_a_missing_or_bad_one(
+    tmp_path: Path, official_values: Table
+) -> None:
+    built, was_built = load_or_build_distributions(tmp_path, official_values, open_boxes=1)
+    assert was_built and built.open_boxes == 1
+    again, was_built = load_or_build_distributions(tmp_path, official_values)
+    assert not was_built and again.open_boxes == 1  # the saved one, not a new build
+    distributions_path(tmp_path, "official").write_bytes(b"junk")
+    _, was_built = load_or_build_distributions(tmp_path, official_values, open_boxes=1)
+    assert was_built
+
+
+def test_a_build_is_the_same_whatever_the_chunks(official_values: Table) -> None:
+    from bot.strategy.distribution import _Builder
+
+    a = _Builder(official_values).run(open_boxes=2, chunk=97, workers=1)
+    b = _Builder(official_values).run(open_boxes=2, chunk=1024, workers=2)
+    assert np.array_equal(a.ids, b.ids)
+    assert all(np.array_equal(a.decode(i), b.decode(i)) for i in range(len(a.lo)))
