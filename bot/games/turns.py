@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 
 class TurnsService(LobbyService):
     """Turns: roll, hold, score, undo, computer players' moves, leaving, rejoining, kicking."""
+
+    #: The To-win bot, kept so that the chances of its turns are worked out once a turn.
+    _winning: WinningPlayer | None = None
 
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != GameStatus.ACTIVE:
@@ -249,7 +253,9 @@ class TurnsService(LobbyService):
         if level == "winning" and coach is not None and table is not None:
             dists = coach.to_win()  # loaded on first use; until then it plays as Optimal
             if dists is not None:
-                return WinningPlayer(table, dists)
+                if self._winning is None or self._winning.dists is not dists:
+                    self._winning = WinningPlayer(table, dists)
+                return self._winning
         if level in ("optimal", "winning") and table is not None:
             return OptimalPlayer(table)
         return CasualPlayer()  # the casual strategy until the table is ready
@@ -266,7 +272,10 @@ class TurnsService(LobbyService):
             if not is_bot(seat.player_id):
                 return None
             round_no = game.round
-            move = next(iter(self._bot_player(seat.player_id).moves(game)))
+            player = self._bot_player(seat.player_id)
+            if isinstance(player, WinningPlayer):  # its numpy off the event loop
+                await asyncio.to_thread(player.prepare, game)
+            move = next(iter(player.moves(game)))
             if isinstance(move, str):
                 # the holds it rolled with: the log alone replays the turn
                 record = MoveRecord(None, "bot-roll", held_mask(game.held), str(game.dice))

@@ -25,7 +25,7 @@ from bot.workers import Workers
 
 from .decisions import Choice, best_box, evaluate, judge, supports
 from .distribution import Distributions
-from .solver import Table
+from .solver import BOXES, Table
 from .table_file import (
     TableFileError,
     distributions_path,
@@ -69,7 +69,9 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
     return evaluate(table, game.current_seat.card, game.dice, game.rolls_left)[:count]
 
 
-def _prepare_distributions(folder: Path, table: Table) -> tuple[Distributions, bool]:
+def _prepare_distributions(
+    folder: Path, table: Table, turns: int
+) -> tuple[Distributions, bool]:
     """The saved distributions for ``table``; when there are none yet, built first in a
     process of its own (minutes of numpy that must not hold the bot's GIL), which saves
     them."""
@@ -79,19 +81,20 @@ def _prepare_distributions(folder: Path, table: Table) -> tuple[Distributions, b
     except TableFileError as exc:
         log.info("building the To-win distributions (%s)", exc)
     process = multiprocessing.get_context("spawn").Process(
-        target=_build_distributions, args=(folder, table.rules), name="to-win-build", daemon=True
+        target=_build_distributions, args=(folder, table.rules, turns), name="to-win-build",
+        daemon=True,
     )
     process.start()
     process.join()
     return load_distributions(path, table.rules), True
 
 
-def _build_distributions(folder: Path, rules: str) -> None:
+def _build_distributions(folder: Path, rules: str, turns: int) -> None:
     """In the building process: from the saved table, at a low priority."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     table, _ = load_or_build(folder, rules)
-    load_or_build_distributions(folder, table, rebuild=True)
+    load_or_build_distributions(folder, table, rebuild=True, open_boxes=turns)
 
 
 class Coach:
@@ -101,8 +104,11 @@ class Coach:
     thread if that process could not start, or when a test hands the Coach its table).
     """
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, to_win_turns: int = BOXES) -> None:
         self.data_dir = data_dir
+        #: The turns a missing distributions file is built for (all 13; fewer is quicker
+        #: and smaller, and the To-win bot plays the earlier turns as the Optimal bot).
+        self.to_win_turns = to_win_turns
         self.table: Table | None = None
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
@@ -156,12 +162,17 @@ class Coach:
         if table is None:
             return
         try:
-            dists, built = await asyncio.to_thread(_prepare_distributions, self.data_dir, table)
+            dists, built = await asyncio.to_thread(
+                _prepare_distributions, self.data_dir, table, self.to_win_turns
+            )
         except Exception:
             log.exception("could not load or build the To-win distributions; it plays as Optimal")
             return
         self._to_win = dists
-        log.info("To-win distributions %s", "built" if built else "loaded")
+        log.info(
+            "To-win distributions %s (the last %d turns)",
+            "built" if built else "loaded", dists.open_boxes,
+        )  # fmt: skip
 
     async def wait_for_to_win(self) -> None:
         """Until the To-win distributions are ready (or failed); starts loading them if need

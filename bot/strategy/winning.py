@@ -19,6 +19,7 @@ Optimal bot.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -203,20 +204,36 @@ class WinningPlayer:
         #: How much better (as a chance of winning) a move must be than the Optimal bot's to
         #: be played instead: among moves alike for winning, points decide.
         self.margin = margin
+        self._turns: OrderedDict[tuple[Scorecard, Scorecard], TurnChances] = OrderedDict()
 
-    def moves(self, game: Game) -> Iterator[str | ScoreResult]:
-        seat = game.current_player_id
+    def prepare(self, game: Game) -> TurnChances | None:
+        """The chances of the current turn (None where it plays as the Optimal bot): tens of
+        milliseconds of numpy the first time, then kept for the turn's later moves, so a
+        caller can do this part off its event loop."""
         rival = rival_of(self.table, game)
-        open_boxes = sum(1 for _, points in game.current_seat.card if points is None)
+        card = game.current_seat.card
+        open_boxes = sum(1 for _, points in card if points is None)
         if (
             rival is None
             or game.preset is not Preset.OFFICIAL
             or open_boxes > self.last_turns
-            or not covered(self.dists, game.current_seat.card, rival.card)
+            or not covered(self.dists, card, rival.card)
         ):
+            return None
+        key = (card, rival.card)
+        found = self._turns.get(key)
+        if found is None:
+            found = self._turns[key] = TurnChances(self.table, self.dists, card, rival.card)
+            while len(self._turns) > 64:  # a turn or two of each game being played
+                self._turns.popitem(last=False)
+        return found
+
+    def moves(self, game: Game) -> Iterator[str | ScoreResult]:
+        seat = game.current_player_id
+        chances = self.prepare(game)
+        if chances is None:
             yield from OptimalPlayer(self.table).moves(game)
             return
-        chances = TurnChances(self.table, self.dists, game.current_seat.card, rival.card)
         usual = OptimalPlayer(self.table).turn(game.current_seat.card)
         while True:
             if game.dice is None:

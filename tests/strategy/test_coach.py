@@ -10,7 +10,7 @@ from bot.engine import Category, Game, ScriptedDice
 from bot.strategy import Table
 from bot.strategy.coach import Coach
 from bot.strategy.decisions import evaluate
-from bot.strategy.table_file import save, table_path
+from bot.strategy.table_file import distributions_path, save, table_path
 
 
 def rolled_game(faces: list[int]) -> Game:
@@ -72,3 +72,31 @@ async def test_a_killed_analysing_process_is_replaced(
         assert await worker_pid(coach) != first
     finally:
         coach.close()
+
+
+async def test_missing_to_win_distributions_are_built_in_a_process_of_their_own(
+    official_values: Table, tmp_path: Path
+) -> None:
+    """The first call starts the work and answers None at once (the To-win bot plays as the
+    Optimal bot meanwhile); the build runs in another process and is saved; a new Coach on
+    the same folder loads the file instead of building again."""
+    save(official_values, table_path(tmp_path, "official"))
+    coach = Coach(tmp_path, to_win_turns=1)  # the last turn only: quick
+    coach.start()
+    try:
+        assert coach.to_win() is None
+        await coach.wait_for_to_win()
+        dists = coach.to_win()
+        assert dists is not None and dists.open_boxes == 1
+        path = distributions_path(tmp_path, "official")
+        built_at = path.stat().st_mtime_ns
+    finally:
+        coach.close()
+    again = Coach(tmp_path, to_win_turns=1)
+    again.start()
+    try:
+        await again.wait_for_to_win()
+        assert again.to_win() is not None
+        assert path.stat().st_mtime_ns == built_at  # loaded, not built again
+    finally:
+        again.close()

@@ -156,3 +156,18 @@ def test_the_bot_itself_goes_for_the_yahtzee_where_the_optimal_bot_takes_the_cha
     assert next(iter(WinningPlayer(official_values, to_win).moves(winning_game))) == "roll"
     kept = [f for f, h in zip([6, 6, 5, 5, 4], winning_game.held, strict=True) if h]
     assert len(kept) == 2 and kept[0] == kept[1]
+
+
+def test_a_turns_chances_are_worked_out_once_and_only_where_it_plays_to_win(
+    official_values: Table, to_win: Distributions
+) -> None:
+    """``prepare`` (what the bot runs off its event loop) keeps the turn's chances for the
+    turn's later moves; alone, or before its distributions reach, there are none."""
+    player = WinningPlayer(official_values, to_win)
+    game = Game.from_dict(last_turn())
+    first = player.prepare(game)
+    assert first is not None and player.prepare(game) is first
+    alone = Game.from_dict({**last_turn(), "seats": last_turn()["seats"][:1]})
+    assert player.prepare(alone) is None
+    early = Game([("w", "To-win bot"), ("o", "Optimal bot")])
+    assert player.prepare(early) is None  # 13 open boxes: beyond the partial build
