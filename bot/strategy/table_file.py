@@ -12,7 +12,9 @@ import hashlib
 import json
 import os
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,38 +42,55 @@ def save(table: Table, path: Path) -> None:
         "format": FORMAT,
         "rules": table.rules,
         "shape": list(SHAPE),
-        "sha256": hashlib.sha256(payload).hexdigest(),
         "expected_score": table.expected_score,  # the empty card's value in full precision
     }
+    _write(path, MAGIC, header, payload)
+
+
+def _write(path: Path, magic: bytes, header: dict[str, object], payload: bytes) -> None:
+    """Magic, header (with the payload's checksum) and payload, written atomically: a crash
+    mid-write leaves the old file or none, never half of one."""
+    header = {**header, "sha256": hashlib.sha256(payload).hexdigest()}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     with open(tmp, "wb") as f:
-        f.write(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+        f.write(magic + json.dumps(header).encode() + b"\n" + payload)
     os.replace(tmp, path)
 
 
-def load(path: Path, rules: str) -> Table:
-    """Read a saved table, or raise ``TableFileError`` saying why it cannot be used."""
+def _read(path: Path, magic: bytes, what: str, fits: Callable[[dict[str, Any]], bool]) -> tuple[
+    dict[str, Any], bytes
+]:  # fmt: skip
+    """The header and checked payload of a file written by ``_write``, or ``TableFileError``
+    saying why it cannot be used (``fits``: whether the header is the one wanted)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise TableFileError(f"cannot read {path}: {exc}") from exc
-    if not data.startswith(MAGIC):
-        raise TableFileError(f"{path} is not a strategy table")
-    end = data.find(b"\n", len(MAGIC))
+    if not data.startswith(magic):
+        raise TableFileError(f"{path} is not a {what}")
+    end = data.find(b"\n", len(magic))
     try:
-        header = json.loads(data[len(MAGIC) : end])
+        header = json.loads(data[len(magic) : end])
     except ValueError as exc:
         raise TableFileError(f"{path} has a damaged header") from exc
+    if not isinstance(header, dict):
+        raise TableFileError(f"{path} has a damaged header")
     payload = data[end + 1 :]
-    if (
-        header.get("format") != FORMAT
-        or header.get("rules") != rules
-        or header.get("shape") != list(SHAPE)
-    ):
-        raise TableFileError(f"{path} holds another table ({header})")
+    if not fits(header):
+        raise TableFileError(f"{path} holds another {what} ({header})")
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise TableFileError(f"{path} is damaged (checksum mismatch)")
+    return header, payload
+
+
+def load(path: Path, rules: str) -> Table:
+    """Read a saved table, or raise ``TableFileError`` saying why it cannot be used."""
+    header, payload = _read(
+        path, MAGIC, "strategy table",
+        lambda h: h.get("format") == FORMAT and h.get("rules") == rules
+        and h.get("shape") == list(SHAPE),
+    )  # fmt: skip
     value = np.frombuffer(payload, dtype="<f4").astype(np.float64).reshape(SHAPE)
     if isinstance(header.get("expected_score"), float):
         value[0, 0, 0] = header["expected_score"]
@@ -125,40 +144,19 @@ def save_distributions(dists: Distributions, path: Path) -> None:
         "quantum": QUANTUM,
         "length": dists.length,
         "sizes": [len(a.reshape(-1)) for a in arrays],
-        "sha256": hashlib.sha256(payload).hexdigest(),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
-        f.write(DISTRIBUTIONS_MAGIC + json.dumps(header).encode() + b"\n" + payload)
-    os.replace(tmp, path)
+    _write(path, DISTRIBUTIONS_MAGIC, header, payload)
 
 
 def load_distributions(path: Path, rules: str) -> Distributions:
     """Read saved distributions (every state's, or a partial build's: the last turns'), or
     raise ``TableFileError`` saying why they cannot be used."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TableFileError(f"cannot read {path}: {exc}") from exc
-    if not data.startswith(DISTRIBUTIONS_MAGIC):
-        raise TableFileError(f"{path} is not a distributions file")
-    end = data.find(b"\n", len(DISTRIBUTIONS_MAGIC))
-    try:
-        header = json.loads(data[len(DISTRIBUTIONS_MAGIC) : end])
-    except ValueError as exc:
-        raise TableFileError(f"{path} has a damaged header") from exc
-    payload = data[end + 1 :]
-    if (
-        header.get("format") != DISTRIBUTIONS_FORMAT
-        or header.get("rules") != rules
-        or header.get("open_boxes") not in range(1, BOXES + 1)
-        or header.get("quantum") != QUANTUM
-        or header.get("length") != LENGTH
-    ):
-        raise TableFileError(f"{path} holds other distributions ({header})")
-    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        raise TableFileError(f"{path} is damaged (checksum mismatch)")
+    header, payload = _read(
+        path, DISTRIBUTIONS_MAGIC, "distributions file",
+        lambda h: h.get("format") == DISTRIBUTIONS_FORMAT and h.get("rules") == rules
+        and h.get("open_boxes") in range(1, BOXES + 1) and h.get("quantum") == QUANTUM
+        and h.get("length") == LENGTH,
+    )  # fmt: skip
     raw = zlib.decompress(payload)
     arrays, at = [], 0
     for (_, kind), size in zip(_PACKED, header["sizes"], strict=True):

@@ -159,7 +159,7 @@ def test_the_file_round_trips_and_refuses_damaged_or_foreign(
     for ident in (0, len(to_win.lo) // 2, len(to_win.lo) - 1):
         assert np.array_equal(back.decode(ident), to_win.decode(ident))
     assert np.array_equal(back.ids, to_win.ids)
-    with pytest.raises(TableFileError, match="holds other"):
+    with pytest.raises(TableFileError, match="holds another distributions file"):
         load_distributions(path, "free")
     data = bytearray(path.read_bytes())
     data[-10] ^= 0xFF

@@ -31,7 +31,7 @@ def test_round_trip_in_float32(official: Table, tmp_path: Path) -> None:
     [
         (lambda b: b[:-10] + b"0123456789", "checksum"),
         (lambda b: b"not a table" + b, "not a strategy table"),
-        (lambda b: b.replace(b'"format": 1', b'"format": 9'), "another table"),
+        (lambda b: b.replace(b'"format": 1', b'"format": 9'), "another strategy table"),
     ],
 )
 def test_damaged_files_are_refused(
