@@ -10,7 +10,9 @@ dice: every seat's dice are fixed by position (a die rolled shows its position's
 whatever was held), so the other seat plays the very same game, and the difference between
 the two outcomes is the To-win bot's decisions alone. Most games do not differ at all, so
 this paired gain has a far narrower confidence interval than the win rate itself.
-``--margin`` and ``--last-turns`` set the bot's (see ``WinningPlayer``).
+``--margin`` and ``--last-turns`` set the bot's (see ``WinningPlayer``). The table and the
+distributions are loaded from ``--data`` (default ``data``), or built and saved there first
+(about 4 minutes the first time).
 """
 
 from __future__ import annotations
