@@ -126,8 +126,13 @@ class _Packer:
         self.used = {False: 0, True: 0}
         self.chunks: dict[bool, list[bytes]] = {False: [], True: []}
 
-    def add(self, survival: Float32) -> list[int]:
-        """Pack a block of functions; their ids."""
+    def add(self, survival: Float32, rows: int = 4096) -> list[int]:
+        """Pack a block of functions (``rows`` at a time, to keep the memory small); their
+        ids."""
+        parts = (survival[lo : lo + rows] for lo in range(0, len(survival), rows))
+        return [ident for part in parts for ident in self._add(part)]
+
+    def _add(self, survival: Float32) -> list[int]:
         q = np.rint(survival.astype(np.float64) * QUANTUM).astype(np.int64)
         q = np.minimum.accumulate(q, axis=1)  # rounding never makes a function rise
         los = ((q >= QUANTUM).sum(axis=1) - 1).tolist()
@@ -350,33 +355,34 @@ class _Builder:
     def run(self, open_boxes: int = BOXES, chunk: int = 384, workers: int = 2) -> Distributions:
         """Solve the states with at most ``open_boxes`` open boxes (all: 13), a level at a
         time from the full card; only two levels are unpacked at once."""
-        length = LENGTH
         packer = _Packer()
         ids = np.full(self.rows.shape, -1, dtype=np.int32)
-        below = np.zeros((len(self.levels[0][0]), length), dtype=np.float32)
-        below[:, 0] = 1.0  # the full card: nothing more to come
+        # Each level's functions are kept with MAX_GAIN columns of 1 in front (a function
+        # shifted by the points scored is read straight from them, without copies).
+        below = np.zeros((len(self.levels[0][0]), MAX_GAIN + LENGTH), dtype=np.float32)
+        below[:, : MAX_GAIN + 1] = 1.0  # the full card: nothing more to come
         base = 0  # the first row of the level below
         for level, (mask, up, flag) in enumerate(self.levels[: open_boxes + 1]):
             if level > 0:
                 current = self._level(mask, up, flag, below, base, chunk, workers)
                 base += len(below)
                 below = current
-            ids[mask, up, flag] = packer.add(below)
+            ids[mask, up, flag] = packer.add(below[:, MAX_GAIN:])
         return packer.result(self.table.rules, open_boxes, ids)
 
     def _level(
         self, mask: IntArray, up: IntArray, flag: IntArray, below: Float32, base: int,
         chunk: int, workers: int,
     ) -> Float32:  # fmt: skip
-        """One level's functions from the level below's (whose first row is ``base``), in
-        chunks on ``workers`` threads (numpy lets go of the GIL in the heavy parts)."""
-        length = below.shape[1]
-        current = np.empty((len(mask), length), dtype=np.float32)
-        padded = np.concatenate([np.ones((len(below), MAX_GAIN), dtype=np.float32), below], axis=1)
-        windows = sliding_window_view(padded, length, axis=1)
+        """One level's functions (padded, as ``run`` keeps them) from the level below's
+        (whose first row is ``base``), in chunks on ``workers`` threads (numpy lets go of
+        the GIL in the heavy parts)."""
+        current = np.empty((len(mask), MAX_GAIN + LENGTH), dtype=np.float32)
+        current[:, :MAX_GAIN] = 1.0
+        windows = sliding_window_view(below, LENGTH, axis=1)
 
         def solve(part: slice) -> None:
-            current[part] = self._mix(mask[part], up[part], flag[part], windows, base)
+            current[part, MAX_GAIN:] = self._mix(mask[part], up[part], flag[part], windows, base)
 
         parts = [slice(lo, lo + chunk) for lo in range(0, len(mask), chunk)]
         with ThreadPoolExecutor(workers) as pool:
