@@ -100,17 +100,18 @@ def load(path: Path, rules: str) -> Table:
 def load_or_build(
     folder: Path, rules: str = "official", rebuild: bool = False
 ) -> tuple[Table, bool]:
-    """The table for ``rules``: loaded, or (when missing, damaged or ``rebuild``) solved
-    and saved. Returns the table and whether it was built."""
+    """The table for ``rules``: loaded, or (when missing, damaged or ``rebuild``) solved,
+    saved and read back. Returns the table and whether it was built."""
     path = table_path(folder, rules)
     if not rebuild:
         try:
             return load(path, rules), False
         except TableFileError:
             pass
-    table = solve(rules)
-    save(table, path)
-    return table, True
+    save(solve(rules), path)
+    # As saved (float32): the same values before and after a restart, and for everything
+    # built from them (the To-win bot's distributions follow the table's choices).
+    return load(path, rules), True
 
 
 # -- the To-win bot's distributions -------------------------------------------------------
