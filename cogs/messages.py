@@ -443,7 +443,8 @@ def report_text(report: Report) -> str:
 
 def hint_text(choices: list[Choice], game: Game, to_win: WinHint | None = None) -> str:
     """The best choices in plain words, with their expected final scores; with someone to
-    beat, also the move with the best chance to win when it is another one."""
+    beat, also the move with the best chance to win when it is another one (and its chance
+    reads differently from choice 1's)."""
     assert game.dice is not None
     lines = [
         f"{i}. {choice.describe()}: **{choice.value:.1f}**" for i, choice in enumerate(choices, 1)
@@ -455,7 +456,9 @@ def hint_text(choices: list[Choice], game: Game, to_win: WinHint | None = None) 
     if to_win is None:
         return text
     rival = shown_name(to_win.rival)
-    if to_win.differs:
+    # Another move is named only when its chance reads differently: "47% (choice 1: 47%)"
+    # would send a player after a difference the words cannot show.
+    if to_win.differs and percent(to_win.choice.value) != percent(to_win.points_choice_chance):
         move = to_win.choice.describe()
         return text + (
             f"\nTo beat {rival}, though: {move[:1].lower()}{move[1:]}, for about "

@@ -56,3 +56,13 @@ def test_a_replay_tells_each_turn() -> None:
         "Large Straight 40",
         "2. rolled 2-2-3-3-3 \N{RIGHTWARDS ARROW} Full House 25 (time ran out)",
     ]
+
+
+def test_a_to_win_move_better_by_less_than_the_words_show_is_not_named() -> None:
+    """47.4% against 47.1% both read 47%: the line says choice 1 is as good, not "keep 6-6
+    for about 47% (choice 1: 47%)"."""
+    hint = WinHint("Bob", Choice(0.474, keep=(6, 6)), 0.471)
+    assert hint.differs
+    assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
+        "Choice 1 is also your best chance to beat Bob: about **47%** to finish ahead."
+    )
