@@ -16,6 +16,7 @@ is exact (``Rival``, ``win_chance``), which is what the To-win bot (``winning``)
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -421,30 +422,34 @@ def solve_distributions(table: Table, open_boxes: int = BOXES) -> Distributions:
 
 
 class Rival:
-    """The other seat of a race: their card's points and the distribution of what is still
-    to come to them, ready to tell any card's chance of finishing ahead."""
+    """The other seats of a race: each one's points and the distribution of what is still to
+    come to them, ready to tell any card's chance of finishing ahead of them all."""
 
-    def __init__(self, total: int, survival: Float32) -> None:
-        length = survival.shape[0]
-        self.total = total
-        self.length = length
-        # beats[z + offset]: the chance that mine beats theirs when mine adds z points more
-        # than theirs needs to tie, i.e. P(their rest < z) + P(their rest == z) / 2
-        # = 1 - (S(z) + S(z + 1)) / 2, with S their survival (1 below 0, 0 from length on).
-        self.offset = length + 1
-        wide = np.zeros(3 * length + 4)
-        wide[: self.offset] = 1.0
-        wide[self.offset : self.offset + length] = survival
-        self.beats = 1.0 - 0.5 * (wide[:-1] + wide[1:])
+    #: Final totals up to this are told apart (a card holds at most 1,575 points).
+    TOP = 4096
+
+    def __init__(self, rivals: Sequence[tuple[int, Float32]]) -> None:
+        self.offset = LENGTH + 1  # leads from -offset: as good as lost
+        final = np.arange(-self.offset, self.TOP)
+        # beats[t + offset]: the chance that a final total of t beats every other seat, a
+        # tie counting half: the product, over seats (their futures are independent), of
+        # P(their final < t) + P(their final == t) / 2 = 1 - (S(z) + S(z + 1)) / 2, with S
+        # their survival function at the z points they must add to tie (1 below 0, 0 from
+        # LENGTH on). Three or more tied at the top count as half each too.
+        self.beats = np.ones(len(final))
+        for total, survival in rivals:
+            wide = np.concatenate([np.ones(1), survival.astype(np.float64), np.zeros(1)])
+            z = np.clip(final - total, -1, LENGTH) + 1  # index into ``wide``
+            self.beats *= 1.0 - 0.5 * (wide[z] + wide[np.minimum(z + 1, LENGTH + 1)])
 
     def chances(self, mine: Float32, total: IntArray) -> npt.NDArray[np.float64]:
         """The chance of finishing ahead for cards with ``total`` points and the survival
-        functions ``mine`` (N, LENGTH) of their rest, a tie counting half."""
+        functions ``mine`` (N, LENGTH) of their rest."""
         pmf = (mine - np.concatenate([mine[:, 1:], np.zeros((len(mine), 1), np.float32)],
                                      axis=1)).astype(np.float64)  # fmt: skip
-        # Beyond LENGTH points a lead is as good as won: clip so the index stays in range.
-        lead = np.clip(np.asarray(total) - self.total, -self.offset, self.offset)
-        index = (lead + self.offset)[:, None] + np.arange(self.length)[None, :]
+        # Far behind is as good as lost: clip so the index stays in range.
+        start = np.clip(np.asarray(total), -self.offset, self.TOP - LENGTH) + self.offset
+        index = start[:, None] + np.arange(LENGTH)[None, :]
         chances: npt.NDArray[np.float64] = np.einsum("ij,ij->i", pmf, self.beats[index])
         return chances
 
@@ -452,4 +457,4 @@ class Rival:
 def win_chance(mine: Float32, theirs: Float32, lead: int) -> float:
     """The chance that a card ``lead`` points ahead (behind when negative) finishes ahead,
     a tie counting half, when the points still to come have these survival functions."""
-    return float(Rival(0, theirs).chances(mine[None, :], np.array([lead]))[0])
+    return float(Rival([(0, theirs)]).chances(mine[None, :], np.array([lead]))[0])

@@ -1,16 +1,16 @@
-"""Playing to win a two-seat game instead of to score: every decision maximises the chance
-of finishing ahead of the other seat, given both cards.
+"""Playing to win instead of to score: every decision maximises the chance of finishing
+ahead of the other seats, given every card.
 
 ``distribution`` gives, for every state, the exact distribution of the points still to
-come when the Optimal bot plays it. Both seats' futures are independent, so after any choice
-(a box to score, or dice to keep) the chance of finishing ahead is exact *if both seats then
-play as the Optimal bot*: the sum, over the other seat's possible totals, of the chance that
-ours beats it (a tie counts half). Within the turn the chances are averaged over the dice
-still to come and the best keep taken at every roll, as the solver does with points.
+come when the Optimal bot plays it. The seats' futures are independent, so after any choice
+(a box to score, or dice to keep) the chance of finishing ahead is exact *if every seat then
+plays as the Optimal bot*: the sum, over our possible totals, of the chance that every other
+seat ends below it (a tie counts half). Within the turn the chances are averaged over the
+dice still to come and the best keep taken at every roll, as the solver does with points.
 
 Choosing by these chances is one step of policy improvement over the Optimal bot: against
 it (or anyone who plays like it) the result can only win more often than it does, and the
-next turn chooses again with what the other seat has rolled meanwhile. It is not the exact
+next turn chooses again with what the other seats have rolled meanwhile. It is not the exact
 two-player solution (Pawlewicz, 2010, at a far larger cost), which would also count on
 playing to win in later turns. It does what a strong player does: behind, chase the Yahtzee
 or the big box; ahead, take the sure points. ``benchmarks/win.py`` measures it against the
@@ -38,7 +38,7 @@ from bot.engine import (
     Seat,
 )
 
-from .decisions import Choice, future, state_of
+from .decisions import Choice, state_of
 from .dice_space import dice_space
 from .distribution import Distributions, Rival
 from .players import OptimalPlayer, as_official, hold_exactly
@@ -56,17 +56,17 @@ MARGIN = 1e-4
 
 class TurnChances:
     """The chance of winning from every roll and keep of one turn, for one seat's card
-    against the other seat's card."""
+    against the other seats' cards."""
 
     def __init__(
-        self, table: Table, dists: Distributions, card: Scorecard, opponent: Scorecard
+        self, table: Table, dists: Distributions, card: Scorecard, opponents: Sequence[Scorecard]
     ) -> None:
         self.table = table
         self.dists = dists
         self.card = as_official(card)
         self.preset_card = card
-        them = as_official(opponent)
-        self.rival = Rival(them.total, dists.of(*state_of(them)))
+        them = [as_official(c) for c in opponents]
+        self.rival = Rival([(c.total, dists.of(*state_of(c))) for c in them])
         self.space = dice_space()
         self.solver = Solver(table.rules, False, table.value)
         self.now = self._score_now()  # (252,): the best chance when scoring each roll now
@@ -183,7 +183,7 @@ class TurnChances:
 
 
 class WinningPlayer:
-    """Plays for the best chance of finishing ahead of the other seat in its last
+    """Plays for the best chance of finishing ahead of the other seats in its last
     ``last_turns`` turns (by default all of them), and as the Optimal bot does otherwise: a
     solo game, a preset the table was not solved for, and any move no better for winning
     than the Optimal bot's (by more than ``margin``)."""
@@ -204,26 +204,26 @@ class WinningPlayer:
         #: How much better (as a chance of winning) a move must be than the Optimal bot's to
         #: be played instead: among moves alike for winning, points decide.
         self.margin = margin
-        self._turns: OrderedDict[tuple[Scorecard, Scorecard], TurnChances] = OrderedDict()
+        self._turns: OrderedDict[tuple[Scorecard, ...], TurnChances] = OrderedDict()
 
     def prepare(self, game: Game) -> TurnChances | None:
         """The chances of the current turn (None where it plays as the Optimal bot): tens of
         milliseconds of numpy the first time, then kept for the turn's later moves, so a
         caller can do this part off its event loop."""
-        rival = rival_of(self.table, game)
+        rivals = [seat.card for seat in rivals_of(game)]
         card = game.current_seat.card
         open_boxes = sum(1 for _, points in card if points is None)
         if (
-            rival is None
+            not rivals
             or game.preset is not Preset.OFFICIAL
             or open_boxes > self.last_turns
-            or not covered(self.dists, card, rival.card)
+            or not covered(self.dists, card, *rivals)
         ):
             return None
-        key = (card, rival.card)
+        key = (card, *rivals)
         found = self._turns.get(key)
         if found is None:
-            found = self._turns[key] = TurnChances(self.table, self.dists, card, rival.card)
+            found = self._turns[key] = TurnChances(self.table, self.dists, card, rivals)
             while len(self._turns) > 64:  # a turn or two of each game being played
                 self._turns.popitem(last=False)
         return found
@@ -262,19 +262,16 @@ def covered(dists: Distributions, *cards: Scorecard) -> bool:
     return all(dists.covers(state_of(as_official(card))[0]) for card in cards)
 
 
-def rival_of(table: Table, game: Game) -> Seat | None:
-    """The seat the current player races: the other seat of a two-seat game; in a larger
-    game, the other seat still in it with the best expected final score. None alone."""
-    others = [s for i, s in enumerate(game.seats) if i != game.current and not s.left]
-    if not others:
-        return None
-    return max(others, key=lambda s: s.card.total + future(table, as_official(s.card)))
+def rivals_of(game: Game) -> list[Seat]:
+    """The seats the current player races: every other seat still in the game."""
+    return [s for i, s in enumerate(game.seats) if i != game.current and not s.left]
 
 
 @dataclass(frozen=True, slots=True)
 class WinHint:
-    """The choice with the best chance of finishing ahead of ``rival`` (its ``value`` is that
-    chance), and the chance the best choice for points gives."""
+    """The choice with the best chance of finishing ahead of ``rival`` (a name, or "everyone
+    else" in a larger game; the choice's ``value`` is that chance), and the chance the best
+    choice for points gives."""
 
     rival: str
     choice: Choice
@@ -289,18 +286,19 @@ class WinHint:
 def win_hint(table: Table, dists: Distributions, game: Game, for_points: Choice) -> WinHint | None:
     """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
     choice beside ``for_points``, the best choice for the expected score."""
-    rival = rival_of(table, game)
+    rivals = rivals_of(game)
     if (
-        rival is None
+        not rivals
         or game.dice is None
         or game.preset is not Preset.OFFICIAL
-        or not covered(dists, game.current_seat.card, rival.card)
+        or not covered(dists, game.current_seat.card, *(seat.card for seat in rivals))
     ):
         return None
-    turn = TurnChances(table, dists, game.current_seat.card, rival.card)
+    turn = TurnChances(table, dists, game.current_seat.card, [seat.card for seat in rivals])
     box, keep, chance = turn.best(game.dice, game.rolls_left)
     theirs = turn.chance_of(game.dice, game.rolls_left, for_points.box, for_points.keep)
-    return WinHint(rival.name, Choice(chance, box=box, keep=keep), theirs)
+    name = rivals[0].name if len(rivals) == 1 else "everyone else"
+    return WinHint(name, Choice(chance, box=box, keep=keep), theirs)
 
 
 def chances_of(
@@ -308,5 +306,5 @@ def chances_of(
     dice: Sequence[int], rolls_left: int,
 ) -> tuple[Category | None, tuple[int, ...] | None, float]:  # fmt: skip
     """The to-win choice for ``dice`` on ``mine`` against ``theirs`` (for hints and tests)."""
-    turn = TurnChances(table, dists, mine, theirs)
+    turn = TurnChances(table, dists, mine, [theirs])
     return turn.best(Dice(list(dice)), rolls_left)

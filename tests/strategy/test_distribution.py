@@ -145,7 +145,7 @@ def test_the_chance_of_finishing_ahead_against_hand_worked_cases(to_win: Distrib
     assert win_chance(y, full, -49) == pytest.approx(p, abs=STEP)
     assert win_chance(y, full, -50) == pytest.approx(p / 2, abs=STEP)  # 50 ties
     assert win_chance(y, full, -51) == 0.0
-    many = Rival(100, y).chances(np.stack([y, full]), np.array([90, 151]))
+    many = Rival([(100, y)]).chances(np.stack([y, full]), np.array([90, 151]))
     assert many == pytest.approx([p * (1 - p), 1.0], abs=2 * STEP)
 
 
@@ -190,3 +190,17 @@ def test_a_build_is_the_same_whatever_the_chunks(official_values: Table) -> None
     b = _Builder(official_values).run(open_boxes=2, chunk=1024, workers=2)
     assert np.array_equal(a.ids, b.ids)
     assert all(np.array_equal(a.decode(i), b.decode(i)) for i in range(len(a.lo)))
+
+
+def test_against_two_finished_cards_only_beating_both_counts(to_win: Distributions) -> None:
+    """With only Yahtzee open (p to score 50) against two finished seats 30 and 50 points
+    ahead: a Yahtzee beats the first and ties the second (half), and nothing else beats
+    either. Against just the first, a Yahtzee is a win outright; against no one, a win."""
+    p = float(yahtzee_in_a_turn())
+    y = to_win.of(only_open(Category.YAHTZEE), 63, 0)
+    full = to_win.of(MASKS - 1, 63, 0)
+    both = Rival([(30, full), (50, full)]).chances(y[None, :], np.array([0]))
+    assert both[0] == pytest.approx(p / 2, abs=STEP)
+    one = Rival([(30, full)]).chances(y[None, :], np.array([0]))
+    assert one[0] == pytest.approx(p, abs=STEP)
+    assert Rival([]).chances(y[None, :], np.array([0]))[0] == pytest.approx(1.0)

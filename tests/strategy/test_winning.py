@@ -171,3 +171,22 @@ def test_a_turns_chances_are_worked_out_once_and_only_where_it_plays_to_win(
     assert player.prepare(alone) is None
     early = Game([("w", "To-win bot"), ("o", "Optimal bot")])
     assert player.prepare(early) is None  # 13 open boxes: beyond the partial build
+
+
+def test_in_a_larger_game_it_plays_to_beat_everyone(
+    official_values: Table, to_win: Distributions
+) -> None:
+    """The last-turn position with a third seat, finished lower than Bob: beating both
+    still needs the Yahtzee (1/216 with a pair kept and one roll left), and the hint says
+    "everyone else"."""
+    state = last_turn()
+    carl = card(*[(box, "12346") for box in C])  # finished with 62
+    state["seats"].append({"player_id": "3", "name": "Carl", "card": carl.to_dict(), "turns": 13})
+    game = Game.from_dict(state)
+    for_points = best(official_values, MINE, Dice(6, 6, 5, 5, 4), 1)
+    hint = win_hint(official_values, to_win, game, for_points)
+    assert hint is not None and hint.rival == "everyone else"
+    assert hint.choice.keep in ((5, 5), (6, 6)) and hint.choice.value == pytest.approx(1 / 216)
+    alone_with_carl = Game.from_dict({**state, "seats": [state["seats"][0], state["seats"][2]]})
+    easy = win_hint(official_values, to_win, alone_with_carl, for_points)
+    assert easy is not None and easy.rival == "Carl" and easy.choice.value == 1.0
