@@ -25,20 +25,18 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import DailyDice, Game
 from bot.strategy.distribution import Distributions
 from bot.strategy.players import OptimalPlayer, play_out
-from bot.strategy.solver import Table
+from bot.strategy.solver import BOXES, Table
 from bot.strategy.table_file import (
     distributions_path,
     load_or_build,
     load_or_build_distributions,
 )
-from bot.strategy.winning import WinningPlayer
+from bot.strategy.winning import MARGIN, WinningPlayer
 
 _table: Table | None = None  # each worker's copy (inherited by fork)
 _dists: Distributions | None = None
@@ -103,8 +101,9 @@ def main() -> None:
         SETTINGS["margin"] = args.margin
     if args.last_turns is not None:
         SETTINGS["last_turns"] = args.last_turns
-    sample = WinningPlayer(Table("official", np.zeros(1)), None, **SETTINGS)  # type: ignore[arg-type]
-    print(f"To-win bot: margin {sample.margin}, plays to win in its last {sample.last_turns} turns")
+    margin = SETTINGS.get("margin", MARGIN)
+    turns = int(SETTINGS.get("last_turns", BOXES))
+    print(f"To-win bot: margin {margin}, plays to win in its last {turns} turns")
     began = time.perf_counter()
     _table, built = load_or_build(args.data)
     print(f"table {'built' if built else 'loaded'} in {time.perf_counter() - began:.1f} s")

@@ -25,7 +25,7 @@ from bot.engine.categories import YAHTZEE_POINTS
 from bot.engine.dice import as_dice
 
 from .dice_space import dice_space
-from .solver import BOX_ORDER, MASKS, UPPER_CAP, Solver, Table
+from .solver import BOX_ORDER, MASKS, UPPER_CAP, Solver, Table, keep_averages
 
 SOLVED_PRESET = {Preset.OFFICIAL: "official"}
 
@@ -140,13 +140,7 @@ def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
     after, _ = solver.final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
     for _ in range(rolls_left - 1):
         after, _ = solver.reroll(after, None)
-    space = dice_space()
-    keeps = np.empty((len(space.keeps), 1))
-    keeps[space.roll_keep] = after
-    for size in range(4, -1, -1):
-        index, children = space.children[size]
-        keeps[index] = keeps[children].mean(axis=1)
-    return keeps[:, 0]
+    return keep_averages(after)[:, 0]
 
 
 def judge(

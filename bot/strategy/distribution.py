@@ -37,6 +37,7 @@ from .solver import (
     IntArray,
     Solver,
     Table,
+    keep_averages,
     reachable_uppers,
 )
 
@@ -243,7 +244,11 @@ class _Builder:
         self, mask: IntArray, up: IntArray, flag: IntArray
     ) -> tuple[npt.NDArray[np.float64], IntArray, IntArray]:
         """For each final roll (252, S): its value as the table counts it (points now plus
-        the next state's value), the row of the next state, and the points the turn adds."""
+        the next state's value), the row of the next state, and the points the turn adds.
+
+        This is ``Solver.final_roll`` (points, bonuses, ``_joker_box``'s Joker rules) that
+        also remembers which box won. A rule changed there must change here too; the test
+        that every distribution's mean is the table's value fails until it does."""
         s = self.solver
         n = len(mask)
         rolls = len(self.space.rolls)
@@ -325,16 +330,9 @@ class _Builder:
     ) -> tuple[npt.NDArray[np.float64], IntArray]:
         """From the values of the rolls after a re-roll: the value of each roll before it
         and the keep the table picks for it (the first of equals: scoring now first)."""
-        space = self.space
-        avg = np.empty((len(space.keeps), after.shape[1]))
-        avg[space.roll_keep] = after
-        for size in range(DICE - 1, -1, -1):
-            index, children = space.children[size]
-            avg[index] = avg[children].mean(axis=1)
-        options = avg[self.subkeeps]  # (252, 32, S)
+        options = keep_averages(after)[self.subkeeps]  # (252, 32, S)
         choice = options.argmax(axis=1)
-        keep = np.take_along_axis(self.subkeeps[:, :, None].repeat(after.shape[1], 2),
-                                  choice[:, None, :], axis=1)[:, 0, :]  # fmt: skip
+        keep = self.subkeeps[np.arange(len(self.subkeeps))[:, None], choice]
         return options.max(axis=1), keep
 
     def final_roll_chances(self, mask: IntArray, up: IntArray, flag: IntArray) -> tuple[

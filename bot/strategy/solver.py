@@ -320,18 +320,8 @@ class Solver:
     def reroll(self, after: Array, after_sq: Array | None) -> tuple[Array, Array | None]:
         """From the values of the rolls after a re-roll to the values of rolls before it."""
         space = self.space
-        n = after.shape[1]
-        avg = np.empty((len(space.keeps), n))
-        avg[space.roll_keep] = after
-        avg_sq = None
-        if after_sq is not None:
-            avg_sq = np.empty_like(avg)
-            avg_sq[space.roll_keep] = after_sq
-        for size in range(4, -1, -1):
-            index, children = space.children[size]
-            _average_rows(avg, index, children)
-            if avg_sq is not None:
-                _average_rows(avg_sq, index, children)
+        avg = keep_averages(after)
+        avg_sq = keep_averages(after_sq) if after_sq is not None else None
         # Best keep among the sub-multisets, one die at a time (in place: sizes only grow).
         best, best_sq = avg, avg_sq
         for size in range(1, 6):
@@ -357,6 +347,18 @@ class Solver:
         out = best[space.roll_keep]
         out_sq = best_sq[space.roll_keep] if best_sq is not None else None
         return out, out_sq
+
+
+def keep_averages(after: Array) -> Array:
+    """(keeps, S): what keeping each multiset (``dice_space().keeps``) and rolling the other
+    dice is worth, from what each of the 252 rolls that may follow is worth (252, S)."""
+    space = dice_space()
+    avg = np.empty((len(space.keeps), after.shape[1]))
+    avg[space.roll_keep] = after
+    for size in range(4, -1, -1):
+        index, children = space.children[size]
+        _average_rows(avg, index, children)
+    return avg
 
 
 def _average_rows(table: Array, index: IntArray, children: IntArray) -> None:

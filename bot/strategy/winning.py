@@ -42,12 +42,9 @@ from .decisions import Choice, state_of
 from .dice_space import dice_space
 from .distribution import Distributions, Rival
 from .players import OptimalPlayer, as_official, hold_exactly
-from .solver import BOX_ORDER, BOXES, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table
+from .solver import BOX_ORDER, BOXES, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table, keep_averages
 
 Array = np.ndarray
-
-#: Turns before the end of a card from which the bot plays to win (a card has 13).
-TRUSTED_TURNS = 13
 
 #: A move is played instead of the Optimal bot's only when its chance of winning is higher
 #: by more than this: about what the stored distributions can tell apart (``QUANTUM``).
@@ -78,8 +75,9 @@ class TurnChances:
         flag = np.where((mask >> YAHTZEE) & 1 == 1, flag, 0)
         ids = self.dists.ids[mask, up, flag].astype(np.intp)
         total = np.asarray(total, dtype=np.intp)
-        keys, inverse = np.unique(ids * 4096 + total, return_inverse=True)
-        chances = self.rival.chances(self.dists.rows(keys // 4096), keys % 4096)
+        top = Rival.TOP  # no total reaches it: (id, total) pairs as one number
+        keys, inverse = np.unique(ids * top + total, return_inverse=True)
+        chances = self.rival.chances(self.dists.rows(keys // top), keys % top)
         result: Array = chances[inverse.ravel()]
         return result
 
@@ -138,12 +136,7 @@ class TurnChances:
             after = self.now[:, None]
             for _ in range(rolls_left - 1):
                 after, _ = self.solver.reroll(after, None)
-            keeps = np.empty(len(self.space.keeps))
-            keeps[self.space.roll_keep] = after[:, 0]
-            for size in range(DICE_COUNT - 1, -1, -1):
-                index, children = self.space.children[size]
-                keeps[index] = keeps[children].mean(axis=1)
-            self._keeps[rolls_left] = keeps
+            self._keeps[rolls_left] = keep_averages(after)[:, 0]
         return self._keeps[rolls_left]
 
     def chance_of(
@@ -194,7 +187,7 @@ class WinningPlayer:
         dists: Distributions,
         name: str = "To-win bot",
         margin: float = MARGIN,
-        last_turns: int = TRUSTED_TURNS,
+        last_turns: int = BOXES,
     ) -> None:
         self.table = table
         self.dists = dists
