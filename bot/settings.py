@@ -12,6 +12,8 @@ from pathlib import Path
 DEFAULT_DATABASE = Path("data") / "yahtzee.sqlite3"
 PROJECT_ENV_FILE = Path(__file__).resolve().parents[1] / ".env"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+#: Seconds between a computer player's moves: its turn (up to four moves) is over within 4 s.
+DEFAULT_BOT_MOVE_DELAY = 0.6
 
 
 class SettingsError(Exception):
@@ -29,7 +31,7 @@ class Settings:
     log_level: str = "INFO"
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    bot_move_delay: float = 1.0  # seconds between a computer player's moves
+    bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY  # seconds between a computer's moves
 
     @classmethod
     def load(
@@ -89,7 +91,7 @@ class Settings:
         dev_guild = get("DEV_GUILD_ID")
         delay_raw = get("BOT_MOVE_DELAY")
         try:
-            delay = float(delay_raw) if delay_raw is not None else 1.0
+            delay = float(delay_raw) if delay_raw is not None else DEFAULT_BOT_MOVE_DELAY
         except ValueError:
             raise SettingsError(
                 f"BOT_MOVE_DELAY must be a number of seconds, not {delay_raw!r}."

@@ -11,7 +11,7 @@ custom_id                                                     component
 ============================================================  =====================================
 ``yz:lobby:<action>:<game>``                                  lobby: join, leave, start, cancel,
                                                               bot-optimal, bot-casual, bot-winning,
-                                                              hints
+                                                              hints, unseat (the last bot)
 ``yz:die:<game>:<turn>:<rolls>:<index>``                      hold or release die ``index`` (0-4)
 ``yz:roll:<game>:<turn>:<rolls>``                             roll the dice not held
 ``yz:box:<game>:<turn>:<rolls>``                              the select of the boxes to score
@@ -125,7 +125,8 @@ class SelectControl(Control[Select], key="", fields={}, handler=""):
 GAME: dict[str, Field] = {"game_id": ID}
 TURN: dict[str, Field] = {"game_id": ID, "turn": ID, "rolls": DIGIT}
 LOBBY_ACTIONS = (
-    "join", "leave", "start", "cancel", "bot-optimal", "bot-casual", "bot-winning", "hints"
+    "join", "leave", "start", "cancel", "bot-optimal", "bot-casual", "bot-winning", "hints",
+    "unseat",
 )
 
 

@@ -7,9 +7,9 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from bot.games import Board
+from bot.games import NOBODY_LEFT, Board, GameStatus
 
-from .messages import summary_embed
+from .messages import ended_embed, summary_embed
 from .publisher import Publisher
 
 if TYPE_CHECKING:
@@ -17,7 +17,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-UNDO_GRACE_MOVES = 4  # a computer waits this many move delays before closing someone's Undo
+#: A computer's first roll closes the Undo of the person who scored before it: it waits this
+#: many move delays first (1.8 s by default), so that a misclick can still be taken back,
+#: and a whole computer turn (up to four moves) is over within 4 s.
+UNDO_GRACE_MOVES = 3
 
 
 class ComputerPlayers:
@@ -29,11 +32,24 @@ class ComputerPlayers:
         self._runs: dict[int, asyncio.Task[None]] = {}
 
     def start(self, game_id: int) -> None:
-        """Let the computer players whose turn it is play (if they are not already)."""
-        if game_id not in self._runs:
-            task = asyncio.create_task(self._run(game_id), name=f"bots-{game_id}")
-            self._runs[game_id] = task
-            task.add_done_callback(lambda _: self._runs.pop(game_id, None))
+        """Let the computer players whose turn it is play (if they are not already: a run
+        plays every computer turn in a row, until a person is to move or the game ends)."""
+        running = self._runs.get(game_id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.create_task(self._run(game_id), name=f"bots-{game_id}")
+        self._runs[game_id] = task
+
+        def finished(done: asyncio.Task[None]) -> None:
+            if self._runs.get(game_id) is done:  # not a newer run for the same game
+                del self._runs[game_id]
+
+        task.add_done_callback(finished)
+
+    def running(self, game_id: int) -> bool:
+        """Whether a computer turn of the game is being played now."""
+        run = self._runs.get(game_id)
+        return run is not None and not run.done()
 
     def stop(self, game_id: int) -> None:
         """Stop a game's computer turn (the game ended)."""
@@ -57,11 +73,14 @@ class ComputerPlayers:
         games = self.bot.games
         delay = self.bot.settings.bot_move_delay
         try:
-            if await games.undo_open(game_id):
-                # The computer's first roll closes the last player's Undo: give them a moment.
-                await asyncio.sleep(UNDO_GRACE_MOVES * delay)
+            turn_starts = True
             while True:
-                await asyncio.sleep(delay)
+                wait = delay
+                if turn_starts and await games.undo_open(game_id):
+                    # The computer's first roll closes the last player's Undo: a moment first.
+                    wait = UNDO_GRACE_MOVES * delay
+                await asyncio.sleep(wait)
+                turn_starts = False
                 step = await games.bot_step(game_id)
                 if step is None:
                     return
@@ -77,8 +96,15 @@ class ComputerPlayers:
                 if step.finished:
                     await publisher.post_final(row, step.final_image)
                     return
-                await publisher.post_board(step.board)  # starts the next computer's run
-                return
+                if step.board.row.status != GameStatus.ACTIVE:  # nobody is left to play
+                    ended = ended_embed(NOBODY_LEFT)
+                    await publisher.channel(row.board_channel_id).send(embed=ended)
+                    return
+                # The next seat may be a computer too: this run plays it (the post's own
+                # call to start it finds this run still going).
+                if await publisher.post_board(step.board) is None:
+                    return  # an Undo took the game back meanwhile
+                turn_starts = True
         except Exception:
             log.exception(
                 "game %s: a computer player's move failed; repairs will resume it", game_id

@@ -69,11 +69,17 @@ def shown_name(name: str) -> str:
 
 
 def mention(player: str, name: str = "") -> str:
-    """A user mention from an engine player id, with the name beside it (a client that has
-    not loaded the member shows a bare mention); a computer player's name in bold."""
+    """How a message names a player: a person by name in bold (a mention would read
+    "@Ann (Ann)", and in an embed it notifies nobody anyway), a computer with its robot."""
     if is_bot(player):
         return f"\N{ROBOT FACE} **{shown_name(name or 'Computer')}**"
-    return f"<@{player}> ({shown_name(name)})" if name else f"<@{player}>"
+    return f"**{shown_name(name)}**" if name else f"<@{player}>"
+
+
+def ping(player: str, name: str = "") -> str:
+    """The start of a message that notifies a person (their turn, a reminder): the bare
+    mention; a computer player is only named."""
+    return mention(player, name) if is_bot(player) else f"<@{player}>"
 
 
 def board_files(board: Board) -> list[discord.File]:
@@ -119,7 +125,7 @@ def lobby_embed(row: GameRow) -> discord.Embed:
     embed.add_field(
         name=f"Players ({len(row.players)}/8)", value=seated or "nobody yet", inline=False
     )
-    embed.set_footer(text=f"{preset.title} rules: {preset.description}")
+    embed.set_footer(text=f"{preset.title} rules (/yahtzee rules tells them)")
     return embed
 
 
@@ -147,6 +153,10 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary),
     ):
         view.add_item(LobbyButton(action, row.id, label, style))
+    bots = [name for uid, name in row.players if uid < 0]
+    if bots:  # the host takes the bot seated last back out
+        label = f"Remove {bots[-1]}"[:80]
+        view.add_item(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary))
     return view
 
 
@@ -485,22 +495,20 @@ def ended_embed(reason: str) -> discord.Embed:
     return discord.Embed(title="Yahtzee: game ended", description=reason, colour=GREY)
 
 
-def undone_embed(game: Game | None = None) -> discord.Embed:
-    """A next turn's message that is no longer the board: it stays (it pinged the next
-    player: deleting it would leave a ghost ping) and says what happened. With ``game``, an
-    Undo by its player to move; without, a move that came in while it was being posted."""
-    if game is None:
-        return discord.Embed(
-            title="Yahtzee: board out of date",
-            description="A move came in while this board was being posted (an Undo, say): "
-            "the live board is above.",
-            colour=GREY,
-        )
-    seat = game.current_seat
+def left_embed(name: str) -> discord.Embed:
+    """The board of a player who left during their own turn (``name`` already made inert)."""
     return discord.Embed(
-        title="Yahtzee: turn taken back",
-        description=f"{mention(seat.player_id, seat.name)} took back their last scoring and "
-        "plays on: the live board is above.",
+        title="Yahtzee: a player left", description=f"{name} left the game.", colour=GREY
+    )
+
+
+def waiting_embed() -> discord.Embed:
+    """A next turn's board that an Undo took back: it becomes that board again when the
+    scoring is made anew (or goes, if the game takes another turn)."""
+    return discord.Embed(
+        title="Yahtzee: a scoring was taken back",
+        description="The last scoring was undone: the board above is live again. "
+        "This message shows the next turn when the scoring is made anew.",
         colour=GREY,
     )
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import Board, GameService, is_bot
+from bot.games import NOBODY_LEFT, Board, GameService, is_bot
 from bot.store import GameRow, GameStatus
 from bot.strategy import supports
 
@@ -31,9 +31,9 @@ from .messages import (
     final_view,
     lobby_embed,
     lobby_view,
-    mention,
+    ping,
     png,
-    undone_embed,
+    waiting_embed,
 )
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 1
 THREAD_ARCHIVED = 50083
 REPAIR_PACE = 0.05  # seconds between repaired games: 20 a second, well inside the rate limits
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class Publisher:
@@ -55,6 +56,9 @@ class Publisher:
         self.bot = bot
         self._on_computer_turn = on_computer_turn  # a computer player is to move in a game
         self._reminders: dict[int, discord.Message] = {}  # game id -> its turn's reminder
+        self._pinged: dict[int, tuple[int, str]] = {}  # game id -> (turn, player) last pinged
+        #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
+        self._parked: dict[int, tuple[int, tuple[int, str]]] = {}
         self.repairing = asyncio.Lock()
 
     @property
@@ -88,7 +92,7 @@ class Publisher:
                 f"{row.board_message_id}"
             )
         self._reminders[row.id] = await self.channel(row.board_channel_id).send(
-            f"{mention(player_id)}, half your turn's time is gone: "
+            f"{ping(player_id)}, half your turn's time is gone: "
             f"{minutes}:{seconds:02d} left to play.{link}",
             allowed_mentions=USER_MENTIONS,
             delete_after=seconds_left + 5,  # in case the bot restarts meanwhile
@@ -108,16 +112,24 @@ class Publisher:
 
     async def post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
         """A new live board that mentions the player to move (None if, while it was being
-        posted, an Undo took the game back: the message is turned into a note)."""
+        posted, an Undo took the game back: the message is deleted again)."""
         board = await board.drawn()
         assert board.game is not None
         await self.turn_over(board.row.id)
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         post = self.channel(board.row.board_channel_id).send
-        text = f"{mention(seat.player_id, seat.name)}" + (
+        text = ping(seat.player_id, seat.name) + (
             " is playing." if is_bot(seat.player_id) else ", your turn!"
         )
+        # A player is pinged once a turn: a board posted again for the same turn (after an
+        # Undo, a /yahtzee board, a repair) names them without a second notification.
+        turn = (board.game.turn_number, seat.player_id)
+        reused = await self._unpark(board, turn, text)
+        if reused is not None:
+            return reused
+        pings = USER_MENTIONS if self._pinged.get(board.row.id) != turn else NO_MENTIONS
+        self._pinged[board.row.id] = turn
         try:
             message = await post(
                 nonce=nonce or await self.games.nonce(board.row, f"v{board.row.version}"),
@@ -125,7 +137,7 @@ class Publisher:
                 embed=board_embed(board),
                 files=board_files(board),
                 view=board_view(board),
-                allowed_mentions=USER_MENTIONS,
+                allowed_mentions=pings,
             )
         except discord.Forbidden as exc:
             textual = await self._refused_a_file(exc, board)
@@ -137,16 +149,72 @@ class Publisher:
                 content=text,
                 embed=board_embed(board),
                 view=board_view(board),
-                allowed_mentions=USER_MENTIONS,
+                allowed_mentions=pings,
             )
         game = board.game
         assert game is not None
         if not await self.games.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
-            await self.retire(board.row.board_channel_id, message.id, embed=undone_embed())
+            await self.park(board.row.id, board.row.board_channel_id, message.id, turn)
             return None
         if is_bot(game.current_player_id):
+            self._on_computer_turn(board.row.id)
+        return message
+
+    def pinged(self, game_id: int) -> tuple[int, str] | None:
+        """The (turn, player) whose board was posted last in the game, if known."""
+        return self._pinged.get(game_id)
+
+    async def park(
+        self, game_id: int, channel_id: int, message_id: int | None, turn: tuple[int, str] | None
+    ) -> None:
+        """An Undo took back the scoring that posted ``message_id`` (the next turn's board,
+        which pinged its player): it waits, without controls, to become that turn's board
+        again when the scoring is made anew. So nothing untrue is left in the channel, the
+        player is notified once, and no notification points at a deleted message."""
+        if message_id is None:
+            return
+        if turn is None:  # not known (a restart came between): nothing to wait for
+            await self.delete(channel_id, message_id)
+            return
+        stale = self._parked.pop(game_id, None)
+        if stale is not None and stale[0] != message_id:
+            await self.delete(channel_id, stale[0])
+        self._parked[game_id] = (message_id, turn)
+        await self.retire(channel_id, message_id, embed=waiting_embed())
+
+    async def _unpark(
+        self, board: Board, turn: tuple[int, str], text: str
+    ) -> discord.Message | None:
+        """Show ``board`` on the game's waiting message if it was posted for this very turn
+        (an edit: no second notification); a waiting message for another turn goes."""
+        parked = self._parked.pop(board.row.id, None)
+        if parked is None:
+            return None
+        message_id, waited_for = parked
+        channel_id = board.row.board_channel_id
+        if waited_for != turn:
+            await self.delete(channel_id, message_id)
+            return None
+        partial = self.channel(channel_id).get_partial_message(message_id)
+        try:
+            message = await self.unarchiving(
+                channel_id,
+                lambda: partial.edit(
+                    content=text,
+                    embed=board_embed(board),
+                    attachments=board_files(board),
+                    view=board_view(board),
+                    allowed_mentions=NO_MENTIONS,
+                ),
+            )
+        except discord.NotFound:
+            return None  # deleted meanwhile: a new board is posted instead
+        assert board.game is not None
+        if not await self.games.board_shown(board.row, message_id, board.game):
+            return None
+        if is_bot(board.game.current_player_id):
             self._on_computer_turn(board.row.id)
         return message
 
@@ -280,9 +348,24 @@ class Publisher:
         except discord.HTTPException as exc:
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
+    async def delete(self, channel_id: int, message_id: int | None) -> None:
+        """Delete a message that no longer says anything true (a next turn's board that an
+        Undo took back), ignoring one already gone."""
+        if message_id is None:
+            return
+        message = self.channel(channel_id).get_partial_message(message_id)
+        try:
+            await message.delete()
+        except discord.HTTPException as exc:
+            log.info("could not delete message %s in %s: %s", message_id, channel_id, exc)
+
     async def post_final(self, row: GameRow, image: bytes | None = None) -> None:
         """The game-over message: ranking, the cards as text, the final picture."""
         await self.turn_over(row.id)
+        self._pinged.pop(row.id, None)
+        parked = self._parked.pop(row.id, None)
+        if parked is not None:
+            await self.delete(row.board_channel_id, parked[0])
         game = self.games.game_of(row)
         if image is None and row.pictures:
             image = await self.games.final_image(row)
@@ -346,7 +429,13 @@ class Publisher:
         fresh = await self.games.find(game_id)
         if fresh is None:
             return
-        if fresh.status in (GameStatus.ABANDONED, GameStatus.CANCELLED):
+        if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
+            await self.retire(
+                fresh.board_channel_id, fresh.board_message_id, embed=ended_embed(NOBODY_LEFT)
+            )
+            await self.close_undo(fresh)
+            return
+        if fresh.status == GameStatus.CANCELLED:
             await self.retire(fresh.board_channel_id, fresh.board_message_id)
             return
         await self.repair(fresh)

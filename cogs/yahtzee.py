@@ -13,7 +13,17 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
-from bot.games import Board, Expired, GameService, Outcome, Pinged, Refusal, TimedOut
+from bot.games import (
+    NOBODY_LEFT,
+    Board,
+    ComputerDue,
+    Expired,
+    GameService,
+    Outcome,
+    Pinged,
+    Refusal,
+    TimedOut,
+)
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 from bot.store import GameRow, GameStatus
 
@@ -31,6 +41,7 @@ from .messages import (
     leaderboard_embed,
     leaderboard_files,
     leaderboard_view,
+    left_embed,
     lobby_embed,
     png,
     replay_text,
@@ -41,7 +52,6 @@ from .messages import (
     stats_embed,
     summary_embed,
     undo_view,
-    undone_embed,
 )
 from .publisher import Publisher
 
@@ -167,7 +177,10 @@ class Yahtzee(
 
     async def _apply(self, outcome: Outcome) -> None:
         publisher = self.publisher
-        if isinstance(outcome, Pinged):
+        if isinstance(outcome, ComputerDue):
+            log.warning("game %s: a computer's turn stalled; starting it again", outcome.row.id)
+            self.computers.start(outcome.row.id)
+        elif isinstance(outcome, Pinged):
             await publisher.remind(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
@@ -183,7 +196,7 @@ class Yahtzee(
                 await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
                 await publisher.channel(row.board_channel_id).send(
-                    embed=ended_embed("Everyone is away, so the game has ended without a result.")
+                    embed=ended_embed(f"Everyone is away. {NOBODY_LEFT}")
                 )
             else:
                 await publisher.post_board(scored.board)
@@ -326,19 +339,29 @@ class Yahtzee(
             if before.board_message_id:
                 await publisher.edit_lobby(row, before.board_message_id)
             return
-        name = display_name(interaction.user)
-        await publisher.retire(row.board_channel_id, before.board_message_id)
-        await publisher.retire(row.board_channel_id, before.undo_message_id)
+        name = shown_name(display_name(interaction.user))
         if row.status == GameStatus.ACTIVE:
+            await publisher.close_undo(before)  # a leaving takes every Undo offer away
+            if board.game is not None and before.board_message_id is not None and (
+                self.games.game_of(before).current_player_id == board.game.current_player_id
+            ):  # not the leaver's turn: the board shows the seat gone, nobody is pinged
+                await publisher.edit_board(before.board_message_id, board)
+                return
+            await publisher.retire(
+                row.board_channel_id, before.board_message_id, embed=left_embed(name)
+            )
             await publisher.post_board(board)
         elif row.status == GameStatus.FINISHED:
+            await publisher.retire(row.board_channel_id, before.board_message_id)
+            await publisher.close_undo(before)
             await publisher.post_final(row)
         else:
-            await publisher.channel(row.board_channel_id).send(
-                embed=ended_embed(
-                    f"{shown_name(name)} left, and nobody is left to play: the game has ended."
-                )
+            await publisher.retire(
+                row.board_channel_id,
+                before.board_message_id,
+                embed=ended_embed(f"{name} left. {NOBODY_LEFT}"),
             )
+            await publisher.close_undo(before)
 
     @app_commands.command(
         name="hint", description="The best moves for your dice now (only you see it)"
@@ -535,7 +558,9 @@ class Yahtzee(
             await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
             await self._launch(interaction, board, interaction.message)
             return
-        if action in ("bot-optimal", "bot-casual", "bot-winning"):
+        if action == "unseat":
+            row = await self.games.remove_bot(game_id, user.id)
+        elif action in ("bot-optimal", "bot-casual", "bot-winning"):
             row = await self.games.add_bot(game_id, user.id, action.removeprefix("bot-"))
         elif action == "hints":
             row = await self.games.toggle_hints(game_id, user.id)
@@ -632,10 +657,12 @@ class Yahtzee(
         """Undo: this message is the live board again; the next turn's message goes away."""
         undone = await self.games.undo(game_id, interaction.user.id, message_id(interaction), turn)
         await self.publisher.show(interaction, undone.board)
-        await self.publisher.retire(
+        # The next turn's board waits, without controls, to be that turn's board again.
+        await self.publisher.park(
+            game_id,
             undone.board.row.board_channel_id,
             undone.retire_message_id,
-            embed=undone_embed(undone.board.game),
+            self.publisher.pinged(game_id),
         )
 
     @guarded
@@ -664,7 +691,9 @@ class Yahtzee(
         row = rematch.row
         content = invitation(host, rematch.invited)
         pinged = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(uid) for uid, _ in rematch.invited]
+            everyone=False,
+            roles=False,
+            users=[discord.Object(uid) for uid, _ in rematch.invited] if rematch.ping else [],
         )
         if row.channel_id == interaction.channel_id:
             await self.publisher.answer_with_lobby(interaction, row, content, pinged)

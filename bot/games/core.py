@@ -41,6 +41,9 @@ T = TypeVar("T")
 
 LOBBY_TIMEOUT = timedelta(minutes=15)  # an unstarted lobby closes after this
 IDLE_LIMIT = timedelta(hours=24)  # a game with no move by a person for this long is abandoned
+#: A computer's turn that has not ended this long after it began is started again by the
+#: timer (its run failed: a lost connection, say); a turn takes seconds.
+COMPUTER_WATCHDOG = timedelta(minutes=1)
 #: Turn time limits an admin may choose, in seconds (0: no limit).
 TURN_LIMITS = (0, 60, 120, 180, 300, 600, 900, 1800, 3600)
 
@@ -123,6 +126,12 @@ def is_bot(player_id: str) -> bool:
     return int(player_id) < 0
 
 
+def people_left(game: Game) -> bool:
+    """Whether a person still plays (or waits for the last turns): a game of computer seats
+    alone, everyone else having left or gone away, ends without a result."""
+    return any(not is_bot(s.player_id) and not s.left and not s.away for s in game.seats)
+
+
 def bot_level(player_id: str) -> str:
     """'optimal', 'casual' or 'winning' for a computer player's id."""
     return BOT_LEVELS[(-int(player_id)) % 10]
@@ -153,9 +162,15 @@ class ServiceCore:
 
     def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
         """Deadline and reminder for a turn that starts now (none if off or game over)."""
-        if game is None or game.is_over or row.turn_seconds <= 0:
+        if game is None or game.is_over:
             return {"deadline_at": None, "ping_at": None}
         now = self.clock()
+        if is_bot(game.current_player_id):
+            # No deadline and no reminder for a computer: it plays at once. Its ping time
+            # is a watchdog: if its turn has not ended by then, the timer starts it again.
+            return {"deadline_at": None, "ping_at": stamp(now + COMPUTER_WATCHDOG)}
+        if row.turn_seconds <= 0:
+            return {"deadline_at": None, "ping_at": None}
         return {
             "deadline_at": stamp(now + timedelta(seconds=row.turn_seconds)),
             "ping_at": stamp(now + timedelta(seconds=row.turn_seconds / 2)),

@@ -18,7 +18,7 @@ from bot.store import (
 )
 
 from .coaching import CoachingService
-from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, is_bot, player_id, stamp
+from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, bot_level, is_bot, player_id, stamp
 from .results import Board, Refusal, Rematch
 
 log = logging.getLogger(__name__)
@@ -84,9 +84,12 @@ class LobbyService(CoachingService):
                 raise Refusal("You are not in this lobby.")
             players = [(uid, n) for uid, n in row.players if uid != user_id]
             move = MoveRecord(user_id, "leave")
-            if not players:
-                return await self._save(row, move, players=players, status=GameStatus.CANCELLED)
-            host = row.host_id if row.host_id != user_id else players[0][0]
+            people = [uid for uid, _ in players if uid > 0]
+            if not people:  # computer seats alone cannot start, cancel or play
+                return await self._save(
+                    row, move, players=players, status=GameStatus.CANCELLED, deadline_at=None
+                )
+            host = row.host_id if row.host_id != user_id else people[0]
             return await self._save(row, move, players=players, host_id=host)
 
         return await self._locked(game_id, work)
@@ -102,11 +105,29 @@ class LobbyService(CoachingService):
             if len(row.players) >= MAX_SEATS:
                 raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
             code = {v: k for k, v in BOT_LEVELS.items()}[level]
-            bots = sum(1 for uid, _ in row.players if uid < 0)
-            bot_id = -(10 * (bots + 1) + code)
-            name = BOT_NAMES[level] + (f" {bots + 1}" if bots else "")
+            bots = [uid for uid, _ in row.players if uid < 0]
+            bot_id = -(10 * (max((-uid // 10 for uid in bots), default=0) + 1) + code)
+            alike = sum(1 for uid in bots if bot_level(player_id(uid)) == level)
+            name = BOT_NAMES[level] + (f" {alike + 1}" if alike else "")
             players = [*row.players, (bot_id, name)]
             return await self._save(row, MoveRecord(user_id, "add-bot", level), players=players)
+
+        return await self._locked(game_id, work)
+
+    async def remove_bot(self, game_id: int, user_id: int) -> GameRow:
+        """The host takes the computer player seated last back out of the lobby."""
+
+        async def work() -> GameRow:
+            row = await self._row(game_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise Refusal("Only the host can remove bots from the lobby.")
+            bots = [uid for uid, _ in row.players if uid < 0]
+            if not bots:
+                raise Refusal("There is no bot in this lobby to remove.")
+            players = [(uid, n) for uid, n in row.players if uid != bots[-1]]
+            move = MoveRecord(user_id, "remove-bot", str(bots[-1]))
+            return await self._save(row, move, players=players)
 
         return await self._locked(game_id, work)
 
@@ -180,17 +201,26 @@ class LobbyService(CoachingService):
         played in a thread): the clicker hosts, the computer players sit again, and the other
         people are invited, not seated: whoever wants a rematch presses Join."""
         old = await self._row(game_id)
+        if old.state is None or old.is_live:
+            raise Refusal("This game is not over: its rematch can start once it is.")
+        if old.daily is not None:
+            raise Refusal("A daily challenge has no rematch: one try a day.")
+        seats = self.game_of(old).seats
+        if not any(s.player_id == player_id(user_id) for s in seats):
+            raise Refusal(
+                "Only the players of this game can start its rematch. Start a game of your "
+                "own with /yahtzee start."
+            )
         channel_id = old.channel_id
         players: list[tuple[int, str]] = [(user_id, name)]
         invited: list[tuple[int, str]] = []
-        if old.state is not None:
-            for seat in self.game_of(old).seats:
-                if seat.left or int(seat.player_id) == user_id:
-                    continue
-                if is_bot(seat.player_id):
-                    players.append((int(seat.player_id), seat.name))
-                else:
-                    invited.append((int(seat.player_id), seat.name))
+        for seat in seats:
+            if seat.left or seat.player_id == player_id(user_id):
+                continue
+            if is_bot(seat.player_id):
+                players.append((int(seat.player_id), seat.name))
+            else:
+                invited.append((int(seat.player_id), seat.name))
         try:
             row = await self._create(
                 guild_id=guild_id,
@@ -206,4 +236,14 @@ class LobbyService(CoachingService):
                 "This channel already has a new lobby or game: join that one.",
                 self._link(busy.existing),
             ) from None
-        return Rematch(row, invited)
+        # The players are pinged for a game's rematch once: a second Play again (after the
+        # first lobby was cancelled, say) invites them without a notification.
+        pinged = await self._locked(game_id, lambda: self._note_rematch(game_id, user_id, row.id))
+        return Rematch(row, invited, ping=not pinged)
+
+    async def _note_rematch(self, game_id: int, user_id: int, lobby_id: int) -> bool:
+        """Record on a finished game that its rematch was opened; whether one was before."""
+        old = await self._row(game_id)
+        before = any(action == "rematch" for _, _, action, _, _ in await self.store.moves(game_id))
+        await self._save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
+        return before

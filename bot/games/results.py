@@ -17,6 +17,10 @@ from bot.store import (
 )
 
 NO_GAME_HERE = "There is no game in this channel. Start one with /yahtzee start."
+NOBODY_LEFT = (
+    "No person is left playing, so the game has ended without a result. "
+    "Start a new one with /yahtzee start."
+)
 
 
 class Refusal(Exception):
@@ -83,6 +87,7 @@ class Rematch:
 
     row: GameRow
     invited: list[tuple[int, str]]
+    ping: bool = True  # the first rematch of the game notifies them; later ones do not
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +116,14 @@ class Expired:
     reason: str
 
 
-Outcome = TimedOut | Pinged | Expired
+@dataclass(frozen=True, slots=True)
+class ComputerDue:
+    """A computer's turn did not end in time (its run failed): it is to be started again."""
+
+    row: GameRow
+
+
+Outcome = TimedOut | Pinged | Expired | ComputerDue
 
 
 @dataclass(frozen=True, slots=True)

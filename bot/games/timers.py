@@ -16,9 +16,9 @@ from bot.store import (
     MoveRecord,
 )
 
-from .core import IDLE_LIMIT, REPAIR_AFTER, stamp
+from .core import IDLE_LIMIT, REPAIR_AFTER, is_bot, stamp
 from .replay import scoring_detail
-from .results import Expired, Outcome, Pinged, Refusal, TimedOut
+from .results import ComputerDue, Expired, Outcome, Pinged, Refusal, TimedOut
 from .turns import TurnsService
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,11 @@ class TimersService(TurnsService):
                 move = MoveRecord(None, "timeout", scoring_detail(result), str(result.dice))
                 scored = await self._after_scoring(row, game, move, result, seat.name, round_no, {})
                 return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
+            if row.ping_at is not None and row.ping_at <= now_at and is_bot(game.current_player_id):
+                # the watchdog of a computer's turn: start it again, and watch again
+                timer = self._turn_timer(row, game)
+                saved = await self._save(row, MoveRecord(None, "ping"), None, **timer)
+                return ComputerDue(saved)
             if row.ping_at is not None and row.ping_at <= now_at:
                 saved = await self._save(row, MoveRecord(None, "ping"), ping_at=None, unseen=True)
                 left = 0

@@ -23,7 +23,7 @@ from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 from bot.strategy.winning import WinningPlayer
 
-from .core import bot_level, is_bot, player_id, refusing
+from .core import bot_level, is_bot, people_left, player_id, refusing
 from .lobby import LobbyService
 from .replay import held_mask, scoring_detail
 from .results import Board, Refusal, Scored, Undone
@@ -162,8 +162,9 @@ class TurnsService(LobbyService):
     ) -> Scored:
         """Save a scoring: the next turn with its timer, or the end with its results.
         ``later``: the next board's picture may still be drawing (``Board.drawn``)."""
-        if game.is_over:
-            if game.completed:
+        # A game of computer seats alone (every person left or away) ends without a result.
+        if game.is_over or not people_left(game):
+            if game.is_over and game.completed:
                 results = self._results(game)
                 if supports(game.preset):
                     await self.costs_settled(row.id)
@@ -309,9 +310,10 @@ class TurnsService(LobbyService):
     async def _after_leaving(
         self, row: GameRow, game: Game, move: MoveRecord, turn_moved: bool
     ) -> Board:
-        if game.is_over:
-            status = GameStatus.FINISHED if game.completed else GameStatus.ABANDONED
-            results = self._results(game) if game.completed else ()
+        if game.is_over or not people_left(game):
+            completed = game.is_over and game.completed
+            status = GameStatus.FINISHED if completed else GameStatus.ABANDONED
+            results = self._results(game) if completed else ()
             saved = await self._save(
                 row, move, game, status=status, results=results, deadline_at=None, ping_at=None
             )

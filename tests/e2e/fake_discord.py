@@ -128,6 +128,9 @@ class FakeDiscord:
         self._posts: dict[str, asyncio.Event] = {}  # channel id -> set at its next post
         self.hung = asyncio.Event()
         self.mistakes: list[str] = []  # what Discord would show wrongly; see the module doc
+        #: every notification a posted message sent: (channel id, message id, user id),
+        #: kept when the message is deleted (the push notification is not taken back)
+        self.pings: list[tuple[str, str, str]] = []
         self._released = asyncio.Event()  # set on stop: hung requests end
         self.identified = asyncio.Event()
         self.resumes = 0
@@ -994,6 +997,7 @@ class FakeDiscord:
         self._check_pictures(message)
         self._note_description(message)
         self.messages[message["id"]] = message
+        self.pings += [(channel_id, message["id"], m["id"]) for m in message["mentions"]]
         if not message["flags"] & EPHEMERAL:
             self.order.setdefault(channel_id, []).append(message["id"])
             self.posted_at[message["id"]] = time.monotonic()

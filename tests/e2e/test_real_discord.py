@@ -91,10 +91,10 @@ async def test_links_point_at_the_thread_in_thread_mode(
     assert expected in again.ephemeral_text
 
 
-async def test_names_are_shown_as_typed_beside_their_mentions(
+async def test_names_are_shown_as_typed(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
-    """Markdown and mention syntax in a name are shown as typed, beside the player's mention."""
+    """Markdown and mention syntax in a name are shown as typed (in bold, never "@Ann (Ann)")."""
     odd = fake.user("**Ann_`||")
     everyone = fake.user("@everyone")
     channel = fake.channel("general")
@@ -104,11 +104,11 @@ async def test_names_are_shown_as_typed_beside_their_mentions(
     await fake.click(everyone, lobby, "Join")
     seated = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
     # escaped by hand: every markdown character behind a backslash, @ kept from pinging
-    assert f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|) (host)" in seated
-    assert f"<@{everyone['id']}> (@\N{ZERO WIDTH SPACE}everyone)" in seated
+    assert "**\\*\\*Ann\\_\\`\\|\\|** (host)" in seated
+    assert "**@\N{ZERO WIDTH SPACE}everyone**" in seated
     await fake.click(odd, lobby, "Start")
     board = await live_board(fake, channel)
-    assert board["content"] == f"<@{odd['id']}> (\\*\\*Ann\\_\\`\\|\\|), your turn!"
+    assert board["content"] == f"<@{odd['id']}>, your turn!"  # the mention alone: no echo
 
 
 async def test_a_quick_undo_keeps_the_board_it_restores(
@@ -127,14 +127,16 @@ async def test_a_quick_undo_keeps_the_board_it_restores(
     assert scored.response_type == 7, scored.ephemeral_text
     undone = await fake.click(ann, board, "Undo")
     assert undone.response_type == 7, undone.ephemeral_text
-    # the slow post arrives after the Undo, and is turned into a note of what happened
+    # the slow post arrives after the Undo, and waits without controls for its turn again
     await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
-    await fake.wait_for(lambda: "out of date" in str(fake.last(channel)["embeds"]))
+    await fake.wait_for(lambda: "taken back" in str(fake.last(channel)["embeds"]))
+    waiting = fake.last(channel)
     assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
     again = await fake.choose(ann, board, "full_house")
     assert again.response_type == 7, again.ephemeral_text
-    await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
+    await fake.wait_for(lambda: fake.live_boards(channel) != [])
     (live,) = fake.live_boards(channel)
+    assert live["id"] == waiting["id"]  # the waiting message is the next turn's board again
     dice.extend([6, 6, 6, 6, 6])
     rolled = await fake.click(bob, live, "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
@@ -479,7 +481,7 @@ async def test_an_undo_never_deletes_a_message_that_pinged(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
     """Bob was pinged for his turn, then Ann took her scoring back: the message that pinged
-    Bob stays and says what happened (no ghost ping); Ann's board is live again."""
+    Bob stays (no ghost ping), without controls, saying it waits; Ann's board is live again."""
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
@@ -492,7 +494,7 @@ async def test_an_undo_never_deletes_a_message_that_pinged(
     assert pinged["id"] in fake.messages  # not deleted
     note = fake.messages[pinged["id"]]
     assert find_component(note, "Roll") is None and note["attachments"] == []
-    assert "took back" in note["embeds"][0]["description"]
+    assert "undone" in note["embeds"][0]["description"]
     assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
 
 

@@ -51,12 +51,15 @@ async def test_full_two_player_game(
             wrong_board = fake.last(channel)
             undone = await fake.click(bob, summary, "Undo")
             assert undone.response_type == 7, undone.ephemeral_text
-            # the next turn's message pinged Ann: it stays, as a note of what happened
+            # the next turn's message pinged Ann: it waits without controls, and becomes
+            # her board again once Bob has scored anew (no second ping, no note left)
             assert find_component(fake.messages[wrong_board["id"]], "Roll") is None
-            assert "took back" in fake.messages[wrong_board["id"]]["embeds"][0]["description"]
+            assert "undone" in fake.messages[wrong_board["id"]]["embeds"][0]["description"]
             board = fake.messages[summary["id"]]
             assert find_component(board, "Roll") is not None
             await fake.choose(bob, board, "threes")
+            await fake.wait_for(lambda: fake.live_boards(channel) != [])
+            assert fake.live_boards(channel)[0]["id"] == wrong_board["id"]
             continue
         await play_turn(fake, dice, bob, channel, bob_rolls, bob_box.value, bob_holds)
 
@@ -74,10 +77,11 @@ async def test_full_two_player_game(
     assert fake.live_boards(channel) == []
     assert dice.remaining == 0
 
-    # What the game leaves in the channel: the lobby, one line of text per turn (26), the
-    # note of Bob's Undo, and the final scorecard, the only picture; nothing says "your turn".
+    # What the game leaves in the channel: the lobby, one line of text per turn (26) and
+    # the final scorecard, the only picture; nothing says "your turn", nothing is undone.
     messages = fake.channel_messages(channel)
-    assert len(messages) == 1 + 26 + 1 + 1
+    assert len(messages) == 1 + 26 + 1
+    assert sum(1 for _, _, uid in fake.pings if uid == ann["id"]) == 13  # once a turn
     pictures = [(m, a) for m in messages for a in m["attachments"]]
     assert len(pictures) == 1 and pictures[0][0] is messages[-1]
     message, attachment = pictures[0]
@@ -92,10 +96,10 @@ async def test_full_two_player_game(
     assert lobby["mentions"] == [{"id": ann["id"]}]
     assert "rematch" in lobby["content"] and "Join" in lobby["content"]
     seated = lobby["embeds"][0]["fields"][0]["value"]
-    assert f"<@{bob['id']}> (Bob) (host)" in seated and ann["id"] not in seated
+    assert "**Bob** (host)" in seated and "Ann" not in seated
     joined = await fake.click(ann, lobby, "Join")
     assert joined.response_type == 7, joined.ephemeral_text
-    assert ann["id"] in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    assert "**Ann**" in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
 
 
 async def test_out_of_turn_and_strangers_are_refused(
