@@ -28,7 +28,7 @@ from bot.engine import (
 from bot.engine import UPPER_BONUS_THRESHOLD as TARGET
 
 from . import style as s
-from .text import fit, has_glyph, text_tile, text_width
+from .text import ELLIPSIS, clean, fit, has_glyph, text_tile, text_width
 
 Row = str | Category
 
@@ -59,8 +59,10 @@ FONT = s.BOARD_FONT_SIZE
 ROW_H = s.BOARD_ROW_H
 FORBIDDEN_MARK = "\u2715" if has_glyph("\u2715", FONT, False) else "x"
 BAR_H = 3
-NARROW_COL_W = 80  # below this a column's header shows the seat number, not the name
+NARROW_COL_W = 80  # below this a column's names may shrink to fit (3, 4, 7 and 8 seats)
+HEADER_MIN_FONT = 18  # px: as small as they shrink, before they are cut with an ellipsis
 CELL_PAD = 4
+NARROW_HEADER_PAD = 2  # a narrow column's name may come this close to its edges
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,15 +200,49 @@ def _cell(
             image.paste(tile, (lay.col_x(p, column) + CELL_PAD, lay.row_y(rows.index(row)) + 1))
 
 
-def _header_names(lay: Layout, seats: Sequence[Seat]) -> list[str]:
-    """Names as the columns show them: whole where they fit, else seat numbers for all."""
-    width = lay.col_w - 2 * CELL_PAD
-    names = [fit(seat.name, width, FONT, bold=True, empty="Player") for seat in seats]
-    if lay.col_w >= NARROW_COL_W or all(
-        n == seat.name for n, seat in zip(names, seats, strict=True)
-    ):
-        return names
-    return [f"#{c + 1}" for c in range(len(seats))]  # the turn message lists seats by number
+@lru_cache(maxsize=1024)
+def header_names(names: tuple[str, ...], col_w: int) -> tuple[tuple[str, ...], int]:
+    """The names as a board's columns of ``col_w`` px show them, and their size in px.
+
+    Every name whole, at the board's size or, in a narrow column, at the largest size down
+    to ``HEADER_MIN_FONT`` at which they all fit; else at that size, each cut with an
+    ellipsis to its column. Two names that would then read the same keep the end that tells
+    them apart ("Player 1", "Player 2": "Pla…1", "Pla…2").
+    """
+    width = col_w - 2 * _header_pad(col_w)
+    smallest = HEADER_MIN_FONT if col_w < NARROW_COL_W else FONT
+    whole = [clean(name, FONT, True) or "Player" for name in names]
+    for size in range(FONT, smallest - 1, -1):
+        if all(text_width(name, size, True) <= width for name in whole):
+            return tuple(whole), size
+    shown = [fit(name, width, smallest, True) for name in whole]
+    return tuple(_tell_apart(whole, shown, width, smallest)), smallest
+
+
+def _header_pad(col_w: int) -> int:
+    return NARROW_HEADER_PAD if col_w < NARROW_COL_W else CELL_PAD
+
+
+def _tell_apart(whole: list[str], shown: list[str], width: int, size: int) -> list[str]:
+    """``shown`` (names cut to ``width``), where two different names read the same, each
+    cut in the middle instead: as much of its start as fits, an ellipsis, and the shortest
+    end that no such twin of it has."""
+    out = list(shown)
+    for i, name in enumerate(whole):
+        twins = [other for j, other in enumerate(whole) if shown[j] == shown[i] and other != name]
+        if not twins:
+            continue  # told apart already
+        ends = (name[-k:] for k in range(1, len(name)))
+        end = next((e for e in ends if not any(t.endswith(e) for t in twins)), None)
+        if end is None:
+            continue  # the name is the end of its twin's: nothing of it tells them apart
+        start = name[: len(name) - len(end)]
+        for cut in range(len(start), -1, -1):
+            candidate = start[:cut].rstrip() + ELLIPSIS + end.lstrip()
+            if text_width(candidate, size, True) <= width:
+                out[i] = candidate
+                break
+    return out
 
 
 def _draw_names(
@@ -217,14 +253,16 @@ def _draw_names(
     current: int | None,
 ) -> None:
     draw = ImageDraw.Draw(image)
-    for c, name in enumerate(_header_names(lay, seats)):
+    names, size = header_names(tuple(seat.name for seat in seats), lay.col_w)
+    pad = _header_pad(lay.col_w)
+    for c, name in enumerate(names):
         bg = s.HILITE_HEADER if c in gold or c == current else s.HEADER
-        tile = text_tile(name, lay.col_w - 2 * CELL_PAD, ROW_H - 2, s.HEADER_TEXT, bg, FONT, True)
+        tile = text_tile(name, lay.col_w - 2 * pad, ROW_H - 2, s.HEADER_TEXT, bg, size, True)
         for p in range(len(lay.panels)):
             x = lay.col_x(p, c)
             box = (x, lay.row_y(-1), x + lay.col_w - 1, lay.row_y(0) - 1)
             draw.rectangle(box, fill=s.index_of(bg))
-            image.paste(tile, (x + CELL_PAD, lay.row_y(-1) + 1))
+            image.paste(tile, (x + pad, lay.row_y(-1) + 1))
 
 
 def _draw_column(

@@ -90,6 +90,10 @@ STRIP_H = DIE_SIZE + 16  # the felt strip with the dice and, beside them, whose 
 
 # Where DejaVu has no glyph: CJK, then monochrome emoji (subsets, see scripts/subset_fonts.py).
 FALLBACK_FONTS = ("DroidSansFallback-subset.ttf", "Symbola-subset.ttf")
+# Emoji in colour: a subset of Noto Color Emoji whose one bitmap strike is 34 ppem (bitmaps
+# 42 x 40 px); FreeType opens a bitmap font only at a size it has, so text.py scales them.
+EMOJI_FONT = "NotoColorEmoji-subset.ttf"
+EMOJI_STRIKE = 34
 
 
 def _main_font_file(bold: bool) -> str:
@@ -114,6 +118,13 @@ def fallback_font(index: int, size: int = FONT_SIZE) -> ImageFont.FreeTypeFont:
     """Fallback font ``index`` (no bold cut: bold text falls back to the regular one)."""
     path = str(FONT_DIR / FALLBACK_FONTS[index])
     return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@cache
+def emoji_font() -> ImageFont.FreeTypeFont:
+    """The colour emoji font at its one size (draw with ``embedded_color=True``)."""
+    path = str(FONT_DIR / EMOJI_FONT)
+    return ImageFont.truetype(path, EMOJI_STRIKE, layout_engine=ImageFont.Layout.BASIC)
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:

@@ -63,12 +63,13 @@ def joker_turn() -> Game:
     return g
 
 
-def finished() -> Game:
-    """A finished three-seat game in which Bob and Cat tie for first and Ann comes third."""
+def finished(names: tuple[str, str, str] = ("Ann", "Bob", "Cat")) -> Game:
+    """A finished three-seat game in which the second and third seats (Bob and Cat) tie
+    for first and the first (Ann) comes third."""
     faces: list[int] = []
     for _ in range(13):
         faces += [1, 2, 3, 4, 6] + [2, 3, 4, 5, 6] * 2
-    g = Game([("1", "Ann"), ("2", "Bob"), ("3", "Cat")], dice_source=ScriptedDice(faces))
+    g = Game([(str(i + 1), n) for i, n in enumerate(names)], dice_source=ScriptedDice(faces))
     while not g.is_over:
         player = g.current_player_id
         g.roll(player)
@@ -85,7 +86,8 @@ def long_names() -> Game:
 
 
 # Names in Latin with diacritics, Hebrew and Arabic (right to left), emoji, Chinese and
-# Japanese, Korean, and 32 characters (Discord's longest display name).
+# Japanese, Korean, 32 characters (Discord's longest display name), and "Dragon" in the
+# mathematical bold Fraktur letters no shipped font has, with a red heart (U+2764 U+FE0F).
 NAMES = [
     "Zoë Ångström-Lee",
     "שלום עולם",
@@ -94,13 +96,25 @@ NAMES = [
     "漢字の名前",
     "김민준",
     "Bartholomew-Maximilian Oppenheim",
+    "𝕯𝖗𝖆𝖌𝖔𝖓 \u2764\ufe0f",  # noqa: RUF001
 ]
+# Names too long for a column at three seats (62 px): they used to become "#1 #2 #3".
+LONG_THREE = ("Alexandra", "𝕯𝖗𝖆𝖌𝖔𝖓 Slayer", "🦊 Fox Queen")  # noqa: RUF001
 
 
 def named_seats() -> Game:
     """Four seats named in four scripts; the first has rolled."""
     g = Game([(str(i), n) for i, n in enumerate(NAMES[:4])], dice_source=ScriptedDice([4] * 5))
     g.roll("0")
+    return g
+
+
+def three_long_names() -> Game:
+    """Three seats whose names do not fit their columns whole; the second has rolled."""
+    g = Game([(str(i), n) for i, n in enumerate(LONG_THREE)], dice_source=ScriptedDice([4] * 10))
+    g.roll("0")
+    g.score("0", C.FOURS)
+    g.roll("1")
     return g
 
 
@@ -137,11 +151,13 @@ GOLDEN_IMAGES: dict[str, Callable[[], bytes]] = {
     ),
     "names-turn-4-seats.png": lambda: render_turn(named_seats()),
     "names-turn-2-seats.png": lambda: render_turn(wide_names()),
+    "names-turn-3-seats.png": lambda: render_turn(three_long_names()),
+    "names-final-3-seats.png": lambda: render_final(finished(LONG_THREE)),
     "names-table.png": lambda: render_table(
         "High scores · All time",
         [TableRow(i + 1, name, str(300 - 7 * i), str(i + 1)) for i, name in enumerate(NAMES)],
         ("#", "Player", "Average", "Games"),
-        footer="Zoë Ångström-Lee: 1st of 7, 300 in 1 game",
+        footer="Zoë Ångström-Lee: 1st of 8, 300 in 1 game",
     ),
 }
 
@@ -149,7 +165,7 @@ GOLDEN_IMAGES: dict[str, Callable[[], bytes]] = {
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 DOC_IMAGES = (
     "turn-2-seats.png", "turn-joker.png", "final.png", "table.png", "stats.png",
-    "names-table.png",
+    "names-table.png", "names-turn-3-seats.png",
 )  # fmt: skip
 
 

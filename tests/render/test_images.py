@@ -154,7 +154,8 @@ def test_finished_game_highlights_every_winner() -> None:
     image = decode(render_final(states.finished())).convert("RGB")
     lay = layout(3, style.BOARD_TITLE_H, final=True)
     y = lay.row_y(-1) + 2
-    colours = [image.getpixel((lay.col_x(0, c) + 2, y)) for c in range(3)]
+    # the cell's own background, left of its name (which may start 2 px in)
+    colours = [image.getpixel((lay.col_x(0, c) + 1, y)) for c in range(3)]
     assert colours[1] == colours[2] == style.HILITE_HEADER
     assert colours[0] == style.HEADER
 

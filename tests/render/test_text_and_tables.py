@@ -22,7 +22,7 @@ FONT = style.BOARD_FONT_SIZE
 )  # fmt: skip
 def test_each_script_is_drawn_by_a_font_that_has_it(text: str, font: int) -> None:
     """0 is DejaVu (it has the emoticons block), 1 the CJK fallback, 2 the emoji fallback;
-    nothing is a white square."""
+    nothing is a white square. (Emoji are drawn in colour all the same: test_names.py.)"""
     assert {font_index(c, FONT, False) for c in text} == {font}
     assert PLACEHOLDER not in clean(text, FONT)
 
