@@ -23,6 +23,7 @@ from bot.leaderboard import (
 )
 from bot.render.text_card import card_text, code_block
 from bot.store import DailyEntry, GameRow, GuildSettings
+from bot.strategy.coach import BoxHint
 from bot.strategy.decisions import Choice, count_word
 from bot.strategy.winning import WinHint
 
@@ -244,15 +245,20 @@ def box_label(category: Category, points: int, game: Game) -> tuple[str, str | N
     return f"{category.label}: {points}", description
 
 
-def box_options(game: Game, best: Category | None = None) -> list[discord.SelectOption]:
+def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectOption]:
     """The menu of boxes: those that score first, then the scratches (0 points, said once),
-    the hint's best box marked."""
+    the hint's best box marked: with a star when scoring now is the best move, else as the
+    best box *if you stop now* (the hint would keep dice and roll)."""
     scoring: list[discord.SelectOption] = []
     scratches: list[discord.SelectOption] = []
     for category, points in game.options().items():
         label, description = box_label(category, points, game)
-        if category is best:
-            mark = "\N{WHITE MEDIUM STAR} Best box to score now (hint)"
+        if best is not None and category is best.box:
+            mark = (
+                "\N{WHITE MEDIUM STAR} Best move: score here now (hint)"
+                if best.stop_now
+                else "Best box if you stop now; rolling again is better (hint)"
+            )
             description = f"{mark}; {description}" if description else mark
         option = discord.SelectOption(label=label, value=category.value, description=description)
         takes_bonus = label.startswith("Yahtzee bonus")
@@ -263,6 +269,9 @@ def box_options(game: Game, best: Category | None = None) -> list[discord.Select
             note += " here and in the boxes below"
         first = scratches[0]
         first.description = f"{note}; {first.description}" if first.description else note
+    for option in scoring + scratches:  # Discord's limit for a description
+        if option.description and len(option.description) > 100:
+            option.description = option.description[:99] + "\N{HORIZONTAL ELLIPSIS}"
     return scoring + scratches
 
 

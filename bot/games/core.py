@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 
 from bot.engine import (
     FORMAT_VERSION,
-    Category,
     DailyDice,
     DiceSource,
     Game,
@@ -30,7 +29,7 @@ from bot.store import (
     StaleVersion,
     Store,
 )
-from bot.strategy.coach import Coach
+from bot.strategy.coach import BoxHint, Coach
 from bot.workers import Workers
 
 from . import requests
@@ -310,7 +309,7 @@ class ServiceCore:
             return None
         return asyncio.ensure_future(self.painter.run(turn_png, game.to_dict()))
 
-    def _best_box(self, row: GameRow, game: Game) -> Category | None:
+    def _best_box(self, row: GameRow, game: Game) -> BoxHint | None:
         """The box the menu marks as the hint's best (hints on, a person's dice, official
         rules, table ready): a few reads of the table, so the click never waits for it."""
         coach = self.coach

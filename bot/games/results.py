@@ -7,7 +7,6 @@ import asyncio
 from dataclasses import dataclass, replace
 
 from bot.engine import (
-    Category,
     Game,
     ScoreResult,
 )
@@ -15,6 +14,7 @@ from bot.store import (
     GameRow,
     GameStatus,
 )
+from bot.strategy.coach import BoxHint
 
 NO_GAME_HERE = "There is no game in this channel. Start one with /yahtzee start."
 NOBODY_LEFT = (
@@ -44,7 +44,7 @@ class Board:
     game: Game | None = None  # None while in the lobby
     image: bytes | None = None  # the turn image, once the game runs
     retire_undo_message_id: int | None = None  # an Undo offer that this move closed
-    best_box: Category | None = None  # with hints on: the box the optimal strategy picks now
+    best_box: BoxHint | None = None  # with hints on: the box optimal play picks, if any
     #: The turn image while it is still being drawn (a scoring answers before the next
     #: board's picture is ready): ``drawn()`` waits for it.
     drawing: asyncio.Future[bytes] | None = None

@@ -17,6 +17,7 @@ import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -95,6 +96,14 @@ def _build_distributions(folder: Path, rules: str, turns: int) -> None:
         os.nice(WORKER_NICENESS)
     table, _ = load_or_build(folder, rules)
     load_or_build_distributions(folder, table, rebuild=True, open_boxes=turns)
+
+
+@dataclass(frozen=True, slots=True)
+class BoxHint:
+    """The box the menu marks, and whether scoring now beats every keep."""
+
+    box: Category
+    stop_now: bool
 
 
 class Coach:
@@ -215,13 +224,20 @@ class Coach:
             return []
         return await self._run(_choices, game.to_dict(), count)
 
-    def best_box(self, game: Game) -> Category | None:
-        """The box the optimal strategy would score the current dice in now (the menu marks
-        it when hints are on): a few table reads, done here, not in the analysing process."""
+    def best_box(self, game: Game) -> BoxHint | None:
+        """The box the menu marks when hints are on: the box optimal play would score the
+        current dice in, and whether scoring now is the best move at all (else the hint's
+        choice 1 is a keep, and the box is only the best *if you stop now*). The hint's own
+        ranking (``evaluate``, about a millisecond), so the menu never contradicts it."""
         dice = game.dice
         if self.table is None or dice is None or not supports(game.preset):
             return None
-        return best_box(self.table, game.current_seat.card, dice)
+        if game.rolls_left == 0:
+            box = best_box(self.table, game.current_seat.card, dice)
+            return BoxHint(box, True) if box is not None else None
+        choices = evaluate(self.table, game.current_seat.card, dice, game.rolls_left)
+        box = next((c.box for c in choices if c.box is not None), None)
+        return BoxHint(box, choices[0].box is not None) if box is not None else None
 
     async def _run(self, work: Callable[..., R], *args: Any) -> R:
         table = self.table

@@ -123,13 +123,48 @@ async def test_box_menu_scoring_boxes_first_scratch_said_once_best_box_marked(
     ]  # fmt: skip
     described = {o["value"]: o.get("description") for o in options if o.get("description")}
     assert set(described) == {"large_straight", "ones"}, described
-    assert "Best box" in described["large_straight"]
+    assert "\N{WHITE MEDIUM STAR} Best move: score here now" in described["large_straight"]
     assert described["ones"].startswith("Scratch: 0 points")
     # Holding keeps the mark (the same dice, remembered), and no other box gets it.
     await fake.click(ann, board, "2")
     select = _menu(fake.messages[board["id"]])
-    marked = [o["value"] for o in select["options"] if "Best box" in (o.get("description") or "")]
+    marked = [o["value"] for o in select["options"] if "Best move" in (o.get("description") or "")]
     assert marked == ["large_straight"]
+
+
+async def test_the_star_marks_a_box_only_when_scoring_now_is_the_best_move(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Issue 26 item 7: 6-6-5-4-2 on the first roll of the game is worth 23 in Chance, but
+    Hint says keep dice and roll: the menu gives no star, only "if you stop now"; after the
+    last roll the box to take is starred."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    dice.extend([6, 6, 5, 4, 2])
+    await fake.click(ann, board, "Roll")
+    hint = await fake.click(ann, board, "Hint")
+    assert hint.ephemeral_text.splitlines()[1].startswith("1. Keep ")
+    descriptions = [
+        o.get("description") or "" for o in _menu(fake.messages[board["id"]])["options"]
+    ]
+    assert not any("\N{WHITE MEDIUM STAR}" in d for d in descriptions)
+    (stop,) = [d for d in descriptions if "if you stop now" in d]
+    assert "rolling again is better" in stop
+    for _ in range(2):
+        dice.extend([6, 6, 5, 4, 2])
+        await fake.click(ann, board, "Roll")
+    options = _menu(fake.messages[board["id"]])["options"]
+    starred = [
+        o["value"] for o in options if "\N{WHITE MEDIUM STAR}" in (o.get("description") or "")
+    ]
+    assert len(starred) == 1 and not any(
+        "if you stop now" in (o.get("description") or "") for o in options
+    )
 
 
 def _menu(message: dict[str, Any]) -> dict[str, Any]:
