@@ -358,7 +358,9 @@ def final_embed(
             f"{medal} {mention(standing.player_id, standing.name)}: **{standing.total}**{tail}"
         )
     winners = [s for s in game.standings() if s.place == 1]
-    if len(winners) == 1:
+    if len(game.seats) == 1:  # a solo game, a daily challenge's try: nobody to beat
+        title = f"Game over: {shown_name(game.seats[0].name)} scored {game.seats[0].card.total}!"
+    elif len(winners) == 1:
         title = f"Game over: {shown_name(winners[0].name)} wins with {winners[0].total}!"
     elif winners:
         title = f"Game over: a {len(winners)}-way tie at {winners[0].total}!"
@@ -368,9 +370,12 @@ def final_embed(
     embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
     if picture:
         embed.set_image(url=f"attachment://{FINAL_FILE}")
-    embed.set_footer(
-        text=f"{Preset(row.preset).title} rules · Play again opens a lobby for the same players"
+    after = (
+        "Replay tells the game turn by turn"
+        if row.daily is not None
+        else "Play again opens a lobby for the same players"
     )
+    embed.set_footer(text=f"{Preset(row.preset).title} rules · {after}")
     return embed
 
 
@@ -480,23 +485,30 @@ def hint_text(choices: list[Choice], game: Game, to_win: WinHint | None = None) 
     if to_win.differs and percent(to_win.choice.value) != percent(to_win.points_choice_chance):
         move = to_win.choice.describe()
         return text + (
-            f"\nTo beat {rival}, though: {move[:1].lower()}{move[1:]}, for about "
+            f"\nTo beat {rival}, though: {move[:1].lower()}{move[1:]}, with "
             f"**{percent(to_win.choice.value)}** to finish ahead (choice 1: "
             f"{percent(to_win.points_choice_chance)})."
         )
+    if to_win.choice.value <= 0:
+        return text + f"\nNo move can still beat {rival}: choice 1 is for the points."
     return text + (
-        f"\nChoice 1 is also your best chance to beat {rival}: about "
+        f"\nChoice 1 is also your best chance to beat {rival}: "
         f"**{percent(to_win.choice.value)}** to finish ahead."
     )
 
 
 def percent(chance: float) -> str:
-    """A chance in words a person reads at a glance: 3%, under 1%, over 99%."""
-    if 0 < chance < 0.005:
-        return "under 1%"
-    if 0.995 < chance < 1:
-        return "over 99%"
-    return f"{chance:.0%}"
+    """A chance in words a person reads at a glance, with its own hedge: "about 3%", "less
+    than 1%", "more than 99%", and "no chance" or "certain" only when it is exactly so."""
+    if chance <= 0:
+        return "no chance"
+    if chance >= 1:
+        return "certain"
+    if chance < 0.005:
+        return "less than 1%"
+    if chance > 0.995:
+        return "more than 99%"
+    return f"about {chance:.0%}"
 
 
 def ended_embed(reason: str) -> discord.Embed:
@@ -535,6 +547,16 @@ LEADERBOARD_FILE = "leaderboard.png"
 STATS_FILE = "stats.png"
 
 
+#: What an empty board says: why nobody is on it, since a game was maybe just played.
+EMPTY_BOARD = {
+    "high": "Nobody is on this board yet: finish a game to get on it",
+    "wins": "Nobody has won a game against another seat yet (a computer's win, or a solo "
+    "game, puts nobody on this board)",
+    "average": "Nobody has the 5 finished games this board needs yet",
+    "yahtzees": "Nobody has scored a Yahtzee yet",
+}
+
+
 def leaderboard_embed(page: LeaderboardPage, picture: bool = True) -> discord.Embed:
     """A board's page: the image carries the table (without ``picture``, where the bot may
     not attach files, the page's lines are text)."""
@@ -552,7 +574,7 @@ def leaderboard_embed(page: LeaderboardPage, picture: bool = True) -> discord.Em
         if page.pages > 1:
             lines.append(f"Page {page.page + 1} of {page.pages}")
     if page.players == 0:
-        lines.append("Nobody is on this board yet: finish a game to get on it.")
+        lines.append(EMPTY_BOARD[page.kind] + ("" if page.period == "all" else " in this period"))
     elif page.footer:
         lines.append(shown_name(page.footer))  # the asker's line, readable on a phone
     embed.description = "\n".join(lines)
@@ -591,7 +613,10 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     """A player's figures on this server."""
     embed = discord.Embed(title=f"Yahtzee stats: {shown_name(name)}", colour=GREEN)
     if stats.games == 0:
-        embed.description = "No finished games on this server yet."
+        embed.description = (
+            f"{shown_name(name)} has no finished game on this server yet (a game left before "
+            "its end does not count)."
+        )
         return embed
     embed.add_field(name="Games", value=str(stats.games))
     embed.add_field(

@@ -19,23 +19,39 @@ def test_the_to_win_line_names_the_other_move_and_both_chances() -> None:
     hint = WinHint("**Bob**", Choice(1 / 216, keep=(5, 5)), 0.0)
     last = hint_text([FOR_POINTS], GAME, hint).splitlines()[-1]
     assert last == (
-        "To beat \\*\\*Bob\\*\\*, though: keep 5-5 and roll three, for about **under 1%** to "
-        "finish ahead (choice 1: 0%)."
+        "To beat \\*\\*Bob\\*\\*, though: keep 5-5 and roll three, with **less than 1%** to "
+        "finish ahead (choice 1: no chance)."
     )
 
 
 def test_when_the_move_for_points_is_also_the_move_to_win_it_says_so() -> None:
     hint = WinHint("Bob", Choice(0.62, box=Category.CHANCE), 0.62)
     assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
-        "Choice 1 is also your best chance to beat Bob: about **62%** to finish ahead."
+        "Choice 1 is also your best chance to beat Bob: **about 62%** to finish ahead."
     )
     assert len(hint_text([FOR_POINTS], GAME).splitlines()) == 2  # no one to beat: no line
 
 
 def test_chances_in_words() -> None:
+    """Never "about under 1%" nor "about 0%": each phrase carries its own hedge."""
     assert [percent(p) for p in (0.0, 0.001, 0.031, 0.5, 0.999, 1.0)] == [
-        "0%", "under 1%", "3%", "50%", "over 99%", "100%",
+        "no chance", "less than 1%", "about 3%", "about 50%", "more than 99%", "certain",
     ]  # fmt: skip
+
+
+def test_no_chance_left_says_so() -> None:
+    hint = WinHint("Bob", Choice(0.0, box=Category.CHANCE), 0.0)
+    assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
+        "No move can still beat Bob: choice 1 is for the points."
+    )
+
+
+def test_a_zero_point_box_is_called_a_scratch() -> None:
+    """4-5-4-4-4 in Large Straight scores 0: the hint says scratch, not score."""
+    assert Choice(200.0, box=Category.LARGE_STRAIGHT, points=0).describe() == (
+        "Scratch Large Straight now (0 points)"
+    )
+    assert Choice(200.0, box=Category.CHANCE, points=21).describe() == "Score Chance now"
 
 
 def test_the_daily_line_against_the_optimal_bot() -> None:
@@ -64,5 +80,5 @@ def test_a_to_win_move_better_by_less_than_the_words_show_is_not_named() -> None
     hint = WinHint("Bob", Choice(0.474, keep=(6, 6)), 0.471)
     assert hint.differs
     assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
-        "Choice 1 is also your best chance to beat Bob: about **47%** to finish ahead."
+        "Choice 1 is also your best chance to beat Bob: **about 47%** to finish ahead."
     )

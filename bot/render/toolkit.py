@@ -141,7 +141,7 @@ def render_stats(title: str, recent: Sequence[float], buckets: Sequence[tuple[st
     )
     spread = chart_image(
         "Score distribution", [n for _, n in buckets], [label for label, _ in buckets], "bar",
-        ("score", "games"),
+        ("score", "games"), whole=True,
     )  # fmt: skip
     image = Image.new("P", (CHART_WIDTH, CHART_HEIGHT * 2))
     image.putpalette(s.palette().getpalette() or [])
@@ -150,9 +150,10 @@ def render_stats(title: str, recent: Sequence[float], buckets: Sequence[tuple[st
     return _encode(image)
 
 
-def ticks(peak: float, most: int = 5) -> list[float]:
+def ticks(peak: float, most: int = 5, whole: bool = False) -> list[float]:
     """Round values from 0 up to at least ``peak`` for a y axis: steps of 1, 2 or 5 times a
-    power of ten, at most ``most`` of them above 0."""
+    power of ten, at most ``most`` of them above 0; ``whole``: the axis counts things, so
+    no step is below 1 (no "0.2 games")."""
     if peak <= 0:
         return [0.0, 1.0]
     step = 10 ** math.floor(math.log10(peak / most))
@@ -160,6 +161,8 @@ def ticks(peak: float, most: int = 5) -> list[float]:
         if math.ceil(peak / (step * factor)) <= most:
             step *= factor
             break
+    if whole:
+        step = max(step, 1)
     count = math.ceil(peak / step - 1e-9)
     return [i * step for i in range(count + 1)]
 
@@ -170,8 +173,10 @@ def chart_image(
     labels: Sequence[str] = (),
     kind: str = "bar",
     axes: tuple[str, str] = ("", ""),
+    whole: bool = False,
 ) -> Image.Image:
-    """The image behind ``render_chart``, in the shared palette."""
+    """The image behind ``render_chart``, in the shared palette (``whole``: values are
+    counts, the axis has whole steps)."""
     if kind not in ("bar", "line"):
         raise ValueError(f"kind must be 'bar' or 'line', not {kind!r}")
     x_name, y_name = axes
@@ -181,7 +186,7 @@ def chart_image(
     left, right = 64, CHART_WIDTH - 20
     top = s.TITLE_H + (44 if y_name else 24)
     bottom = CHART_HEIGHT - 14 - (26 if labels else 0) - (24 if x_name else 0)
-    scale = ticks(max([*values, 0.0]))
+    scale = ticks(max([*values, 0.0]), whole=whole)
     peak = scale[-1]
 
     def y_of(value: float) -> float:

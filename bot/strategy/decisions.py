@@ -47,10 +47,13 @@ class Choice:
     value: float
     box: Category | None = None  # score these dice in this box now
     keep: tuple[int, ...] | None = None  # or keep these dice and roll the others
+    points: int | None = None  # what scoring in ``box`` gets now (0: a scratch)
 
     def describe(self) -> str:
-        """The choice in plain words."""
+        """The choice in plain words ("Scratch Large Straight now" for 0 points)."""
         if self.box is not None:
+            if self.points == 0:
+                return f"Scratch {self.box.label} now (0 points)"
             return f"Score {self.box.label} now"
         assert self.keep is not None
         rolled = 5 - len(self.keep)
@@ -113,9 +116,11 @@ def evaluate(
     d = as_dice(dice)
     choices = [
         Choice(
-            card.total + (new := card.fill(box, d)).total - card.total + future(table, new), box=box
+            card.total + (new := card.fill(box, d)).total - card.total + future(table, new),
+            box=box,
+            points=points,
         )
-        for box in card.options(d)
+        for box, points in card.options(d).items()
     ]
     if rolls_left > 0:
         values = keep_values(table, card, rolls_left)

@@ -90,7 +90,7 @@ async def test_play_again_after_a_solo_game(
     final = fake.last(channel)
     # By hand: Twos 2, Threes 3, Fours 4, Fives 5, Sixes 6 (upper 20); Small Straight 30,
     # Large Straight 40, Chance 20; everything else 0: total 110.
-    assert final["embeds"][0]["title"] == "Game over: Ann wins with 110!"
+    assert final["embeds"][0]["title"] == "Game over: Ann scored 110!"  # solo: nobody beaten
     text = final["embeds"][0]["description"].split("```")[1]  # the card as text too
     assert [line.split() for line in text.splitlines() if line.startswith(("Total", "Upper"))] == [
         ["Upper", "20"], ["Total", "110"]

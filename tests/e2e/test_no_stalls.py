@@ -298,3 +298,27 @@ async def test_an_undo_pings_the_next_player_once_and_leaves_nothing_untrue(
     assert not any("taken back" in str(m["embeds"]) for m in fake.channel_messages(channel))
     await play_turn(fake, dice, bob, channel, [[2, 2, 2, 3, 4]], "twos")
     assert _pings(fake, ann) == 2  # her first turn and her second
+
+
+async def test_words_after_a_solo_game_say_what_happened(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """After Ann's solo game: its title says she scored (nobody was beaten); the Wins board
+    says why nobody is on it; Carol's stats say that Carol has no game (not the server)."""
+    ann, carol = fake.user("Ann"), fake.user("Carol")
+    channel = fake.channel("general")
+    await start_bot()
+    lobby = await _lobby(fake, channel, ann)
+    await fake.click(ann, lobby, "Start")
+    for box in Category:
+        await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
+    final = fake.last(channel)["embeds"][0]
+    assert final["title"] == "Game over: Ann scored 110!"  # by hand, as in test_commands
+    assert final["footer"]["text"].endswith("Play again opens a lobby for the same players")
+    wins = await fake.slash(ann, channel, "yahtzee leaderboard", board="wins")
+    described = wins.response["embeds"][0]["description"]  # type: ignore[index]
+    assert "Nobody has won a game against another seat yet" in described
+    assert "solo game" in described
+    stats = await fake.slash(ann, channel, "yahtzee stats", player=carol)
+    text = stats.response["embeds"][0]["description"]  # type: ignore[index]
+    assert text.startswith("Carol has no finished game on this server yet")

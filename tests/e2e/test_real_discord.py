@@ -199,7 +199,7 @@ async def test_a_channel_without_attach_files_plays_with_text_scorecards(
     for box in [c for c in Category if c is not Category.LARGE_STRAIGHT]:
         await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
     final = fake.last(channel)
-    assert final["embeds"][0]["title"] == "Game over: Ann wins with 110!"
+    assert final["embeds"][0]["title"] == "Game over: Ann scored 110!"  # solo: nobody beaten
     assert final["attachments"] == [] and "image" not in final["embeds"][0]
     assert "```" in final["embeds"][0]["description"]
     assert find_component(final, "Play again") is not None

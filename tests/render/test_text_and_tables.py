@@ -64,6 +64,9 @@ def test_axis_ticks_are_round_and_cover_the_peak() -> None:
     assert ticks(4) == [0, 1, 2, 3, 4]
     assert ticks(0) == [0.0, 1.0]
     assert ticks(1000) == [0, 200, 400, 600, 800, 1000]
+    assert ticks(1) == pytest.approx([0, 0.2, 0.4, 0.6, 0.8, 1.0])  # a score axis may
+    assert ticks(1, whole=True) == [0, 1]  # a count of games may not: no "0.2 games"
+    assert ticks(3, whole=True) == [0, 1, 2, 3]
 
 
 def test_a_bar_label_sits_under_its_bar() -> None:
