@@ -290,6 +290,9 @@ def board_view(board: Board) -> discord.ui.View:
         view.add_item(DieButton(gid, turn, rolls, i, face, held, not can_hold))
     view.add_item(RollButton(gid, turn, rolls, game.rolls_left, disabled=computer))
     view.add_item(ScorecardButton(gid))
+    if board.row.daily is not None and game.undo_player_id is not None:
+        # a private board is also its scoring's summary: the Undo is on it, until the roll
+        view.add_item(UndoButton(gid, turn - 1))
     if board.row.hints:
         view.add_item(HintButton(gid, disabled=computer))
     options = [] if computer else box_options(game, board.best_box)
@@ -388,13 +391,29 @@ def final_view(game_id: int, analysis: bool = True, daily: bool = False) -> disc
     return view
 
 
-def daily_intro(user_id: int, day: str) -> str:
-    """The message that opens a try at the daily challenge."""
+def daily_intro(day: str) -> str:
+    """The line above a daily challenge's private board."""
     return (
-        f"\N{CALENDAR} <@{user_id}> takes on the daily challenge for {day}: the same dice for "
-        "everyone today, whatever they keep. One try; the score is compared with the Optimal "
-        "bot's on the same dice."
+        f"\N{CALENDAR} Your daily challenge for {day}: the same dice for everyone today, "
+        "whatever they keep, so only you see this board. One try; the score is compared with "
+        "the Optimal bot's on the same dice, and only the result is posted in the channel. "
+        "Lost this message? `/yahtzee daily` shows it again."
     )
+
+
+def daily_result_embed(row: GameRow, game: Game, entry: DailyEntry | None) -> discord.Embed:
+    """What the channel sees of a daily challenge: the result alone (the card would tell
+    others which boxes the day's dice fill)."""
+    seat = game.seats[0]
+    embed = discord.Embed(
+        title=f"Daily challenge {row.daily}: {shown_name(seat.name)} scored {seat.card.total}!",
+        description=daily_line(entry) if entry is not None else None,
+        colour=GOLD,
+    )
+    embed.set_footer(
+        text="Play yours with /yahtzee daily · Replay opens to everyone when the day is over"
+    )
+    return embed
 
 
 def daily_line(entry: DailyEntry) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import NOBODY_LEFT, Board, GameService, is_bot
+from bot.games import NOBODY_LEFT, Board, GameService, Scored, is_bot
 from bot.store import GameRow, GameStatus
 from bot.strategy import supports
 
@@ -26,6 +26,7 @@ from .messages import (
     board_embed,
     board_files,
     board_view,
+    daily_result_embed,
     ended_embed,
     final_embed,
     final_view,
@@ -33,6 +34,7 @@ from .messages import (
     lobby_view,
     ping,
     png,
+    summary_embed,
     waiting_embed,
 )
 
@@ -263,6 +265,52 @@ class Publisher:
         if interaction.message is not None:
             await self.games.board_shown(board.row, interaction.message.id, board.game)
 
+    async def show_privately(
+        self, interaction: discord.Interaction[Any], board: Board, content: str
+    ) -> None:
+        """Answer a command with a daily challenge's private board (only the clicker sees
+        it; its clicks edit it in place), and note it as the game's board."""
+        response = await interaction.response.send_message(
+            content,
+            embed=board_embed(board),
+            files=board_files(board),
+            view=board_view(board),
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+        if response.message_id is not None:
+            await self.games.board_shown(board.row, response.message_id, board.game)
+
+    async def scored_privately(
+        self, interaction: discord.Interaction[Any], scored: Scored
+    ) -> None:
+        """A daily challenge's scoring: its private board shows the next turn (or the final
+        card), the scoring said above it; the channel sees only the final result."""
+        row = scored.board.row
+        message_id = interaction.message.id if interaction.message is not None else None
+        said = summary_embed(scored).description or ""
+        if scored.finished:
+            game = self.games.game_of(row)
+            daily = await self.games.daily_entry(row.id)
+            picture = scored.final_image
+            await interaction.response.edit_message(
+                content=said,
+                embed=final_embed(row, game, picture=picture is not None, daily=daily),
+                attachments=[png(picture, FINAL_FILE)] if picture is not None else [],
+                view=final_view(row.id, analysis=supports(row.preset), daily=True),
+            )
+            await self.post_final(row, picture)
+            return
+        board = await scored.board.drawn()
+        await interaction.response.edit_message(
+            content=said,
+            embed=board_embed(board),
+            attachments=board_files(board),
+            view=board_view(board),
+        )
+        await self.games.board_shown(row, message_id or 0, board.game)
+        await self.scored(row.id, message_id)
+
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         """Answer a lobby click with the lobby as it is now."""
         await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
@@ -370,6 +418,15 @@ class Publisher:
         if image is None and row.pictures:
             image = await self.games.final_image(row)
         daily = await self.games.daily_entry(row.id) if row.daily is not None else None
+        if row.daily is not None:  # the channel sees a daily's result only (not its dice)
+            message = await self.channel(row.board_channel_id).send(
+                nonce=await self.games.nonce(row, "final"),
+                embed=daily_result_embed(row, game, daily),
+                view=final_view(row.id, analysis=False, daily=True),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self.games.final_posted(row.id, message.id)
+            return
 
         async def post(picture: bytes | None) -> discord.Message:
             return await self.channel(row.board_channel_id).send(
@@ -455,6 +512,8 @@ class Publisher:
                 await self.games.board_shown(row, row.board_message_id, None)
                 return True
             return False
+        if row.daily is not None and row.status != GameStatus.FINISHED:
+            return False  # a private board: only its player's next click can show it
         if row.status == GameStatus.FINISHED:
             log.info("game %s: posting its missing final message", row.id)
             await self.retire(row.board_channel_id, row.board_message_id)

@@ -251,11 +251,7 @@ class Yahtzee(
             display_name(interaction.user),
             interaction.app_permissions.attach_files,
         )
-        await interaction.response.send_message(
-            daily_intro(interaction.user.id, board.row.daily or ""),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self._launch(interaction, board, None)
+        await self.publisher.show_privately(interaction, board, daily_intro(board.row.daily or ""))
 
     @app_commands.command(name="daily-board", description="Today's daily challenge scores")
     @app_commands.describe(everywhere="Every server's players, not only this server's")
@@ -330,9 +326,14 @@ class Yahtzee(
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby or the running game."""
         assert interaction.channel_id is not None
-        before = await self.games.live_game(interaction.channel_id)
+        before = await self.games.game_to_leave(interaction.channel_id, interaction.user.id)
         board = await self.games.leave_game(interaction.channel_id, interaction.user.id)
         row = board.row
+        if row.daily is not None:  # a private try: nothing in the channel to change
+            await interaction.response.send_message(
+                "You left your daily challenge; it counts as today's try.", ephemeral=True
+            )
+            return
         await interaction.response.send_message("You left the game.", ephemeral=True)
         publisher = self.publisher
         if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
@@ -626,7 +627,8 @@ class Yahtzee(
             game_id, interaction.user.id, message_id(interaction), turn, rolls
         )
         await self.publisher.show(interaction, board)
-        await self.publisher.retire(board.row.board_channel_id, board.retire_undo_message_id)
+        if board.retire_undo_message_id != message_id(interaction):  # not this very board
+            await self.publisher.retire(board.row.board_channel_id, board.retire_undo_message_id)
 
     @guarded
     async def on_score(
@@ -637,6 +639,9 @@ class Yahtzee(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, value
         )
         row = scored.board.row
+        if row.daily is not None:
+            await self.publisher.scored_privately(interaction, scored)
+            return
         await self.publisher.unarchiving(
             row.board_channel_id,
             lambda: interaction.response.edit_message(

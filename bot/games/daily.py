@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.store import ChannelBusy, DailyEntry, DailyTaken, GameStatus
+from bot.store import DailyEntry, DailyTaken, GameStatus
 
 from .core import LOBBY_TIMEOUT, player_id, stamp
 from .replay import Turn
@@ -31,8 +31,11 @@ class DailyService(ServersService):
     ) -> Board:
         """Start the member's try at today's challenge in this channel: a solo game on the
         day's dice, under the official rules and without hints (everyone plays on their own
-        judgement). Refused if they had today's try already (an abandoned try counts), or if
-        the channel has a game."""
+        judgement), played on a private board. A try in progress is shown again; refused if
+        they had today's try already (an abandoned try counts)."""
+        going = await self.store.live_daily_of(user_id)
+        if going is not None and going.status == GameStatus.ACTIVE:
+            return await self.render(going)  # the try in progress: its board again
         day = self.today()
         try:
             row = await self._create(
@@ -52,13 +55,9 @@ class DailyService(ServersService):
                 f"You have had today's daily challenge ({day}): one try a day. The next one "
                 f"starts <t:{until}:R>; see how you did with /yahtzee daily-board."
             ) from None
-        except ChannelBusy as busy:
-            raise Refusal(
-                "This channel has a game going: play the daily challenge in another channel, "
-                "or when this game is over.",
-                self._link(busy.existing),
-            ) from None
-        return await self.begin(row.id, user_id, pictures)
+        # Played privately (only its player sees the board), so it holds no channel; and
+        # untimed: nobody waits for a solo try (a day without a move still abandons it).
+        return await self.begin(row.id, user_id, pictures, timed=False)
 
     async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyEntry]:
         """Today's finished tries, best first: on this server, or on every server."""

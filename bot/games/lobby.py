@@ -156,9 +156,12 @@ class LobbyService(CoachingService):
 
         return await self._locked(game_id, work)
 
-    async def begin(self, game_id: int, user_id: int, pictures: bool = True) -> Board:
+    async def begin(
+        self, game_id: int, user_id: int, pictures: bool = True, timed: bool = True
+    ) -> Board:
         """The host starts the game with the players seated (solo allowed); without
-        ``pictures`` (the bot may not attach files there) its boards are text."""
+        ``pictures`` (the bot may not attach files there) its boards are text; without
+        ``timed``, no turn time limit whatever the server's setting."""
 
         async def work() -> Board:
             row = await self._row(game_id)
@@ -171,16 +174,17 @@ class LobbyService(CoachingService):
                 self._dice_for(row),
             )
             server = await self.store.guild_settings(row.guild_id)
-            timed = replace(row, turn_seconds=server.turn_seconds)
+            seconds = server.turn_seconds if timed else 0
+            started = replace(row, turn_seconds=seconds)
             saved = await self._save(
                 row,
                 MoveRecord(user_id, "start"),
                 game,
                 status=GameStatus.ACTIVE,
-                turn_seconds=server.turn_seconds,
+                turn_seconds=seconds,
                 timeout_policy=server.timeout_policy,
                 pictures=pictures,
-                **self._turn_timer(timed, game),
+                **self._turn_timer(started, game),
                 **self._moved(),
             )
             return await self._board(saved, game)

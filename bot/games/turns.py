@@ -26,7 +26,7 @@ from bot.strategy.winning import WinningPlayer
 from .core import bot_level, is_bot, people_left, player_id, refusing
 from .lobby import LobbyService
 from .replay import held_mask, scoring_detail
-from .results import Board, Refusal, Scored, Undone
+from .results import NO_GAME_HERE, Board, Refusal, Scored, Undone
 
 log = logging.getLogger(__name__)
 
@@ -287,9 +287,22 @@ class TurnsService(LobbyService):
 
         return await self._locked(game_id, work)
 
+    async def game_to_leave(self, channel_id: int, user_id: int) -> GameRow:
+        """What /yahtzee leave leaves: the channel's game if the member sits in it, else
+        their daily challenge try (played privately, in no channel)."""
+        row = await self.store.live_game_in(channel_id)
+        if row is not None and any(uid == user_id for uid, _ in row.players):
+            return row
+        daily = await self.store.live_daily_of(user_id)
+        if daily is not None:
+            return daily
+        if row is None:
+            raise Refusal(NO_GAME_HERE)
+        return row  # the refusal comes from the game: "you are not playing"
+
     async def leave_game(self, channel_id: int, user_id: int) -> Board:
         """A player leaves the running game; the others play on; the last one out ends it."""
-        row = await self.live_game(channel_id)
+        row = await self.game_to_leave(channel_id, user_id)
         if row.status == GameStatus.LOBBY:
             return Board(await self.leave_lobby(row.id, user_id))
 

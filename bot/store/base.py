@@ -162,6 +162,7 @@ class Store(abc.ABC):
 
     get_game = _reading(Reads.get_game)
     live_game_in = _reading(Reads.live_game_in)
+    live_daily_of = _reading(Reads.live_daily_of)
     last_finished_game_in = _reading(Reads.last_finished_game_in)
     live_games = _reading(Reads.live_games)
     live_games_of = _reading(Reads.live_games_of)

@@ -147,6 +147,7 @@ def _daily(row: Row) -> DailyEntry:
 # A channel's live game: the one started there, else the one played in that thread.
 LIVE_GAME_IN = (
     f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+    "AND daily IS NULL "  # a daily challenge is private: it holds no channel
     "AND (channel_id = ? OR thread_id = ?) ORDER BY channel_id = ? DESC LIMIT 1"
 )
 
@@ -204,6 +205,16 @@ class Reads:
         )
         return [_game(r) for r in rows]
 
+    def live_daily_of(self, user_id: int) -> Plan[GameRow | None]:
+        """A member's daily challenge try in progress, if any (played privately, in no
+        channel's slot)."""
+        row = yield from _one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND daily IS NOT NULL AND host_id = ? ORDER BY id DESC LIMIT 1",
+            (user_id,),
+        )
+        return _game(row) if row else None
+
     def live_games_of(self, user_id: int) -> Plan[int]:
         """How many lobbies and running games seat a member (one scan of the live games)."""
         row = yield from _one(
@@ -221,6 +232,7 @@ class Reads:
         failed), with no move since ``moved_before``: nothing is on its way to fix them."""
         rows = yield from _all(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND daily IS NULL "  # a daily's board is private: only its player's click shows it
             "AND (board_message_id IS NULL OR board_version IS DISTINCT FROM version) "
             "AND COALESCE(last_move_at, updated_at) <= ? ORDER BY id",
             (moved_before,),

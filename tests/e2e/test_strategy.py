@@ -9,8 +9,8 @@ from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import FakeDiscord, find_component
-from .helpers import live_board, play_turn
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .helpers import die_labels, live_board, play_turn
 
 
 async def test_a_game_against_the_optimal_bot_with_a_hint(
@@ -231,30 +231,54 @@ async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_rea
 async def test_the_daily_challenge(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
-    """/yahtzee daily: a solo game on the day's dice; at the end the score beside the
-    Optimal bot's and a Replay; one try a day; the day's board."""
-    ann = fake.user("Ann")
+    """/yahtzee daily: a solo game on the day's dice, on a private board (nobody else sees
+    the day's dice, and the channel stays free); at the end the score beside the Optimal
+    bot's is posted, without the card; a Replay; one try a day; the day's board."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.coach.wait()
     opened = await fake.slash(ann, channel, "yahtzee daily")
-    assert opened.response is not None and "daily challenge" in opened.response["content"]
-    for _ in range(13):
-        board = await live_board(fake, channel)
+    assert opened.response is not None and opened.response["flags"] & EPHEMERAL
+    assert "only you see this board" in opened.response["content"]
+    board = opened.response
+    assert fake.channel_messages(channel) == []  # nothing public: no dice to see
+    lobby = await fake.slash(bob, channel, "yahtzee start")  # the channel is not held
+    assert lobby.response_type == 4 and not lobby.ephemeral_text, lobby.ephemeral_text
+    for turn in range(13):
         rolled = await fake.click(ann, board, "Roll")
         assert rolled.response_type == 7, rolled.ephemeral_text
+        if turn == 0:  # the private board lost? /yahtzee daily shows it again, as it is
+            again = await fake.slash(ann, channel, "yahtzee daily")
+            assert again.response is not None and again.response["flags"] & EPHEMERAL
+            assert die_labels(again.response) == die_labels(fake.messages[board["id"]])
+            board = again.response
         menu = _menu(fake.messages[board["id"]])
-        await fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
-    await fake.wait_for(lambda: "Game over" in str(fake.last(channel)["embeds"]))
+        scored = await fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
+        assert scored.response_type == 7, scored.ephemeral_text
+        if turn == 0:  # the Undo is on the private board until the next roll
+            undone = await fake.click(ann, fake.messages[board["id"]], "Undo")
+            assert undone.response_type == 7, undone.ephemeral_text
+            menu = _menu(fake.messages[board["id"]])
+            await fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
+    await fake.wait_for(lambda: "Daily challenge" in str(fake.last(channel)["embeds"]))
+    private = fake.messages[board["id"]]
+    assert private["embeds"][0]["title"].startswith("Game over")  # the card, for Ann alone
     final = fake.last(channel)
-    text = final["embeds"][0]["description"]
-    assert "Daily challenge" in text and "the Optimal bot, which scored **" in text, text
+    embed = final["embeds"][0]
+    assert embed["title"].startswith("Daily challenge ") and "Ann scored" in embed["title"]
+    assert "the Optimal bot, which scored **" in embed["description"]
+    assert "```" not in embed["description"] and final["attachments"] == []  # no card
+    public = [m for m in fake.channel_messages(channel) if m["id"] != fake.last(channel)["id"]]
+    assert all("Daily" not in str(m["embeds"]) for m in public)  # Bob's lobby only
     assert dice.remaining == 0  # the scripted dice were never used: the day's were
     replay = await fake.click(ann, final, "Replay")
     lines = replay.ephemeral_text.splitlines()
     assert len(lines) == 13 and lines[0].startswith("1. rolled "), replay.ephemeral_text
+    refused = await fake.click(bob, final, "Replay")
+    assert "opens to everyone when the day" in refused.ephemeral_text
     again = await fake.slash(ann, channel, "yahtzee daily")
     assert "one try a day" in again.ephemeral_text
-    board = await fake.slash(ann, channel, "yahtzee daily-board")
-    assert board.response is not None
-    assert "Ann" in board.response["embeds"][0]["description"]
+    daily_board = await fake.slash(ann, channel, "yahtzee daily-board")
+    assert daily_board.response is not None
+    assert "Ann" in daily_board.response["embeds"][0]["description"]

@@ -40,7 +40,7 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await Store.open(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 10
+        assert await store.schema_version() == latest_schema_version() == 11
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
@@ -240,3 +240,24 @@ async def test_a_request_makes_one_change(store: Store) -> None:
     # moves without a request (timers, computer players) are not limited
     await store.update_game(moved.id, moved.version, MoveRecord(None, "timeout"))
     await store.update_game(moved.id, moved.version + 1, MoveRecord(None, "timeout"))
+
+
+async def test_a_daily_try_holds_no_channel(store: Store) -> None:
+    """Migration 011: a daily challenge (played on a private board) leaves its channel free
+    for a lobby, and is found by its player instead."""
+    daily = await store.create_game(
+        guild_id=1, channel_id=50, host_id=7, preset="official", players=[(7, "Ann")],
+        daily="2026-11-24",
+    )  # fmt: skip
+    lobby = await store.create_game(
+        guild_id=1, channel_id=50, host_id=8, preset="official", players=[(8, "Bob")]
+    )
+    found = await store.live_game_in(50)
+    assert found is not None and found.id == lobby.id
+    mine = await store.live_daily_of(7)
+    assert mine is not None and mine.id == daily.id
+    assert await store.live_daily_of(8) is None
+    with pytest.raises(ChannelBusy):
+        await store.create_game(
+            guild_id=1, channel_id=50, host_id=9, preset="official", players=[(9, "Cat")]
+        )
