@@ -21,9 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.load import bot_env, connect, prepare, stop  # noqa: E402
-from bot.engine import Category  # noqa: E402
-from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component  # noqa: E402
+import itertools
+
+from benchmarks.load import bot_env, connect, prepare, stop
+from bot.engine import Category
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component
 
 
 async def main() -> None:
@@ -68,7 +70,7 @@ async def main() -> None:
                 fake.posted_at[m["id"]] for m in fake.channel_messages(channel)
                 if m["id"] in fake.posted_at and fake.posted_at[m["id"]] > began
             )  # fmt: skip
-            turns += [later - earlier for earlier, later in zip(posted, posted[1:], strict=False)]
+            turns += [later - earlier for earlier, later in itertools.pairwise(posted)]
         assert find_component(fake.last(channel), "Roll") is not None
     finally:
         await stop(bot)
