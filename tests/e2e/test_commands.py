@@ -44,7 +44,7 @@ async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
     assert "Only the host can cancel" in (await fake.click(bob, lobby, "Cancel")).ephemeral_text
     await fake.click(ann, lobby, "Leave")
     players = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
-    assert f"<@{bob['id']}> (Bob) (host)" in players and ann["id"] not in players
+    assert "**Bob** (host)" in players and "Ann" not in players
     await fake.click(cat, lobby, "Join")
     await fake.click(bob, lobby, "Cancel")
     assert fake.messages[lobby["id"]]["components"] == []
@@ -102,10 +102,10 @@ async def test_play_again_after_a_solo_game(
     await fake.click(ann, final, "Play again")
     lobby = fake.last(channel)
     assert find_component(lobby, "Start") is not None
-    assert f"<@{ann['id']}> (Ann) (host)" in lobby["embeds"][0]["fields"][0]["value"]
+    assert "**Ann** (host)" in lobby["embeds"][0]["fields"][0]["value"]
     # Where the bot may not attach files, the leaderboard's page is text.
     fake.deny(channel, ATTACH_FILES)
     board = await fake.slash(ann, channel, "yahtzee leaderboard")
     assert board.response is not None and board.response["attachments"] == []
     text = board.response["embeds"][0]["description"]
-    assert f"`1.` <@{ann['id']}> (Ann): **110** in 1 game" in text
+    assert "`1.` **Ann**: **110** in 1 game" in text
