@@ -265,6 +265,16 @@ class Publisher:
         if interaction.message is not None:
             await self.games.board_shown(board.row, interaction.message.id, board.game)
 
+    async def show_controls(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        """Answer a hold by editing the clicked board's buttons alone: its embed and picture
+        stay as they are (a hold changes neither), so nothing is drawn or uploaded."""
+        await self.unarchiving(
+            board.row.board_channel_id,
+            lambda: interaction.response.edit_message(view=board_view(board)),
+        )
+        if interaction.message is not None:
+            await self.games.board_shown(board.row, interaction.message.id, board.game)
+
     async def show_privately(
         self, interaction: discord.Interaction[Any], board: Board, content: str
     ) -> None:

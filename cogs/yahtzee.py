@@ -616,7 +616,7 @@ class Yahtzee(
         board = await self.games.hold(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, index
         )
-        await self.publisher.show(interaction, board)
+        await self.publisher.show_controls(interaction, board)
 
     @guarded
     async def on_roll(

@@ -103,7 +103,8 @@ class TurnsService(LobbyService):
         rolls_used: int,
         index: int,
     ) -> Board:
-        """Hold a free die or release a held one."""
+        """Hold a free die or release a held one. Nothing is drawn: a hold changes only the
+        board's buttons (the picture shows the dice as rolled, never holds)."""
 
         async def work() -> Board:
             row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
@@ -111,7 +112,8 @@ class TurnsService(LobbyService):
                 held = game.toggle_hold(player_id(user_id), index)
             detail = f"{'hold' if held else 'release'} die {index + 1}"
             move = MoveRecord(user_id, "hold", detail, str(game.dice))
-            return await self._save_and_draw(row, move, game, **self._moved())
+            saved = await self._save(row, move, game, **self._moved())
+            return Board(saved, game, None, None, self._best_box(row, game))
 
         return await self._locked(game_id, work)
 

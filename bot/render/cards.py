@@ -404,14 +404,11 @@ DICE_ROW_W = dice_slot(DICE_COUNT - 1)[2]
 
 
 def _draw_dice(image: Image.Image, game: Game) -> None:
-    # After the last roll nothing can be held or released: the dice show plainly.
-    holding = game.rolls_used < ROLLS_PER_TURN
+    # The dice as rolled, never which are held: a hold changes only the board's buttons
+    # (the picture is not drawn again for it), so the picture must not show holds either.
     for i in range(DICE_COUNT):
         x, y, _, _ = dice_slot(i)
-        if game.dice is None:
-            image.paste(_sprite(None, False), (x, y))
-        else:
-            image.paste(_sprite(game.dice[i], holding and game.held[i]), (x, y))
+        image.paste(_sprite(game.dice[i] if game.dice is not None else None, False), (x, y))
 
 
 def _strip_text(image: Image.Image, width: int, game: Game) -> None:
@@ -445,7 +442,8 @@ def _status(game: Game) -> str:
 
 
 def turn_image(game: Game) -> Image.Image:
-    """The live board: dice with holds, then every seat's column, the current one previewed."""
+    """The live board: the dice (holds are on the buttons only), then every seat's column, the
+    current one previewed."""
     seats = len(game.seats)
     current = game.current
     lay = layout(seats, s.STRIP_H, min_width=s.BOARD_MIN_WIDTH)
