@@ -10,6 +10,7 @@ as large as a live board (drawn beforehand).
 
 Prints, per kind of click, the median and 99th percentile of click -> answer and
 click -> visible update (for a scoring: until the next board is posted), clicks per second,
+the pictures uploaded (a turn, and a two-player game of 26 turns),
 refusals and errors, answers later than 3 s, and the CPU and memory of the bot's process
 and of its worker processes (drawing, analysis).
 
@@ -65,6 +66,7 @@ class Figures:
     errors: dict[str, int] = field(default_factory=dict)
     late: int = 0
     clicks: int = 0
+    uploads: int = 0  # pictures the bot uploaded while measuring (posts and edits)
 
     def count(self, table: dict[str, int], what: str) -> None:
         table[what] = table.get(what, 0) + 1
@@ -402,6 +404,14 @@ def report(figures: Figures, seconds: float, floors: tuple[float, float], use: U
             f" {statistics.median(shown) * 1000:>10.1f}ms{percentile(shown, 0.99) * 1000:>7.1f}ms"
             f" {p50 / text_floor:>9.1f}x {p50 / picture_floor:>17.1f}x"
         )
+    turns = len(figures.answer.get("score", []))
+    if turns:
+        print(
+            f"pictures uploaded: {figures.uploads}, {figures.uploads / turns:.2f} a turn, "
+            f"{26 * figures.uploads / turns:.0f} a two-player game (26 turns); holds "
+            f"{len(figures.answer.get('hold', [])) / turns:.2f} and rolls "
+            f"{len(figures.answer.get('roll', [])) / turns:.2f} a turn"
+        )
     print(f"answers later than 3 s: {figures.late}")
     print(f"errors: {sum(figures.errors.values())} {figures.errors or ''}")
     print(f"refused: {sum(figures.refused.values())} {figures.refused or ''}")
@@ -469,6 +479,7 @@ async def main() -> None:
                 table.measuring = True
             cpu_before = [family_cpu(b.pid) for b in bots]
             own_before, _, _ = proc_cpu_and_memory(os.getpid())
+            uploads_before = len(fake.files)
             begin = time.monotonic()
             until = begin + args.seconds
             await asyncio.gather(*(t.play(until) for t in tables))
@@ -478,6 +489,7 @@ async def main() -> None:
                 for b, before in zip(bots, cpu_before, strict=True)
             ]
             own_after, _, _ = proc_cpu_and_memory(os.getpid())
+            figures.uploads = len(fake.files) - uploads_before
         finally:
             for running in bots:
                 await stop(running)

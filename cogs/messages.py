@@ -205,8 +205,9 @@ def board_embed(board: Board) -> discord.Embed:
     embed.add_field(name="Scores", value=scores_field(game), inline=False)
     if board.image is not None:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-    else:  # no pictures here: the card as text, and the dice in words
+    elif not board.row.pictures:  # no pictures here: the card as text, and the dice in words
         embed.add_field(name="Scorecard", value=code_block(card_text(game)), inline=False)
+    # (before a turn's first roll a game with pictures shows none: the roll brings it)
     embed.set_footer(text=f"{game.preset.title} rules · /yahtzee rules · /yahtzee scorecard")
     return embed
 

@@ -624,8 +624,9 @@ class Yahtzee(
     ) -> None:
         """The Roll button; a roll also closes the previous scorer's Undo."""
         board = await self.games.roll(
-            game_id, interaction.user.id, message_id(interaction), turn, rolls
-        )
+            game_id, interaction.user.id, message_id(interaction), turn, rolls,
+            interaction.app_permissions.attach_files,
+        )  # fmt: skip
         await self.publisher.show(interaction, board)
         if board.retire_undo_message_id != message_id(interaction):  # not this very board
             await self.publisher.retire(board.row.board_channel_id, board.retire_undo_message_id)

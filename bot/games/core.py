@@ -303,9 +303,10 @@ class ServiceCore:
         return Board(row, game, image, retire, self._best_box(row, game))
 
     def _drawing(self, row: GameRow, game: Game) -> asyncio.Future[bytes] | None:
-        """Start drawing the board in the drawing process (none for a game without pictures:
-        its boards carry the scorecard as text)."""
-        if not row.pictures:
+        """Start drawing the board in the drawing process: none for a game without pictures
+        (its boards carry the scorecard as text), nor before the turn's first roll (nothing
+        to decide yet: the board says whose turn it is, and the roll brings the picture)."""
+        if not row.pictures or game.dice is None:
             return None
         return asyncio.ensure_future(self.painter.run(turn_png, game.to_dict()))
 

@@ -71,12 +71,23 @@ class TurnsService(LobbyService):
             raise Refusal("That button is out of date; use the board as it is now.")
 
     async def roll(
-        self, game_id: int, user_id: int, message_id: int | None, turn: int, rolls_used: int
+        self,
+        game_id: int,
+        user_id: int,
+        message_id: int | None,
+        turn: int,
+        rolls_used: int,
+        pictures: bool = True,
     ) -> Board:
-        """Roll the dice not held."""
+        """Roll the dice not held. Without ``pictures`` (the bot may no longer attach files
+        where the game is played) the game goes on in text from this roll."""
 
         async def work() -> Board:
             row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            text: dict[str, object] = {}
+            if row.pictures and not pictures:
+                log.warning("game %s: files may no longer be attached; going on in text", row.id)
+                row, text = replace(row, pictures=False), {"pictures": False}
             kept: tuple[int, ...] | None = None
             if game.dice is not None and game.current_player_id == player_id(user_id):
                 kept = tuple(sorted(f for f, h in zip(game.dice, game.held, strict=True) if h))
@@ -87,7 +98,9 @@ class TurnsService(LobbyService):
             move = MoveRecord(user_id, "roll", dice=str(dice))
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
-            board = await self._save_and_draw(row, move, game, retire, **self._moved(), **closed)
+            board = await self._save_and_draw(
+                row, move, game, retire, **self._moved(), **closed, **text
+            )
             if kept is not None:
                 self._cost_later(row, board.row.version, kept, None)
             return board

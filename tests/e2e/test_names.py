@@ -57,4 +57,8 @@ async def test_odd_names_ping_nobody_and_break_nothing(
             assert len(embed.get("description") or "") <= 4096
             assert all(len(f["value"]) <= 1024 for f in embed.get("fields", []))
     live = fake.live_boards(channel)
-    assert len(live) == 1 and live[0]["attachments"], "the board has its picture"
+    assert len(live) == 1 and not live[0]["attachments"]  # before its roll: no picture yet
+    dice.extend([1, 1, 2, 2, 3])
+    rolled = await fake.click(players[1], live[0], "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    assert fake.messages[live[0]["id"]]["attachments"], "the rolled board has its picture"

@@ -208,24 +208,27 @@ async def test_a_channel_without_attach_files_plays_with_text_scorecards(
 async def test_attach_files_taken_away_mid_game_goes_on_in_text(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
-    """An admin removes Attach Files while Ann plays: the next board is refused its picture,
-    so the game goes on in text (Bob's board is posted and his Roll works); the final
-    scorecard of a game whose picture is refused is posted as text too."""
+    """An admin removes Attach Files while Ann plays: Bob's board (posted, as every board
+    before its first roll, without a picture) is answered in text when he rolls, and the
+    game goes on in text; the final scorecard of a game whose picture is refused is posted
+    as text too."""
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot = await start_bot()
     board = await start_game(fake, channel, ann, bob)
-    assert board["attachments"], "the game starts with pictures"
     dice.extend([2, 3, 4, 5, 6])
     await fake.click(ann, board, "Roll")
+    assert fake.messages[board["id"]]["attachments"], "the game starts with pictures"
     fake.deny(channel, ATTACH_FILES)
     await fake.choose(ann, board, "large_straight")
     bobs = await live_board(fake, channel)
     assert bobs["id"] != board["id"] and bobs["attachments"] == []
-    assert any(f["name"] == "Scorecard" for f in bobs["embeds"][0]["fields"])
     dice.extend([1, 1, 1, 1, 1])
     rolled = await fake.click(bob, bobs, "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
+    shown = fake.messages[bobs["id"]]
+    assert shown["attachments"] == []
+    assert any(f["name"] == "Scorecard" for f in shown["embeds"][0]["fields"])
     row = await bot.store.live_game_in(int(channel))
     assert row is not None and row.status == "active" and not row.pictures
 
