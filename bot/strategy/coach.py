@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.engine import Category, Game, Scorecard
+from bot.engine import Category, Game
 from bot.workers import Workers
 
-from .decisions import Choice, best_box, evaluate, judge, supports
+from .decisions import Choice, best_box, evaluate, judge, state_of, supports
 from .distribution import Distributions
 from .solver import BOXES, Table
 from .table_file import (
@@ -98,6 +98,9 @@ def _build_distributions(folder: Path, rules: str, turns: int) -> None:
     load_or_build_distributions(folder, table, rebuild=True, open_boxes=turns)
 
 
+BEST_BOX_CACHE = 2048  # the menu marks kept (a hold reuses its roll's)
+
+
 @dataclass(frozen=True, slots=True)
 class BoxHint:
     """The box the menu marks, and whether scoring now beats every keep."""
@@ -121,7 +124,9 @@ class Coach:
         self.table: Table | None = None
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
-        self._best: OrderedDict[tuple[Scorecard, tuple[int, ...]], Category | None] = OrderedDict()
+        #: The menu's marks by (card state, dice, rolls left): a hold asks again with the same
+        #: dice and is answered from here. At most ``BEST_BOX_CACHE`` entries (~200 KB).
+        self._best: OrderedDict[tuple[object, ...], BoxHint | None] = OrderedDict()
         self._to_win: Distributions | None = None
         self._to_win_task: asyncio.Task[None] | None = None
 
@@ -232,12 +237,21 @@ class Coach:
         dice = game.dice
         if self.table is None or dice is None or not supports(game.preset):
             return None
+        card = game.current_seat.card
         if game.rolls_left == 0:
-            box = best_box(self.table, game.current_seat.card, dice)
+            box = best_box(self.table, card, dice)
             return BoxHint(box, True) if box is not None else None
-        choices = evaluate(self.table, game.current_seat.card, dice, game.rolls_left)
+        key = (state_of(card), tuple(sorted(dice)), game.rolls_left)
+        if key in self._best:
+            self._best.move_to_end(key)
+            return self._best[key]
+        choices = evaluate(self.table, card, dice, game.rolls_left)
         box = next((c.box for c in choices if c.box is not None), None)
-        return BoxHint(box, choices[0].box is not None) if box is not None else None
+        hint = BoxHint(box, choices[0].box is not None) if box is not None else None
+        self._best[key] = hint
+        if len(self._best) > BEST_BOX_CACHE:
+            self._best.popitem(last=False)
+        return hint
 
     async def _run(self, work: Callable[..., R], *args: Any) -> R:
         table = self.table
