@@ -536,6 +536,17 @@ def ended_embed(reason: str) -> discord.Embed:
     return discord.Embed(title="Yahtzee: game ended", description=reason, colour=GREY)
 
 
+def moved_on_embed(finished: bool = False) -> discord.Embed:
+    """A board the game left behind (a restart, a repair): it says so, instead of still
+    asking someone to roll without buttons to do it."""
+    text = (
+        "This game is over: the final scorecard is below."
+        if finished
+        else "The game moved on: the live board is below."
+    )
+    return discord.Embed(title="Yahtzee: board out of date", description=text, colour=GREY)
+
+
 def left_embed(name: str) -> discord.Embed:
     """The board of a player who left during their own turn (``name`` already made inert)."""
     return discord.Embed(

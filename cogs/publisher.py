@@ -32,6 +32,7 @@ from .messages import (
     final_view,
     lobby_embed,
     lobby_view,
+    moved_on_embed,
     ping,
     png,
     summary_embed,
@@ -291,9 +292,7 @@ class Publisher:
         if response.message_id is not None:
             await self.games.board_shown(board.row, response.message_id, board.game)
 
-    async def scored_privately(
-        self, interaction: discord.Interaction[Any], scored: Scored
-    ) -> None:
+    async def scored_privately(self, interaction: discord.Interaction[Any], scored: Scored) -> None:
         """A daily challenge's scoring: its private board shows the next turn (or the final
         card), the scoring said above it; the channel sees only the final result."""
         row = scored.board.row
@@ -443,9 +442,7 @@ class Publisher:
                 nonce=await self.games.nonce(row, "final" if picture is not None else "final-t"),
                 embed=final_embed(row, game, picture=picture is not None, daily=daily),
                 files=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_view(
-                    row.id, analysis=supports(row.preset), daily=row.daily is not None
-                ),
+                view=final_view(row.id, analysis=supports(row.preset), daily=row.daily is not None),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -502,8 +499,10 @@ class Publisher:
             )
             await self.close_undo(fresh)
             return
-        if fresh.status == GameStatus.CANCELLED:
-            await self.retire(fresh.board_channel_id, fresh.board_message_id)
+        if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
+            await self.retire(
+                fresh.board_channel_id, fresh.board_message_id, embed=lobby_embed(fresh)
+            )
             return
         await self.repair(fresh)
 
@@ -526,7 +525,9 @@ class Publisher:
             return False  # a private board: only its player's next click can show it
         if row.status == GameStatus.FINISHED:
             log.info("game %s: posting its missing final message", row.id)
-            await self.retire(row.board_channel_id, row.board_message_id)
+            await self.retire(
+                row.board_channel_id, row.board_message_id, embed=moved_on_embed(True)
+            )
             await self.retire(row.board_channel_id, row.undo_message_id)
             await self.post_final(row)
             return True
@@ -538,7 +539,9 @@ class Publisher:
         if row.board_message_id is None or row.board_turn != game.turn_number:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
-                await self.retire(row.board_channel_id, row.board_message_id)
+                await self.retire(
+                    row.board_channel_id, row.board_message_id, embed=moved_on_embed()
+                )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
             board = await self.games.render(row)

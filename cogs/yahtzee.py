@@ -43,6 +43,7 @@ from .messages import (
     leaderboard_view,
     left_embed,
     lobby_embed,
+    moved_on_embed,
     png,
     replay_text,
     report_text,
@@ -353,7 +354,9 @@ class Yahtzee(
             )
             await publisher.post_board(board)
         elif row.status == GameStatus.FINISHED:
-            await publisher.retire(row.board_channel_id, before.board_message_id)
+            await publisher.retire(
+                row.board_channel_id, before.board_message_id, embed=moved_on_embed(True)
+            )
             await publisher.close_undo(before)
             await publisher.post_final(row)
         else:
