@@ -18,7 +18,7 @@ from bot.render import (
     render_turn,
     style,
 )
-from bot.render.cards import dice_slot, layout
+from bot.render.cards import layout
 
 from . import states
 
