@@ -58,7 +58,7 @@ class Publisher:
     def __init__(self, bot: YahtzeeBot, on_computer_turn: Callable[[int], None]) -> None:
         self.bot = bot
         self._on_computer_turn = on_computer_turn  # a computer player is to move in a game
-        self._reminders: dict[int, discord.Message] = {}  # game id -> its turn's reminder
+        self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
         self._pinged: dict[int, tuple[int, str]] = {}  # game id -> (turn, player) last pinged
         #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
         self._parked: dict[int, tuple[int, tuple[int, str]]] = {}
@@ -94,22 +94,26 @@ class Publisher:
                 f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
                 f"{row.board_message_id}"
             )
-        self._reminders[row.id] = await self.channel(row.board_channel_id).send(
+        reminder = await self.channel(row.board_channel_id).send(
             f"{ping(player_id)}, half your turn's time is gone: "
             f"{minutes}:{seconds:02d} left to play.{link}",
             allowed_mentions=USER_MENTIONS,
-            delete_after=seconds_left + 5,  # in case the bot restarts meanwhile
         )
+        # recorded, so that the turn's end deletes it even after a restart in between
+        self._reminders[row.id] = (row.board_channel_id, reminder.id)
+        await self.games.reminder_posted(row.id, reminder.id)
 
-    async def turn_over(self, game_id: int) -> None:
+    async def turn_over(self, game_id: int, row: GameRow | None = None) -> None:
         """A turn has ended: its half-time reminder, if any, has done its job and goes (the
-        channel keeps no extra message per reminded turn)."""
+        channel keeps no extra message per reminded turn). ``row``: the game as saved, whose
+        record names a reminder a process posted before it restarted."""
         reminder = self._reminders.pop(game_id, None)
-        if reminder is not None:
-            try:
-                await reminder.delete()
-            except discord.HTTPException as exc:
-                log.info("could not delete the reminder of game %s: %s", game_id, exc)
+        if reminder is None and row is not None and row.reminder_message_id is not None:
+            reminder = (row.board_channel_id, row.reminder_message_id)
+        if reminder is None:
+            return
+        await self.delete(*reminder)
+        await self.games.reminder_posted(game_id, None)
 
     # -- boards ------------------------------------------------------------------------------
 
@@ -118,7 +122,7 @@ class Publisher:
         posted, an Undo took the game back: the message is deleted again)."""
         board = await board.drawn()
         assert board.game is not None
-        await self.turn_over(board.row.id)
+        await self.turn_over(board.row.id, board.row)
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         post = self.channel(board.row.board_channel_id).send
@@ -418,7 +422,7 @@ class Publisher:
 
     async def post_final(self, row: GameRow, image: bytes | None = None) -> None:
         """The game-over message: ranking, the cards as text, the final picture."""
-        await self.turn_over(row.id)
+        await self.turn_over(row.id, row)
         self._pinged.pop(row.id, None)
         parked = self._parked.pop(row.id, None)
         if parked is not None:
@@ -571,8 +575,9 @@ class Publisher:
         return ended
 
     async def ended(self, before: GameRow | None, row: GameRow, reason: str) -> None:
-        """A game ended early: its board says why, its Undo goes."""
+        """A game ended early: its board says why, its Undo and reminder go."""
         if before is None:
             return
+        await self.turn_over(row.id, before)
         await self.retire(row.board_channel_id, before.board_message_id, embed=ended_embed(reason))
         await self.retire(row.board_channel_id, before.undo_message_id)

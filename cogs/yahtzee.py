@@ -196,6 +196,7 @@ class Yahtzee(
             if scored.finished:
                 await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
+                await publisher.turn_over(row.id, row)
                 await publisher.channel(row.board_channel_id).send(
                     embed=ended_embed(f"Everyone is away. {NOBODY_LEFT}")
                 )
@@ -203,7 +204,7 @@ class Yahtzee(
                 await publisher.post_board(scored.board)
         elif isinstance(outcome, Expired):
             row = outcome.row
-            await publisher.turn_over(row.id)
+            await publisher.turn_over(row.id, row)
             if row.status == GameStatus.CANCELLED:
                 embed = lobby_embed(row)
                 embed.description = outcome.reason
@@ -360,6 +361,7 @@ class Yahtzee(
             await publisher.close_undo(before)
             await publisher.post_final(row)
         else:
+            await publisher.turn_over(row.id, before)
             await publisher.retire(
                 row.board_channel_id,
                 before.board_message_id,

@@ -62,6 +62,10 @@ class RecordsService(ServiceCore):
         """Record which message offers Undo (or that none does)."""
         await self.store.set_messages(game_id, undo_message_id=message_id)
 
+    async def reminder_posted(self, game_id: int, message_id: int | None) -> None:
+        """Record the turn's half-time reminder (or that it is gone)."""
+        await self.store.set_messages(game_id, reminder_message_id=message_id)
+
     async def final_posted(self, game_id: int, message_id: int) -> None:
         """Record the final message of a finished game."""
         await self.store.set_messages(game_id, final_message_id=message_id)

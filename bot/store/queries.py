@@ -101,7 +101,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
-    "timeout_policy, thread_id, hints, pictures, daily"
+    "timeout_policy, thread_id, hints, pictures, daily, reminder_message_id"
 )
 
 
@@ -134,6 +134,7 @@ def _game(row: Row) -> GameRow:
         hints=bool(row[23]),
         pictures=bool(row[24]),
         daily=row[25],
+        reminder_message_id=row[26],
     )
 
 
@@ -599,11 +600,16 @@ class Transaction(Reads):
         *,
         undo_message_id: int | None = _UNSET,
         final_message_id: int | None = _UNSET,
+        reminder_message_id: int | None = _UNSET,
     ) -> Plan[None]:
-        """Record which messages offer Undo and show the final result (the board message
-        is recorded by ``show_board``, or with a move by ``update_game``)."""
+        """Record which messages offer Undo, show the final result and remind the player to
+        move (the board message is recorded by ``show_board``, or with a move by
+        ``update_game``)."""
         sets: list[str] = []
         values: list[Any] = []
+        if reminder_message_id is not _UNSET:
+            sets.append("reminder_message_id = ?")
+            values.append(reminder_message_id)
         if undo_message_id is not _UNSET:
             sets.append("undo_message_id = ?")
             values.append(undo_message_id)

@@ -103,6 +103,7 @@ class GameRow:
     hints: bool = True
     pictures: bool = True  # False: the bot may not attach files there, boards are text
     daily: str | None = None  # the day whose dice a daily challenge is played with
+    reminder_message_id: int | None = None  # the turn's half-time reminder, until it ends
 
     @property
     def is_live(self) -> bool:

@@ -4,12 +4,14 @@ behaves as it should.
 
 What people do (rules): ``/yahtzee start``; Join; Leave (the button and ``/yahtzee leave``);
 Add bot (Optimal, Casual, To win); Remove bot (when the lobby offers it); the Hints switch;
-Start; Cancel; Roll; hold a die; score a box; play a few turns quickly; Undo; ``/yahtzee
+Start; Cancel; Roll; hold a die; score a box; play a few turns briskly; Undo; ``/yahtzee
 kick``, ``rejoin`` and ``end`` (with its confirmation); Play again, by a player or by Carol,
-who never plays; ``/yahtzee daily``; an admin switching the timeout policy; the clock moving
-past a half-time ping, a turn's time limit, a lobby's timeout or a day (then the timer's
-tick, called directly); and the bot stopping and starting again on the same file. Ann has
-Manage Server; Ann, Bob and Cat play, in two channels.
+who never plays; ``/yahtzee daily`` and its private board; an admin switching the timeout
+policy; the clock moving past a half-time ping, a turn's time limit, a lobby's timeout or a
+day (then the timer's tick, called directly: the cog's loop ticks every 5 s of real time);
+and the bot stopping and starting again on the same file. Ann has Manage Server; Ann, Bob
+and Cat play, in two channels. After each step the test waits for the bot to be quiet and
+for computer seats to finish their turns (they move with no delay in tests).
 
 After every step (each invariant has a name, listed in ``INVARIANTS``):
 
@@ -18,22 +20,24 @@ After every step (each invariant has a name, listed in ``INVARIANTS``):
   allowed to make it, every game replays from its move log;
 - liveness: a computer seat to move moves within a few seconds with nobody clicking and the
   clock standing still; a game with no person left playing (all left, or away) is over, and
-  nothing is played in it after that; every open lobby has a person as host; every live game
-  has a live board on which the player to move can act;
+  nothing is played in it after that; every open lobby has a seated person as host; every
+  live game has a live board on which the player to move can act (a daily challenge's is
+  private: the player's own ephemeral message);
 - no pestering: nobody is pinged for a turn that is not theirs, nor twice for one turn of
-  one game (the half-time reminder counted on its own); a step by Carol pings nobody; a
-  rematch pings each of a game's players at most once, ever;
+  one game (the half-time reminder counted on its own, also once a turn); a step by Carol
+  pings nobody; a rematch pings each of a game's players at most once, ever;
 - truth: no message looks live (a Roll, Join or Start button, "your turn") for a game or a
-  lobby that is over, a lobby message no longer looks live once its game started, a
-  half-time reminder goes with its turn, and a game has at most one live board;
-- privacy: a daily challenge's dice are never shown in the channel (its board is the
-  player's own); only its final result is public.
+  lobby that is over, a lobby message no longer looks live once its game started, and a
+  game has at most one live board; a half-time reminder goes when its turn ends;
+- privacy: a daily challenge's dice are never shown in a public message; only its final
+  result is.
 
 ``YAHTZEE_LIFECYCLE_EXAMPLES`` (default 10) and ``YAHTZEE_LIFECYCLE_STEPS`` (default 30) set
-the size of the run (200 and 100 for a long one); the run is derandomized, so it is the same
-every time, and a failure prints the shortest list of steps hypothesis found.
+the size of the run (200 and 100 for a long one). The run is derandomized, so it is the same
+every time, and a failure prints the steps hypothesis shrank it to, each with what it did.
 ``YAHTZEE_LIFECYCLE_SKIP=pings,truth`` leaves invariants out (to find the next failure while
-one is being fixed).
+one is being fixed); ``YAHTZEE_LIFECYCLE_SHRINK=0`` reports a failure as found (no shrinking,
+which hypothesis caps at 5 minutes); ``YAHTZEE_LIFECYCLE_VERBOSE=1`` prints every step.
 """
 
 from __future__ import annotations
@@ -192,7 +196,8 @@ class Posted:
 
 class Referee(FuzzReferee):
     """test_fuzz's referee, which also knows who opened a game in the interaction it checks
-    (``/yahtzee daily`` opens and starts one in a single interaction)."""
+    (``/yahtzee daily`` opens and starts one in a single interaction), and replays a game
+    while its computer seats go on moving (up to the version of the state it compares)."""
 
     async def check(self, who: dict[str, Any], admin_ids: set[str]) -> None:
         for game_id in await self.games():
@@ -201,6 +206,22 @@ class Referee(FuzzReferee):
                 if row is not None:
                     self.before[game_id] = (None, None, row.host_id)
         await super().check(who, admin_ids)
+
+    async def check_replay(self, game_id: int) -> None:
+        row = await self.bot.games.find(game_id)
+        assert row is not None
+        log = [m for m in await self.bot.games.store.moves(game_id) if m[0] <= row.version]
+        replayed = replay(row.players, row.preset, row.timeout_policy, log)  # raises if impossible
+        self.checked["replays"] = self.checked.get("replays", 0) + 1
+        if row.state is None:
+            assert replayed.game is None, game_id
+            return
+        assert replayed.game == Game.from_dict(row.state), game_id
+        if row.status == GameStatus.FINISHED:
+            totals = {int(seat.player_id): seat.card.total for seat in replayed.game.seats}
+            results = await self.bot.games.store.results(game_id)
+            assert results, game_id
+            assert all(r.total == totals[r.user_id] for r in results), (game_id, results, totals)
 
 
 class Recorder:
@@ -317,6 +338,7 @@ class Lifecycle(RuleBasedStateMachine):
         self.busy: set[str] = set()  # channels with a lobby or a game (not a daily)
         self.undos: list[str] = []  # messages with an Undo their player can click
         self.finals: list[str] = []  # messages with Play again
+        self.tries: list[str] = list(PLAYERS)  # who has today's daily challenge still to try
         self.problems: list[tuple[str, str]] = []
         self.sent: list[tuple[str, Interaction]] = []
         self.actor = ""  # who acted in the step
@@ -652,6 +674,12 @@ class Lifecycle(RuleBasedStateMachine):
                 if kind_of(custom_id) == "again" and not private:
                     finals.append(message["id"])
         self.undos, self.finals = undos, finals
+        today = self.clock().date().isoformat()
+        path = Path(self.database)
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            tried = {str(r[0]) for r in db.execute(
+                "SELECT host_id FROM games WHERE daily = ?", (today,))}  # fmt: skip
+        self.tries = [n for n in PLAYERS if self.users[n]["id"] not in tried]
 
     # -- rules: lobbies --------------------------------------------------------------------------
 
@@ -985,13 +1013,15 @@ class Lifecycle(RuleBasedStateMachine):
 
         self.act("play-again", work)
 
-    @precondition(lambda self: not self.fits(lambda t: t.daily))  # one try at a time
+    @precondition(lambda self: self.tries and not self.fits(lambda t: t.daily))
     @rule(where=WHERE, actor=SEATED)
     def daily(self, where: int, actor: str) -> None:
-        """``/yahtzee daily``: a try at today's challenge (or its board again)."""
+        """``/yahtzee daily``: a try at today's challenge, by someone who has one left today
+        (one try at a time, as the bot shows a try in progress again)."""
+        usual = self.users[self.tries[0]]["id"]
 
         async def work() -> None:
-            await self.slash(self.who(actor, None), CHANNELS[where % len(CHANNELS)],
+            await self.slash(self.who(actor, usual), CHANNELS[where % len(CHANNELS)],
                              "yahtzee daily")  # fmt: skip
 
         self.act("daily", work)

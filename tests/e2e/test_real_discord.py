@@ -17,7 +17,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 
 from ..clock import FakeClock
-from .conftest import StartBot
+from .conftest import StartBot, stop
 from .fake_discord import (
     ATTACH_FILES,
     CREATE_PUBLIC_THREADS,
@@ -528,6 +528,32 @@ async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     await fake.wait_for(lambda: reminder["id"] not in fake.messages)
     summary = fake.messages[board["id"]]["embeds"][0]["description"]
     assert summary.startswith("\N{PARTY POPPER} **Yahtzee!** ")  # a Yahtzee is celebrated
+
+
+async def test_a_reminder_goes_with_its_turn_across_a_restart(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by the lifecycle test: the half-time reminder was known in memory only, so a
+    restart before the turn ended left it in the channel for good. It is recorded now."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    board = await start_game(fake, channel, ann, bob)
+    clock.advance(30)
+    assert await tick(bot, fake) == 1
+    reminder = fake.last(channel)
+    assert reminder["content"].startswith(f"<@{ann['id']}>, half your turn's time is gone")
+    await stop(bot)
+    bot = await start_bot()
+    dice.extend([1, 2, 3, 4, 6])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, board, "chance")
+    await fake.wait_for(lambda: reminder["id"] not in fake.messages)
+    row = await bot.store.live_game_in(int(channel))
+    assert row is not None and row.reminder_message_id is None
 
 
 async def test_a_computer_turn_is_told_in_words(

@@ -40,7 +40,7 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await Store.open(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 11
+        assert await store.schema_version() == latest_schema_version() == 12
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
