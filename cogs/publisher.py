@@ -169,10 +169,6 @@ class Publisher:
             self._on_computer_turn(board.row.id)
         return message
 
-    def pinged(self, game_id: int) -> tuple[int, str] | None:
-        """The (turn, player) whose board was posted last in the game, if known."""
-        return self._pinged.get(game_id)
-
     async def park(
         self, game_id: int, channel_id: int, message_id: int | None, turn: tuple[int, str] | None
     ) -> None:

@@ -668,12 +668,14 @@ class Yahtzee(
         """Undo: this message is the live board again; the next turn's message goes away."""
         undone = await self.games.undo(game_id, interaction.user.id, message_id(interaction), turn)
         await self.publisher.show(interaction, undone.board)
+        # The undone turn (the next player's) is over: its half-time reminder goes.
+        await self.publisher.turn_over(game_id, undone.board.row)
         # The next turn's board waits, without controls, to be that turn's board again.
         await self.publisher.park(
             game_id,
             undone.board.row.board_channel_id,
             undone.retire_message_id,
-            self.publisher.pinged(game_id),
+            undone.retire_turn,  # known also after a restart, unlike what was pinged
         )
 
     @guarded

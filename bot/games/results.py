@@ -142,3 +142,4 @@ class Undone:
 
     board: Board
     retire_message_id: int | None
+    retire_turn: tuple[int, str] | None = None  # (turn, player) that message was posted for

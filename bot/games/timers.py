@@ -87,7 +87,9 @@ class TimersService(TurnsService):
                 saved = await self._save(row, MoveRecord(None, "ping"), None, **timer)
                 return ComputerDue(saved)
             if row.ping_at is not None and row.ping_at <= now_at:
-                saved = await self._save(row, MoveRecord(None, "ping"), ping_at=None, unseen=True)
+                # the turn it reminded of: an Undo back to this turn does not remind again
+                ping = MoveRecord(None, "ping", str(game.turn_number))
+                saved = await self._save(row, ping, ping_at=None, unseen=True)
                 left = 0
                 if row.deadline_at is not None:
                     left = max(

@@ -243,22 +243,27 @@ class TurnsService(LobbyService):
             game = self.game_of(row)
             if message_id != row.undo_message_id or turn != game.turn_number - 1:
                 raise Refusal("Too late to undo: the next roll has happened.", self._link(row))
+            undone_turn = (game.turn_number, game.current_player_id)
             with refusing():
                 game.undo(player_id(user_id))
             # The next turn's board may still be on its way (its post not yet recorded): then
             # the board on record is this very message, which must stay; the late post is
             # refused by board_shown. The Undo's message becomes the board in the same save.
             remove = row.board_message_id if row.board_message_id != message_id else None
+            # The turn starts its time again; it is reminded at half time once, ever.
+            timer = self._turn_timer(row, game)
+            if await self.store.logged(game_id, "ping", str(game.turn_number)):
+                timer["ping_at"] = None
             saved = await self._save(
                 row,
                 MoveRecord(user_id, "undo", dice=str(game.dice)),
                 game,
-                **self._turn_timer(row, game),
+                **timer,
                 **self._moved(),
                 undo_message_id=None,
                 board=(message_id, game.turn_number, row.version),
             )
-            return Undone(await self._board(saved, game), remove)
+            return Undone(await self._board(saved, game), remove, undone_turn)
 
         return await self._locked(game_id, work)
 

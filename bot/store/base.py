@@ -178,6 +178,7 @@ class Store(abc.ABC):
     decisions = _reading(Reads.decisions)
     player_name = _reading(Reads.player_name)
     request_recorded = _reading(Reads.request_recorded)
+    logged = _reading(Reads.logged)
     daily_entry = _reading(Reads.daily_entry)
     daily_board = _reading(Reads.daily_board)
 

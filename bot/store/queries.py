@@ -288,6 +288,14 @@ class Reads:
         )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    def logged(self, game_id: int, action: str, detail: str) -> Plan[bool]:
+        """Whether the game's log holds a move ``action`` with ``detail``."""
+        row = yield from _one(
+            "SELECT 1 FROM moves WHERE game_id = ? AND action = ? AND detail = ? LIMIT 1",
+            (game_id, action, detail),
+        )
+        return row is not None
+
     def daily_entry(self, game_id: int) -> Plan[DailyEntry | None]:
         """A daily challenge game's try: its day, score and the Optimal bot's."""
         row = yield from _one(

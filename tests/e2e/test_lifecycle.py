@@ -24,11 +24,12 @@ After every step (each invariant has a name, listed in ``INVARIANTS``):
   live game has a live board on which the player to move can act (a daily challenge's is
   private: the player's own ephemeral message);
 - no pestering: nobody is pinged for a turn that is not theirs, nor twice for one turn of
-  one game (the half-time reminder counted on its own, also once a turn); a step by Carol
-  pings nobody; a rematch pings each of a game's players at most once, ever;
+  one game; a step by Carol pings nobody; a rematch pings each of a game's players at most
+  once, ever; a half-time reminder pings the player to move, once a turn (``reminders``);
 - truth: no message looks live (a Roll, Join or Start button, "your turn") for a game or a
   lobby that is over, a lobby message no longer looks live once its game started, and a
-  game has at most one live board; a half-time reminder goes when its turn ends;
+  game has at most one live board; a half-time reminder goes when its turn ends
+  (``reminders``);
 - privacy: a daily challenge's dice are never shown in a public message; only its final
   result is.
 
@@ -107,11 +108,11 @@ INVARIANTS = {
     "deserted": "a game with no person left playing is over, and nothing moves in it after",
     "lobby_host": "every open lobby has a seated person as host",
     "live_board": "every live game has a live board on which the player to move can act",
-    "pings": "pings only for the pinged person's own turn, once per turn (reminder apart)",
+    "pings": "a turn's ping only to its player, once per turn; no ping for no reason",
     "carol_pings": "a step by someone who did not play (Carol) pings nobody",
     "rematch_pings": "a rematch pings each of a game's players at most once, ever",
     "truth": "nothing looks live for a game that is not; at most one live board per game",
-    "reminders": "a half-time reminder goes when its turn ends",
+    "reminders": "a half-time reminder pings the player to move once a turn, goes with it",
     "daily_private": "a daily challenge's dice are never shown in the channel",
 }
 assert set(INVARIANTS) >= SKIP, f"unknown invariants in YAHTZEE_LIFECYCLE_SKIP: {SKIP}"
@@ -339,6 +340,7 @@ class Lifecycle(RuleBasedStateMachine):
         self.undos: list[str] = []  # messages with an Undo their player can click
         self.finals: list[str] = []  # messages with Play again
         self.tries: list[str] = list(PLAYERS)  # who has today's daily challenge still to try
+        self.restarts = self.policies = 0  # a few of each are enough in one run
         self.problems: list[tuple[str, str]] = []
         self.sent: list[tuple[str, Interaction]] = []
         self.actor = ""  # who acted in the step
@@ -1026,9 +1028,11 @@ class Lifecycle(RuleBasedStateMachine):
 
         self.act("daily", work)
 
-    @precondition(lambda self: self.lobbies())  # it applies to games started afterwards
+    @precondition(lambda self: self.lobbies() and self.policies < 2)  # for the next games
     @rule(policy=st.sampled_from(["skip-seat", "scratch"]))
     def timeout_policy(self, policy: str) -> None:
+        self.policies += 1
+
         async def work() -> None:
             answer = await self.slash("Ann", CHANNELS[0], "yahtzee-admin settings")
             menu = answer.response
@@ -1041,7 +1045,7 @@ class Lifecycle(RuleBasedStateMachine):
 
         self.act("policy", work)
 
-    @precondition(lambda self: self.targets or self.finals)
+    @precondition(lambda self: (self.targets or self.finals) and self.kind != "time")
     @rule(seconds=st.sampled_from([160, 310, 901, 86_401]))
     def time_passes(self, seconds: int) -> None:
         """The clock moves on (a half-time ping, a turn's limit, a lobby's timeout, a day)
@@ -1055,9 +1059,12 @@ class Lifecycle(RuleBasedStateMachine):
 
         self.act("time", work)
 
-    @precondition(lambda self: self.targets and self.kind != "restart")  # once is enough
+    @precondition(lambda self: self.targets and self.kind != "restart" and self.restarts < 3)
     @rule()
     def restart(self) -> None:
+        """The bot stops and starts again on the same file (a deploy, a crash)."""
+        self.restarts += 1
+
         async def work() -> None:
             await self._stop_bot()
             await self._start_bot()
@@ -1226,14 +1233,15 @@ class Lifecycle(RuleBasedStateMachine):
             if board is not None:
                 game_id, turn = board
                 history = self.histories.get(game_id)
+                name = "reminders" if kind == "reminder" else "pings"
                 for user in posted.mentions:
                     self.counted[(game_id, turn, user, kind)] += 1
                     times = self.counted[(game_id, turn, user, kind)]
                     if history is not None and (turn, user) not in history.turns:
-                        self.problem("pings", f"game {game_id}: {self.name_of(user)} pinged "
+                        self.problem(name, f"game {game_id}: {self.name_of(user)} pinged "
                                      f"({kind}) for turn {turn}, not theirs: {said!r}")  # fmt: skip
                     if times > 1:
-                        self.problem("pings", f"game {game_id}: {self.name_of(user)} pinged "
+                        self.problem(name, f"game {game_id}: {self.name_of(user)} pinged "
                                      f"({kind}) for turn {turn} {times}x: {said!r}")  # fmt: skip
                 continue
             if self.kind == "play-again" and self.source is not None:

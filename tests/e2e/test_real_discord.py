@@ -556,6 +556,45 @@ async def test_a_reminder_goes_with_its_turn_across_a_restart(
     assert row is not None and row.reminder_message_id is None
 
 
+async def test_an_undo_neither_pings_nor_reminds_twice_across_a_restart(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by the lifecycle test's long run. Ann, alone, was reminded in her second turn,
+    scored, the bot restarted, she took the scoring back: the third turn's reminder went with
+    that turn, the second turn was not reminded again, and scoring anew showed the board
+    that had pinged her for the third turn again, without a second notification."""
+    ann = fake.user("Ann")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    await start_game(fake, channel, ann)
+    await play_turn(fake, dice, ann, channel, [[1, 1, 2, 3, 4]], "ones")
+    second = await live_board(fake, channel)
+    clock.advance(31)
+    assert await tick(bot, fake) == 1  # turn 2's reminder
+    await play_turn(fake, dice, ann, channel, [[3, 3, 2, 5, 6]], "threes")
+    third = await live_board(fake, channel)
+    clock.advance(31)
+    assert await tick(bot, fake) == 1  # turn 3's reminder
+    reminder = fake.last(channel)
+    assert reminder["content"].startswith(f"<@{ann['id']}>, half your turn's time is gone")
+    await stop(bot)
+    bot = await start_bot()
+
+    undone = await fake.click(ann, second, "Undo")
+    assert undone.response_type == 7, undone.ephemeral_text
+    await fake.wait_for(lambda: reminder["id"] not in fake.messages)
+    clock.advance(31)
+    assert await tick(bot, fake) == 0  # turn 2 was reminded already
+    pings = len(fake.pings)
+    await fake.choose(ann, second, "threes")
+    await fake.wait_for(lambda: find_component(fake.messages[third["id"]], "Roll") is not None)
+    assert [m["id"] for m in fake.live_boards(channel)] == [third["id"]]
+    assert len(fake.pings) == pings  # pinged for turn 3 once, before the Undo
+
+
 async def test_a_computer_turn_is_told_in_words(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
