@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.games import Refusal
 
+from . import answers
 from .components import ADMIN_COMPONENTS
 from .errors import guarded
 from .messages import reset_confirm_view, settings_embed, settings_view
@@ -46,8 +47,11 @@ class Admin(
         """The current values, with a menu for each."""
         guild_id = require_manager(interaction)
         current = await self.bot.games.server_settings(guild_id)
-        await interaction.response.send_message(
-            embed=settings_embed(current), view=settings_view(guild_id, current), ephemeral=True
+        await answers.send(
+            interaction,
+            embed=settings_embed(current),
+            view=settings_view(guild_id, current),
+            ephemeral=True,
         )
 
     @guarded
@@ -70,8 +74,8 @@ class Admin(
         else:
             changes = {"preset": value}
         changed = await games.change_settings(guild_id, user, is_admin, **changes)
-        await interaction.response.edit_message(
-            embed=settings_embed(changed), view=settings_view(guild_id, changed)
+        await answers.edit(
+            interaction, embed=settings_embed(changed), view=settings_view(guild_id, changed)
         )
 
     @app_commands.command(
@@ -81,7 +85,8 @@ class Admin(
     async def reset_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Ask for confirmation first."""
         guild_id = require_manager(interaction)
-        await interaction.response.send_message(
+        await answers.send(
+            interaction,
             "Reset this server's leaderboard? Every result so far is archived (not deleted) and "
             "the boards start empty. `/yahtzee-admin restore-leaderboard` brings them back.",
             view=reset_confirm_view(guild_id),
@@ -101,7 +106,7 @@ class Admin(
             if count
             else "The leaderboard was already empty; nothing to archive."
         )
-        await interaction.response.edit_message(content=text, view=None)
+        await answers.edit(interaction, content=text, view=None)
 
     @app_commands.command(
         name="restore-leaderboard", description="Bring back the results of the last reset"
@@ -115,7 +120,7 @@ class Admin(
             if count
             else "There is no archived leaderboard to restore."
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        await answers.send(interaction, text, ephemeral=True)
 
 
 async def setup(bot: YahtzeeBot) -> None:

@@ -17,6 +17,8 @@ from bot.engine import RuleError
 from bot.games import AnsweredElsewhere, GameService, Refusal
 from bot.store import StoreUnavailable
 
+from . import answers
+
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
@@ -32,10 +34,7 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
 
 async def tell(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer with an ephemeral message, whether or not the interaction was answered yet."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await answers.send(interaction, text, ephemeral=True)
 
 
 async def _answered_elsewhere(interaction: discord.Interaction[Any]) -> bool:
@@ -150,6 +149,7 @@ def guarded(
     async def wrapper(
         self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
     ) -> None:
+        answers.guard(interaction)
         try:
             await handler(self, interaction, *args, **kwargs)
         except Exception as error:  # one handler for all of them

@@ -27,6 +27,7 @@ from bot.strategy.coach import BoxHint
 from bot.strategy.decisions import Choice, count_word
 from bot.strategy.winning import WinHint
 
+from . import answers
 from .components import (
     AnalysisButton,
     BoxSelect,
@@ -92,7 +93,8 @@ def board_files(board: Board) -> list[discord.File]:
 async def send_card(interaction: discord.Interaction[Any], card: Card) -> None:
     """A scorecard, only for the asker: as text, and as a picture where files may go."""
     files = [png(card.image, CARD_FILE)] if card.image is not None else []
-    await interaction.response.send_message(
+    await answers.send(
+        interaction,
         f"**{shown_name(card.name)}**\n{code_block(card.text)}", files=files, ephemeral=True
     )
 

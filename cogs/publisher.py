@@ -21,6 +21,7 @@ from bot.games import NOBODY_LEFT, Board, GameService, Scored, is_bot
 from bot.store import GameRow, GameStatus
 from bot.strategy import supports
 
+from . import answers
 from .messages import (
     FINAL_FILE,
     board_embed,
@@ -259,8 +260,11 @@ class Publisher:
         """Answer a click by showing ``board`` on the message clicked."""
         await self.unarchiving(
             board.row.board_channel_id,
-            lambda: interaction.response.edit_message(
-                embed=board_embed(board), attachments=board_files(board), view=board_view(board)
+            lambda: answers.edit(
+                interaction,
+                embed=board_embed(board),
+                attachments=board_files(board),
+                view=board_view(board),
             ),
         )
         if interaction.message is not None:
@@ -271,7 +275,7 @@ class Publisher:
         stay as they are (a hold changes neither), so nothing is drawn or uploaded."""
         await self.unarchiving(
             board.row.board_channel_id,
-            lambda: interaction.response.edit_message(view=board_view(board)),
+            lambda: answers.edit(interaction, view=board_view(board)),
         )
         if interaction.message is not None:
             await self.games.board_shown(board.row, interaction.message.id, board.game)
@@ -281,7 +285,8 @@ class Publisher:
     ) -> None:
         """Answer a command with a daily challenge's private board (only the clicker sees
         it; its clicks edit it in place), and note it as the game's board."""
-        response = await interaction.response.send_message(
+        message_id = await answers.send(
+            interaction,
             content,
             embed=board_embed(board),
             files=board_files(board),
@@ -289,8 +294,8 @@ class Publisher:
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
-        if response.message_id is not None:
-            await self.games.board_shown(board.row, response.message_id, board.game)
+        if message_id is not None:
+            await self.games.board_shown(board.row, message_id, board.game)
 
     async def scored_privately(self, interaction: discord.Interaction[Any], scored: Scored) -> None:
         """A daily challenge's scoring: its private board shows the next turn (or the final
@@ -302,7 +307,8 @@ class Publisher:
             game = self.games.game_of(row)
             daily = await self.games.daily_entry(row.id)
             picture = scored.final_image
-            await interaction.response.edit_message(
+            await answers.edit(
+                interaction,
                 content=said,
                 embed=final_embed(row, game, picture=picture is not None, daily=daily),
                 attachments=[png(picture, FINAL_FILE)] if picture is not None else [],
@@ -311,7 +317,8 @@ class Publisher:
             await self.post_final(row, picture)
             return
         board = await scored.board.drawn()
-        await interaction.response.edit_message(
+        await answers.edit(
+            interaction,
             content=said,
             embed=board_embed(board),
             attachments=board_files(board),
@@ -322,7 +329,7 @@ class Publisher:
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         """Answer a lobby click with the lobby as it is now."""
-        await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
+        await answers.edit(interaction, embed=lobby_embed(row), view=lobby_view(row))
         if interaction.message is not None:
             await self.games.board_shown(row, interaction.message.id, None)
 
@@ -339,14 +346,15 @@ class Publisher:
         mentions: discord.AllowedMentions | None = None,
     ) -> None:
         """Answer the interaction with the lobby message, and note it as the game's board."""
-        response = await interaction.response.send_message(
+        message_id = await answers.send(
+            interaction,
             content,
             embed=lobby_embed(row),
             view=lobby_view(row),
             allowed_mentions=mentions or discord.AllowedMentions.none(),
         )
-        if response.message_id is not None:
-            await self.games.board_shown(row, response.message_id, None)
+        if message_id is not None:
+            await self.games.board_shown(row, message_id, None)
 
     async def post_lobby(
         self,

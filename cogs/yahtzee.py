@@ -27,6 +27,7 @@ from bot.games import (
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 from bot.store import GameRow, GameStatus
 
+from . import answers
 from .components import GAME_COMPONENTS
 from .computer import ComputerPlayers
 from .errors import guarded, tell
@@ -262,7 +263,8 @@ class Yahtzee(
     ) -> None:
         """Today's best tries, on this server or everywhere (only for you)."""
         entries = await self.games.daily_board(interaction.guild_id, everywhere)
-        await interaction.response.send_message(
+        await answers.send(
+            interaction,
             embed=daily_board_embed(entries, self.games.today(), everywhere), ephemeral=True
         )
 
@@ -271,7 +273,7 @@ class Yahtzee(
         """The Replay button of a finished daily challenge: its turns as text (private)."""
         turns = await self.games.daily_replay(game_id, interaction.user.id)
         text = replay_text(turns)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await answers.send(interaction, text[:2000], ephemeral=True)
 
     async def _check_permissions(self, interaction: discord.Interaction[Any]) -> None:
         """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
@@ -307,7 +309,8 @@ class Yahtzee(
             interaction.channel_id, interaction.user.id, interaction.permissions.manage_guild
         )
         what = "game" if row.status == GameStatus.ACTIVE else "lobby"
-        await interaction.response.send_message(
+        await answers.send(
+            interaction,
             f"End this {what} for everyone? It is kept as abandoned and counts for nobody.",
             view=end_confirm_view(row.id),
             ephemeral=True,
@@ -322,7 +325,7 @@ class Yahtzee(
         embed = discord.Embed(
             title="Yahtzee rules", description=rules_text(preset), colour=0x24593B
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answers.send(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave this channel's game; the others play on")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -332,11 +335,12 @@ class Yahtzee(
         board = await self.games.leave_game(interaction.channel_id, interaction.user.id)
         row = board.row
         if row.daily is not None:  # a private try: nothing in the channel to change
-            await interaction.response.send_message(
+            await answers.send(
+                interaction,
                 "You left your daily challenge; it counts as today's try.", ephemeral=True
             )
             return
-        await interaction.response.send_message("You left the game.", ephemeral=True)
+        await answers.send(interaction, "You left the game.", ephemeral=True)
         publisher = self.publisher
         if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
             if before.board_message_id:
@@ -384,7 +388,7 @@ class Yahtzee(
         row = await self.games.find(game_id)
         assert row is not None
         text = hint_text(choices, self.games.game_of(row), to_win)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answers.send(interaction, text, ephemeral=True)
 
     @guarded
     async def on_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -417,8 +421,8 @@ class Yahtzee(
             display_name(interaction.user),
         )
         picture = interaction.app_permissions.attach_files
-        await interaction.response.send_message(
-            embed=leaderboard_embed(page, picture),
+        await answers.send(
+            interaction, embed=leaderboard_embed(page, picture),
             files=leaderboard_files(page, picture),
             view=leaderboard_view(page),
             ephemeral=True,  # Share posts it for the channel
@@ -442,8 +446,8 @@ class Yahtzee(
         if not interaction.app_permissions.attach_files:  # the figures are in the embed
             stats = replace(stats, image=None)
         files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
-        await interaction.response.send_message(
-            content=None if private else f"Shared by {interaction.user.mention}",
+        await answers.send(
+            interaction, content=None if private else f"Shared by {interaction.user.mention}",
             embed=stats_embed(name, stats),
             files=files,
             view=share_view("stats", str(user_id)) if private else discord.utils.MISSING,
@@ -458,7 +462,7 @@ class Yahtzee(
         """Re-post the lobby or the turn board and retire the old message's buttons."""
         assert interaction.channel_id is not None
         row = await self.games.live_game(interaction.channel_id)
-        await interaction.response.send_message("Here it is again, at the bottom.", ephemeral=True)
+        await answers.send(interaction, "Here it is again, at the bottom.", ephemeral=True)
         moved = ended_embed("This board moved to the bottom of the channel.")
         moved.title = "Yahtzee: board moved"
         if row.status == GameStatus.LOBBY:
@@ -478,8 +482,8 @@ class Yahtzee(
         """An away player comes back from their next turn."""
         assert interaction.channel_id is not None
         row = await self.games.rejoin(interaction.channel_id, interaction.user.id)
-        await interaction.response.send_message(
-            "Welcome back: you play again from your next turn.", ephemeral=True
+        await answers.send(
+            interaction, "Welcome back: you play again from your next turn.", ephemeral=True
         )
         await self.publisher.publish(row.id)
 
@@ -496,7 +500,8 @@ class Yahtzee(
             player.id,
             interaction.permissions.manage_guild,
         )
-        await interaction.response.send_message(
+        await answers.send(
+            interaction,
             f"{shown_name(display_name(player))} was removed from the game.", ephemeral=True
         )
         await self.publisher.publish(board.row.id)
@@ -523,8 +528,8 @@ class Yahtzee(
             display_name(interaction.user),
         )  # fmt: skip
         picture = interaction.app_permissions.attach_files
-        await interaction.response.send_message(
-            f"Shared by {interaction.user.mention}",
+        await answers.send(
+            interaction, f"Shared by {interaction.user.mention}",
             embed=leaderboard_embed(page, picture),
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -545,8 +550,8 @@ class Yahtzee(
             display_name(interaction.user),
         )
         picture = interaction.app_permissions.attach_files
-        await interaction.response.edit_message(
-            embed=leaderboard_embed(shown, picture),
+        await answers.edit(
+            interaction, embed=leaderboard_embed(shown, picture),
             attachments=leaderboard_files(shown, picture),
             view=leaderboard_view(shown),
         )
@@ -561,7 +566,7 @@ class Yahtzee(
             await self._check_permissions(interaction)
             pictures = interaction.app_permissions.attach_files
             board = await self.games.begin(game_id, user.id, pictures)
-            await interaction.response.edit_message(embed=lobby_embed(board.row), view=None)
+            await answers.edit(interaction, embed=lobby_embed(board.row), view=None)
             await self._launch(interaction, board, interaction.message)
             return
         if action == "unseat":
@@ -650,8 +655,8 @@ class Yahtzee(
             return
         await self.publisher.unarchiving(
             row.board_channel_id,
-            lambda: interaction.response.edit_message(
-                content=None,
+            lambda: answers.edit(
+                interaction, content=None,
                 embed=summary_embed(scored),
                 attachments=[],
                 view=None if scored.finished else undo_view(game_id, turn),
@@ -690,7 +695,7 @@ class Yahtzee(
     async def on_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Analysis button: the clicker's report card, only for them."""
         report = await self.games.report(game_id, interaction.user.id)
-        await interaction.response.send_message(report_text(report), ephemeral=True)
+        await answers.send(interaction, report_text(report), ephemeral=True)
 
     @guarded
     async def on_play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -722,7 +727,7 @@ class Yahtzee(
         row = await self.games.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild
         )
-        await interaction.response.edit_message(content="The game has been ended.", view=None)
+        await answers.edit(interaction, content="The game has been ended.", view=None)
         reason = f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
         await self.publisher.ended(before, row, reason)
 
@@ -734,7 +739,9 @@ class Yahtzee(
 
         discord.py hands a component to its DynamicItem only if the message still carries it;
         otherwise nothing would answer and the user would see "This interaction failed".
+        Every interaction is also guarded: acknowledged in time if its answer is slow.
         """
+        answers.guard(interaction)
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
         data: dict[str, Any] = dict(interaction.data or {})

@@ -1,0 +1,147 @@
+"""Answering an interaction in time, whatever the load.
+
+Discord waits 3 s for an interaction's first answer, counted from when it sent it; after that
+the user sees "This interaction failed" and the answer is refused. Every handler answers
+through ``edit`` (the clicked message changes) and ``send`` (a new message), after ``guard``
+was called when the interaction arrived: if the answer is not on its way ``DEFER_AFTER``
+seconds after Discord created the interaction, the guard acknowledges it (a deferred update
+for a click, a "thinking" answer for a command) and ``edit``/``send`` then deliver the answer
+as an edit of the original message or a follow-up. A per-interaction lock keeps the guard
+and the handler from answering at the same moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+#: Seconds after Discord created an interaction when a slow answer is acknowledged: a second
+#: before Discord's 3 s limit, for the acknowledgement's own trip and a busy event loop.
+DEFER_AFTER = 2.0
+
+#: A clock further than this from Discord's (by the interaction's snowflake) is not trusted:
+#: the guard then counts from when the interaction arrived here.
+CLOCK_TRUST = 10.0
+
+#: Commands whose answer everyone in the channel sees (a lobby): deferred publicly.
+PUBLIC_COMMANDS = frozenset({"start"})
+
+#: The kinds of interaction that wait for an answer (not an autocomplete, not a ping).
+_ANSWERED = frozenset(
+    {
+        discord.InteractionType.application_command,
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    }
+)
+
+_LOCK = "answer-lock"
+_TIMER = "answer-timer"
+_DEFERRED = "answer-deferred"
+
+deferred_total = 0  # how many answers were acknowledged first (for the benchmarks' figures)
+
+
+def _delay(interaction: discord.Interaction[Any]) -> float:
+    """Seconds from now until the interaction should be acknowledged if still unanswered."""
+    age = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    if not -CLOCK_TRUST < age < CLOCK_TRUST:
+        age = 0.0
+    return max(0.0, DEFER_AFTER - max(age, 0.0))
+
+
+def _lock(interaction: discord.Interaction[Any]) -> asyncio.Lock:
+    lock = interaction.extras.get(_LOCK)
+    if lock is None:
+        lock = interaction.extras[_LOCK] = asyncio.Lock()
+    return lock
+
+
+def guard(interaction: discord.Interaction[Any]) -> None:
+    """Make sure ``interaction`` is acknowledged in time even if its answer is slow."""
+    if _TIMER in interaction.extras or interaction.type not in _ANSWERED:
+        return
+    loop = asyncio.get_running_loop()
+    interaction.extras[_TIMER] = loop.call_later(
+        _delay(interaction), lambda: loop.create_task(_acknowledge(interaction))
+    )
+
+
+def deferred(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the guard acknowledged the interaction before its answer was ready."""
+    return bool(interaction.extras.get(_DEFERRED))
+
+
+async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
+    global deferred_total
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            return
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()  # a deferred update: the message stays
+            else:
+                name = interaction.command.name if interaction.command is not None else ""
+                await interaction.response.defer(
+                    thinking=True, ephemeral=name not in PUBLIC_COMMANDS
+                )
+        except discord.HTTPException as exc:  # too late already, or answered elsewhere
+            log.warning("interaction %s: could not acknowledge it (%s)", interaction.id, exc)
+            return
+        interaction.extras[_DEFERRED] = True
+        deferred_total += 1
+        log.info("interaction %s: answer not ready in %.1f s; acknowledged", interaction.id,
+                 DEFER_AFTER)  # fmt: skip
+
+
+def _answering(interaction: discord.Interaction[Any]) -> None:
+    timer = interaction.extras.pop(_TIMER, None)
+    if timer is not None:
+        timer.cancel()
+
+
+async def edit(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """Show ``fields`` (content, embed, attachments, view) on the clicked message."""
+    async with _lock(interaction):
+        _answering(interaction)
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**fields)
+            return
+        await interaction.edit_original_response(**fields)
+
+
+async def send(
+    interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
+) -> int | None:
+    """Answer with a new message (``ephemeral=True``: only the user sees it); its id."""
+    async with _lock(interaction):
+        _answering(interaction)
+        if not interaction.response.is_done():
+            response = await interaction.response.send_message(content, **fields)
+            return response.message_id
+        if interaction.type is not discord.InteractionType.component and deferred(interaction):
+            # the guard's "thinking" answer becomes this one (its privacy was set then)
+            fields.pop("ephemeral", None)
+            message = await interaction.edit_original_response(content=content, **_for_edit(fields))
+            return message.id
+        sent = await interaction.followup.send(
+            content if content is not None else discord.utils.MISSING, wait=True, **fields
+        )
+        return sent.id
+
+
+def _for_edit(fields: dict[str, Any]) -> dict[str, Any]:
+    """``send_message`` arguments as ``edit_original_response`` takes them."""
+    out = dict(fields)
+    files = list(out.pop("files", None) or [])
+    if "file" in out:
+        files.append(out.pop("file"))
+    if files:
+        out["attachments"] = files
+    return out

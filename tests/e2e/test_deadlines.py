@@ -1,0 +1,133 @@
+"""No click is ever answered too late (issue 27): an answer not ready about 2 s after Discord
+created the interaction is acknowledged in time, then edited in when ready.
+
+The fake refuses any first answer later than its ``answer_window`` with Discord's 10062, as
+Discord does after 3 s. Here both are scaled down (the guard acknowledges after 0.2 s, the
+fake refuses after 0.6 s) and the store or the drawing is made slower than the window on
+purpose: every answer still arrives, and every move is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+import cogs.answers
+from bot.app import YahtzeeBot
+from bot.engine import ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .helpers import die_labels, live_board
+
+SLOW = 1.0  # longer than the fake's window: without the guard, every answer is refused
+
+
+@pytest.fixture(autouse=True)
+def short_deadlines(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cogs.answers, "DEFER_AFTER", 0.2)
+    fake.answer_window = 0.6
+
+
+def slowed(call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """``call``, but taking ``SLOW`` seconds longer (a disk or a drawing process that lags)."""
+
+    @functools.wraps(call)
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(SLOW)
+        return await call(*args, **kwargs)
+
+    return slow
+
+
+async def playing(fake: FakeDiscord, start_bot: StartBot) -> tuple[YahtzeeBot, dict[str, Any]]:
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    return bot, await live_board(fake, channel)
+
+
+async def test_a_slow_store_defers_the_roll_and_keeps_it(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The store takes a second to write: the Roll is acknowledged (a deferred update) within
+    the window, the board then shows the dice, and the roll is saved."""
+    ann = fake.user("Ann")
+    bot, board = await playing(fake, start_bot)
+    bot.store.update_game = slowed(bot.store.update_game)  # type: ignore[method-assign]
+    dice.extend([6, 6, 5, 5, 1])
+    answer = await fake.click(ann, board, "Roll")
+    assert answer.error is None
+    assert answer.response_type == 6  # acknowledged first
+    await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == list("66551"))
+    assert fake.messages[board["id"]]["attachments"]  # the picture came with the edit
+    row = await bot.store.live_game_in(int(board["channel_id"]))
+    assert row is not None and row.state is not None and row.state["dice"] == [6, 6, 5, 5, 1]
+
+
+async def test_a_slow_drawing_defers_the_roll(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """The drawing process lags: the Roll is acknowledged, then shown with its picture; the
+    hold that follows (nothing drawn) is answered at once."""
+    ann = fake.user("Ann")
+    bot, board = await playing(fake, start_bot)
+    painter = bot.painter
+    assert painter is not None
+    painter.run = slowed(painter.run)  # type: ignore[method-assign]
+    dice.extend([2, 3, 4, 5, 5])
+    answer = await fake.click(ann, board, "Roll")
+    assert (answer.error, answer.response_type) == (None, 6)
+    await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == list("23455"))
+    held = await fake.click(ann, board, "5")
+    assert (held.error, held.response_type) == (None, 7)  # no drawing, no delay
+
+
+async def test_a_slow_refusal_comes_as_a_private_follow_up(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Bob clicks Roll on Ann's board while reads are slow: acknowledged, then told privately
+    that he is not playing in this game (a follow-up only he sees); the board is unchanged."""
+    bob = fake.user("Bob")
+    bot, board = await playing(fake, start_bot)
+    bot.store.get_game = slowed(bot.store.get_game)  # type: ignore[method-assign]
+    answer = await fake.click(bob, board, "Roll")
+    assert (answer.error, answer.response_type) == (None, 6)
+    await fake.wait_for(lambda: answer.followups != [])
+    (note,) = answer.followups
+    assert note["flags"] & EPHEMERAL and "not playing" in note["content"], note
+    assert find_component(fake.messages[board["id"]], "Roll") is not None
+
+
+async def test_a_slow_command_thinks_then_answers(fake: FakeDiscord, start_bot: StartBot) -> None:
+    """``/yahtzee start`` while writes are slow: everyone sees the bot thinking, then the
+    lobby in that same message, with its Join button."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    bot.store.create_game = slowed(bot.store.create_game)  # type: ignore[method-assign]
+    answer = await fake.slash(ann, channel, "yahtzee start")
+    assert (answer.error, answer.response_type) == (None, 5)
+    original = answer.original_message_id
+    assert original is not None
+    await fake.wait_for(lambda: find_component(fake.messages[original], "Join") is not None)
+    assert not fake.messages[original].get("flags", 0) & EPHEMERAL  # a lobby is public
+
+
+async def test_a_quick_answer_is_not_deferred(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Without slowness nothing is acknowledged first: one answer, the update itself."""
+    ann = fake.user("Ann")
+    _, board = await playing(fake, start_bot)
+    dice.extend([1, 2, 3, 4, 5])
+    answer = await fake.click(ann, board, "Roll")
+    assert (answer.error, answer.response_type, answer.callbacks) == (None, 7, 1)
+    await asyncio.sleep(0.4)  # past the guard's time: it did nothing more
+    assert answer.callbacks == 1
