@@ -487,10 +487,13 @@ def report_text(report: Report) -> str:
     return "\n".join(lines)
 
 
-def hint_text(choices: list[Choice], game: Game, to_win: WinHint | None = None) -> str:
+def hint_text(
+    choices: list[Choice], game: Game, to_win: WinHint | None = None, to_win_off: bool = False
+) -> str:
     """The best choices in plain words, with their expected final scores; with someone to
     beat, also the move with the best chance to win when it is another one (and its chance
-    reads differently from choice 1's)."""
+    reads differently from choice 1's), or, where that advice cannot be had on this host
+    (``to_win_off``), that it is off."""
     assert game.dice is not None
     lines = [
         f"{i}. {choice.describe()}: **{choice.value:.1f}**" for i, choice in enumerate(choices, 1)
@@ -500,6 +503,11 @@ def hint_text(choices: list[Choice], game: Game, to_win: WinHint | None = None) 
         "expected final score of each under optimal play:\n" + "\n".join(lines)
     )
     if to_win is None:
+        if to_win_off:
+            text += (
+                "\nAdvice on your chance to beat the others is off on this host (it lacks the "
+                "memory to prepare it); the choices above are for the most points."
+            )
         return text
     rival = shown_name(to_win.rival)
     # Another move is named only when its chance reads differently: "47% (choice 1: 47%)"

@@ -387,7 +387,8 @@ class Yahtzee(
         to_win = await self.games.win_hint(game_id, choices[0]) if choices else None
         row = await self.games.find(game_id)
         assert row is not None
-        text = hint_text(choices, self.games.game_of(row), to_win)
+        off = to_win is None and await self.games.to_win_off(game_id)
+        text = hint_text(choices, self.games.game_of(row), to_win, to_win_off=off)
         await answers.send(interaction, text, ephemeral=True)
 
     @guarded

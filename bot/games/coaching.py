@@ -16,7 +16,7 @@ from bot.store import (
 )
 from bot.strategy.decisions import Choice, Unsupported, supports
 from bot.strategy.players import daily_optimal_score
-from bot.strategy.winning import WinHint, win_hint
+from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
 from .core import player_id
 from .records import RecordsService
@@ -82,11 +82,23 @@ class CoachingService(RecordsService):
         choice with the best chance of finishing ahead (None while the To-win distributions load,
         which the first call starts, or with no one to beat)."""
         coach = self.coach
-        dists = coach.to_win() if coach is not None else None
-        if coach is None or coach.table is None or dists is None:
+        if coach is None or coach.table is None:
             return None
         game = self.game_of(await self._row(game_id))
+        if not to_win_applies(game):
+            return None  # nobody to beat: nothing to load (the build takes over a GB)
+        dists = coach.to_win()
+        if dists is None:
+            return None
         return await asyncio.to_thread(win_hint, coach.table, dists, game, for_points)
+
+    async def to_win_off(self, game_id: int) -> bool:
+        """Whether a hint in this game would give to-win advice, but cannot on this host
+        (the distributions could not be had: not enough memory to build them)."""
+        coach = self.coach
+        if coach is None or coach.to_win_off is None:
+            return False
+        return to_win_applies(self.game_of(await self._row(game_id)))
 
     async def _cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None

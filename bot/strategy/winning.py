@@ -276,6 +276,11 @@ class WinHint:
         return self.choice.value > self.points_choice_chance + MARGIN
 
 
+def to_win_applies(game: Game) -> bool:
+    """Whether a hint in ``game`` gives to-win advice: someone to beat, official rules."""
+    return bool(rivals_of(game)) and game.preset is Preset.OFFICIAL
+
+
 def win_hint(table: Table, dists: Distributions, game: Game, for_points: Choice) -> WinHint | None:
     """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
     choice beside ``for_points``, the best choice for the expected score."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import bot.strategy.coach as coach_module
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
+from bot.strategy.table_file import distributions_path
 
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
@@ -226,6 +228,53 @@ async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_rea
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert len(text.splitlines()) == 4 and "beat" not in text, text
     assert bot.coach.to_win() is not None  # the line is left out by design, not for want
+
+
+async def test_a_solo_hint_never_asks_for_the_to_win_distributions(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Alone there is nobody to beat: a hint gives the moves for points and nothing starts
+    loading (or, on a fresh host, building: over a GB) the To-win distributions."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.coach.wait()
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    dice.extend([3, 3, 3, 5, 6])
+    await fake.click(ann, board, "Roll")
+    text = (await fake.click(ann, board, "Hint")).ephemeral_text
+    assert len(text.splitlines()) == 4 and "beat" not in text, text
+    assert not bot.coach.to_win_requested
+
+
+async def test_a_host_without_the_memory_says_to_win_advice_is_off(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, monkeypatch: Any
+) -> None:
+    """No distributions on disk and less memory available than their build takes: nothing
+    is built, the log says how to build them ahead, and a hint against Bob says that the
+    advice to beat him is off (the choices for points still come)."""
+    monkeypatch.setattr(coach_module, "TO_WIN_BUILD_MEMORY", 1 << 60)
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    dists = distributions_path(bot.settings.data_dir, "official")
+    dists.unlink()
+    await bot.coach.wait()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    dice.extend([3, 3, 3, 5, 6])
+    await fake.click(ann, board, "Roll")
+    await fake.click(ann, board, "Hint")
+    await bot.coach.wait_for_to_win()
+    text = (await fake.click(ann, board, "Hint")).ephemeral_text
+    assert "off on this host" in text and len(text.splitlines()) == 5, text
+    assert "python -m bot prepare" in (bot.coach.to_win_off or "")
+    assert not dists.exists()
 
 
 async def test_the_daily_challenge(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.engine import Category, Game, ScriptedDice
 from bot.strategy import Table
-from bot.strategy.coach import Coach
+from bot.strategy.coach import Coach, available_memory
 from bot.strategy.decisions import evaluate
 from bot.strategy.table_file import distributions_path, save, table_path
 
@@ -100,3 +100,14 @@ async def test_missing_to_win_distributions_are_built_in_a_process_of_their_own(
         assert path.stat().st_mtime_ns == built_at  # loaded, not built again
     finally:
         again.close()
+
+
+def test_available_memory_is_what_the_kernel_can_give() -> None:
+    """MemAvailable, read from /proc/meminfo: more than nothing, at most the machine's RAM
+    (from sysconf, a second source)."""
+    free = available_memory()
+    if not Path("/proc/meminfo").exists():
+        assert free is None
+        return
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert free is not None and 0 < free <= total
