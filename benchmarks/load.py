@@ -100,6 +100,14 @@ def proc_cpu_and_memory(pid: int) -> tuple[float, int, int]:
     return cpu, rss, peak
 
 
+def proportional_memory(pid: int) -> int:
+    """A process's PSS (KiB): its resident pages, each shared page divided among the
+    processes sharing it (the strategy table mapped by several, the libraries), so that
+    the figures of a family add up to what the family costs the host."""
+    rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    return int(re.search(r"^Pss:\s+(\d+)", rollup, re.MULTILINE).group(1))  # type: ignore[union-attr]
+
+
 def children(pid: int) -> list[int]:
     """Every process started by ``pid``, and theirs (the bot's worker processes)."""
     found: list[int] = []
@@ -363,6 +371,7 @@ class Usage:
     bot_peak: int
     workers_rss: int
     workers: int
+    family_pss: dict[str, int]  # each process's PSS (KiB) by its name
 
 
 def usage(pid: int, before: dict[int, float], after: dict[int, float], seconds: float) -> Usage:
@@ -375,9 +384,15 @@ def usage(pid: int, before: dict[int, float], after: dict[int, float], seconds: 
     for member in others:
         with contextlib.suppress(FileNotFoundError):
             worker_rss += proc_cpu_and_memory(member)[1]
+    pss: dict[str, int] = {}
+    for member in [pid, *others]:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            name = Path(f"/proc/{member}/comm").read_text().strip()
+            name = "bot" if member == pid else f"{name} ({member})"
+            pss[name] = proportional_memory(member)
     return Usage(
         spent(pid) / seconds, sum(spent(m) for m in others) / seconds, rss, peak, worker_rss,
-        len(others),
+        len(others), pss,
     )  # fmt: skip
 
 
@@ -423,6 +438,11 @@ def report(figures: Figures, seconds: float, floors: tuple[float, float], use: U
         f"its {use.workers} child processes (drawing, analysis, multiprocessing's resource "
         f"tracker): CPU {use.workers_cpu * 100:.0f}% of one core; "
         f"RSS {use.workers_rss / 1024:.0f} MiB"
+    )
+    parts = ", ".join(f"{name} {kib / 1024:.0f}" for name, kib in use.family_pss.items())
+    print(
+        f"memory of the bot and its helpers in all (PSS, shared pages counted once): "
+        f"{sum(use.family_pss.values()) / 1024:.0f} MiB ({parts} MiB)"
     )
 
 
