@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sqlite3
 import sys
 from pathlib import Path
@@ -29,7 +31,21 @@ async def _run(settings: Settings, sync: bool) -> None:
             await bot.login(settings.token)
             await bot.sync_commands()
             return
-        await bot.start(settings.token)
+        # A host's stop (SIGTERM) or Ctrl+C closes the bot as a whole, here: the gateway,
+        # then the helper processes and the database; then the process exits 0.
+        stopping = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):  # not on Windows
+                loop.add_signal_handler(stop, stopping.set)
+        running = asyncio.create_task(bot.start(settings.token), name="bot")
+        stopped = asyncio.create_task(stopping.wait(), name="stop-signal")
+        await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        if stopped.done():
+            logging.getLogger("bot").info("stopping: asked to by a signal")
+            await bot.close()
+        stopped.cancel()
+        await running  # its error, if it failed
 
 
 def _values() -> dict[str, str] | None:

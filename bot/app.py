@@ -163,9 +163,9 @@ class YahtzeeBot(commands.AutoShardedBot):
             await super().close()
         finally:
             if self.coach is not None:
-                self.coach.close()
+                await self.coach.aclose()
             if self.painter is not None:
-                self.painter.close()
+                await self.painter.aclose()
             if self._store is not None:
                 await self._store.close()
                 self._store = None

@@ -128,6 +128,14 @@ class Workers:
             self._pool = None
             self._ready = False
 
+    async def aclose(self) -> None:
+        """``close``, and wait (off the event loop) until the processes have ended and the
+        pool's queues are released: a process exiting right after leaves nothing behind
+        (no "leaked semaphore objects" warning at shutdown)."""
+        pool, self._pool, self._ready = self._pool, None, False
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
     @property
     def pids(self) -> list[int]:
         """The worker processes' ids (for tests and diagnostics)."""

@@ -249,6 +249,13 @@ class Coach:
             self._workers.close()
             self._workers = None
 
+    async def aclose(self) -> None:
+        """``close``, waiting until the analysing process has ended."""
+        workers, self._workers = self._workers, None
+        self.close()
+        if workers is not None:
+            await workers.aclose()
+
     @property
     def worker_pids(self) -> list[int]:
         """The analysing process's id (none before the table is ready)."""

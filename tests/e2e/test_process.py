@@ -164,3 +164,36 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     assert die_labels(fake.messages[board["id"]]) == ["6"] * 5
     await fake.choose(ann, board, "yahtzee")
     assert "scored **50** in **Yahtzee**" in fake.messages[board["id"]]["embeds"][0]["description"]
+
+
+async def test_a_stop_by_sigterm_exits_cleanly(
+    fake: FakeDiscord, tmp_path: Path, official_values: Table
+) -> None:
+    """A host's stop (SIGTERM) after a roll (the drawing and analysing processes running):
+    the bot exits 0 within seconds, its helper processes gone, and leaves no "leaked
+    semaphore objects" warning nor any traceback."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    place_table(official_values, tmp_path / "data")
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO")
+    proc = await run(env=env, cwd=tmp_path)
+    assert proc.stderr is not None
+    seen = b""
+    while b"strategy table loaded" not in seen:
+        line = await asyncio.wait_for(proc.stderr.readline(), 30)
+        assert line, "the bot exited before it was ready"
+        seen += line
+    await fake.slash(ann, channel, "yahtzee start")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    assert (await fake.click(ann, board, "Roll")).response_type == 7
+    helpers = (await asyncio.to_thread(
+        Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text
+    )).split()  # fmt: skip
+    assert helpers, "no helper processes to end"
+    proc.send_signal(signal.SIGTERM)
+    _, rest = await asyncio.wait_for(proc.communicate(), 15)
+    err = (seen + rest).decode(errors="replace")
+    assert proc.returncode == 0, err[-2000:]
+    assert "leaked semaphore" not in err and "Traceback" not in err, err[-2000:]
+    await fake.wait_for(lambda: not [pid for pid in helpers if Path(f"/proc/{pid}").exists()])
