@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -73,6 +74,8 @@ REPAIR_AFTER = timedelta(seconds=10)
 #: follow a few games, and one member opening lobbies in fifty channels slows everyone.
 MAX_LIVE_GAMES = 10
 
+#: Live games whose latest row the service keeps in memory (a row is ~6 KB with its state).
+ROW_CACHE = 2000
 
 
 @dataclass(slots=True)
@@ -156,6 +159,11 @@ class ServiceCore:
         self.clock = clock
         self.coach = coach
         self._locks = _Locks()
+        #: The row of each live game as this process last saved or read it, so that a click
+        #: needs no read before its write: at most ``ROW_CACHE`` games, the least recently
+        #: used dropped. Safe with other processes on the database: every write checks the
+        #: version, and a move refused on a cached row is tried again on a fresh read.
+        self._rows: OrderedDict[int, GameRow] = OrderedDict()
         self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
         self._install_id: str | None = None
 
@@ -189,10 +197,51 @@ class ServiceCore:
         return DailyDice(row.daily) if row.daily is not None else self._dice
 
     async def _row(self, game_id: int) -> GameRow:
+        cached = self._rows.get(game_id)
+        if cached is not None:
+            self._rows.move_to_end(game_id)
+            return cached
         row = await self.store.get_game(game_id)
         if row is None:
             raise Refusal("That game no longer exists. Start a new one with /yahtzee start.")
+        return self._remember(row)
+
+    def _remember(self, row: GameRow) -> GameRow:
+        """Keep ``row`` as the game's latest (a live game's only; the oldest goes if full)."""
+        if not row.is_live:
+            self._rows.pop(row.id, None)
+            return row
+        known = self._rows.get(row.id)
+        if known is not None and known.version > row.version:
+            return row  # an older read arriving late must not replace a newer save
+        self._rows[row.id] = row
+        self._rows.move_to_end(row.id)
+        while len(self._rows) > ROW_CACHE:
+            self._rows.popitem(last=False)
         return row
+
+    def _remember_messages(self, game_id: int, **messages: int | None) -> None:
+        """The cached row with the message ids ``set_messages`` just recorded."""
+        known = self._rows.get(game_id)
+        if known is not None:
+            self._rows[game_id] = replace(known, **messages)  # type: ignore[arg-type]
+
+    def _remember_shown(
+        self, game_id: int, message_id: int, turn: int | None, version: int
+    ) -> None:
+        """The cached row as ``show_board`` (which said yes) leaves the record: changed on
+        the same condition as its UPDATE's, else as it was (it already named the message)."""
+        known = self._rows.get(game_id)
+        if known is None:
+            return
+        if (
+            known.board_version is None
+            or known.board_version < version
+            or (known.board_version == version and known.board_turn == turn)
+        ):
+            self._rows[game_id] = replace(
+                known, board_message_id=message_id, board_turn=turn, board_version=version
+            )
 
     async def _save(
         self, row: GameRow, move: MoveRecord, game: Game | None = None, **changes: object
@@ -218,7 +267,7 @@ class ServiceCore:
             ) from None
         if request_id is not None:
             requests.recorded()
-        return saved
+        return self._remember(saved)
 
     async def answered_elsewhere(self) -> bool:
         """Whether the request being handled had its change made by another process (so a
@@ -255,6 +304,13 @@ class ServiceCore:
     async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
         """``work()`` with the game's lock held: one change at a time per game."""
         async with self._locks.get(game_id):
+            try:
+                return await work()
+            except Refusal:
+                if self._rows.pop(game_id, None) is None:
+                    raise
+            # Refused on the row this process had: once more on the database's (another
+            # process, a deploy overlapping, may have moved the game on meanwhile).
             return await work()
 
     @staticmethod

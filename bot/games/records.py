@@ -56,19 +56,25 @@ class RecordsService(ServiceCore):
         never will: a newer board is on record, or an Undo took the game back to another
         turn while this board was being posted (that message shows a turn that is gone)."""
         turn = game.turn_number if game is not None else None
-        return await self.store.show_board(row.id, message_id, turn, row.version)
+        shown = await self.store.show_board(row.id, message_id, turn, row.version)
+        if shown:
+            self._remember_shown(row.id, message_id, turn, row.version)
+        return shown
 
     async def undo_offered(self, game_id: int, message_id: int | None) -> None:
         """Record which message offers Undo (or that none does)."""
         await self.store.set_messages(game_id, undo_message_id=message_id)
+        self._remember_messages(game_id, undo_message_id=message_id)
 
     async def reminder_posted(self, game_id: int, message_id: int | None) -> None:
         """Record the turn's half-time reminder (or that it is gone)."""
         await self.store.set_messages(game_id, reminder_message_id=message_id)
+        self._remember_messages(game_id, reminder_message_id=message_id)
 
     async def final_posted(self, game_id: int, message_id: int) -> None:
         """Record the final message of a finished game."""
         await self.store.set_messages(game_id, final_message_id=message_id)
+        self._remember_messages(game_id, final_message_id=message_id)
 
     async def replayed(self, game_id: int) -> Replay:
         """The game played again from its move log (``ReplayMismatch`` where the log could
