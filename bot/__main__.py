@@ -1,5 +1,5 @@
 """python -m bot: read the settings, set up logging, run the bot (or `sync` its commands,
-`migrate-to-postgres` its SQLite file, or `prepare` the strategy tables ahead of time)."""
+or `migrate-to-postgres` its SQLite file)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ from bot.app import YahtzeeBot
 from bot.settings import DEFAULT_DATABASE, Settings, SettingsError, read_env_file
 from bot.store import StoreUnavailable, is_postgres_url
 from bot.store.transfer import TransferError, sqlite_to_postgres
-from bot.strategy.table_file import load_or_build, load_or_build_distributions
 
-USAGE = "usage: python -m bot [sync | migrate-to-postgres | prepare]"
+USAGE = "usage: python -m bot [sync | migrate-to-postgres]"
 
 
 async def _run(settings: Settings, sync: bool) -> None:
@@ -61,23 +60,6 @@ def _values() -> dict[str, str] | None:
     return values
 
 
-def prepare() -> int:
-    """Build the strategy table and the To-win distributions beside the database, ahead of
-    time: on a host with the memory for it (the To-win build peaks at about 1.5 GB), whose
-    files can then be copied to a smaller one. No Discord token needed."""
-    values = _values()
-    if values is None:
-        return 2
-    folder = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE).parent
-    folder.mkdir(parents=True, exist_ok=True)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    table, built = load_or_build(folder)
-    print(f"strategy table {'built' if built else 'already there'} in {folder}")
-    _, built = load_or_build_distributions(folder, table)
-    print(f"To-win distributions {'built' if built else 'already there'} in {folder}")
-    return 0
-
-
 def migrate_to_postgres() -> int:
     """Copy the SQLite file (DATABASE_PATH, or the default) into DATABASE_URL's database."""
     values = _values()
@@ -112,8 +94,6 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["migrate-to-postgres"]:
         return migrate_to_postgres()
-    if args == ["prepare"]:
-        return prepare()
     if args not in ([], ["sync"]):
         print(USAGE, file=sys.stderr)
         return 2

@@ -107,7 +107,8 @@ def _prepare_distributions(
         if free is not None and free < needs:
             raise NotEnoughMemory(
                 f"building them takes about {needs / 2**30:.1f} GB and {free / 2**30:.1f} GB "
-                "is available; build them ahead with `python -m bot prepare`"
+                "is available; build them ahead with `python -m bot.strategy --to-win "
+                f"--data {folder}` (on a bigger machine, then copy the file)"
             ) from None
         log.info("building the To-win distributions (%s)", exc)
     process = multiprocessing.get_context("spawn").Process(

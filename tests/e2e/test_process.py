@@ -179,11 +179,12 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     proc = await run(env=env, cwd=tmp_path)
     assert proc.stderr is not None
     seen = b""
-    while b"strategy table loaded" not in seen:
+    while b"strategy table loaded" not in seen or b"invite:" not in seen:  # and connected
         line = await asyncio.wait_for(proc.stderr.readline(), 30)
         assert line, "the bot exited before it was ready"
         seen += line
-    await fake.slash(ann, channel, "yahtzee start")
+    lobby = await fake.slash(ann, channel, "yahtzee start")
+    assert lobby.response_type == 4, lobby.ephemeral_text
     await fake.click(ann, fake.last(channel), "Start")
     board = await live_board(fake, channel)
     assert (await fake.click(ann, board, "Roll")).response_type == 7

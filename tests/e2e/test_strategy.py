@@ -273,7 +273,7 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     await bot.coach.wait_for_to_win()
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert "off on this host" in text and len(text.splitlines()) == 5, text
-    assert "python -m bot prepare" in (bot.coach.to_win_off or "")
+    assert "python -m bot.strategy --to-win" in (bot.coach.to_win_off or "")
     assert not dists.exists()
 
 
