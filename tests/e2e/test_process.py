@@ -178,22 +178,27 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO")
     proc = await run(env=env, cwd=tmp_path)
     assert proc.stderr is not None
-    seen = b""
-    while b"strategy table loaded" not in seen or b"invite:" not in seen:  # and connected
-        line = await asyncio.wait_for(proc.stderr.readline(), 30)
-        assert line, "the bot exited before it was ready"
-        seen += line
-    lobby = await fake.slash(ann, channel, "yahtzee start")
-    assert lobby.response_type == 4, lobby.ephemeral_text
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
-    assert (await fake.click(ann, board, "Roll")).response_type == 7
-    helpers = (await asyncio.to_thread(
-        Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text
-    )).split()  # fmt: skip
-    assert helpers, "no helper processes to end"
-    proc.send_signal(signal.SIGTERM)
-    _, rest = await asyncio.wait_for(proc.communicate(), 15)
+    try:
+        seen = b""
+        while b"strategy table loaded" not in seen or b"invite:" not in seen:  # and connected
+            line = await asyncio.wait_for(proc.stderr.readline(), 30)
+            assert line, "the bot exited before it was ready"
+            seen += line
+        lobby = await fake.slash(ann, channel, "yahtzee start")
+        assert lobby.response_type == 4, lobby.ephemeral_text
+        await fake.click(ann, fake.last(channel), "Start")
+        board = await live_board(fake, channel)
+        assert (await fake.click(ann, board, "Roll")).response_type == 7
+        helpers = (await asyncio.to_thread(
+            Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text
+        )).split()  # fmt: skip
+        assert helpers, "no helper processes to end"
+        proc.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(proc.communicate(), 15)
+    finally:
+        if proc.returncode is None:  # the test failed before the bot stopped: leave none
+            proc.kill()
+            await proc.wait()
     err = (seen + rest).decode(errors="replace")
     assert proc.returncode == 0, err[-2000:]
     assert "leaked semaphore" not in err and "Traceback" not in err, err[-2000:]
