@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -65,6 +66,7 @@ class Figures:
     refused: dict[str, int] = field(default_factory=dict)  # ephemeral answer text -> count
     errors: dict[str, int] = field(default_factory=dict)
     late: int = 0
+    deferred: int = 0  # acknowledged first (a deferred update), the answer edited in later
     clicks: int = 0
     uploads: int = 0  # pictures the bot uploaded while measuring (posts and edits)
 
@@ -211,6 +213,7 @@ class Table:
         self, kind: str, user: dict[str, Any], message: dict[str, Any], custom_id: str,
         values: list[str] | None = None,
     ) -> Any:  # fmt: skip
+        shown = json.dumps(self.fake.messages.get(message["id"], message), sort_keys=True)
         record = await self.fake.press(user, message, custom_id, values)
         try:
             await asyncio.wait_for(record.responded.wait(), 10)
@@ -228,6 +231,14 @@ class Table:
         took = record.answered - record.created
         if took > LATE:
             self.figures.late += 1
+        if record.response_type == 6:  # acknowledged in time, the answer edited in later
+            self.figures.deferred += 1
+            self.figures.answer.setdefault(kind, []).append(took)
+            changed = await self._changed(record, message["id"], shown)
+            if changed is not None and kind != "score":
+                self.figures.visible.setdefault(kind, []).append(changed - record.created)
+            if not record.followups:  # a refusal comes as a private follow-up
+                return record
         text = record.ephemeral_text
         if record.response_type != 7 or text:
             target = self.figures.errors if "went wrong" in text else self.figures.refused
@@ -237,6 +248,19 @@ class Table:
         if kind != "score":  # a roll or hold shows in the message the answer edits
             self.figures.visible.setdefault(kind, []).append(took)
         return record
+
+    async def _changed(self, record: Any, message_id: str, shown: str) -> float | None:
+        """When a deferred answer showed: the clicked message edited, or a follow-up sent
+        (None if neither within 10 s)."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            now = self.fake.messages.get(message_id)
+            if record.followups or (
+                now is not None and json.dumps(now, sort_keys=True) != shown
+            ):
+                return time.monotonic()
+            await asyncio.sleep(0.02)
+        return None
 
     async def open(self) -> None:
         """A lobby, the second seat, Start; returns when the first board is up."""
@@ -427,7 +451,8 @@ def report(figures: Figures, seconds: float, floors: tuple[float, float], use: U
             f"{len(figures.answer.get('hold', [])) / turns:.2f} and rolls "
             f"{len(figures.answer.get('roll', [])) / turns:.2f} a turn"
         )
-    print(f"answers later than 3 s: {figures.late}")
+    print(f"answers later than 3 s: {figures.late}; acknowledged first (deferred): "
+          f"{figures.deferred}")  # fmt: skip
     print(f"errors: {sum(figures.errors.values())} {figures.errors or ''}")
     print(f"refused: {sum(figures.refused.values())} {figures.refused or ''}")
     print(

@@ -41,11 +41,20 @@ CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 35, 1 << 38
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
+_last_snowflake = 0
+
+
+DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, where Discord's snowflakes count from
 
 
 def snowflake() -> str:
-    """A new, increasing id."""
-    return str(next(_snowflakes))
+    """A new, increasing id that, as Discord's, holds its creation time (milliseconds since
+    Discord's epoch, shifted 22 bits): a bot may work out from an interaction's id how long
+    ago Discord sent it."""
+    global _last_snowflake
+    made = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+    _last_snowflake = max(_last_snowflake + 1, made, next(_snowflakes))
+    return str(_last_snowflake)
 
 
 def now_iso() -> str:
