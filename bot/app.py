@@ -68,6 +68,10 @@ class YahtzeeBot(commands.AutoShardedBot):
             help_command=None,
             tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # No message cache: every click carries its message, and nothing here reads
+            # cached ones (the default keeps the last 1,000 messages seen, boards with their
+            # components included: memory for nothing).
+            max_messages=None,
             **options,
         )
         self.settings = settings
