@@ -46,9 +46,6 @@ _LOCK = "answer-lock"
 _TIMER = "answer-timer"
 _DEFERRED = "answer-deferred"
 
-deferred_total = 0  # how many answers were acknowledged first (for the benchmarks' figures)
-
-
 def _delay(interaction: discord.Interaction[Any]) -> float:
     """Seconds from now until the interaction should be acknowledged if still unanswered."""
     age = (datetime.now(UTC) - interaction.created_at).total_seconds()
@@ -80,7 +77,6 @@ def deferred(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
-    global deferred_total
     async with _lock(interaction):
         if interaction.response.is_done():
             return
@@ -96,7 +92,6 @@ async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
             log.warning("interaction %s: could not acknowledge it (%s)", interaction.id, exc)
             return
         interaction.extras[_DEFERRED] = True
-        deferred_total += 1
         log.info("interaction %s: answer not ready in %.1f s; acknowledged", interaction.id,
                  DEFER_AFTER)  # fmt: skip
 

@@ -28,7 +28,7 @@ from .fake_discord import (
     find_component,
 )
 from .helpers import die_labels, live_board, play_turn
-from .test_timers import settings_menu, tick
+from .test_timers import one_minute_turns, settings_menu, tick
 
 
 async def start_game(
@@ -507,11 +507,9 @@ async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     """With a 1-minute limit the board shows when time runs out as a live countdown; the
     half-time reminder pings, and is gone once the turn is over."""
     ann = fake.user("Ann")
-    mod = fake.user("Mod", admin=True)
     channel = fake.channel("general")
     bot = await start_bot()
-    menu = await settings_menu(fake, mod, channel)
-    await fake.choose_in(mod, menu, 1, "60")
+    await one_minute_turns(fake, channel)
     board = await start_game(fake, channel, ann)
     # the fake clock stands at 2026-11-22 12:00:00 UTC: the turn ends a minute later
     ends = int(datetime(2026, 11, 22, 12, 1, tzinfo=UTC).timestamp())
@@ -536,11 +534,9 @@ async def test_a_reminder_goes_with_its_turn_across_a_restart(
     """Found by the lifecycle test: the half-time reminder was known in memory only, so a
     restart before the turn ended left it in the channel for good. It is recorded now."""
     ann, bob = fake.user("Ann"), fake.user("Bob")
-    mod = fake.user("Mod", admin=True)
     channel = fake.channel("general")
     bot = await start_bot()
-    menu = await settings_menu(fake, mod, channel)
-    await fake.choose_in(mod, menu, 1, "60")
+    await one_minute_turns(fake, channel)
     board = await start_game(fake, channel, ann, bob)
     clock.advance(30)
     assert await tick(bot, fake) == 1
@@ -564,11 +560,9 @@ async def test_an_undo_neither_pings_nor_reminds_twice_across_a_restart(
     that turn, the second turn was not reminded again, and scoring anew showed the board
     that had pinged her for the third turn again, without a second notification."""
     ann = fake.user("Ann")
-    mod = fake.user("Mod", admin=True)
     channel = fake.channel("general")
     bot = await start_bot()
-    menu = await settings_menu(fake, mod, channel)
-    await fake.choose_in(mod, menu, 1, "60")
+    await one_minute_turns(fake, channel)
     await start_game(fake, channel, ann)
     await play_turn(fake, dice, ann, channel, [[1, 1, 2, 3, 4]], "ones")
     second = await live_board(fake, channel)

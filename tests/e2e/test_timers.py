@@ -26,6 +26,14 @@ async def settings_menu(fake: FakeDiscord, admin: dict, channel: str) -> dict:
     return answer.response
 
 
+async def one_minute_turns(fake: FakeDiscord, channel: str) -> dict:
+    """A moderator puts the server on a 1-minute turn limit; the settings menu, for more."""
+    mod = fake.user("Mod", admin=True)
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    return menu
+
+
 async def test_settings_menus_then_a_timed_game(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
 ) -> None:
