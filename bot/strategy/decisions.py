@@ -96,6 +96,27 @@ def best_box(table: Table, card: Scorecard, dice: Dice | Sequence[int]) -> Categ
     return best[1] if best is not None else None
 
 
+def stop_now(table: Table, card: Scorecard, dice: Dice | Sequence[int], rolls_left: int,
+             box: Category) -> bool:  # fmt: skip
+    """Whether scoring ``box`` now is worth at least every keep of these dice (what
+    ``evaluate`` ranks first when it is a box: a tie goes to the box). One fill and a max over
+    the dice's keeps, not every choice built and sorted: the menu asks on every roll."""
+    if rolls_left == 0:
+        return True
+    d = as_dice(dice)
+    new = card.fill(box, d)
+    now = card.total + new.total - card.total + future(table, new)  # as ``evaluate`` sums it
+    values = keep_values(table, card, rolls_left)
+    space = dice_space()
+    ordered = sorted(d)
+    best_keep = max(
+        float(values[space.keep_index[keep]])
+        for size in range(5)
+        for keep in set(combinations(ordered, size))
+    )
+    return now >= card.total + best_keep
+
+
 def future(table: Table, card: Scorecard) -> float:
     """What the rest of the game is worth from this card, under optimal play."""
     mask, up, flag = state_of(card)

@@ -13,14 +13,23 @@ from typing import Any
 import pytest
 
 from bot.store import GameRow, MoveRecord, Plan, Query, Store, StoreUnavailable, Transaction
+from bot.store.sqlite import SqliteStore
+from bot.store.writer import CHECKPOINT_EVERY, Writer
 
 
 @pytest.fixture
 async def store(db_path: Path) -> AsyncIterator[Store]:
-    """These tests are about the SQLite backend's writer thread: SQLite only."""
+    """These tests are about the SQLite backend's writer thread: SQLite only, and every unit
+    handed to the thread (an idle writer would run the first one inline, on the loop)."""
     s = await Store.open(db_path)
+    writer(s).inline = False
     yield s
     await s.close()
+
+
+def writer(store: Store) -> Writer:
+    assert isinstance(store, SqliteStore)
+    return store._writer
 
 
 def statement(sql: str) -> Plan[None]:
@@ -163,3 +172,63 @@ async def test_close_waits_for_what_was_handed_over(db_path: Path) -> None:
     assert stored_details(db_path, game.id) == [None, "just in time"]
     with pytest.raises(RuntimeError, match="closed"):
         await store.set_messages(game.id, final_message_id=1)
+
+
+async def test_an_idle_writer_commits_on_the_loop_and_a_busy_file_goes_to_the_thread(
+    db_path: Path,
+) -> None:
+    """A unit runs inline (on the event loop's thread) when nothing else holds the file; while
+    another connection holds SQLite's write lock, the unit goes to the thread instead, the
+    event loop is not held up meanwhile, and the unit commits once the lock is let go."""
+    store = await Store.open(db_path)
+    try:
+        game = await lobby(store, 1)
+        ran_on: list[int] = []
+
+        def move(tx: Transaction, version: int, detail: str) -> Plan[GameRow]:
+            ran_on.append(threading.get_ident())
+            return tx.update_game(game.id, version, MoveRecord(1, "ok", detail))
+
+        row = await store.write(lambda tx: move(tx, game.version, "inline"))
+        assert ran_on == [threading.get_ident()]
+
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process's write lock
+        try:
+            pending = asyncio.ensure_future(store.write(lambda tx: move(tx, row.version, "later")))
+            ticks = 0
+            for _ in range(20):  # the loop keeps turning while the unit waits for the lock
+                await asyncio.sleep(0.01)
+                ticks += 1
+            assert not pending.done() and ticks == 20
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert (await asyncio.wait_for(pending, 5)).version == row.version + 1
+        assert ran_on[-1] != threading.get_ident()  # the thread ran it
+        assert stored_details(db_path, game.id) == [None, "inline", "later"]
+    finally:
+        await store.close()
+
+
+async def test_the_wal_is_checkpointed_while_commits_run_inline(db_path: Path) -> None:
+    """Inline commits never checkpoint by themselves; the thread does, so the WAL file does
+    not grow with every commit (it would hold every page written since the start)."""
+    store = await Store.open(db_path)
+    try:
+        game = await lobby(store, 1)
+        row = game
+        for i in range(CHECKPOINT_EVERY * 6):
+            row = await store.update_game(row.id, row.version, MoveRecord(1, "ok", f"m{i}"))
+            if i % 64 == 0:
+                await asyncio.sleep(0.01)  # the thread gets its turn
+        await asyncio.sleep(0.2)
+        assert writer(store).inlined >= CHECKPOINT_EVERY * 5
+        wal = db_path.with_name(db_path.name + "-wal").stat().st_size
+        page = 4096
+        # every commit here writes at least two pages (the game's row, the move): without a
+        # checkpoint the WAL would hold more than 2 * 1,536 pages
+        assert wal < 2 * CHECKPOINT_EVERY * 2 * page, wal
+        assert len(stored_details(db_path, game.id)) == CHECKPOINT_EVERY * 6 + 1
+    finally:
+        await store.close()

@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement
 
 from bot.engine import UPPER, Category, Preset, Scorecard, score
 from bot.strategy import Table, supports
-from bot.strategy.decisions import best_box, evaluate
+from bot.strategy.decisions import best_box, evaluate, stop_now
 from bot.strategy.dice_space import dice_space
 from bot.strategy.solver import BOX_ORDER, BOXES, MASKS, YAHTZEE, Solver, score_tables
 
@@ -93,3 +93,31 @@ def test_the_menus_best_box_is_the_full_evaluations(official_values: Table) -> N
         assert best in {c.box for c in ranked if abs(c.value - top) < 1e-9}, (filled, dice)
         checked += 1
     assert checked > 300
+
+
+def test_the_menus_stop_now_mark_is_the_full_evaluations(official_values: Table) -> None:
+    """``stop_now`` (one fill and the dice's keeps) says "score now" exactly when ``evaluate``
+    ranks a box first, on 300 random cards, rolls and rolls left."""
+    rng = random.Random(15)
+    seen = set()
+    for _ in range(300):
+        filled = {c: 0 for c in Category if rng.random() < 0.6}
+        if Category.YAHTZEE in filled and rng.random() < 0.5:
+            filled[Category.YAHTZEE] = 50
+        for c in UPPER:
+            if c in filled:
+                filled[c] = c.face * rng.randint(0, 5)  # type: ignore[operator]
+        card = Scorecard(Preset.OFFICIAL, filled)
+        if card.is_complete:
+            continue
+        dice = (
+            [rng.randint(1, 6)] * 5 if rng.random() < 0.2 else [rng.randint(1, 6) for _ in range(5)]
+        )
+        rolls_left = rng.choice((1, 2))
+        ranked = evaluate(official_values, card, dice, rolls_left)
+        box = best_box(official_values, card, dice)
+        assert box is not None
+        fast = stop_now(official_values, card, dice, rolls_left, box)
+        assert fast == (ranked[0].box is not None), (filled, dice, rolls_left)
+        seen.add(fast)
+    assert seen == {True, False}  # both answers met
