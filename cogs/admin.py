@@ -11,7 +11,6 @@ from discord.ext import commands
 from bot.games import Refusal
 
 from . import answers
-from .components import ADMIN_COMPONENTS
 from .errors import guarded
 from .messages import reset_confirm_view, settings_embed, settings_view
 
@@ -126,4 +125,3 @@ class Admin(
 async def setup(bot: YahtzeeBot) -> None:
     """Load the cog and register its components (discord.py extension entry point)."""
     await bot.add_cog(Admin(bot))
-    bot.add_dynamic_items(*ADMIN_COMPONENTS)

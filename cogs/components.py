@@ -1,10 +1,16 @@
 """Every button and select the bot posts: restart-proof components.
 
-Each is a ``discord.ui.DynamicItem`` whose custom_id carries everything its click needs, so
-it keeps working after a restart. A component is three things: its custom_id (a key and
-typed fields), how it looks (its constructor), and which cog method a click calls with the
-fields as keyword arguments. The base class ``Control`` does the rest: the template, parsing
-a custom_id back into fields, and the callback.
+Each component's custom_id carries everything its click needs, so it keeps working after a
+restart. A component is three things: its custom_id (a key and typed fields), how it looks
+(its constructor; for the live board's dice, Roll and box menu, a ``payload`` of the
+component's JSON, built without discord.py's item objects because every click redraws
+them), and which cog method a click calls with the fields as keyword arguments. The base
+class ``Control`` does the rest: the template, and parsing a custom_id back into fields.
+
+Clicks are routed here (``route``), not by discord.py's DynamicItem dispatch, which rebuilt
+a ``View`` of the whole message on every click to find the one item clicked. Every view the
+bot sends is a ``Controls`` (or the board's ``Payload``), which discord.py never keeps or
+dispatches.
 
 ============================================================  =====================================
 custom_id                                                     component
@@ -34,15 +40,15 @@ turn, so a click on an older board, or a second click on Roll, is recognised and
 politely instead of being applied to the wrong turn. ``tests/test_components.py`` checks
 that this table names every component and that each one reads back its own custom_id.
 
-To add a button: a class here (key, fields, handler, constructor), a method of that name
-on the cog, and the class in ``GAME_COMPONENTS`` or ``ADMIN_COMPONENTS`` below (the
-extension of that cog registers them in its ``setup()``).
+To add a button: a class here (key, fields, handler, constructor) and a method of that name
+on the cog; list the class in ``GAME_COMPONENTS`` or ``ADMIN_COMPONENTS`` below, which the
+tests walk (defining the class is what lets ``route`` find it).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -51,6 +57,7 @@ from bot.engine import ROLLS_PER_TURN
 from bot.games import begin as begin_request
 
 LOCK = "\N{LOCK}"
+HELD = discord.ButtonStyle.success  # a held die's button
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741 - the item a component wraps
 
 #: A custom_id field: the pattern it matches and how its text becomes a value.
@@ -72,6 +79,7 @@ class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
     fields: ClassVar[dict[str, Field]]
     handler: ClassVar[str]
     cog: ClassVar[str]
+    kind: ClassVar[int] = discord.ComponentType.button.value  # what a click on it says it is
 
     def __init_subclass__(
         cls, *, key: str, fields: dict[str, Field], handler: str, cog: str = "Yahtzee"
@@ -82,6 +90,7 @@ class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
             return
         parts = "".join(f":(?P<{name}>{pattern})" for name, (pattern, _) in fields.items())
         super().__init_subclass__(template=f"yz:{key}{parts}")
+        _ROUTES.setdefault(key, []).append(cls)
 
     def __init__(self, item: I, **values: Any) -> None:
         super().__init__(item)
@@ -93,22 +102,77 @@ class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
         return ":".join(["yz", cls.key, *(str(values[name]) for name in cls.fields)])
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> Control[I]:
-        values = {name: convert(match[name]) for name, (_, convert) in cls.fields.items()}
-        return cls(**values)
+    def parse(cls, custom_id: str) -> dict[str, Any] | None:
+        """The field values in ``custom_id``, or None if it is not one of this kind's."""
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is None:
+            return None
+        return {name: convert(match[name]) for name, (_, convert) in cls.fields.items()}
 
-    def chosen(self) -> dict[str, Any]:
-        """What the click itself adds to the fields (a select's choice)."""
+    @classmethod
+    def chosen(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """What the click itself adds to the fields (a select's choice), from its data."""
         return {}
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        begin_request(interaction.id)  # this task handles this click: its change is made once
-        cog = interaction.client.get_cog(self.cog)
-        if cog is None:  # pragma: no cover - the extension that registers it loads the cog
-            raise RuntimeError(f"the {self.cog} cog is not loaded")
-        await getattr(cog, self.handler)(interaction, **self.values, **self.chosen())
+
+#: The kinds of control by key (several kinds may share one: ``set``).
+_ROUTES: dict[str, list[type[Control[Any]]]] = {}
+
+
+def route(custom_id: str) -> tuple[type[Control[Any]], dict[str, Any]] | None:
+    """Which kind of control ``custom_id`` belongs to, and its field values; None for an id
+    no control of this bot has (a forged or mangled one)."""
+    parts = custom_id.split(":", 2)
+    if len(parts) < 2 or parts[0] != "yz":
+        return None
+    for cls in _ROUTES.get(parts[1], ()):
+        values = cls.parse(custom_id)
+        if values is not None:
+            return cls, values
+    return None
+
+
+async def dispatch(
+    interaction: discord.Interaction[Any], cls: type[Control[Any]], values: dict[str, Any]
+) -> None:
+    """Call the handler of a click on ``cls`` with its fields (and a select's choice)."""
+    begin_request(interaction.id)  # this task handles this click: its change is made once
+    cog = interaction.client.get_cog(cls.cog)
+    if cog is None:  # pragma: no cover - the extension that makes the control loads the cog
+        raise RuntimeError(f"the {cls.cog} cog is not loaded")
+    data: dict[str, Any] = dict(interaction.data or {})
+    await getattr(cog, cls.handler)(interaction, **values, **cls.chosen(data))
+
+
+class Controls(discord.ui.View):
+    """A message's components, sent as they are: discord.py neither keeps nor dispatches
+    them (``route`` does; a kept view would live as long as its message)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        # discord.py keeps every view not finished that a ``send_message`` carries (dispatchable
+        # or not): finished from the start, it keeps none.
+        return True
+
+
+class Payload(Controls):
+    """Components given as Discord's JSON (the live board's: built anew on every click)."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
+
+
+def action_row(*components: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": discord.ComponentType.action_row.value, "components": list(components)}
 
 
 Button = discord.ui.Button[Any]
@@ -118,8 +182,12 @@ Select = discord.ui.Select[Any]
 class SelectControl(Control[Select], key="", fields={}, handler=""):
     """A select: its click also passes the chosen ``value`` ("" if none)."""
 
-    def chosen(self) -> dict[str, Any]:
-        return {"value": self.item.values[0] if self.item.values else ""}
+    kind = discord.ComponentType.string_select.value
+
+    @classmethod
+    def chosen(cls, data: dict[str, Any]) -> dict[str, Any]:
+        values = data.get("values") or []
+        return {"value": str(values[0]) if values else ""}
 
 
 GAME: dict[str, Field] = {"game_id": ID}
@@ -161,72 +229,61 @@ class DieButton(
 ):
     """One die: its face as the label; click to hold or release it."""
 
-    def __init__(
-        self,
-        game_id: int,
-        turn: int,
-        rolls: int,
-        index: int,
-        face: int | None = None,
-        held: bool = False,
-        disabled: bool = False,
-    ) -> None:
-        values = {"game_id": game_id, "turn": turn, "rolls": rolls, "index": index}
-        button = Button(
-            label=str(face) if face is not None else "\N{EN DASH}",
-            emoji=LOCK if held else None,
-            style=discord.ButtonStyle.success if held else discord.ButtonStyle.secondary,
-            custom_id=self.make_id(**values),
-            disabled=disabled,
-            row=0,
-        )
-        super().__init__(button, **values)
+    @classmethod
+    def payload(
+        cls, game_id: int, turn: int, rolls: int, index: int, face: int | None = None,
+        held: bool = False, disabled: bool = False,
+    ) -> dict[str, Any]:  # fmt: skip
+        button: dict[str, Any] = {
+            "type": discord.ComponentType.button.value,
+            "style": (HELD if held else discord.ButtonStyle.secondary).value,
+            "label": str(face) if face is not None else "\N{EN DASH}",
+            "custom_id": cls.make_id(game_id=game_id, turn=turn, rolls=rolls, index=index),
+            "disabled": disabled,
+        }
+        if held:
+            button["emoji"] = {"name": LOCK}
+        return button
 
 
 class RollButton(Control[Button], key="roll", fields=TURN, handler="on_roll"):
     """Roll the dice not held; the label shows the rolls left."""
 
-    def __init__(
-        self,
-        game_id: int,
-        turn: int,
-        rolls: int,
-        left: int = ROLLS_PER_TURN,
+    @classmethod
+    def payload(
+        cls, game_id: int, turn: int, rolls: int, left: int = ROLLS_PER_TURN,
         disabled: bool = False,
-    ) -> None:
-        values = {"game_id": game_id, "turn": turn, "rolls": rolls}
-        button = Button(
-            label=f"Roll ({left} left)",
-            emoji="\N{GAME DIE}",
-            style=discord.ButtonStyle.primary,
-            custom_id=self.make_id(**values),
-            disabled=left == 0 or disabled,
-            row=1,
-        )
-        super().__init__(button, **values)
+    ) -> dict[str, Any]:  # fmt: skip
+        return {
+            "type": discord.ComponentType.button.value,
+            "style": discord.ButtonStyle.primary.value,
+            "label": f"Roll ({left} left)",
+            "emoji": {"name": "\N{GAME DIE}"},
+            "custom_id": cls.make_id(game_id=game_id, turn=turn, rolls=rolls),
+            "disabled": left == 0 or disabled,
+        }
 
 
 class BoxSelect(SelectControl, key="box", fields=TURN, handler="on_score"):
     """The boxes these dice may be scored in now, each with its points."""
 
-    def __init__(
-        self,
-        game_id: int,
-        turn: int,
-        rolls: int,
+    @classmethod
+    def payload(
+        cls, game_id: int, turn: int, rolls: int,
         options: list[discord.SelectOption] | None = None,
         waiting: str = "Roll first, then pick a box",
-    ) -> None:
-        values = {"game_id": game_id, "turn": turn, "rolls": rolls}
+    ) -> dict[str, Any]:  # fmt: skip
         usable = bool(options)
-        select = Select(
-            custom_id=self.make_id(**values),
-            placeholder="Pick a box to score" if usable else waiting,
-            options=options or [discord.SelectOption(label="Roll first", value="none")],
-            disabled=not usable,
-            row=2,
-        )
-        super().__init__(select, **values)
+        choices = options or [discord.SelectOption(label="Roll first", value="none")]
+        return {
+            "type": discord.ComponentType.string_select.value,
+            "custom_id": cls.make_id(game_id=game_id, turn=turn, rolls=rolls),
+            "placeholder": "Pick a box to score" if usable else waiting,
+            "options": [option.to_dict() for option in choices],
+            "min_values": 1,
+            "max_values": 1,
+            "disabled": not usable,
+        }
 
 
 def _game_button(
@@ -422,7 +479,8 @@ class ThreadsButton(
         )
         super().__init__(button, guild_id=guild_id, field=field)
 
-    def chosen(self) -> dict[str, Any]:
+    @classmethod
+    def chosen(cls, data: dict[str, Any]) -> dict[str, Any]:
         return {"value": ""}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -31,11 +32,13 @@ from . import answers
 from .components import (
     AnalysisButton,
     BoxSelect,
+    Controls,
     DieButton,
     EndConfirmButton,
     HintButton,
     LobbyButton,
     PageButton,
+    Payload,
     PlayAgainButton,
     ReplayButton,
     ResetConfirmButton,
@@ -45,6 +48,7 @@ from .components import (
     ShareButton,
     ThreadsButton,
     UndoButton,
+    action_row,
 )
 
 BOARD_FILE = "board.png"
@@ -142,7 +146,7 @@ def invitation(host: str, invited: list[tuple[int, str]]) -> str | None:
 
 def lobby_view(row: GameRow) -> discord.ui.View:
     """Join, Leave, Start and Cancel while the lobby is open (no buttons once it closes)."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     if row.status != "lobby":
         return view
     for action, label, style in (
@@ -278,30 +282,32 @@ def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectO
     return scoring + scratches
 
 
-def board_view(board: Board) -> discord.ui.View:
-    """Five die buttons; Roll and Scorecard; the select of legal boxes."""
+def board_view(board: Board) -> Payload:
+    """Five die buttons; Roll and Scorecard (and Undo, Hint); the select of legal boxes."""
     game = board.game
     assert game is not None
     gid, turn, rolls = board.row.id, game.turn_number, game.rolls_used
-    view = discord.ui.View(timeout=None)
     computer = is_bot(game.current_player_id)  # its turn: only the Scorecard is for people
     can_hold = game.dice is not None and game.rolls_left > 0 and not computer
     holding = game.rolls_left > 0  # after the last roll a hold means nothing: plain dice
-    for i in range(5):
-        face = game.dice[i] if game.dice is not None else None
-        held = holding and game.held[i]
-        view.add_item(DieButton(gid, turn, rolls, i, face, held, not can_hold))
-    view.add_item(RollButton(gid, turn, rolls, game.rolls_left, disabled=computer))
-    view.add_item(ScorecardButton(gid))
+    faces = game.dice if game.dice is not None else (None,) * 5
+    dice = [
+        DieButton.payload(gid, turn, rolls, i, faces[i], holding and game.held[i], not can_hold)
+        for i in range(5)
+    ]
+    controls: list[Mapping[str, Any]] = [
+        RollButton.payload(gid, turn, rolls, game.rolls_left, disabled=computer),
+        ScorecardButton(gid).item.to_component_dict(),
+    ]
     if board.row.daily is not None and game.undo_player_id is not None:
         # a private board is also its scoring's summary: the Undo is on it, until the roll
-        view.add_item(UndoButton(gid, turn - 1))
+        controls.append(UndoButton(gid, turn - 1).item.to_component_dict())
     if board.row.hints:
-        view.add_item(HintButton(gid, disabled=computer))
+        controls.append(HintButton(gid, disabled=computer).item.to_component_dict())
     options = [] if computer else box_options(game, board.best_box)
     waiting = "The computer is playing its turn" if computer else "Roll first, then pick a box"
-    view.add_item(BoxSelect(gid, turn, rolls, options, waiting))
-    return view
+    menu = BoxSelect.payload(gid, turn, rolls, options, waiting)
+    return Payload([action_row(*dice), action_row(*controls), action_row(menu)])
 
 
 def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -> discord.Embed:
@@ -334,7 +340,7 @@ def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -
 
 def undo_view(game_id: int, turn: int) -> discord.ui.View:
     """Only the Undo button, for the player who just scored."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(UndoButton(game_id, turn))
     return view
 
@@ -387,7 +393,7 @@ def final_embed(
 
 def final_view(game_id: int, analysis: bool = True, daily: bool = False) -> discord.ui.View:
     """Play again (a daily challenge: its Replay instead), and each player's Analysis."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(ReplayButton(game_id) if daily else PlayAgainButton(game_id))
     if analysis:
         view.add_item(AnalysisButton(game_id))
@@ -577,7 +583,7 @@ def waiting_embed() -> discord.Embed:
 
 def end_confirm_view(game_id: int) -> discord.ui.View:
     """The confirmation button for /yahtzee end."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(EndConfirmButton(game_id))
     return view
 
@@ -632,7 +638,7 @@ def leaderboard_files(page: LeaderboardPage, picture: bool = True) -> list[disco
 
 def share_view(what: str, *args: str) -> discord.ui.View:
     """Only a Share button, for a private answer."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(ShareButton(what, ":".join(args)))
     return view
 
@@ -640,7 +646,7 @@ def share_view(what: str, *args: str) -> discord.ui.View:
 def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
     """Previous and Next when the board has more than one page, and Share (the answer is
     private: Share posts the page for the channel)."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(ShareButton("lb", f"{page.kind}:{page.period}:{page.page}"))
     if page.pages > 1:
         view.add_item(PageButton(page.kind, page.period, page.page, "prev", page.page == 0))
@@ -734,7 +740,7 @@ def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
         )
         for key, (label, text) in POLICY_LABELS.items()
     ]
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(SettingSelect(guild_id, "preset", presets))
     view.add_item(SettingSelect(guild_id, "turn", limits))
     view.add_item(SettingSelect(guild_id, "policy", policies))
@@ -744,6 +750,6 @@ def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
 
 def reset_confirm_view(guild_id: int) -> discord.ui.View:
     """The confirmation button for a leaderboard reset."""
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     view.add_item(ResetConfirmButton(guild_id))
     return view

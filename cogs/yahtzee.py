@@ -28,7 +28,7 @@ from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 from bot.store import GameRow, GameStatus
 
 from . import answers
-from .components import GAME_COMPONENTS
+from .components import dispatch, route
 from .computer import ComputerPlayers
 from .errors import guarded, tell
 from .messages import (
@@ -736,30 +736,31 @@ class Yahtzee(
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A click on one of our buttons that its message no longer shows (an old client view).
-
-        discord.py hands a component to its DynamicItem only if the message still carries it;
-        otherwise nothing would answer and the user would see "This interaction failed".
-        Every interaction is also guarded: acknowledged in time if its answer is slow.
-        """
+        """Every interaction is guarded (acknowledged in time if its answer is slow), and a
+        click is routed to its handler (``components.route``) if the message still shows
+        that control; a click on one it no longer shows (an old client view) is refused
+        politely, as is an id none of our controls has."""
         answers.guard(interaction)
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith("yz:"):  # not a control this bot ever made (a forged one)
+        routed = route(custom_id)
+        if routed is None:  # not a control this bot ever made (a forged one)
             await self._refuse_unknown(interaction)
             return
+        cls, values = routed
         shown = {
             (getattr(child, "custom_id", None), child.type.value)
             for row in interaction.message.components
             for child in getattr(row, "children", [])
         }
-        if (custom_id, data.get("component_type")) in shown:
-            return  # discord.py hands it to its DynamicItem
-        if custom_id in {shown_id for shown_id, _ in shown}:
-            # a button's id sent as a menu's choice (or the other way round): discord.py
-            # matches the kind too, so nothing else would answer it
+        kind = data.get("component_type")
+        if kind == cls.kind and (custom_id, kind) in shown:
+            await dispatch(interaction, cls, values)
+            return
+        if kind != cls.kind or custom_id in {shown_id for shown_id, _ in shown}:
+            # a button's id sent as a menu's choice (or the other way round)
             await self._refuse_unknown(interaction)
             return
         game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
@@ -816,4 +817,3 @@ def message_id(interaction: discord.Interaction[Any]) -> int | None:
 async def setup(bot: YahtzeeBot) -> None:
     """Load the cog and register its components (discord.py extension entry point)."""
     await bot.add_cog(Yahtzee(bot))
-    bot.add_dynamic_items(*GAME_COMPONENTS)

@@ -641,3 +641,27 @@ async def test_a_computer_turn_looks_like_one(
                 for row in first["components"] for c in row["components"]}  # fmt: skip
     assert controls.pop("Scorecard") is False
     assert controls and all(controls.values()), controls
+
+
+async def test_discord_py_keeps_no_view_of_the_controls_it_sent(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Clicks are routed by the bot itself: after a lobby, a roll, a hold, a scoring and a
+    leaderboard, discord.py's view store holds nothing (a kept view lived as long as its
+    message, and a registered DynamicItem rebuilt the whole message's view on every click)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    board = await start_game(fake, channel, ann, bob)
+    dice.extend([3, 3, 3, 2, 2, 3, 1, 1, 1])
+    assert (await fake.click(ann, board, "Roll")).response_type == 7
+    held = await fake.click(ann, fake.messages[board["id"]], "3")  # the first die
+    assert held.response_type == 7, held.ephemeral_text
+    first = fake.messages[board["id"]]["components"][0]["components"][0]
+    assert (first["label"], first["style"], first["emoji"]["name"]) == ("3", 3, "\N{LOCK}")
+    assert (await fake.click(ann, fake.messages[board["id"]], "Roll")).response_type == 7
+    scored = await fake.choose(ann, fake.messages[board["id"]], "chance")
+    assert scored.response_type == 7, scored.ephemeral_text
+    await fake.slash(bob, channel, "yahtzee leaderboard")
+    store = bot._connection._view_store
+    assert (store._synced_message_views, store._views, store._dynamic_items) == ({}, {}, {})
