@@ -107,19 +107,43 @@ class Workers:
     async def run(self, work: Callable[..., R], *args: Any) -> R:
         """``work(*args)`` in a worker process; in a thread here while the processes start,
         or if none can run it."""
+        return await self.submit(work, *args)
+
+    def submit(self, work: Callable[..., R], *args: Any) -> asyncio.Future[R]:
+        """``run``, but handed to the process now rather than when the caller next waits:
+        the work goes on while the caller does something else (a click's drawing while its
+        move is committed, which may not wait at all)."""
         pool = self._pool
+        sent: asyncio.Future[R] | None = None
         if pool is not None and self._ready:
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
+                sent = asyncio.wrap_future(pool.submit(work, *args))
             except BrokenProcessPool:
-                log.warning("a %s process stopped; starting another", self.name)
-                if self._pool is pool:
-                    self._pool = self._new_pool()
+                self._replace(pool)
+        return asyncio.ensure_future(self._outcome(sent, pool, work, args))
+
+    async def _outcome(
+        self,
+        sent: asyncio.Future[R] | None,
+        pool: ProcessPoolExecutor | None,
+        work: Callable[..., R],
+        args: tuple[Any, ...],
+    ) -> R:
+        if sent is not None:
+            try:
+                return await sent
+            except BrokenProcessPool:
+                self._replace(pool)
         if not self._set_up_here:
             self._set_up_here = True
             if self._initializer is not None:
                 self._initializer(*self._initargs)
         return await asyncio.to_thread(work, *args)
+
+    def _replace(self, pool: ProcessPoolExecutor | None) -> None:
+        log.warning("a %s process stopped; starting another", self.name)
+        if self._pool is pool:
+            self._pool = self._new_pool()
 
     def close(self) -> None:
         """Stop the processes; work they have not started is dropped."""

@@ -47,6 +47,20 @@ async def test_work_runs_in_another_process() -> None:
         workers.close()
 
 
+async def test_submitted_work_starts_before_the_caller_waits() -> None:
+    """``submit`` hands the work to the process at once: it runs while the caller is still
+    busy (here the event loop is held for 0.3 s before anyone awaits the outcome)."""
+    workers = Workers("test", processes=1)
+    await workers.start()
+    try:
+        outcome = workers.submit(time.time)
+        time.sleep(0.3)  # noqa: ASYNC251 - the caller's own work, holding the loop on purpose
+        released = time.time()
+        assert await outcome < released - 0.15
+    finally:
+        workers.close()
+
+
 async def test_without_processes_work_runs_here() -> None:
     """``processes=0``: calls run in a thread of this process."""
     workers = Workers("test", processes=0)

@@ -364,7 +364,7 @@ class ServiceCore:
         to decide yet: the board says whose turn it is, and the roll brings the picture)."""
         if not row.pictures or game.dice is None:
             return None
-        return asyncio.ensure_future(self.painter.run(turn_png, game.to_dict()))
+        return self.painter.submit(turn_png, game.to_dict())
 
     def _best_box(self, row: GameRow, game: Game) -> BoxHint | None:
         """The box the menu marks as the hint's best (hints on, a person's dice, official

@@ -44,6 +44,20 @@ def slowed(call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]
     return slow
 
 
+def lagging(submit: Callable[..., asyncio.Future[Any]]) -> Callable[..., asyncio.Future[Any]]:
+    """``Workers.submit``, but its outcome ``SLOW`` seconds late (a drawing process that lags)."""
+
+    @functools.wraps(submit)
+    def late(*args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        async def outcome() -> Any:
+            await asyncio.sleep(SLOW)
+            return await submit(*args, **kwargs)
+
+        return asyncio.ensure_future(outcome())
+
+    return late
+
+
 async def playing(fake: FakeDiscord, start_bot: StartBot) -> tuple[YahtzeeBot, dict[str, Any]]:
     ann = fake.user("Ann")
     channel = fake.channel("general")
@@ -80,7 +94,7 @@ async def test_a_slow_drawing_defers_the_roll(
     bot, board = await playing(fake, start_bot)
     painter = bot.painter
     assert painter is not None
-    painter.run = slowed(painter.run)  # type: ignore[method-assign]
+    painter.submit = lagging(painter.submit)  # type: ignore[method-assign]
     dice.extend([2, 3, 4, 5, 5])
     answer = await fake.click(ann, board, "Roll")
     assert (answer.error, answer.response_type) == (None, 6)
