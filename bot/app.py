@@ -49,7 +49,10 @@ class Tree(app_commands.CommandTree["YahtzeeBot"]):
 
 
 class YahtzeeBot(commands.AutoShardedBot):
-    """The Yahtzee bot. Only default intents: no privileged intents, no message content."""
+    """The Yahtzee bot. One gateway intent, ``guilds`` (servers, channels and threads, and
+    their removal): no privileged intents, and no message events either. The bot reads no
+    messages (every click comes as an interaction, which needs no intent), and with the
+    messages intent Discord would send it every message posted wherever it can see."""
 
     def __init__(
         self,
@@ -64,7 +67,7 @@ class YahtzeeBot(commands.AutoShardedBot):
             options["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),
             help_command=None,
             tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),

@@ -158,9 +158,25 @@ def evaluate(
     return choices
 
 
+#: A solver per table in use (one per rule set at most; each holds the table's arrays and
+#: its dice tables): making one takes longer than the valuing it is made for.
+_solvers: dict[int, tuple[Table, Solver]] = {}
+
+
+def solver_for(table: Table) -> Solver:
+    """The solver that values keeps on ``table`` (made once per table)."""
+    kept = _solvers.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_solvers) >= 4:  # tables replaced over and over (tests): keep the bound
+            _solvers.clear()
+        kept = (table, Solver(table.rules, False, table.value))
+        _solvers[id(table)] = kept
+    return kept[1]
+
+
 def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
     """Expected remaining score of keeping each multiset, with ``rolls_left`` rolls to go."""
-    solver = Solver(table.rules, False, table.value)
+    solver = solver_for(table)
     mask, up, flag = state_of(card)
     m, u, f = (np.array([x], dtype=np.intp) for x in (mask, up, flag))
     after, _ = solver.final_roll(m, u, f)  # (252, 1): the value of each roll scored at once

@@ -155,6 +155,7 @@ class FakeDiscord:
         self.guilds: dict[str, str] = {str(GUILD_ID): "Dice Club"}  # id -> name
         self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> (id, count)
         self.sessions: dict[str, tuple[int, int]] = {}  # session id -> its shard, for RESUME
+        self.intents: list[int] = []  # what each IDENTIFY asked for
         for name in ("general", "games"):
             self.add_channel(name)
 
@@ -556,6 +557,7 @@ class FakeDiscord:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:
                     shard = payload.get("d", {}).get("shard") or [0, 1]
+                    self.intents.append(int(payload.get("d", {}).get("intents", 0)))
                     await self._identify(ws, (int(shard[0]), int(shard[1])))
                 elif op == 6:
                     # RESUME: the session goes on (events sent meanwhile are not replayed).

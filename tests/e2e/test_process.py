@@ -140,6 +140,8 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
         # + create public threads 2^35 + send in threads 2^38 = 309237697536
         assert "permissions=309237697536" in invite
         assert "scope=bot+applications.commands" in invite
+        # the one gateway intent it needs, GUILDS (1 << 0): no message events are sent to it
+        assert fake.intents == [1]
         await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
         lobby = fake.last(channel)
         assert "Bonus Turn" in lobby["embeds"][0]["footer"]["text"]
