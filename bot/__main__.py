@@ -16,6 +16,7 @@ import aiohttp
 import asyncpg
 import discord
 
+from bot import logs
 from bot.app import YahtzeeBot
 from bot.settings import DEFAULT_DATABASE, Settings, SettingsError, read_env_file
 from bot.store import StoreUnavailable, is_postgres_url
@@ -112,8 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
-    logging.getLogger("discord").setLevel(max(settings.log_level_number, logging.INFO))
+    logs.setup(settings.log_level_number, settings.log_format)
     try:
         asyncio.run(_run(settings, sync=args == ["sync"]))
     except discord.LoginFailure:

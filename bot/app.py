@@ -16,7 +16,9 @@ from discord.ext import commands
 from bot.engine import DiceSource
 from bot.games import GameService, utc_now
 from bot.games import begin as begin_request
+from bot.health import MetricsServer, Readiness
 from bot.leaderboard import Leaderboards
+from bot.metrics import GAMES, GATEWAY_LATENCY, SHARDS_CONNECTED, count_rate_limits
 from bot.settings import Settings
 from bot.store import Store
 from bot.strategy.coach import Coach
@@ -86,6 +88,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._games: GameService | None = None
         self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
+        self._health: MetricsServer | None = None
 
     @property
     def store(self) -> Store:
@@ -126,6 +129,13 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._games = GameService(self._store, self.dice, self.clock, self.coach, self.painter)
         self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_shown)
+        count_rate_limits()
+        if self.settings.metrics_port is not None:
+            checks = Readiness(self._shards_problem, self._database_problem, self._figures)
+            self._health = MetricsServer(
+                checks, self.settings.metrics_host, self.settings.metrics_port
+            )
+            await self._health.start()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:
@@ -133,6 +143,32 @@ class YahtzeeBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development server %s", len(synced), guild.id)
+
+    def _shards_problem(self) -> str | None:
+        """What keeps this process's gateway from serving, if anything (for ``/readyz``)."""
+        if not self.is_ready():
+            return "not connected to Discord yet"
+        closed = sorted(sid for sid, shard in self.shards.items() if shard.is_closed())
+        SHARDS_CONNECTED.set(len(self.shards) - len(closed))
+        if closed:
+            return f"gateway shard(s) {', '.join(map(str, closed))} disconnected"
+        return None
+
+    async def _database_problem(self) -> str | None:
+        try:
+            await self.store.schema_version()
+        except Exception as exc:  # whatever the driver raises: not ready, and why
+            return f"the database does not answer ({type(exc).__name__}: {exc})"
+        return None
+
+    async def _figures(self) -> None:
+        """The gauges read when scraped: games by status, the shards' latencies."""
+        for status, count in (await self.store.games_by_status()).items():
+            GAMES.labels(status).set(count)
+        for shard_id, latency in self.latencies:
+            if latency == latency:  # NaN before the first heartbeat's answer
+                GATEWAY_LATENCY.labels(str(shard_id)).set(latency)
+        self._shards_problem()
 
     async def _start_painter(self) -> None:
         """Start the drawing process in the background (until it answers, or for good if it
@@ -166,6 +202,9 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Disconnect, then close the database."""
+        if self._health is not None:
+            await self._health.close()
+            self._health = None
         try:
             await super().close()
         finally:

@@ -12,6 +12,7 @@ from pathlib import Path
 DEFAULT_DATABASE = Path("data") / "yahtzee.sqlite3"
 PROJECT_ENV_FILE = Path(__file__).resolve().parents[1] / ".env"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+LOG_FORMATS = ("text", "json")
 #: Seconds between a computer player's moves: its turn (up to four moves) is over within 4 s.
 DEFAULT_BOT_MOVE_DELAY = 0.6
 
@@ -32,6 +33,9 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY  # seconds between a computer's moves
+    metrics_port: int | None = None  # /metrics, /healthz, /readyz served here if set
+    metrics_host: str = "127.0.0.1"
+    log_format: str = "text"  # or "json": one JSON object a line
 
     @classmethod
     def load(
@@ -98,6 +102,14 @@ class Settings:
             ) from None
         if not 0 <= delay <= 10:
             raise SettingsError("BOT_MOVE_DELAY must be between 0 and 10 seconds.")
+        port = _int(get("METRICS_PORT"), "METRICS_PORT") if get("METRICS_PORT") else None
+        if port is not None and not 1 <= port <= 65535:
+            raise SettingsError("METRICS_PORT must be a port number from 1 to 65535.")
+        log_format = (get("LOG_FORMAT") or "text").lower()
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(
+                f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}."
+            )
         return cls(
             token=token,
             database_path=Path(get("DATABASE_PATH") or DEFAULT_DATABASE),
@@ -107,6 +119,9 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             bot_move_delay=delay,
+            metrics_port=port,
+            metrics_host=get("METRICS_HOST") or "127.0.0.1",
+            log_format=log_format,
         )
 
     @property

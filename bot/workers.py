@@ -141,7 +141,10 @@ class Workers:
         return await asyncio.to_thread(work, *args)
 
     def _replace(self, pool: ProcessPoolExecutor | None) -> None:
+        from bot.metrics import HELPER_RESTARTS  # here: the workers themselves never count
+
         log.warning("a %s process stopped; starting another", self.name)
+        HELPER_RESTARTS.labels(self.name).inc()
         if self._pool is pool:
             self._pool = self._new_pool()
 

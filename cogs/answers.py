@@ -19,6 +19,9 @@ from typing import Any
 
 import discord
 
+from bot import logs
+from bot.metrics import ANSWER_SECONDS, DEFERRED
+
 log = logging.getLogger(__name__)
 
 #: Seconds after Discord created an interaction when a slow answer is acknowledged: 1.5 s
@@ -46,6 +49,32 @@ _LOCK = "answer-lock"
 _TIMER = "answer-timer"
 _DEFERRED = "answer-deferred"
 
+
+def kind_of(interaction: discord.Interaction[Any]) -> str:
+    """What an interaction is, for the metrics: a control's key (``roll``, ``die``, ``box``
+    ...), a command's name (``yahtzee start``), or ``modal``."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    if interaction.type is discord.InteractionType.component:
+        parts = str(data.get("custom_id", "")).split(":")
+        return parts[1] if len(parts) > 1 and parts[0] == "yz" else "unknown"
+    if interaction.type is discord.InteractionType.application_command:
+        command = interaction.command
+        return command.qualified_name if command is not None else str(data.get("name", ""))
+    return "modal" if interaction.type is discord.InteractionType.modal_submit else "other"
+
+
+def _first_answer(interaction: discord.Interaction[Any]) -> None:
+    """Time the interaction's first answer (an acknowledgement or the answer itself): the
+    one Discord's 3 s are about."""
+    if interaction.extras.get("answer-timed"):
+        return
+    interaction.extras["answer-timed"] = True
+    age = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    kind = kind_of(interaction)
+    if -CLOCK_TRUST < age < CLOCK_TRUST:
+        ANSWER_SECONDS.labels(kind).observe(max(age, 0.0))
+    log.debug("%s answered %.0f ms after Discord sent it", kind, age * 1000)
+
 def _delay(interaction: discord.Interaction[Any]) -> float:
     """Seconds from now until the interaction should be acknowledged if still unanswered."""
     age = (datetime.now(UTC) - interaction.created_at).total_seconds()
@@ -62,9 +91,17 @@ def _lock(interaction: discord.Interaction[Any]) -> asyncio.Lock:
 
 
 def guard(interaction: discord.Interaction[Any]) -> None:
-    """Make sure ``interaction`` is acknowledged in time even if its answer is slow."""
+    """Make sure ``interaction`` is acknowledged in time even if its answer is slow (and
+    say in this task's log lines which interaction, server and shard they are about)."""
     if _TIMER in interaction.extras or interaction.type not in _ANSWERED:
         return
+    guild = interaction.guild_id
+    count = interaction.client.shard_count or 1
+    logs.bind(
+        interaction_id=interaction.id,
+        guild_id=guild,
+        shard_id=(guild >> 22) % count if guild is not None else None,
+    )
     loop = asyncio.get_running_loop()
     interaction.extras[_TIMER] = loop.call_later(
         _delay(interaction), lambda: loop.create_task(_acknowledge(interaction))
@@ -91,6 +128,8 @@ async def _acknowledge(interaction: discord.Interaction[Any]) -> None:
         except discord.HTTPException as exc:  # too late already, or answered elsewhere
             log.warning("interaction %s: could not acknowledge it (%s)", interaction.id, exc)
             return
+        _first_answer(interaction)
+        DEFERRED.inc()
         interaction.extras[_DEFERRED] = True
         log.info("interaction %s: answer not ready in %.1f s; acknowledged", interaction.id,
                  DEFER_AFTER)  # fmt: skip
@@ -108,6 +147,7 @@ async def edit(interaction: discord.Interaction[Any], **fields: Any) -> None:
         _answering(interaction)
         if not interaction.response.is_done():
             await interaction.response.edit_message(**fields)
+            _first_answer(interaction)
             return
         await interaction.edit_original_response(**fields)
 
@@ -120,6 +160,7 @@ async def send(
         _answering(interaction)
         if not interaction.response.is_done():
             response = await interaction.response.send_message(content, **fields)
+            _first_answer(interaction)
             return response.message_id
         if interaction.type is not discord.InteractionType.component and deferred(interaction):
             # the guard's "thinking" answer becomes this one (its privacy was set then)

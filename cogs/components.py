@@ -53,6 +53,7 @@ from typing import Any, ClassVar, TypeVar
 
 import discord
 
+from bot import logs
 from bot.engine import ROLLS_PER_TURN
 from bot.games import begin as begin_request
 
@@ -137,6 +138,8 @@ async def dispatch(
 ) -> None:
     """Call the handler of a click on ``cls`` with its fields (and a select's choice)."""
     begin_request(interaction.id)  # this task handles this click: its change is made once
+    if "game_id" in values:
+        logs.bind(game_id=values["game_id"])
     cog = interaction.client.get_cog(cls.cog)
     if cog is None:  # pragma: no cover - the extension that makes the control loads the cog
         raise RuntimeError(f"the {cls.cog} cog is not loaded")

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.engine import RuleError
 from bot.games import AnsweredElsewhere, GameService, Refusal
+from bot.metrics import INTERACTIONS, LATE
 from bot.store import StoreUnavailable
 
 from . import answers
@@ -54,6 +55,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
     ):
         # Discord gave this request to another process too (a deploy overlapping, two
         # sessions of a shard), which made the change and answers: say nothing here.
+        INTERACTIONS.labels(answers.kind_of(interaction), "elsewhere").inc()
         log.info(
             "interaction %s (%s): handled by another process",
             interaction.id,
@@ -64,6 +66,8 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         # The answer came after Discord's 3 seconds (an overloaded bot): nothing can be said
         # to the user any more. What the click did is saved, and the timer's repair brings
         # the board up to date; one line, not a traceback per click.
+        LATE.inc()
+        INTERACTIONS.labels(answers.kind_of(interaction), "late").inc()
         log.warning(
             "interaction %s (%s) in channel %s: answered after Discord's 3 s window; its "
             "change is saved and the board will be repaired",
@@ -72,6 +76,8 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             interaction.channel_id,
         )
         return
+    refused = not isinstance(original, Exception) or _is_refusal(original)
+    INTERACTIONS.labels(answers.kind_of(interaction), "refused" if refused else "error").inc()
     if isinstance(original, Refusal):
         text = original.message
         if original.link:
@@ -141,6 +147,15 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.warning("could not tell user about an error on interaction %s", interaction.id)
 
 
+def _is_refusal(error: Exception) -> bool:
+    """Whether the user was told why nothing changed (not a bug of ours)."""
+    return isinstance(
+        error,
+        (Refusal, RuleError, StoreUnavailable, app_commands.TransformerError,
+         app_commands.CheckFailure, app_commands.CommandOnCooldown, discord.HTTPException),
+    )  # fmt: skip
+
+
 def guarded(
     handler: Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]],
 ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]]:
@@ -154,6 +169,8 @@ def guarded(
             await handler(self, interaction, *args, **kwargs)
         except Exception as error:  # one handler for all of them
             await handle_error(interaction, error)
+        else:
+            INTERACTIONS.labels(answers.kind_of(interaction), "ok").inc()
 
     functools.update_wrapper(wrapper, handler)
     return wrapper
@@ -163,3 +180,8 @@ async def setup(bot: commands.Bot) -> None:
     """Every slash command's error is answered by ``handle_error`` (an extension, so that
     ``bot`` never imports ``cogs``)."""
     bot.tree.on_error = handle_error  # type: ignore[method-assign]
+
+    async def completed(interaction: discord.Interaction[Any], command: Any) -> None:
+        INTERACTIONS.labels(answers.kind_of(interaction), "ok").inc()
+
+    bot.add_listener(completed, "on_app_command_completion")

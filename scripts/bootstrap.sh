@@ -12,7 +12,9 @@ spec="."
 [ -n "$extra" ] && spec=".[$extra]"
 stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)-${extra:-base}"
 if [ ! -f "$stamp" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e "$spec"
+  echo "installing the bot's packages into .venv${extra:+ (with $extra)}: about a minute the first time" >&2
+  # pip's own notices (a newer pip, the build's progress) are noise here; errors still show
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  PYTHONWARNINGS=ignore .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
   touch "$stamp"
 fi

@@ -34,6 +34,9 @@ def test_defaults_with_only_a_token() -> None:
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be 1 or more"),
         ({"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "soon"}, "BOT_MOVE_DELAY must be a number"),
         ({"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "60"}, "between 0 and 10"),
+        ({"DISCORD_TOKEN": "t", "METRICS_PORT": "http"}, "METRICS_PORT must be a whole number"),
+        ({"DISCORD_TOKEN": "t", "METRICS_PORT": "70000"}, "port number from 1 to 65535"),
+        ({"DISCORD_TOKEN": "t", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of text, json"),
     ],
 )
 def test_broken_settings_are_named(values: dict[str, str], message: str) -> None:

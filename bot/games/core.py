@@ -20,6 +20,7 @@ from bot.engine import (
     Game,
     RuleError,
 )
+from bot.logs import about_game
 from bot.render import turn_png
 from bot.store import (
     AlreadyApplied,
@@ -304,14 +305,15 @@ class ServiceCore:
     async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
         """``work()`` with the game's lock held: one change at a time per game."""
         async with self._locks.get(game_id):
-            try:
+            with about_game(game_id):
+                try:
+                    return await work()
+                except Refusal:
+                    if self._rows.pop(game_id, None) is None:
+                        raise
+                # Refused on the row this process had: once more on the database's (another
+                # process, a deploy overlapping, may have moved the game on meanwhile).
                 return await work()
-            except Refusal:
-                if self._rows.pop(game_id, None) is None:
-                    raise
-            # Refused on the row this process had: once more on the database's (another
-            # process, a deploy overlapping, may have moved the game on meanwhile).
-            return await work()
 
     @staticmethod
     def _link(row: GameRow) -> tuple[int | None, int, int] | None:

@@ -166,6 +166,7 @@ class Store(abc.ABC):
     last_finished_game_in = _reading(Reads.last_finished_game_in)
     live_games = _reading(Reads.live_games)
     live_games_of = _reading(Reads.live_games_of)
+    games_by_status = _reading(Reads.games_by_status)
     boards_behind = _reading(Reads.boards_behind)
     install_id = _reading(Reads.install_id)
     due_games = _reading(Reads.due_games)

@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.metrics import STORE_WRITES
+
 from .base import Store, drive, migration_files
 from .queries import Conflict, Plan, Query, Row, Transaction
 from .records import StoreUnavailable
@@ -131,8 +133,9 @@ class PostgresStore(Store):
     async def write(self, work: Callable[[Transaction], Plan[R]]) -> R:
         for attempt in range(DEADLOCK_RETRIES + 1):
             try:
-                async with self._pool.acquire() as db, db.transaction():
-                    return await drive(work(_TX), functools.partial(_execute, db))
+                with STORE_WRITES.time():
+                    async with self._pool.acquire() as db, db.transaction():
+                        return await drive(work(_TX), functools.partial(_execute, db))
             except asyncpg.DeadlockDetectedError:
                 if attempt == DEADLOCK_RETRIES:
                     raise

@@ -206,6 +206,11 @@ class Reads:
         )
         return [_game(r) for r in rows]
 
+    def games_by_status(self) -> Plan[dict[str, int]]:
+        """How many games are in each status (lobby, active, finished, abandoned)."""
+        rows = yield from _all("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {str(r[0]): int(r[1]) for r in rows}
+
     def live_daily_of(self, user_id: int) -> Plan[GameRow | None]:
         """A member's daily challenge try in progress, if any (played privately, in no
         channel's slot)."""

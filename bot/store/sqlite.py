@@ -18,6 +18,8 @@ from typing import TypeVar
 
 import aiosqlite
 
+from bot.metrics import STORE_WRITES
+
 from .base import Store, drive, migration_files
 from .queries import Conflict, Plan, Query, Row, Transaction
 from .records import StoreUnavailable
@@ -149,7 +151,8 @@ class SqliteStore(Store):
 
     async def write(self, work: Callable[[Transaction], Plan[R]]) -> R:
         try:
-            return await self._writer.run(lambda db: run_plan(db, work(_TX)))
+            with STORE_WRITES.time():
+                return await self._writer.run(lambda db: run_plan(db, work(_TX)))
         except sqlite3.OperationalError as exc:
             if not any(words in str(exc).lower() for words in _UNAVAILABLE):
                 raise

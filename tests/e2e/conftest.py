@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -90,9 +91,14 @@ async def start_bot(
     ``stop`` to restart it; ``start(other)`` starts one on another database)."""
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
 
-    async def start(on: Database | None = None, shards: tuple[int, ...] = ()) -> YahtzeeBot:
-        """``shards``: run only these of two shards (SHARD_COUNT=2, SHARD_IDS=...)."""
-        settings = bot_settings(on if on is not None else database, tmp_path)
+    async def start(
+        on: Database | None = None, shards: tuple[int, ...] = (), **changes: Any
+    ) -> YahtzeeBot:
+        """``shards``: run only these of two shards (SHARD_COUNT=2, SHARD_IDS=...);
+        ``changes``: other settings (``metrics_port=...``)."""
+        settings = dataclasses.replace(
+            bot_settings(on if on is not None else database, tmp_path), **changes
+        )
         if shards:
             settings = dataclasses.replace(settings, shard_count=2, shard_ids=shards)
         place_table(official_values, settings.data_dir, to_win)  # and the To-win bot's

@@ -156,6 +156,7 @@ class FakeDiscord:
         self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> (id, count)
         self.sessions: dict[str, tuple[int, int]] = {}  # session id -> its shard, for RESUME
         self.intents: list[int] = []  # what each IDENTIFY asked for
+        self.gateway_down = False  # True: new gateway connections are refused (an outage)
         for name in ("general", "games"):
             self.add_channel(name)
 
@@ -543,7 +544,9 @@ class FakeDiscord:
             except ConnectionError:
                 self.sockets.remove(ws)
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_down:
+            return web.Response(status=503, text="the gateway is down")
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))

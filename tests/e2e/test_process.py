@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -15,7 +16,7 @@ from bot.strategy import Table
 from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import TOKEN, StartBot, database_env, place_table
-from .fake_discord import FakeDiscord
+from .fake_discord import GUILD_ID, FakeDiscord
 from .helpers import die_labels, live_board, png_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,3 +206,41 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     assert proc.returncode == 0, err[-2000:]
     assert "leaked semaphore" not in err and "Traceback" not in err, err[-2000:]
     await fake.wait_for(lambda: not [pid for pid in helpers if Path(f"/proc/{pid}").exists()])
+
+
+async def test_json_logs_say_which_interaction_game_and_server(
+    fake: FakeDiscord, tmp_path: Path, official_values: Table
+) -> None:
+    """``LOG_FORMAT=json``: every line the bot writes is one JSON object, and the lines
+    logged while it answers a Roll carry that interaction's id, its game's, the server's and
+    the shard's."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    place_table(official_values, tmp_path / "data")
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="DEBUG", LOG_FORMAT="json")
+    proc = await run(env=env, cwd=tmp_path)
+    assert proc.stderr is not None
+    try:
+        seen = b""
+        while b"invite:" not in seen:
+            line = await asyncio.wait_for(proc.stderr.readline(), 30)
+            assert line, "the bot exited before it was ready"
+            seen += line
+        await fake.slash(ann, channel, "yahtzee start")
+        await fake.click(ann, fake.last(channel), "Start")
+        board = await live_board(fake, channel)
+        roll = await fake.click(ann, board, "Roll")
+        assert roll.response_type == 7
+        proc.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(proc.communicate(), 15)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    lines = [json.loads(line) for line in (seen + rest).decode().splitlines() if line.strip()]
+    assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    about_roll = [line for line in lines if line.get("interaction_id") == roll.id]
+    assert about_roll, "no line about the Roll"
+    game = board["components"][1]["components"][0]["custom_id"].split(":")[2]  # yz:roll:<game>
+    assert {(line.get("game_id"), line.get("guild_id"), line.get("shard_id"))
+            for line in about_roll} == {(game, str(GUILD_ID), "0")}  # fmt: skip

@@ -1,0 +1,100 @@
+"""What an operator watches: /metrics counts what players did, /healthz answers, /readyz
+follows the gateway and the database."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+
+import aiohttp
+
+from bot.engine import ScriptedDice
+
+from .conftest import StartBot
+from .fake_discord import FakeDiscord
+from .test_real_discord import start_game
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """A sample's value in Prometheus's text format (0 if it is not there)."""
+    wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        found = re.fullmatch(r"([a-z_]+)(?:\{(.*)\})? (\S+)", line)
+        if found is None or found.group(1) != name:
+            continue
+        have = ",".join(sorted((found.group(2) or "").split(","))) if found.group(2) else ""
+        if have == wanted:
+            return float(found.group(3))
+    return 0.0
+
+
+async def get(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(
+        f"http://127.0.0.1:{port}{path}", timeout=aiohttp.ClientTimeout(total=5)
+    ) as response:
+        return response.status, await response.text()
+
+
+async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    port = free_port()
+    await start_bot(metrics_port=port)
+    assert await get(port, "/healthz") == (200, "ok\n")
+    assert (await get(port, "/readyz"))[0] == 200
+    _, before = await get(port, "/metrics")
+
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    board = await start_game(fake, channel, ann)  # a slash command and a click on Start
+    dice.extend([2, 2, 2, 5, 6, 2, 2])
+    await fake.click(ann, board, "Roll")
+    await fake.click(ann, fake.messages[board["id"]], "5")  # hold the 5
+    await fake.click(ann, fake.messages[board["id"]], "5")  # and release it
+    refused = await fake.click(fake.user("Bob"), fake.messages[board["id"]], "Roll")
+    assert refused.ephemeral_text  # Bob does not play here: told so
+    await fake.choose(ann, fake.messages[board["id"]], "threes")
+
+    _, after = await get(port, "/metrics")
+
+    def moved(name: str, **labels: str) -> float:
+        return sample(after, name, **labels) - sample(before, name, **labels)
+
+    assert moved("yahtzee_interactions_total", kind="yahtzee start", outcome="ok") == 1
+    assert moved("yahtzee_interactions_total", kind="lobby", outcome="ok") == 1
+    assert moved("yahtzee_interactions_total", kind="roll", outcome="ok") == 1
+    assert moved("yahtzee_interactions_total", kind="roll", outcome="refused") == 1
+    assert moved("yahtzee_interactions_total", kind="die", outcome="ok") == 2
+    assert moved("yahtzee_interactions_total", kind="box", outcome="ok") == 1
+    assert moved("yahtzee_answer_seconds_count", kind="die") == 2
+    assert moved("yahtzee_answer_seconds_count", kind="roll") == 2  # Ann's and Bob's
+    assert moved("yahtzee_store_write_seconds_count") >= 5
+    assert sample(after, "yahtzee_games", status="active") >= 1
+    assert sample(after, "yahtzee_shards_connected") == 1
+    assert moved("yahtzee_late_answers_total") == 0
+
+    fake.gateway_down = True
+    await fake.drop_connections()
+    for _ in range(100):
+        status, text = await get(port, "/readyz")
+        if status == 503:
+            break
+        await asyncio.sleep(0.05)
+    assert status == 503 and "disconnected" in text, text
+    assert (await get(port, "/healthz"))[0] == 200  # alive all the same
+    fake.gateway_down = False
+    for _ in range(300):
+        status, text = await get(port, "/readyz")
+        if status == 200:
+            break
+        await asyncio.sleep(0.1)
+    assert (status, text) == (200, "ready\n")
