@@ -44,7 +44,7 @@ async def _run(settings: Settings, sync: bool) -> None:
         await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if stopped.done():
             logging.getLogger("bot").info("stopping: asked to by a signal")
-            await bot.close()
+            await bot.stop()
         stopped.cancel()
         await running  # its error, if it failed
 

@@ -89,6 +89,9 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
         self._health: MetricsServer | None = None
+        self._in_flight: set[int] = set()  # interactions taken and not finished
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @property
     def store(self) -> Store:
@@ -199,6 +202,36 @@ class YahtzeeBot(commands.AutoShardedBot):
         if not self._invite_logged and self.application_id is not None:
             self._invite_logged = True
             log.info("logged in as %s; invite: %s", self.user, self.invite_url())
+
+    def took(self, interaction_id: int) -> None:
+        """An interaction is being handled (until ``finished``)."""
+        self._in_flight.add(interaction_id)
+        self._idle.clear()
+
+    def finished(self, interaction_id: int) -> None:
+        self._in_flight.discard(interaction_id)
+        if not self._in_flight:
+            self._idle.set()
+
+    async def stop(self, patience: float = 10.0) -> None:
+        """A graceful stop (SIGTERM): take no more clicks (the gateway is closed first, so
+        Discord sends them to another process of the bot, if one runs), let those in flight
+        finish (their moves saved, their answers sent over HTTP, still open), then ``close``.
+
+        Not a refusal of what still comes: during a deploy's overlap Discord may give the
+        same click to the new process too, and "restarting" must not win over its answer."""
+        for shard in self.shards.values():
+            await shard.disconnect()
+        await asyncio.sleep(0.05)  # clicks read just before the close reach their handlers
+        log.info("stopping: gateway closed, %d interaction(s) in flight", len(self._in_flight))
+        try:
+            await asyncio.wait_for(self._idle.wait(), patience)
+        except TimeoutError:
+            log.warning(
+                "stopping: %d interaction(s) still unfinished after %.0f s",
+                len(self._in_flight), patience,
+            )  # fmt: skip
+        await self.close()
 
     async def close(self) -> None:
         """Disconnect, then close the database."""

@@ -95,6 +95,9 @@ def guard(interaction: discord.Interaction[Any]) -> None:
     say in this task's log lines which interaction, server and shard they are about)."""
     if _TIMER in interaction.extras or interaction.type not in _ANSWERED:
         return
+    took = getattr(interaction.client, "took", None)
+    if took is not None and not interaction.extras.get("finished"):
+        took(interaction.id)
     guild = interaction.guild_id
     count = interaction.client.shard_count or 1
     logs.bind(
@@ -106,6 +109,14 @@ def guard(interaction: discord.Interaction[Any]) -> None:
     interaction.extras[_TIMER] = loop.call_later(
         _delay(interaction), lambda: loop.create_task(_acknowledge(interaction))
     )
+
+
+def finished(interaction: discord.Interaction[Any]) -> None:
+    """The interaction's handler is done (answered, refused, or failed and said so)."""
+    interaction.extras["finished"] = True
+    done = getattr(interaction.client, "finished", None)
+    if done is not None:
+        done(interaction.id)
 
 
 def deferred(interaction: discord.Interaction[Any]) -> bool:

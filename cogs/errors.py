@@ -48,6 +48,13 @@ async def _answered_elsewhere(interaction: discord.Interaction[Any]) -> bool:
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Turn any error into a reply: never a silent 'This interaction failed'."""
+    try:
+        await _handle_error(interaction, error)
+    finally:
+        answers.finished(interaction)
+
+
+async def _handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     original = getattr(error, "original", error)  # app_commands wrap errors
     data: dict[str, Any] = dict(interaction.data or {})
     if isinstance(original, AnsweredElsewhere) or (
@@ -171,6 +178,8 @@ def guarded(
             await handle_error(interaction, error)
         else:
             INTERACTIONS.labels(answers.kind_of(interaction), "ok").inc()
+        finally:
+            answers.finished(interaction)
 
     functools.update_wrapper(wrapper, handler)
     return wrapper
@@ -183,5 +192,6 @@ async def setup(bot: commands.Bot) -> None:
 
     async def completed(interaction: discord.Interaction[Any], command: Any) -> None:
         INTERACTIONS.labels(answers.kind_of(interaction), "ok").inc()
+        answers.finished(interaction)
 
     bot.add_listener(completed, "on_app_command_completion")

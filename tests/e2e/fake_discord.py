@@ -91,6 +91,7 @@ class Interaction:
     error: str | None = None
     answered: float | None = None  # time.monotonic() when the answer arrived
     callbacks: int = 0  # how many times a bot tried to answer it (Discord takes the first)
+    delivered: bool = False  # sent over a gateway connection (False: no bot was connected)
 
     @property
     def ephemeral_text(self) -> str:
@@ -157,6 +158,7 @@ class FakeDiscord:
         self.sessions: dict[str, tuple[int, int]] = {}  # session id -> its shard, for RESUME
         self.intents: list[int] = []  # what each IDENTIFY asked for
         self.gateway_down = False  # True: new gateway connections are refused (an outage)
+        self.closed_at: list[float] = []  # time.monotonic() when each gateway connection ended
         for name in ("general", "games"):
             self.add_channel(name)
 
@@ -395,7 +397,7 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
-        await self.dispatch("INTERACTION_CREATE", payload)
+        record.delivered = await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
     async def press(
@@ -531,18 +533,21 @@ class FakeDiscord:
         shard_id, count = shard
         return (int(guild_id) >> 22) % count == shard_id
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
         """Send an event to the connected bots, as Discord does: a server's events only to
         the shard that server is on."""
         guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+        sent = False
         for ws in list(self.sockets):
             if guild_id is not None and not self.on_shard(guild_id, self.shards.get(ws, (0, 1))):
                 continue
             self.sequence += 1
             try:
                 await ws.send_str(json.dumps({"op": 0, "t": event, "s": self.sequence, "d": data}))
+                sent = True
             except ConnectionError:
                 self.sockets.remove(ws)
+        return sent
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         if self.gateway_down:
@@ -576,6 +581,7 @@ class FakeDiscord:
             if ws in self.sockets:
                 self.sockets.remove(ws)
             self.shards.pop(ws, None)
+            self.closed_at.append(time.monotonic())
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, shard: tuple[int, int]) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
+import sqlite3
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -244,3 +246,84 @@ async def test_json_logs_say_which_interaction_game_and_server(
     game = board["components"][1]["components"][0]["custom_id"].split(":")[2]  # yz:roll:<game>
     assert {(line.get("game_id"), line.get("guild_id"), line.get("shard_id"))
             for line in about_roll} == {(game, str(GUILD_ID), "0")}  # fmt: skip
+
+
+async def test_a_stop_during_a_burst_of_clicks_answers_every_click_it_took(
+    fake: FakeDiscord, tmp_path: Path, official_values: Table
+) -> None:
+    """SIGTERM while six players click as fast as they are answered: the bot closes its
+    gateway first (no more clicks reach it), answers every click it was handling, keeps
+    every move it answered, and exits 0 within seconds."""
+    names = [f"P{i}" for i in range(6)]
+    players = [fake.user(name) for name in names]
+    channels = [fake.add_channel(f"burst-{i}")["id"] for i in range(6)]
+    place_table(official_values, tmp_path / "data")
+    database = tmp_path / "data" / "yahtzee.sqlite3"
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO", DATABASE_PATH=str(database))
+    proc = await run(env=env, cwd=tmp_path)
+    assert proc.stderr is not None
+    sent: list = []
+    try:
+        seen = b""
+        while b"invite:" not in seen:
+            line = await asyncio.wait_for(proc.stderr.readline(), 30)
+            assert line, "the bot exited before it was ready"
+            seen += line
+        for player, channel in zip(players, channels, strict=True):
+            await fake.slash(player, channel, "yahtzee start")
+            await fake.click(player, fake.last(channel), "Start")
+            await live_board(fake, channel)
+
+        async def clicking(player: dict, channel: str) -> None:
+            while proc.returncode is None and fake.sockets:
+                live = fake.live_boards(channel)
+                if not live:  # the next turn's board is on its way
+                    await asyncio.sleep(0.01)
+                    continue
+                current = live[-1]
+                row = current["components"][0]["components"]
+                roll = current["components"][1]["components"][0]
+                die = next((d for d in row if not d.get("disabled")), None)
+                target = roll if not roll.get("disabled") else die
+                if target is None:  # the turn's rolls are used: score it
+                    menu = current["components"][2]["components"][0]
+                    record = await fake.press(player, current, menu["custom_id"],
+                                              [menu["options"][0]["value"]])  # fmt: skip
+                else:
+                    record = await fake.press(player, current, target["custom_id"])
+                sent.append(record)
+                if not record.delivered:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(record.responded.wait(), 5)
+
+        burst = [
+            asyncio.create_task(clicking(p, c)) for p, c in zip(players, channels, strict=True)
+        ]
+        await asyncio.sleep(1.0)
+        before = len(sent)
+        proc.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(proc.communicate(), 15)
+        await asyncio.gather(*burst)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    err = (seen + rest).decode(errors="replace")
+    assert proc.returncode == 0 and "Traceback" not in err, err[-2000:]
+    assert before >= 12
+    # Every click sent while the bot was connected is answered, but for those still on the
+    # wire when it closed the connection (sent in its last few milliseconds: Discord would
+    # have shown those players an error, as for any bot that stops).
+    (closed,) = fake.closed_at[-1:]
+    taken = [r for r in sent if r.delivered and r.created < closed - 0.05]
+    unanswered = [r.id for r in taken if r.response_type is None]
+    assert unanswered == [] and [r.error for r in taken if r.error] == []
+    moved = [r for r in sent if r.response_type == 7]
+    assert len(moved) >= len(taken)
+    db = sqlite3.connect(database)
+    try:
+        kept = {str(row[0]) for row in db.execute("SELECT request_id FROM moves")}
+    finally:
+        db.close()
+    assert {r.id for r in moved} <= kept
