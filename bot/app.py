@@ -4,6 +4,8 @@ migrations, loads the cogs and registers the restart-proof components."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -202,6 +204,28 @@ class YahtzeeBot(commands.AutoShardedBot):
         if not self._invite_logged and self.application_id is not None:
             self._invite_logged = True
             log.info("logged in as %s; invite: %s", self.user, self.invite_url())
+            if self.settings.dev_guild_id is None:
+                await self.publish_commands_if_changed()
+
+    async def publish_commands_if_changed(self) -> bool:
+        """Publish the slash commands globally when they differ from those this database
+        last published (the first start, or an update that changed them), so that `/yahtzee`
+        shows without anyone running `sync`. Global publishing is rate limited by Discord
+        (about 200 a day), hence only on a change."""
+        commands = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        fingerprint = hashlib.sha256(
+            json.dumps(commands, sort_keys=True, default=str).encode()
+        ).hexdigest()
+        if await self.store.meta_value("commands") == fingerprint:
+            return False
+        try:
+            await self.sync_commands()
+        except discord.HTTPException as exc:
+            log.warning("could not publish the slash commands (%s); `python -m bot sync` "
+                        "publishes them by hand", exc)  # fmt: skip
+            return False
+        await self.store.set_meta_value("commands", fingerprint)
+        return True
 
     def took(self, interaction_id: int) -> None:
         """An interaction is being handled (until ``finished``)."""

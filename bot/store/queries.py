@@ -251,6 +251,11 @@ class Reads:
         assert row is not None, "migration 007 makes it"
         return str(row[0])
 
+    def meta_value(self, key: str) -> Plan[str | None]:
+        """A value the bot keeps about itself (``commands``: the commands last published)."""
+        row = yield from _one("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(row[0]) if row else None
+
     def due_games(self, now_at: str, idle_since: str) -> Plan[list[GameRow]]:
         """Live games past a deadline or ping time, or with no move by a person since then."""
         rows = yield from _all(
@@ -657,6 +662,14 @@ class Transaction(Reads):
         yield from _all(
             "UPDATE moves SET loss = ?, decision = ? WHERE game_id = ? AND version = ?",
             (loss, decision, game_id, version),
+        )
+
+    def set_meta_value(self, key: str, value: str) -> Plan[None]:
+        """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""
+        yield from _all(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
         )
 
     def save_guild_settings(

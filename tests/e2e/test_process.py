@@ -17,7 +17,7 @@ from bot.strategy import Table
 
 from ..clock import FakeClock
 from ..conftest import Database
-from .conftest import TOKEN, StartBot, database_env, place_table
+from .conftest import TOKEN, StartBot, database_env, place_table, stop
 from .fake_discord import GUILD_ID, FakeDiscord
 from .helpers import die_labels, live_board, png_size
 
@@ -114,6 +114,25 @@ async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) ->
         "restore-leaderboard",
     }
     assert fake.requests_to("PUT", r"^/applications/\d+/commands$")
+
+
+async def test_the_commands_are_published_on_the_first_start_and_after_a_change(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Following Quick start alone shows /yahtzee: the first start publishes the commands
+    globally; a restart with the same commands does not publish again (Discord limits
+    global publishing), and one whose commands changed does."""
+    published = r"^/applications/\d+/commands$"
+    bot = await start_bot()
+    await fake.wait_for(lambda: len(fake.requests_to("PUT", published)) == 1)
+    assert sorted(c["name"] for c in fake.commands) == ["yahtzee", "yahtzee-admin"]
+    await stop(bot)
+    bot = await start_bot()
+    await fake.settle()
+    assert len(fake.requests_to("PUT", published)) == 1
+    await bot.store.set_meta_value("commands", "from an older version")
+    assert await bot.publish_commands_if_changed()
+    assert len(fake.requests_to("PUT", published)) == 2
 
 
 async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
