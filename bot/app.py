@@ -91,6 +91,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
         self._health: MetricsServer | None = None
+        self._pruning: asyncio.Task[None] | None = None
         self._in_flight: set[int] = set()  # interactions taken and not finished
         self._idle = asyncio.Event()
         self._idle.set()
@@ -135,6 +136,10 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_shown)
         count_rate_limits()
+        if self.settings.keep_moves_days is not None:
+            self._pruning = asyncio.create_task(
+                self._prune_moves(self.settings.keep_moves_days), name="retention"
+            )
         if self.settings.metrics_port is not None:
             checks = Readiness(self._shards_problem, self._database_problem, self._figures)
             self._health = MetricsServer(
@@ -227,6 +232,20 @@ class YahtzeeBot(commands.AutoShardedBot):
         await self.store.set_meta_value("commands", fingerprint)
         return True
 
+    async def _prune_moves(self, keep_days: int) -> None:
+        """Retention (``KEEP_MOVES_DAYS``): hourly, prune the move logs of games that ended
+        longer ago, in small batches off the click path."""
+        while True:
+            try:
+                pruned = await self.games.prune_moves(keep_days)
+            except Exception:  # the next hour tries again; a failure is not the bot's end
+                log.exception("retention: pruning old move logs failed")
+            else:
+                if pruned:
+                    log.info("retention: pruned the move logs of %d games that ended more "
+                             "than %d days ago", pruned, keep_days)  # fmt: skip
+            await asyncio.sleep(3600)
+
     def took(self, interaction_id: int) -> None:
         """An interaction is being handled (until ``finished``)."""
         self._in_flight.add(interaction_id)
@@ -259,6 +278,9 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Disconnect, then close the database."""
+        if self._pruning is not None:
+            self._pruning.cancel()
+            self._pruning = None
         if self._health is not None:
             await self._health.close()
             self._health = None

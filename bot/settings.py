@@ -36,6 +36,7 @@ class Settings:
     metrics_port: int | None = None  # /metrics, /healthz, /readyz served here if set
     metrics_host: str = "127.0.0.1"
     log_format: str = "text"  # or "json": one JSON object a line
+    keep_moves_days: int | None = None  # None: keep every finished game's move log
 
     @classmethod
     def load(
@@ -105,6 +106,11 @@ class Settings:
         port = _int(get("METRICS_PORT"), "METRICS_PORT") if get("METRICS_PORT") else None
         if port is not None and not 1 <= port <= 65535:
             raise SettingsError("METRICS_PORT must be a port number from 1 to 65535.")
+        keep = _int(get("KEEP_MOVES_DAYS"), "KEEP_MOVES_DAYS") if get("KEEP_MOVES_DAYS") else None
+        if keep is not None and keep < 1:
+            raise SettingsError(
+                "KEEP_MOVES_DAYS must be 1 or more days (leave it empty to keep every move log)."
+            )
         log_format = (get("LOG_FORMAT") or "text").lower()
         if log_format not in LOG_FORMATS:
             raise SettingsError(
@@ -122,6 +128,7 @@ class Settings:
             metrics_port=port,
             metrics_host=get("METRICS_HOST") or "127.0.0.1",
             log_format=log_format,
+            keep_moves_days=keep,
         )
 
     @property

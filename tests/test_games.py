@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -421,3 +422,26 @@ async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
     row = await service.store.get_game(table.game_id)
     assert row is not None
     assert await service.turn_began(row) == row.version != first
+
+
+async def test_retention_prunes_old_move_logs_and_keeps_results(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """``prune_moves(30)`` deletes the move log of a game that ended more than 30 days ago,
+    in batches, and nothing else: not a live game's, not a recent one's, not the results.
+    Replay and Analysis of the pruned game say it is too old."""
+    old = await play_scripted_game(service, dice)
+    live = Table(service)
+    await live.seat((3, "Cy"))
+    live_log = await service.store.moves(live.game_id)
+    now = datetime.now(UTC)
+    assert await service.prune_moves(30, now=now + timedelta(days=29)) == 0  # not yet
+    assert await service.prune_moves(30, now=now + timedelta(days=31), batch=1) == 1
+    assert await service.store.moves(old.game_id) == []
+    assert await service.store.moves(live.game_id) == live_log
+    results = await service.store.results(old.game_id)
+    assert [(r.user_id, r.total) for r in results] == [(1, ANN_TOTAL), (2, BOB_TOTAL)]
+    for asked in (service.story(old.game_id), service.report(old.game_id, 1)):
+        with pytest.raises(Refusal, match="too old"):
+            await asked
+    assert await service.prune_moves(30, now=now + timedelta(days=60)) == 0  # done once

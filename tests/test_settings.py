@@ -37,6 +37,7 @@ def test_defaults_with_only_a_token() -> None:
         ({"DISCORD_TOKEN": "t", "METRICS_PORT": "http"}, "METRICS_PORT must be a whole number"),
         ({"DISCORD_TOKEN": "t", "METRICS_PORT": "70000"}, "port number from 1 to 65535"),
         ({"DISCORD_TOKEN": "t", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of text, json"),
+        ({"DISCORD_TOKEN": "t", "KEEP_MOVES_DAYS": "0"}, "KEEP_MOVES_DAYS must be 1 or more"),
     ],
 )
 def test_broken_settings_are_named(values: dict[str, str], message: str) -> None:

@@ -162,6 +162,7 @@ class CoachingService(RecordsService):
             raise Refusal("The report card is available for games under the official rules only.")
         decisions = _kept_decisions(await self.store.decisions(game_id, user_id))
         if not decisions:
+            await self._check_log_kept(row)
             if any(uid == user_id for uid, _ in row.players):
                 raise Refusal(
                     "There is nothing to analyse: the strategy table was not ready during your "

@@ -3,7 +3,9 @@ and drawing a stored game's board again."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from datetime import datetime, timedelta
 
 from bot.engine import (
     Game,
@@ -17,7 +19,7 @@ from bot.store import (
     MoveRecord,
 )
 
-from .core import ServiceCore, player_id
+from .core import ServiceCore, player_id, stamp
 from .replay import Replay, Turn, replay, story
 from .results import NO_GAME_HERE, Board, Card, Refusal
 
@@ -76,6 +78,31 @@ class RecordsService(ServiceCore):
         await self.store.set_messages(game_id, final_message_id=message_id)
         self._remember_messages(game_id, final_message_id=message_id)
 
+    async def prune_moves(
+        self, keep_days: int, now: datetime | None = None, batch: int = 50
+    ) -> int:
+        """Retention: delete the move logs of games that ended more than ``keep_days`` ago,
+        ``batch`` games a unit of work with a pause between (never a long write in front of
+        the clicks); how many games were pruned. Results and leaderboards stay; Replay and
+        Analysis of those games then say they are too old."""
+        before = stamp((now or self.clock()) - timedelta(days=keep_days))
+        pruned = 0
+        while True:
+            done = await self.store.prune_moves(before, batch)
+            pruned += done
+            if done < batch:
+                return pruned
+            await asyncio.sleep(0.1)
+
+    async def _check_log_kept(self, row: GameRow) -> None:
+        """A Refusal for a game whose move log retention pruned."""
+        if not row.is_live and not await self.store.has_moves(row.id):
+            raise Refusal(
+                "That game is too old: this bot keeps the moves of finished games for a "
+                "limited time, and its moves are gone. Its result still counts on the "
+                "leaderboard."
+            )
+
     async def replayed(self, game_id: int) -> Replay:
         """The game played again from its move log (``ReplayMismatch`` where the log could
         not have happened): for checking a stored state, and for telling a game move by move."""
@@ -86,6 +113,7 @@ class RecordsService(ServiceCore):
     async def story(self, game_id: int) -> list[Turn]:
         """The game told turn by turn, from its move log."""
         row = await self._row(game_id)
+        await self._check_log_kept(row)
         return story(row.players, row.preset, row.timeout_policy, await self.store.moves(game_id))
 
     async def find(self, game_id: int) -> GameRow | None:

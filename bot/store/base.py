@@ -181,6 +181,7 @@ class Store(abc.ABC):
     player_name = _reading(Reads.player_name)
     request_recorded = _reading(Reads.request_recorded)
     logged = _reading(Reads.logged)
+    has_moves = _reading(Reads.has_moves)
     daily_entry = _reading(Reads.daily_entry)
     daily_board = _reading(Reads.daily_board)
 
@@ -193,5 +194,6 @@ class Store(abc.ABC):
     set_move_cost = _writing(Transaction.set_move_cost)
     save_guild_settings = _writing(Transaction.save_guild_settings)
     set_meta_value = _writing(Transaction.set_meta_value)
+    prune_moves = _writing(Transaction.prune_moves)
     archive_results = _writing(Transaction.archive_results)
     restore_results = _writing(Transaction.restore_results)

@@ -298,6 +298,12 @@ class Reads:
         )
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    def has_moves(self, game_id: int) -> Plan[bool]:
+        """Whether a game's move log holds anything (every game's holds its opening, until
+        retention prunes a finished game's)."""
+        row = yield from _one("SELECT 1 FROM moves WHERE game_id = ? LIMIT 1", (game_id,))
+        return row is not None
+
     def logged(self, game_id: int, action: str, detail: str) -> Plan[bool]:
         """Whether the game's log holds a move ``action`` with ``detail``."""
         row = yield from _one(
@@ -663,6 +669,22 @@ class Transaction(Reads):
             "UPDATE moves SET loss = ?, decision = ? WHERE game_id = ? AND version = ?",
             (loss, decision, game_id, version),
         )
+
+    def prune_moves(self, finished_before: str, games: int) -> Plan[int]:
+        """Delete the move logs of up to ``games`` games that ended (finished or abandoned)
+        before ``finished_before`` and still have one; how many games were pruned. Results,
+        leaderboards and the games' rows stay."""
+        rows = yield from _all(
+            "SELECT id FROM games WHERE status IN ('finished', 'abandoned') "
+            "AND finished_at < ? AND EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id) "
+            "ORDER BY id LIMIT ?",
+            (finished_before, games),
+        )
+        ids = [int(r[0]) for r in rows]
+        if ids:
+            marks = ", ".join("?" for _ in ids)
+            yield from _all(f"DELETE FROM moves WHERE game_id IN ({marks})", ids)
+        return len(ids)
 
     def set_meta_value(self, key: str, value: str) -> Plan[None]:
         """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""
