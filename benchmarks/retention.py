@@ -57,15 +57,19 @@ async def play(service: GameService, dice: ScriptedDice, channel: int, rng: rand
 
 
 async def size(store: Store, postgres: str | None, path: Path | None) -> int:
+    """The database's size after compaction (the store is closed first)."""
+    await store.close()
     if postgres is None:
         assert path is not None
-        await store.close()
         import sqlite3
 
-        db = sqlite3.connect(path)
-        db.execute("VACUUM")
-        db.close()
-        return path.stat().st_size
+        def vacuumed() -> int:
+            db = sqlite3.connect(path)
+            db.execute("VACUUM")
+            db.close()
+            return path.stat().st_size
+
+        return await asyncio.to_thread(vacuumed)
     import asyncpg
 
     db = await asyncpg.connect(postgres)
@@ -121,17 +125,15 @@ async def main() -> None:
     service = GameService(store, dice)
     pruned = await service.prune_moves(1, now=datetime.now(UTC) + timedelta(days=2))
     after = await size(store, target if schema else None, path)
-    if schema is None:
-        pass
-    else:
-        await store.close()
+    if schema is not None:
         admin = await asyncpg.connect(args.postgres)
         await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         await admin.close()
     per = (full - empty) / args.games
     kept = (after - empty) / args.games
-    print(f"database: {'PostgreSQL' if schema else 'SQLite'}; {args.games} two-player games "
-          f"played to the end in {played:.1f} s ({counts}); {moves} moves in the first")  # fmt: skip
+    kind = "PostgreSQL" if schema else "SQLite"
+    print(f"database: {kind}; {args.games} two-player games played to the end in "
+          f"{played:.1f} s ({counts}); {moves} moves in the first")  # fmt: skip
     print(f"size empty {empty:,} B; with the games {full:,} B; after pruning {pruned} move "
           f"logs {after:,} B")  # fmt: skip
     print(f"a finished game: {per:,.0f} B with its move log, {kept:,.0f} B after retention "
