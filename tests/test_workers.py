@@ -9,12 +9,14 @@ import sys
 import time
 from pathlib import Path
 
+from bot.metrics import HELPER_RESTARTS
 from bot.workers import Workers
 
 ROOT = Path(__file__).resolve().parents[1]
 
 OWNER = """
 import asyncio, sys
+from bot.metrics import HELPER_RESTARTS
 from bot.workers import Workers
 
 async def main():
@@ -70,9 +72,12 @@ async def test_without_processes_work_runs_here() -> None:
 
 
 async def test_a_killed_worker_is_replaced_and_its_call_answered() -> None:
-    """The call that meets a dead worker is answered here; a new worker takes the next."""
+    """The call that meets a dead worker is answered here; a new worker takes the next; the
+    restart is counted for the metrics."""
     workers = Workers("test", processes=1)
     await workers.start()
+    restarts = HELPER_RESTARTS.labels("test")
+    before = restarts._value.get()
     try:
         (first,) = workers.pids
         os.kill(first, signal.SIGKILL)
@@ -80,6 +85,7 @@ async def test_a_killed_worker_is_replaced_and_its_call_answered() -> None:
         assert await workers.run(os.getpid) == os.getpid()  # the pool was broken: done here
         later = await workers.run(os.getpid)
         assert later not in (first, os.getpid())
+        assert restarts._value.get() == before + 1
     finally:
         workers.close()
 

@@ -62,7 +62,9 @@ async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
     await fake.click(ann, fake.messages[board["id"]], "5")  # and release it
     refused = await fake.click(fake.user("Bob"), fake.messages[board["id"]], "Roll")
     assert refused.ephemeral_text  # Bob does not play here: told so
+    fake.rate_limit("POST", r"^/channels/\d+/messages$")  # the next turn's board: one 429
     await fake.choose(ann, fake.messages[board["id"]], "threes")
+    await fake.wait_for(lambda: fake.rate_limits == [] and len(fake.live_boards(channel)) == 1)
 
     _, after = await get(port, "/metrics")
 
@@ -81,6 +83,7 @@ async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
     assert sample(after, "yahtzee_games", status="active") >= 1
     assert sample(after, "yahtzee_shards_connected") == 1
     assert moved("yahtzee_late_answers_total") == 0
+    assert moved("yahtzee_rate_limits_total", route="/channels/{id}/messages") == 1
 
     fake.gateway_down = True
     await fake.drop_connections()
