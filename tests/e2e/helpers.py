@@ -66,3 +66,21 @@ def png_size(data: bytes) -> tuple[int, int]:
     image.load()
     assert image.format == "PNG"
     return image.size
+
+
+async def start_game(
+    fake: FakeDiscord, channel: str, host: dict, *others: dict, computer: str = ""
+) -> dict:
+    """``host`` opens a lobby, ``others`` join (and a ``computer`` player, "Optimal" or
+    "Casual"), the host starts: the first live board, in the channel or, in thread mode, in
+    the game's thread."""
+    await fake.slash(host, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    for player in others:
+        await fake.click(player, lobby, "Join")
+    if computer:
+        await fake.click(host, lobby, f"Add bot ({computer})")
+    started = await fake.click(host, lobby, "Start")
+    assert started.response_type == 7, started.ephemeral_text
+    thread = next((t for t in fake.threads(channel) if t["id"] == lobby["id"]), None)
+    return await live_board(fake, thread["id"] if thread else channel)

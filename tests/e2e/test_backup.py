@@ -14,8 +14,8 @@ from bot.engine import ScriptedDice
 from ..conftest import Database
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
+from .helpers import start_game
 from .test_process import bot_env, run
-from .test_real_discord import start_game
 
 
 def moves_in(path: Path) -> set[tuple[int, int]]:

@@ -22,7 +22,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
-from .helpers import die_labels, live_board
+from .helpers import die_labels, start_game
 
 SLOW = 1.0  # longer than the fake's window: without the guard, every answer is refused
 
@@ -62,9 +62,7 @@ async def playing(fake: FakeDiscord, start_bot: StartBot) -> tuple[YahtzeeBot, d
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    return bot, await live_board(fake, channel)
+    return bot, await start_game(fake, channel, ann)
 
 
 async def test_a_slow_store_defers_the_roll_and_keeps_it(

@@ -13,7 +13,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .test_real_discord import start_game
+from .helpers import start_game
 
 
 def free_port() -> int:

@@ -12,7 +12,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .test_real_discord import start_game
+from .helpers import start_game
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 

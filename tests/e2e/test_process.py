@@ -40,6 +40,17 @@ def bot_env(fake: FakeDiscord | None, **settings: str) -> dict[str, str]:
     return env
 
 
+async def read_until(proc: asyncio.subprocess.Process, *words: bytes) -> bytes:
+    """The bot's standard error up to the line that completes ``words`` (all of them seen)."""
+    assert proc.stderr is not None
+    seen = b""
+    while not all(word in seen for word in words):
+        line = await asyncio.wait_for(proc.stderr.readline(), 30)
+        assert line, "the bot exited before it was ready"
+        seen += line
+    return seen
+
+
 async def run(*args: str, env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, env=env, cwd=cwd,
@@ -153,11 +164,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     proc = await run(env=env, cwd=tmp_path)
     try:
         assert proc.stderr is not None
-        invite = ""
-        while "invite:" not in invite:
-            line = await asyncio.wait_for(proc.stderr.readline(), 30)
-            assert line, "the bot exited before it was ready"
-            invite = line.decode()
+        invite = (await read_until(proc, b"invite:")).decode()
         # view channel 2^10 + send 2^11 + embed links 2^14 + attach files 2^15
         # + create public threads 2^35 + send in threads 2^38 = 309237697536
         assert "permissions=309237697536" in invite
@@ -203,11 +210,7 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     proc = await run(env=env, cwd=tmp_path)
     assert proc.stderr is not None
     try:
-        seen = b""
-        while b"strategy table loaded" not in seen or b"invite:" not in seen:  # and connected
-            line = await asyncio.wait_for(proc.stderr.readline(), 30)
-            assert line, "the bot exited before it was ready"
-            seen += line
+        seen = await read_until(proc, b"strategy table loaded", b"invite:")  # and connected
         lobby = await fake.slash(ann, channel, "yahtzee start")
         assert lobby.response_type == 4, lobby.ephemeral_text
         await fake.click(ann, fake.last(channel), "Start")
@@ -242,11 +245,7 @@ async def test_json_logs_say_which_interaction_game_and_server(
     proc = await run(env=env, cwd=tmp_path)
     assert proc.stderr is not None
     try:
-        seen = b""
-        while b"invite:" not in seen:
-            line = await asyncio.wait_for(proc.stderr.readline(), 30)
-            assert line, "the bot exited before it was ready"
-            seen += line
+        seen = await read_until(proc, b"invite:")
         await fake.slash(ann, channel, "yahtzee start")
         await fake.click(ann, fake.last(channel), "Start")
         board = await live_board(fake, channel)
@@ -283,11 +282,7 @@ async def test_a_stop_during_a_burst_of_clicks_answers_every_click_it_took(
     assert proc.stderr is not None
     sent: list = []
     try:
-        seen = b""
-        while b"invite:" not in seen:
-            line = await asyncio.wait_for(proc.stderr.readline(), 30)
-            assert line, "the bot exited before it was ready"
-            seen += line
+        seen = await read_until(proc, b"invite:")
         for player, channel in zip(players, channels, strict=True):
             await fake.slash(player, channel, "yahtzee start")
             await fake.click(player, fake.last(channel), "Start")

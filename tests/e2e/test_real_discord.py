@@ -27,26 +27,8 @@ from .fake_discord import (
     FakeDiscord,
     find_component,
 )
-from .helpers import die_labels, live_board, play_turn
+from .helpers import die_labels, live_board, play_turn, start_game
 from .test_timers import one_minute_turns, settings_menu, tick
-
-
-async def start_game(
-    fake: FakeDiscord, channel: str, host: dict, *others: dict, computer: str = ""
-) -> dict:
-    """``host`` opens a lobby, ``others`` join (and a ``computer`` player, "Optimal" or
-    "Casual"), the host starts: the first live board, in the channel or, in thread mode, in
-    the game's thread."""
-    await fake.slash(host, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    for player in others:
-        await fake.click(player, lobby, "Join")
-    if computer:
-        await fake.click(host, lobby, f"Add bot ({computer})")
-    started = await fake.click(host, lobby, "Start")
-    assert started.response_type == 7, started.ephemeral_text
-    thread = next((t for t in fake.threads(channel) if t["id"] == lobby["id"]), None)
-    return await live_board(fake, thread["id"] if thread else channel)
 
 
 async def settled_status(bot: YahtzeeBot, game_id: int) -> str | None:

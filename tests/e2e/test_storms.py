@@ -16,8 +16,7 @@ from bot.engine import Game, RandomDice, ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, Interaction
-from .helpers import live_board
-from .test_real_discord import start_game
+from .helpers import live_board, start_game
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 

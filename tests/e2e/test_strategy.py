@@ -12,7 +12,7 @@ from bot.strategy.table_file import distributions_path
 
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
-from .helpers import die_labels, live_board, play_turn
+from .helpers import die_labels, live_board, play_turn, start_game
 
 
 async def test_a_game_against_the_optimal_bot_with_a_hint(
@@ -144,9 +144,7 @@ async def test_the_star_marks_a_box_only_when_scoring_now_is_the_best_move(
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.coach.wait()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     dice.extend([6, 6, 5, 4, 2])
     await fake.click(ann, board, "Roll")
     hint = await fake.click(ann, board, "Hint")
@@ -239,9 +237,7 @@ async def test_a_solo_hint_never_asks_for_the_to_win_distributions(
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.coach.wait()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
     text = (await fake.click(ann, board, "Hint")).ephemeral_text

@@ -14,7 +14,7 @@ from bot.games import MAX_LIVE_GAMES
 
 from .conftest import StartBot
 from .fake_discord import GUILD_ID, FakeDiscord, Interaction
-from .test_real_discord import start_game
+from .helpers import start_game
 
 pytestmark = pytest.mark.sqlite_only  # about what Discord users send, not the database
 

@@ -68,24 +68,29 @@ def test_only_the_official_preset_has_exact_values() -> None:
     assert not supports(Preset.RELAXED_JOKER) and not supports("bonus-turn")
 
 
+def random_position(rng: random.Random, filled: float) -> tuple[Scorecard, list[int]]:
+    """An official card with each box filled at chance ``filled`` (a Yahtzee scored 50 half
+    the time, upper boxes with 0 to 5 of their face), and dice (five alike one time in five)."""
+    boxes = {c: 0 for c in Category if rng.random() < filled}
+    if Category.YAHTZEE in boxes and rng.random() < 0.5:
+        boxes[Category.YAHTZEE] = 50
+    for c in UPPER:
+        if c in boxes:
+            boxes[c] = c.face * rng.randint(0, 5)  # type: ignore[operator]
+    dice = [rng.randint(1, 6)] * 5 if rng.random() < 0.2 else [rng.randint(1, 6) for _ in range(5)]
+    return Scorecard(Preset.OFFICIAL, boxes), dice
+
+
 def test_the_menus_best_box_is_the_full_evaluations(official_values: Table) -> None:
     """``best_box`` (a few table reads) picks the box ``evaluate`` ranks best among the boxes,
     on 400 random cards and rolls, Jokers and upper bonuses included."""
     rng = random.Random(14)
     checked = 0
     for _ in range(400):
-        filled = {c: 0 for c in Category if rng.random() < 0.5}
-        if Category.YAHTZEE in filled and rng.random() < 0.5:
-            filled[Category.YAHTZEE] = 50
-        for c in UPPER:
-            if c in filled:
-                filled[c] = c.face * rng.randint(0, 5)  # type: ignore[operator]
-        card = Scorecard(Preset.OFFICIAL, filled)
+        card, dice = random_position(rng, 0.5)
+        filled = dict(card)
         if card.is_complete:
             continue
-        dice = (
-            [rng.randint(1, 6)] * 5 if rng.random() < 0.2 else [rng.randint(1, 6) for _ in range(5)]
-        )
         ranked = [c for c in evaluate(official_values, card, dice, 0) if c.box is not None]
         best = best_box(official_values, card, dice)
         top = ranked[0].value
@@ -101,18 +106,10 @@ def test_the_menus_stop_now_mark_is_the_full_evaluations(official_values: Table)
     rng = random.Random(15)
     seen = set()
     for _ in range(300):
-        filled = {c: 0 for c in Category if rng.random() < 0.6}
-        if Category.YAHTZEE in filled and rng.random() < 0.5:
-            filled[Category.YAHTZEE] = 50
-        for c in UPPER:
-            if c in filled:
-                filled[c] = c.face * rng.randint(0, 5)  # type: ignore[operator]
-        card = Scorecard(Preset.OFFICIAL, filled)
+        card, dice = random_position(rng, 0.6)
+        filled = dict(card)
         if card.is_complete:
             continue
-        dice = (
-            [rng.randint(1, 6)] * 5 if rng.random() < 0.2 else [rng.randint(1, 6) for _ in range(5)]
-        )
         rolls_left = rng.choice((1, 2))
         ranked = evaluate(official_values, card, dice, rolls_left)
         box = best_box(official_values, card, dice)
