@@ -22,7 +22,7 @@ from bot.health import MetricsServer, Readiness
 from bot.leaderboard import Leaderboards
 from bot.metrics import GAMES, GATEWAY_LATENCY, SHARDS_CONNECTED, count_rate_limits
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import GameStatus, Store
 from bot.strategy.coach import Coach
 from bot.workers import Workers
 
@@ -173,8 +173,9 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def _figures(self) -> None:
         """The gauges read when scraped: games by status, the shards' latencies."""
-        for status, count in (await self.store.games_by_status()).items():
-            GAMES.labels(status).set(count)
+        counts = await self.store.games_by_status()
+        for status in GameStatus:  # a status with no games left reads 0, not its last count
+            GAMES.labels(status.value).set(counts.get(status.value, 0))
         for shard_id, latency in self.latencies:
             if latency == latency:  # NaN before the first heartbeat's answer
                 GATEWAY_LATENCY.labels(str(shard_id)).set(latency)

@@ -38,6 +38,8 @@ def backup_sqlite(source: Path, target: Path) -> Backup:
         raise BackupError(f"there is no database at {source} (DATABASE_PATH)")
     if target.exists():
         raise BackupError(f"{target} exists already: give the backup a new name")
+    if not target.parent.is_dir():
+        raise BackupError(f"there is no folder {target.parent} to put the backup in")
     partial = target.with_name(target.name + ".partial")
     try:
         live = sqlite3.connect(f"file:{source}?mode=ro", uri=True)

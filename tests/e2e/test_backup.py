@@ -68,6 +68,9 @@ async def test_a_backup_taken_during_play_holds_every_committed_move(
     again = await run("backup", str(target), env=env, cwd=tmp_path)
     _, err = await asyncio.wait_for(again.communicate(), 30)
     assert again.returncode == 1 and "exists already" in err.decode()  # never overwritten
+    nowhere = await run("backup", str(tmp_path / "missing" / "b.sqlite3"), env=env, cwd=tmp_path)
+    _, err = await asyncio.wait_for(nowhere.communicate(), 30)
+    assert nowhere.returncode == 1 and "no folder" in err.decode() and "missing" in err.decode()
     assert moves_in(target) == copied
 
 

@@ -13,7 +13,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .helpers import start_game
+from .helpers import live_board
 
 
 def free_port() -> int:
@@ -55,7 +55,11 @@ async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
 
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    board = await start_game(fake, channel, ann)  # a slash command and a click on Start
+    await fake.slash(ann, channel, "yahtzee start")
+    _, lobby = await get(port, "/metrics")
+    assert sample(lobby, "yahtzee_games", status="lobby") == 1
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
     dice.extend([2, 2, 2, 5, 6, 2, 2])
     await fake.click(ann, board, "Roll")
     await fake.click(ann, fake.messages[board["id"]], "5")  # hold the 5
@@ -80,7 +84,8 @@ async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
     assert moved("yahtzee_answer_seconds_count", kind="die") == 2
     assert moved("yahtzee_answer_seconds_count", kind="roll") == 2  # Ann's and Bob's
     assert moved("yahtzee_store_write_seconds_count") >= 5
-    assert sample(after, "yahtzee_games", status="active") >= 1
+    assert sample(after, "yahtzee_games", status="active") == 1
+    assert sample(after, "yahtzee_games", status="lobby") == 0  # the lobby became the game
     assert sample(after, "yahtzee_shards_connected") == 1
     assert moved("yahtzee_late_answers_total") == 0
     assert moved("yahtzee_rate_limits_total", route="/channels/{id}/messages") == 1
