@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.engine import Category, ScriptedDice
+from bot.engine import Category, Game, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
+from bot.games.core import next_host
 from bot.store import MoveRecord, Store
 
 from .conftest import Database
@@ -280,6 +282,34 @@ async def test_last_player_leaving_abandons_the_game(service: GameService) -> No
     board = await service.leave_game(CHANNEL, 2)
     assert board.row.status == "abandoned"
     assert await service.store.results(table.game_id) == []
+
+
+async def test_the_host_role_passes_to_a_playing_person_when_the_host_leaves(
+    service: GameService,
+) -> None:
+    """The host leaving a running game hands the role to the first person still playing:
+    past a computer seat and an away person; another player leaving changes no host."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"), (3, "Cat"), (4, "Dan"))
+    await service.leave_game(CHANNEL, 4)  # not the host: Ann still hosts
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and row.host_id == 1
+    await service.leave_game(CHANNEL, 1)
+    row = await service.store.get_game(table.game_id)
+    assert row is not None and row.host_id == 2
+
+
+def test_next_host_prefers_playing_people_to_away_ones_and_computers() -> None:
+    """By hand: seats Ann (host, leaving), a computer, Bob away, Cat playing: Cat hosts;
+    with Cat gone too, Bob (away) does; with no person left the host stays."""
+    game = Game(["1", "-1", "2", "3"])
+    game.seats[0] = replace(game.seats[0], left=True)
+    game.seats[2] = replace(game.seats[2], away=True)
+    assert next_host(game, 1) == 3
+    game.seats[3] = replace(game.seats[3], left=True)
+    assert next_host(game, 1) == 2
+    game.seats[2] = replace(game.seats[2], left=True)
+    assert next_host(game, 1) == 1
 
 
 async def test_end_needs_the_host_or_an_admin(service: GameService) -> None:

@@ -210,7 +210,9 @@ class Game:
         if self.is_over:
             raise GameOver("The game is over: start a new one to play again.")
         if player_id != self.current_player_id:
-            self.seat_of(player_id)  # a stranger hears that they are not playing
+            # a stranger hears that they are not playing, a leaver that they left
+            if self.seats[self.seat_of(player_id)].left:
+                raise NotInGame("You left this game: you can watch, but not play in it.")
             raise NotYourTurn(f"It's {self.current_seat.name}'s turn: wait for yours.")
 
     def roll(self, player_id: str) -> Dice:
@@ -351,6 +353,8 @@ class Game:
         index = self.seat_of(player_id)
         if self.is_over:
             raise GameOver("The game is over already.")
+        if self.seats[index].left:
+            raise NotInGame("You have left this game already.")
         self.seats[index] = replace(self.seats[index], left=True)
         self._undo = None
         if index == self.current:

@@ -135,6 +135,14 @@ def people_left(game: Game) -> bool:
     return any(not is_bot(s.player_id) and not s.left and not s.away for s in game.seats)
 
 
+def next_host(game: Game, host_id: int) -> int:
+    """Who hosts once the host has left a running game: the first person still playing, else
+    the first one away (the host's Play again and Remove pass on with it)."""
+    people = [s for s in game.seats if not is_bot(s.player_id) and not s.left]
+    people.sort(key=lambda seat: seat.away)  # playing seats first, in seat order
+    return int(people[0].player_id) if people else host_id
+
+
 def bot_level(player_id: str) -> str:
     """'optimal', 'casual' or 'winning' for a computer player's id."""
     return BOT_LEVELS[(-int(player_id)) % 10]

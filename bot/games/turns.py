@@ -23,7 +23,7 @@ from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 from bot.strategy.winning import WinningPlayer
 
-from .core import bot_level, is_bot, people_left, player_id, refusing
+from .core import bot_level, is_bot, next_host, people_left, player_id, refusing
 from .lobby import LobbyService
 from .replay import held_mask, scoring_detail
 from .results import NO_GAME_HERE, Board, Refusal, Scored, Undone
@@ -351,8 +351,10 @@ class TurnsService(LobbyService):
                 row, move, game, status=status, results=results, deadline_at=None, ping_at=None
             )
             return Board(saved, game)
-        timer = self._turn_timer(row, game) if turn_moved else {}  # a new player's turn starts
-        saved = await self._save(row, move, game, **timer)
+        changes = self._turn_timer(row, game) if turn_moved else {}  # a new player's turn starts
+        if move.action == "leave" and move.user_id == row.host_id:
+            changes["host_id"] = next_host(game, row.host_id)
+        saved = await self._save(row, move, game, **changes)
         return await self._board(saved, game)
 
     async def rejoin(self, channel_id: int, user_id: int) -> GameRow:

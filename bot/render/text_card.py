@@ -1,8 +1,9 @@
 """The scorecard as monospace text, for a code block: screen readers read it, and it stands
 in for the pictures in a channel where the bot may not attach files.
 
-Kept narrow for a phone (a code block that wraps loses its columns): 25 characters for two
-seats; from four seats on the boxes get short names.
+Kept narrow for a phone (a code block that wraps loses its columns): 27 characters for two
+seats, a name column as wide as "Optimal" (the computer player's name); from four seats on
+the boxes get short names.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ SHORT: dict[Row, str] = {
     "total": "Tot",
 }
 SHORT_FROM_SEATS = 4
-NAME_W = 6  # a column's width: names are cut to it
+NAME_W = 7  # a column's width: names are cut to it ("Optimal" fits whole)
 OPEN = "-"
 
 

@@ -54,7 +54,9 @@ async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
 async def test_leave_passes_the_turn_and_end_needs_rights(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
-    """A player leaving on their turn passes it on; /yahtzee end needs the host or an admin."""
+    """A player leaving on their turn passes it on (and the host's role with it: the host
+    left); a leaver's click and second leave are answered as such; /yahtzee end needs the
+    host or an admin."""
     ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
     mod = fake.user("Mod", admin=True)
     channel = fake.channel("general")
@@ -64,11 +66,17 @@ async def test_leave_passes_the_turn_and_end_needs_rights(
     assert "You left" in answer.ephemeral_text
     boards = fake.live_boards(channel)
     assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{bob['id']}>")
+    gone = await fake.click(ann, boards[0], "Roll")
+    assert "You left this game" in gone.ephemeral_text  # not "It's Bob's turn"
+    again = await fake.slash(ann, channel, "yahtzee leave")
+    assert "You have left this game already" in again.ephemeral_text
     await play_turn(fake, dice, bob, channel, [[5, 5, 5, 2, 2]], "full_house")
     assert fake.last(channel)["content"].startswith(f"<@{cat['id']}>")  # Ann is skipped
 
     refused = await fake.slash(cat, channel, "yahtzee end")
     assert "Only the host or a member with Manage Server" in refused.ephemeral_text
+    hosting = await fake.slash(bob, channel, "yahtzee end")  # Bob hosts now that Ann left
+    assert hosting.response is not None and find_component(hosting.response, "End the game")
     asked = await fake.slash(mod, channel, "yahtzee end")
     assert asked.response is not None and find_component(asked.response, "End the game")
     await fake.click(mod, asked.response, "End the game")

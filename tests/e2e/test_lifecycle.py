@@ -20,9 +20,10 @@ After every step (each invariant has a name, listed in ``INVARIANTS``):
   allowed to make it, every game replays from its move log;
 - liveness: a computer seat to move moves within a few seconds with nobody clicking and the
   clock standing still; a game with no person left playing (all left, or away) is over, and
-  nothing is played in it after that; every open lobby has a seated person as host; every
-  live game has a live board on which the player to move can act (a daily challenge's is
-  private: the player's own ephemeral message);
+  nothing is played in it after that; every open lobby and running game has a seated
+  person as host (one who has not left); every live game has a live board on which the
+  player to move can act (a daily challenge's is private: the player's own ephemeral
+  message);
 - no pestering: nobody is pinged for a turn that is not theirs, nor twice for one turn of
   one game; a step by Carol pings nobody; a rematch pings each of a game's players at most
   once, ever; a half-time reminder pings the player to move, once a turn (``reminders``);
@@ -106,7 +107,7 @@ INVARIANTS = {
     "referee": "moves from the right person; every game replays from its move log",
     "computer_moves": "a computer seat to move moves within a few seconds, unprompted",
     "deserted": "a game with no person left playing is over, and nothing moves in it after",
-    "lobby_host": "every open lobby has a seated person as host",
+    "lobby_host": "every open lobby and running game has a seated person (still in it) as host",
     "live_board": "every live game has a live board on which the player to move can act",
     "pings": "a turn's ping only to its player, once per turn; no ping for no reason",
     "carol_pings": "a step by someone who did not play (Carol) pings nobody",
@@ -1179,6 +1180,13 @@ class Lifecycle(RuleBasedStateMachine):
         if row.status != GameStatus.ACTIVE or row.state is None:
             return
         game = Game.from_dict(row.state)
+        staying = [int(s.player_id) for s in game.seats if not is_bot(s.player_id) and not s.left]
+        if staying and row.host_id not in staying:
+            self.problem(
+                "lobby_host",
+                f"game {row.id}: its host {self.name_of(row.host_id)} has left; still in it: "
+                f"{[self.name_of(uid) for uid in staying]}",
+            )
         if game.is_over or is_bot(game.current_player_id):
             return  # a computer's turn: see computer_moves
         turn, rolls = game.turn_number, game.rolls_used

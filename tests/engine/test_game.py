@@ -336,6 +336,20 @@ def test_leaving_skips_the_seat_and_ranks_it_last_without_a_place() -> None:
     assert [s.place for s in g.standings()] == [1, 1, None]
 
 
+def test_a_leaver_is_told_they_left_and_cannot_leave_twice() -> None:
+    """A left player's move is refused as theirs no more (not "wait for your turn"), and a
+    second leave is refused; the seat stays left."""
+    g = game("ann", "bob", "cat")
+    g.leave("ann")
+    with pytest.raises(NotInGame, match="You left this game"):
+        g.roll("ann")
+    with pytest.raises(NotInGame, match="already"):
+        g.leave("ann")
+    with pytest.raises(NotYourTurn, match="It's bob's turn"):
+        g.roll("cat")  # a seated player out of turn is still told whose turn it is
+    assert [s.left for s in g.seats] == [True, False, False]
+
+
 def test_game_ends_when_everyone_has_left() -> None:
     """The last player leaving ends the game."""
     g = game("ann")

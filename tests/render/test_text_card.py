@@ -33,7 +33,10 @@ def test_open_boxes_many_seats_and_awkward_names() -> None:
     assert text.splitlines()[0].split() == [f"#{i}" for i in range(1, 9)]
     assert max(len(line) for line in text.splitlines()) <= 45
     assert text.splitlines()[1].split() == ["1s"] + ["-"] * 8
-    odd = card_text(Game([("1", "a`b`c"), ("2", "A very long name indeed")]))
+    odd = card_text(Game([("1", "a`b`c"), ("2", "A very long name indeed"), ("-10", "Optimal")]))
     header = odd.splitlines()[0]
     assert "`" not in odd
-    assert "a'b'c" in header and "A ver\u2026" in header  # cut to 6 characters
+    assert "a'b'c" in header and "A very\u2026" in header  # cut to 7 characters
+    assert "Optimal" in header.split()  # the computer player's name whole
+    two = card_text(Game([("1", "Ann"), ("-10", "Optimal")]))
+    assert max(len(line) for line in two.splitlines()) <= 27  # a phone's code block
