@@ -34,6 +34,11 @@ LATE = Counter(
     "yahtzee_late_answers",
     "Answers Discord refused as later than its 3 s window (the user saw an error)",
 )
+WAITING = Gauge(
+    "yahtzee_interactions_waiting",
+    "Clicks and commands waiting for one of the bot's working places (overload: each is "
+    "acknowledged in time and answered when its turn comes)",
+)
 RATE_LIMITS = Counter(
     "yahtzee_rate_limits", "HTTP 429 answers from Discord, by route", ["route"]
 )

@@ -8,19 +8,28 @@ seconds after Discord created the interaction, the guard acknowledges it (a defe
 for a click, a "thinking" answer for a command) and ``edit``/``send`` then deliver the answer
 as an edit of the original message or a follow-up. A per-interaction lock keeps the guard
 and the handler from answering at the same moment.
+
+Under overload the guard must still get its acknowledgement out on time, so handlers work
+through ``working``: at most ``WORKING`` interactions are worked on at once, the others wait
+their turn in arrival order without touching the event loop. The loop's turns stay short
+(a few handlers' steps, the gateway's reads, the guard's timers), so a waiting interaction
+is acknowledged when its 1.5 s are up, not when the backlog ahead of it has been worked off.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import weakref
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
 from bot import logs
-from bot.metrics import ANSWER_SECONDS, DEFERRED
+from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +37,14 @@ log = logging.getLogger(__name__)
 #: before Discord's 3 s limit, for the acknowledgement's own trip through a busy event loop
 #: and HTTP client (measured at 1,000 games: ~0.3 s a request, ~0.1 s a turn of the loop).
 DEFER_AFTER = 1.5
+
+#: Interactions worked on at once (per event loop). A click spends ~5 ms of the loop's CPU
+#: and ~10-30 ms waiting (the database's thread, the drawing process, Discord's answer).
+#: Measured with benchmarks/load.py (2 cores, 2026-11-25): with no bound, 1,500 games left
+#: 6 answers later than 3 s (90 the day before); with 32 or 96 places none, every waiting
+#: click acknowledged by 2.2 s at p99; at 1,000 games 32 places made holds wait behind Rolls
+#: (p99 1.03 s against 0.79-0.91 s unbounded), 96 did not (0.76-0.87 s).
+WORKING = 96
 
 #: A clock further than this from Discord's (by the interaction's snowflake) is not trusted:
 #: the guard then counts from when the interaction arrived here.
@@ -109,6 +126,33 @@ def guard(interaction: discord.Interaction[Any]) -> None:
     interaction.extras[_TIMER] = loop.call_later(
         _delay(interaction), lambda: loop.create_task(_acknowledge(interaction))
     )
+
+
+_places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@contextlib.asynccontextmanager
+async def working() -> AsyncIterator[None]:
+    """One of the ``WORKING`` places to handle an interaction in; waits (first come, first
+    served) while all are taken. A handler's whole work, its answer included, runs inside."""
+    loop = asyncio.get_running_loop()
+    places = _places.get(loop)
+    if places is None:
+        places = _places[loop] = asyncio.Semaphore(WORKING)
+    if places.locked():
+        WAITING.inc()
+        try:
+            await places.acquire()
+        finally:
+            WAITING.dec()
+    else:
+        await places.acquire()
+    try:
+        yield
+    finally:
+        places.release()
 
 
 def finished(interaction: discord.Interaction[Any]) -> None:

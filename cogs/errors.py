@@ -173,7 +173,8 @@ def guarded(
     ) -> None:
         answers.guard(interaction)
         try:
-            await handler(self, interaction, *args, **kwargs)
+            async with answers.working():
+                await handler(self, interaction, *args, **kwargs)
         except Exception as error:  # one handler for all of them
             await handle_error(interaction, error)
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -99,6 +100,48 @@ async def test_a_slow_drawing_defers_the_roll(
     await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == list("23455"))
     held = await fake.click(ann, board, "5")
     assert (held.error, held.response_type) == (None, 7)  # no drawing, no delay
+
+
+async def test_clicks_beyond_the_working_places_wait_acknowledged_and_are_all_kept(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two working places and a store that takes a second to write; four games' Rolls come
+    at once: at most two are worked on together, the two waiting are acknowledged within
+    the window all the same (the guard does not wait for a place), and every roll shows
+    and is saved."""
+    monkeypatch.setattr(cogs.answers, "WORKING", 2)
+    monkeypatch.setattr(cogs.answers, "_places", weakref.WeakKeyDictionary())
+    people = [fake.user(name) for name in ("Ann", "Bob", "Cat", "Dan")]
+    channels = [fake.add_channel(f"table-{i}")["id"] for i in range(len(people))]
+    bot = await start_bot()
+    boards = [
+        await start_game(fake, channel, person)
+        for channel, person in zip(channels, people, strict=True)
+    ]
+    update = bot.store.update_game
+    busy = peak = 0
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal busy, peak
+        busy += 1
+        peak = max(peak, busy)
+        try:
+            await asyncio.sleep(SLOW)
+            return await update(*args, **kwargs)
+        finally:
+            busy -= 1
+
+    bot.store.update_game = counted  # type: ignore[method-assign]
+    dice.extend([1, 2, 3, 4, 5] * 4)
+    clicks = [fake.click(p, board, "Roll") for p, board in zip(people, boards, strict=True)]
+    answers = await asyncio.gather(*clicks)
+    assert [(a.error, a.response_type) for a in answers] == [(None, 6)] * 4
+    for board in boards:
+        await fake.wait_for(lambda b=board: die_labels(fake.messages[b["id"]]) == list("12345"))
+    assert peak == 2
+    for board in boards:
+        row = await bot.store.live_game_in(int(board["channel_id"]))
+        assert row is not None and row.state is not None and row.state["dice"] == [1, 2, 3, 4, 5]
 
 
 async def test_a_slow_refusal_comes_as_a_private_follow_up(
