@@ -33,27 +33,27 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 async def play(service: GameService, dice: ScriptedDice, channel: int, rng: random.Random) -> None:
-    row = await service.open_lobby(1, channel, 1, "Ann", "official")
-    await service.join(row.id, 2, "Bob")
-    board = await service.begin(row.id, 1)
+    row = await service.lobby.open_lobby(1, channel, 1, "Ann", "official")
+    await service.lobby.join(row.id, 2, "Bob")
+    board = await service.lobby.begin(row.id, 1)
     message = channel * 10
-    await service.board_shown(board.row, message, board.game)
+    await service.tracking.board_shown(board.row, message, board.game)
     for _ in range(len(Category) * 2):
         game = board.game
         assert game is not None
         user = int(game.current_player_id)
         dice.extend(rng.randint(1, 6) for _ in range(5))
-        board = await service.roll(row.id, user, message, game.turn_number, 0)
-        board = await service.hold(row.id, user, message, game.turn_number, 1, 0)
+        board = await service.turns.roll(row.id, user, message, game.turn_number, 0)
+        board = await service.turns.hold(row.id, user, message, game.turn_number, 1, 0)
         dice.extend(rng.randint(1, 6) for _ in range(4 if board.game.held[0] else 5))  # type: ignore[union-attr]
-        board = await service.roll(row.id, user, message, game.turn_number, 1)
+        board = await service.turns.roll(row.id, user, message, game.turn_number, 1)
         assert board.game is not None
         box = next(iter(board.game.options()))
-        scored = await service.score(row.id, user, message, game.turn_number, 2, box.value)
+        scored = await service.turns.score(row.id, user, message, game.turn_number, 2, box.value)
         board = scored.board
         if board.game is None or board.game.is_over:
             return
-        await service.board_shown(board.row, message, board.game)
+        await service.tracking.board_shown(board.row, message, board.game)
 
 
 async def size(store: Store, postgres: str | None, path: Path | None) -> int:
@@ -123,7 +123,7 @@ async def main() -> None:
     full = await size(store, target if schema else None, path)
     store = await opened()
     service = GameService(store, dice)
-    pruned = await service.prune_moves(1, now=datetime.now(UTC) + timedelta(days=2))
+    pruned = await service.tracking.prune_moves(1, now=datetime.now(UTC) + timedelta(days=2))
     after = await size(store, target if schema else None, path)
     if schema is not None:
         admin = await asyncpg.connect(args.postgres)

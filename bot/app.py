@@ -238,7 +238,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         longer ago, in small batches off the click path."""
         while True:
             try:
-                pruned = await self.games.prune_moves(keep_days)
+                pruned = await self.games.tracking.prune_moves(keep_days)
             except Exception:  # the next hour tries again; a failure is not the bot's end
                 log.exception("retention: pruning old move logs failed")
             else:

@@ -45,7 +45,7 @@ class Admin(
     async def settings(self, interaction: discord.Interaction[Any]) -> None:
         """The current values, with a menu for each."""
         guild_id = require_manager(interaction)
-        current = await self.bot.games.server_settings(guild_id)
+        current = await self.bot.games.servers.server_settings(guild_id)
         await answers.send(
             interaction,
             embed=settings_embed(current),
@@ -64,7 +64,7 @@ class Admin(
         user, is_admin = interaction.user.id, interaction.permissions.manage_guild
         changes: dict[str, object]
         if field == "threads":
-            current = await games.server_settings(guild_id)
+            current = await games.servers.server_settings(guild_id)
             changes = {"use_threads": not current.use_threads}
         elif field == "turn":
             changes = {"turn_seconds": value}
@@ -72,7 +72,7 @@ class Admin(
             changes = {"timeout_policy": value}
         else:
             changes = {"preset": value}
-        changed = await games.change_settings(guild_id, user, is_admin, **changes)
+        changed = await games.servers.change_settings(guild_id, user, is_admin, **changes)
         await answers.edit(
             interaction, embed=settings_embed(changed), view=settings_view(guild_id, changed)
         )

@@ -76,12 +76,12 @@ class ComputerPlayers:
             turn_starts = True
             while True:
                 wait = delay
-                if turn_starts and await games.undo_open(game_id):
+                if turn_starts and await games.tracking.undo_open(game_id):
                     # The computer's first roll closes the last player's Undo: a moment first.
                     wait = UNDO_GRACE_MOVES * delay
                 await asyncio.sleep(wait)
                 turn_starts = False
-                step = await games.bot_step(game_id)
+                step = await games.turns.bot_step(game_id)
                 if step is None:
                     return
                 if isinstance(step, Board):

@@ -102,7 +102,7 @@ class Publisher:
         )
         # recorded, so that the turn's end deletes it even after a restart in between
         self._reminders[row.id] = (row.board_channel_id, reminder.id)
-        await self.games.reminder_posted(row.id, reminder.id)
+        await self.games.tracking.reminder_posted(row.id, reminder.id)
 
     async def turn_over(self, game_id: int, row: GameRow | None = None) -> None:
         """A turn has ended: its half-time reminder, if any, has done its job and goes (the
@@ -114,7 +114,7 @@ class Publisher:
         if reminder is None:
             return
         await self.delete(*reminder)
-        await self.games.reminder_posted(game_id, None)
+        await self.games.tracking.reminder_posted(game_id, None)
 
     # -- boards ------------------------------------------------------------------------------
 
@@ -140,7 +140,7 @@ class Publisher:
         self._pinged[board.row.id] = turn
         try:
             message = await post(
-                nonce=nonce or await self.games.nonce(board.row, f"v{board.row.version}"),
+                nonce=nonce or await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board),
                 files=board_files(board),
@@ -153,7 +153,7 @@ class Publisher:
                 raise
             board = textual
             message = await post(
-                nonce=await self.games.nonce(board.row, f"v{board.row.version}"),
+                nonce=await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board),
                 view=board_view(board),
@@ -161,7 +161,7 @@ class Publisher:
             )
         game = board.game
         assert game is not None
-        if not await self.games.board_shown(board.row, message.id, game):
+        if not await self.games.tracking.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
             await self.park(board.row.id, board.row.board_channel_id, message.id, turn)
@@ -216,7 +216,7 @@ class Publisher:
         except discord.NotFound:
             return None  # deleted meanwhile: a new board is posted instead
         assert board.game is not None
-        if not await self.games.board_shown(board.row, message_id, board.game):
+        if not await self.games.tracking.board_shown(board.row, message_id, board.game):
             return None
         if is_bot(board.game.current_player_id):
             self._on_computer_turn(board.row.id)
@@ -231,7 +231,7 @@ class Publisher:
         # If something else is missing (Send Messages), the text board is refused too and
         # that error stands: the game then ends as one that cannot be shown.
         log.warning("game %s: refused a picture (%s); going on in text", board.row.id, exc)
-        return await self.games.pictures_off(board.row.id)
+        return await self.games.tracking.pictures_off(board.row.id)
 
     async def edit_board(self, message_id: int, board: Board) -> None:
         """Show ``board`` on its message; if that message is gone (a moderator deleted it),
@@ -251,10 +251,10 @@ class Publisher:
             log.info("game %s: its board %s was deleted; posting it again", board.row.id,
                      message_id)  # fmt: skip
             await self.post_board(
-                board, nonce=await self.games.nonce(board.row, f"v{board.row.version}r")
+                board, nonce=await self.games.tracking.nonce(board.row, f"v{board.row.version}r")
             )
             return
-        await self.games.board_shown(board.row, message_id, board.game)
+        await self.games.tracking.board_shown(board.row, message_id, board.game)
 
     async def show(self, interaction: discord.Interaction[Any], board: Board) -> None:
         """Answer a click by showing ``board`` on the message clicked."""
@@ -268,7 +268,7 @@ class Publisher:
             ),
         )
         if interaction.message is not None:
-            await self.games.board_shown(board.row, interaction.message.id, board.game)
+            await self.games.tracking.board_shown(board.row, interaction.message.id, board.game)
 
     async def show_controls(self, interaction: discord.Interaction[Any], board: Board) -> None:
         """Answer a hold by editing the clicked board's buttons alone: its embed and picture
@@ -278,7 +278,7 @@ class Publisher:
             lambda: answers.edit(interaction, view=board_view(board)),
         )
         if interaction.message is not None:
-            await self.games.board_shown(board.row, interaction.message.id, board.game)
+            await self.games.tracking.board_shown(board.row, interaction.message.id, board.game)
 
     async def show_privately(
         self, interaction: discord.Interaction[Any], board: Board, content: str
@@ -295,7 +295,7 @@ class Publisher:
             allowed_mentions=NO_MENTIONS,
         )
         if message_id is not None:
-            await self.games.board_shown(board.row, message_id, board.game)
+            await self.games.tracking.board_shown(board.row, message_id, board.game)
 
     async def scored_privately(self, interaction: discord.Interaction[Any], scored: Scored) -> None:
         """A daily challenge's scoring: its private board shows the next turn (or the final
@@ -304,8 +304,8 @@ class Publisher:
         message_id = interaction.message.id if interaction.message is not None else None
         said = summary_embed(scored).description or ""
         if scored.finished:
-            game = self.games.game_of(row)
-            daily = await self.games.daily_entry(row.id)
+            game = self.games.core.game_of(row)
+            daily = await self.games.daily.daily_entry(row.id)
             picture = scored.final_image
             await answers.edit(
                 interaction,
@@ -324,14 +324,14 @@ class Publisher:
             attachments=board_files(board),
             view=board_view(board),
         )
-        await self.games.board_shown(row, message_id or 0, board.game)
+        await self.games.tracking.board_shown(row, message_id or 0, board.game)
         await self.scored(row.id, message_id)
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         """Answer a lobby click with the lobby as it is now."""
         await answers.edit(interaction, embed=lobby_embed(row), view=lobby_view(row))
         if interaction.message is not None:
-            await self.games.board_shown(row, interaction.message.id, None)
+            await self.games.tracking.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameRow, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
@@ -354,7 +354,7 @@ class Publisher:
             allowed_mentions=mentions or discord.AllowedMentions.none(),
         )
         if message_id is not None:
-            await self.games.board_shown(row, message_id, None)
+            await self.games.tracking.board_shown(row, message_id, None)
 
     async def post_lobby(
         self,
@@ -369,19 +369,19 @@ class Publisher:
             view=lobby_view(row),
             allowed_mentions=mentions or discord.AllowedMentions.none(),
         )
-        await self.games.board_shown(row, message.id, None)
+        await self.games.tracking.board_shown(row, message.id, None)
         return message
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
         a lost answer leaves a board to repair, not an Undo offer)."""
-        await self.games.undo_offered(game_id, message_id)
+        await self.games.tracking.undo_offered(game_id, message_id)
 
     async def close_undo(self, row: GameRow) -> None:
         """The Undo offer of the last scoring has lapsed: its button goes."""
         await self.retire(row.board_channel_id, row.undo_message_id)
         if row.undo_message_id is not None:
-            await self.games.undo_offered(row.id, None)
+            await self.games.tracking.undo_offered(row.id, None)
 
     async def move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
         """Thread mode: the game is played in a thread started from its lobby message."""
@@ -396,7 +396,7 @@ class Publisher:
                 "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
             )
             return board
-        row = await self.games.set_thread(board.row.id, thread.id)
+        row = await self.games.tracking.set_thread(board.row.id, thread.id)
         return replace(board, row=row)
 
     async def retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
@@ -431,23 +431,25 @@ class Publisher:
         parked = self._parked.pop(row.id, None)
         if parked is not None:
             await self.delete(row.board_channel_id, parked[0])
-        game = self.games.game_of(row)
+        game = self.games.core.game_of(row)
         if image is None and row.pictures:
-            image = await self.games.final_image(row)
-        daily = await self.games.daily_entry(row.id) if row.daily is not None else None
+            image = await self.games.tracking.final_image(row)
+        daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
             message = await self.channel(row.board_channel_id).send(
-                nonce=await self.games.nonce(row, "final"),
+                nonce=await self.games.tracking.nonce(row, "final"),
                 embed=daily_result_embed(row, game, daily),
                 view=final_view(row.id, analysis=False, daily=True),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self.games.final_posted(row.id, message.id)
+            await self.games.tracking.final_posted(row.id, message.id)
             return
 
         async def post(picture: bytes | None) -> discord.Message:
             return await self.channel(row.board_channel_id).send(
-                nonce=await self.games.nonce(row, "final" if picture is not None else "final-t"),
+                nonce=await self.games.tracking.nonce(
+                    row, "final" if picture is not None else "final-t"
+                ),
                 embed=final_embed(row, game, picture=picture is not None, daily=daily),
                 files=[png(picture, FINAL_FILE)] if picture is not None else [],
                 view=final_view(row.id, analysis=supports(row.preset), daily=row.daily is not None),
@@ -461,7 +463,7 @@ class Publisher:
                 raise
             log.warning("game %s: its final picture was refused (%s); posting text", row.id, exc)
             message = await post(None)  # the card is in the embed as text
-        await self.games.final_posted(row.id, message.id)
+        await self.games.tracking.final_posted(row.id, message.id)
 
     # -- repairs -----------------------------------------------------------------------------
 
@@ -470,7 +472,7 @@ class Publisher:
         async with self.repairing:
             rows = [
                 row
-                for row in await self.games.needing_messages()
+                for row in await self.games.tracking.needing_messages()
                 if self.bot.owns(row.guild_id)  # another process repairs the other shards
             ]
             for row in rows:
@@ -489,7 +491,7 @@ class Publisher:
                 # limit of invalid requests; a game nobody can see must not play on
                 log.info("game %s: its channel is gone or closed to the bot (%s); "
                          "it ends without a result", row.id, exc)  # fmt: skip
-                await self.games.unreachable(row.id, f"Discord error {exc.code}")
+                await self.games.servers.unreachable(row.id, f"Discord error {exc.code}")
             else:
                 log.exception("could not repair the messages of game %s", row.id)
         except Exception:
@@ -498,7 +500,7 @@ class Publisher:
 
     async def publish(self, game_id: int) -> None:
         """Bring a game's messages in line with the database (after a command changed it)."""
-        fresh = await self.games.find(game_id)
+        fresh = await self.games.tracking.find(game_id)
         if fresh is None:
             return
         if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
@@ -526,7 +528,7 @@ class Publisher:
                     .get_partial_message(row.board_message_id)
                     .edit(embed=lobby_embed(row), view=lobby_view(row))
                 )
-                await self.games.board_shown(row, row.board_message_id, None)
+                await self.games.tracking.board_shown(row, row.board_message_id, None)
                 return True
             return False
         if row.daily is not None and row.status != GameStatus.FINISHED:
@@ -539,7 +541,7 @@ class Publisher:
             await self.retire(row.board_channel_id, row.undo_message_id)
             await self.post_final(row)
             return True
-        game = self.games.game_of(row)
+        game = self.games.core.game_of(row)
         sent = False
         if row.undo_message_id is not None and game.undo_player_id is None:
             await self.close_undo(row)
@@ -552,15 +554,17 @@ class Publisher:
                 )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
-            board = await self.games.render(row)
-            began = await self.games.turn_began(row)
-            posted = await self.post_board(board, nonce=await self.games.nonce(row, f"v{began}"))
+            board = await self.games.tracking.render(row)
+            began = await self.games.tracking.turn_began(row)
+            posted = await self.post_board(
+                board, nonce=await self.games.tracking.nonce(row, f"v{began}")
+            )
             if posted is not None and began != row.version:
                 await self.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version:
             log.info("game %s: bringing its board up to version %s", row.id, row.version)
-            await self.edit_board(row.board_message_id, await self.games.render(row))
+            await self.edit_board(row.board_message_id, await self.games.tracking.render(row))
             sent = True
         if is_bot(game.current_player_id):
             self._on_computer_turn(row.id)
@@ -571,10 +575,10 @@ class Publisher:
         computer player acts on a game nobody can see (nor spends Discord's invalid-request
         allowance on it). Returns the games ended."""
         ended = []
-        for row in await self.games.live_games():
+        for row in await self.games.tracking.live_games():
             if where(row):
                 log.info("game %s: %s; it ends without a result", row.id, reason)
-                await self.games.unreachable(row.id, reason)
+                await self.games.servers.unreachable(row.id, reason)
                 ended.append(row.id)
         return ended
 

@@ -163,11 +163,11 @@ class Yahtzee(
         """Act on every game whose timer is due, and repair the boards that a failed post
         or answer left behind; returns how many games were acted on."""
         acted = 0
-        for row in await self.games.boards_behind(self.bot.owns):
+        for row in await self.games.timers.boards_behind(self.bot.owns):
             async with self.publisher.repairing:
                 acted += await self.publisher.repair_one(row)
-        for game_id in await self.games.due(self.bot.owns):
-            outcome = await self.games.act(game_id)
+        for game_id in await self.games.timers.due(self.bot.owns):
+            outcome = await self.games.timers.act(game_id)
             if outcome is None:
                 continue
             acted += 1
@@ -231,7 +231,7 @@ class Yahtzee(
         """Open a lobby; a second lobby in a busy channel is refused with a link."""
         assert interaction.channel_id is not None
         await self._check_permissions(interaction)
-        row = await self.games.open_lobby(
+        row = await self.games.lobby.open_lobby(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
@@ -247,7 +247,7 @@ class Yahtzee(
         """Start the caller's try at today's challenge in this channel."""
         assert interaction.channel_id is not None
         await self._check_permissions(interaction)
-        board = await self.games.start_daily(
+        board = await self.games.daily.start_daily(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
@@ -262,22 +262,23 @@ class Yahtzee(
         self, interaction: discord.Interaction[Any], everywhere: bool = False
     ) -> None:
         """Today's best tries, on this server or everywhere (only for you)."""
-        entries = await self.games.daily_board(interaction.guild_id, everywhere)
+        entries = await self.games.daily.daily_board(interaction.guild_id, everywhere)
         await answers.send(
             interaction,
-            embed=daily_board_embed(entries, self.games.today(), everywhere), ephemeral=True
+            embed=daily_board_embed(entries, self.games.daily.today(), everywhere),
+            ephemeral=True,
         )
 
     @guarded
     async def on_replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Replay button of a finished daily challenge: its turns as text (private)."""
-        turns = await self.games.daily_replay(game_id, interaction.user.id)
+        turns = await self.games.daily.daily_replay(game_id, interaction.user.id)
         text = replay_text(turns)
         await answers.send(interaction, text[:2000], ephemeral=True)
 
     async def _check_permissions(self, interaction: discord.Interaction[Any]) -> None:
         """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
-        server = await self.games.server_settings(interaction.guild_id or 0)
+        server = await self.games.servers.server_settings(interaction.guild_id or 0)
         missing = missing_permissions(interaction, server.use_threads)
         if missing:
             raise permissions_refusal(missing)
@@ -293,7 +294,7 @@ class Yahtzee(
     ) -> None:
         """Any player's card as an image, ephemeral; spectators too."""
         assert interaction.channel_id is not None
-        card = await self.games.scorecard(
+        card = await self.games.tracking.scorecard(
             interaction.channel_id,
             interaction.user.id,
             player.id if player else None,
@@ -305,7 +306,7 @@ class Yahtzee(
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """Ask for confirmation, then end the game as abandoned."""
         assert interaction.channel_id is not None
-        row = await self.games.check_can_end(
+        row = await self.games.servers.check_can_end(
             interaction.channel_id, interaction.user.id, interaction.permissions.manage_guild
         )
         what = "game" if row.status == GameStatus.ACTIVE else "lobby"
@@ -320,7 +321,7 @@ class Yahtzee(
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """An ephemeral summary of the rules."""
         assert interaction.channel_id is not None
-        row = await self.games.find_live(interaction.channel_id)
+        row = await self.games.tracking.find_live(interaction.channel_id)
         preset = Preset(row.preset) if row else DEFAULT_PRESET
         embed = discord.Embed(
             title="Yahtzee rules", description=rules_text(preset), colour=0x24593B
@@ -331,13 +332,14 @@ class Yahtzee(
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby or the running game."""
         assert interaction.channel_id is not None
-        before = await self.games.game_to_leave(interaction.channel_id, interaction.user.id)
-        board = await self.games.leave_game(interaction.channel_id, interaction.user.id)
+        before = await self.games.turns.game_to_leave(interaction.channel_id, interaction.user.id)
+        board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
         row = board.row
         if row.daily is not None:  # a private try: nothing in the channel to change
             await answers.send(
                 interaction,
-                "You left your daily challenge; it counts as today's try.", ephemeral=True
+                "You left your daily challenge; it counts as today's try.",
+                ephemeral=True,
             )
             return
         await answers.send(interaction, "You left the game.", ephemeral=True)
@@ -349,8 +351,13 @@ class Yahtzee(
         name = shown_name(display_name(interaction.user))
         if row.status == GameStatus.ACTIVE:
             await publisher.close_undo(before)  # a leaving takes every Undo offer away
-            if board.game is not None and before.board_message_id is not None and (
-                self.games.game_of(before).current_player_id == board.game.current_player_id
+            if (
+                board.game is not None
+                and before.board_message_id is not None
+                and (
+                    self.games.core.game_of(before).current_player_id
+                    == board.game.current_player_id
+                )
             ):  # not the leaver's turn: the board shows the seat gone, nobody is pinged
                 await publisher.edit_board(before.board_message_id, board)
                 return
@@ -379,16 +386,16 @@ class Yahtzee(
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         """The three best choices with their expected final scores."""
         assert interaction.channel_id is not None
-        row = await self.games.live_game(interaction.channel_id)
+        row = await self.games.tracking.live_game(interaction.channel_id)
         await self._send_hint(interaction, row.id)
 
     async def _send_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        choices = await self.games.hint(game_id, interaction.user.id)
-        to_win = await self.games.win_hint(game_id, choices[0]) if choices else None
-        row = await self.games.find(game_id)
+        choices = await self.games.coaching.hint(game_id, interaction.user.id)
+        to_win = await self.games.coaching.win_hint(game_id, choices[0]) if choices else None
+        row = await self.games.tracking.find(game_id)
         assert row is not None
-        off = to_win is None and await self.games.to_win_off(game_id)
-        text = hint_text(choices, self.games.game_of(row), to_win, to_win_off=off)
+        off = to_win is None and await self.games.coaching.to_win_off(game_id)
+        text = hint_text(choices, self.games.core.game_of(row), to_win, to_win_off=off)
         await answers.send(interaction, text, ephemeral=True)
 
     @guarded
@@ -423,7 +430,8 @@ class Yahtzee(
         )
         picture = interaction.app_permissions.attach_files
         await answers.send(
-            interaction, embed=leaderboard_embed(page, picture),
+            interaction,
+            embed=leaderboard_embed(page, picture),
             files=leaderboard_files(page, picture),
             view=leaderboard_view(page),
             ephemeral=True,  # Share posts it for the channel
@@ -448,7 +456,8 @@ class Yahtzee(
             stats = replace(stats, image=None)
         files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
         await answers.send(
-            interaction, content=None if private else f"Shared by {interaction.user.mention}",
+            interaction,
+            content=None if private else f"Shared by {interaction.user.mention}",
             embed=stats_embed(name, stats),
             files=files,
             view=share_view("stats", str(user_id)) if private else discord.utils.MISSING,
@@ -462,7 +471,7 @@ class Yahtzee(
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         """Re-post the lobby or the turn board and retire the old message's buttons."""
         assert interaction.channel_id is not None
-        row = await self.games.live_game(interaction.channel_id)
+        row = await self.games.tracking.live_game(interaction.channel_id)
         await answers.send(interaction, "Here it is again, at the bottom.", ephemeral=True)
         moved = ended_embed("This board moved to the bottom of the channel.")
         moved.title = "Yahtzee: board moved"
@@ -470,7 +479,7 @@ class Yahtzee(
             await self.publisher.post_lobby(row)
             await self.publisher.retire(row.channel_id, row.board_message_id, embed=moved)
             return
-        board = await self.games.render(row)
+        board = await self.games.tracking.render(row)
         old = row.board_message_id
         posted = await self.publisher.post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if posted is not None and old != row.undo_message_id:
@@ -482,7 +491,7 @@ class Yahtzee(
     async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
         """An away player comes back from their next turn."""
         assert interaction.channel_id is not None
-        row = await self.games.rejoin(interaction.channel_id, interaction.user.id)
+        row = await self.games.turns.rejoin(interaction.channel_id, interaction.user.id)
         await answers.send(
             interaction, "Welcome back: you play again from your next turn.", ephemeral=True
         )
@@ -495,7 +504,7 @@ class Yahtzee(
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         """The host or an admin removes an away player; the others play on."""
         assert interaction.channel_id is not None
-        board = await self.games.kick(
+        board = await self.games.turns.kick(
             interaction.channel_id,
             interaction.user.id,
             player.id,
@@ -503,7 +512,8 @@ class Yahtzee(
         )
         await answers.send(
             interaction,
-            f"{shown_name(display_name(player))} was removed from the game.", ephemeral=True
+            f"{shown_name(display_name(player))} was removed from the game.",
+            ephemeral=True,
         )
         await self.publisher.publish(board.row.id)
 
@@ -530,7 +540,8 @@ class Yahtzee(
         )  # fmt: skip
         picture = interaction.app_permissions.attach_files
         await answers.send(
-            interaction, f"Shared by {interaction.user.mention}",
+            interaction,
+            f"Shared by {interaction.user.mention}",
             embed=leaderboard_embed(page, picture),
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -552,7 +563,8 @@ class Yahtzee(
         )
         picture = interaction.app_permissions.attach_files
         await answers.edit(
-            interaction, embed=leaderboard_embed(shown, picture),
+            interaction,
+            embed=leaderboard_embed(shown, picture),
             attachments=leaderboard_files(shown, picture),
             view=leaderboard_view(shown),
         )
@@ -566,22 +578,22 @@ class Yahtzee(
         if action == "start":
             await self._check_permissions(interaction)
             pictures = interaction.app_permissions.attach_files
-            board = await self.games.begin(game_id, user.id, pictures)
+            board = await self.games.lobby.begin(game_id, user.id, pictures)
             await answers.edit(interaction, embed=lobby_embed(board.row), view=None)
             await self._launch(interaction, board, interaction.message)
             return
         if action == "unseat":
-            row = await self.games.remove_bot(game_id, user.id)
+            row = await self.games.lobby.remove_bot(game_id, user.id)
         elif action in ("bot-optimal", "bot-casual", "bot-winning"):
-            row = await self.games.add_bot(game_id, user.id, action.removeprefix("bot-"))
+            row = await self.games.lobby.add_bot(game_id, user.id, action.removeprefix("bot-"))
         elif action == "hints":
-            row = await self.games.toggle_hints(game_id, user.id)
+            row = await self.games.lobby.toggle_hints(game_id, user.id)
         elif action == "join":
-            row = await self.games.join(game_id, user.id, display_name(user))
+            row = await self.games.lobby.join(game_id, user.id, display_name(user))
         elif action == "leave":
-            row = await self.games.leave_lobby(game_id, user.id)
+            row = await self.games.lobby.leave_lobby(game_id, user.id)
         else:
-            row = await self.games.cancel(game_id, user.id)
+            row = await self.games.lobby.cancel(game_id, user.id)
         await self.publisher.show_lobby(interaction, row)
 
     async def _launch(
@@ -593,7 +605,7 @@ class Yahtzee(
         """Post a game's first board (in a thread of ``lobby`` in thread mode); if Discord
         refuses it, the game ends counting for nobody and the user is told why."""
         game_id = board.row.id
-        server = await self.games.server_settings(interaction.guild_id or 0)
+        server = await self.games.servers.server_settings(interaction.guild_id or 0)
         try:
             if server.use_threads and lobby is not None:
                 board = await self.publisher.move_to_thread(lobby, board)
@@ -602,7 +614,7 @@ class Yahtzee(
             # a channel overwrite the interaction's permissions did not show: the game
             # cannot be seen, so it must not be played on by the timer
             log.warning("game %s: its first board could not be posted: %s", game_id, exc)
-            row = await self.games.unreachable(game_id, "first board refused (403)")
+            row = await self.games.servers.unreachable(game_id, "first board refused (403)")
             if row is not None and lobby is not None:
                 await self.publisher.retire(
                     row.channel_id,
@@ -624,7 +636,7 @@ class Yahtzee(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, index: int
     ) -> None:
         """A die button."""
-        board = await self.games.hold(
+        board = await self.games.turns.hold(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, index
         )
         await self.publisher.show_controls(interaction, board)
@@ -634,7 +646,7 @@ class Yahtzee(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int
     ) -> None:
         """The Roll button; a roll also closes the previous scorer's Undo."""
-        board = await self.games.roll(
+        board = await self.games.turns.roll(
             game_id, interaction.user.id, message_id(interaction), turn, rolls,
             interaction.app_permissions.attach_files,
         )  # fmt: skip
@@ -647,7 +659,7 @@ class Yahtzee(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, value: str
     ) -> None:
         """The box menu: this message becomes the turn's summary, and the next turn is posted."""
-        scored = await self.games.score(
+        scored = await self.games.turns.score(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, value
         )
         row = scored.board.row
@@ -657,7 +669,8 @@ class Yahtzee(
         await self.publisher.unarchiving(
             row.board_channel_id,
             lambda: answers.edit(
-                interaction, content=None,
+                interaction,
+                content=None,
                 embed=summary_embed(scored),
                 attachments=[],
                 view=None if scored.finished else undo_view(game_id, turn),
@@ -672,7 +685,9 @@ class Yahtzee(
     @guarded
     async def on_undo(self, interaction: discord.Interaction[Any], game_id: int, turn: int) -> None:
         """Undo: this message is the live board again; the next turn's message goes away."""
-        undone = await self.games.undo(game_id, interaction.user.id, message_id(interaction), turn)
+        undone = await self.games.turns.undo(
+            game_id, interaction.user.id, message_id(interaction), turn
+        )
         await self.publisher.show(interaction, undone.board)
         # The undone turn (the next player's) is over: its half-time reminder goes.
         await self.publisher.turn_over(game_id, undone.board.row)
@@ -687,7 +702,7 @@ class Yahtzee(
     @guarded
     async def on_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Scorecard button: the clicker's card, ephemeral."""
-        card = await self.games.scorecard_of(
+        card = await self.games.tracking.scorecard_of(
             game_id, interaction.user.id, None, interaction.app_permissions.attach_files
         )
         await send_card(interaction, card)
@@ -695,7 +710,7 @@ class Yahtzee(
     @guarded
     async def on_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Analysis button: the clicker's report card, only for them."""
-        report = await self.games.report(game_id, interaction.user.id)
+        report = await self.games.coaching.report(game_id, interaction.user.id)
         await answers.send(interaction, report_text(report), ephemeral=True)
 
     @guarded
@@ -704,7 +719,7 @@ class Yahtzee(
         ping); they take a seat with Join."""
         assert interaction.channel_id is not None
         host = display_name(interaction.user)
-        rematch = await self.games.play_again(
+        rematch = await self.games.lobby.play_again(
             game_id, interaction.guild_id, interaction.user.id, host
         )
         row = rematch.row
@@ -724,8 +739,8 @@ class Yahtzee(
     @guarded
     async def on_end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmation of /yahtzee end."""
-        before = await self.games.find(game_id)
-        row = await self.games.end(
+        before = await self.games.tracking.find(game_id)
+        row = await self.games.servers.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild
         )
         await answers.edit(interaction, content="The game has been ended.", view=None)
@@ -774,7 +789,7 @@ class Yahtzee(
     async def _refuse_stale(
         self, interaction: discord.Interaction[Any], game_id: int | None
     ) -> None:
-        raise await self.games.stale_click(game_id)
+        raise await self.games.tracking.stale_click(game_id)
 
     # -- places that are gone ---------------------------------------------------------------------
 

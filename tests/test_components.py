@@ -53,6 +53,36 @@ def test_the_cogs_never_touch_the_store() -> None:
         assert reached == [], f"{path.name} reaches the store at lines {reached}"
 
 
+def test_the_service_topics_are_collaborators_not_a_class_chain() -> None:
+    """Each topic of ``bot/games`` is a class of its own (no base class of the project),
+    calls only the peers its ``__init__`` takes, and takes only topics built before it in
+    ``GameService`` (so there is no cycle): worked out from the source, not from a list."""
+    from bot.games.service import GameService
+
+    built = re.findall(r"self\.(\w+) = (\w+)\(", inspect.getsource(GameService.__init__))
+    order = [attr for attr, _ in built]
+    classes = dict(built)
+    assert order[0] == "core" and len(order) >= 8, order
+    for position, attr in enumerate(order[1:], start=1):
+        path = ROOT / "bot" / "games" / f"{attr}.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == classes[attr]]
+        assert cls.bases == [], f"{cls.name} inherits from {[ast.unparse(b) for b in cls.bases]}"
+        init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+        taken = {a.arg for a in init.args.args[1:]}
+        called = {
+            node.value.attr
+            for node in ast.walk(cls)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == "self"
+            and node.value.attr in classes
+        }
+        assert called <= taken, f"{cls.name} calls {sorted(called - taken)} it was not given"
+        assert taken <= set(order[:position]), f"{cls.name} takes a topic built after it"
+
+
 def _sample(field: components.Field) -> Any:
     """A value that matches a field's pattern."""
     pattern, convert = field

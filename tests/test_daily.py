@@ -39,7 +39,7 @@ async def play_daily(
     """A whole try: one roll a turn, scored in the first box the rules allow. Returns the
     game id and the dice of every roll."""
     table = Channel(service)
-    board = await service.start_daily(guild, channel, user, name, True)
+    board = await service.daily.start_daily(guild, channel, user, name, True)
     table.game_id = board.row.id
     await table.post(board)
     rolls = []
@@ -61,7 +61,7 @@ async def test_a_try_scores_beside_the_optimal_bot_and_once_a_day(
     ann_game, ann_rolls = await play_daily(service, GUILD, 100, 1, "Ann")
     bob_game, bob_rolls = await play_daily(service, OTHER, 200, 2, "Bob")
     assert ann_rolls == bob_rolls  # the same dice for everyone
-    ann = await service.daily_entry(ann_game)
+    ann = await service.daily.daily_entry(ann_game)
     assert ann is not None and ann.day == "2026-11-22"
     row = await service.store.get_game(ann_game)
     assert row is not None and row.status == "finished"
@@ -69,35 +69,35 @@ async def test_a_try_scores_beside_the_optimal_bot_and_once_a_day(
     assert ann.optimal == daily_optimal_score(official_values, "2026-11-22")
     assert 100 < ann.optimal < 400
     with pytest.raises(Refusal, match="one try a day"):
-        await service.start_daily(GUILD, 101, 1, "Ann", True)
-    here = await service.daily_board(GUILD, everywhere=False)
-    everywhere = await service.daily_board(GUILD, everywhere=True)
+        await service.daily.start_daily(GUILD, 101, 1, "Ann", True)
+    here = await service.daily.daily_board(GUILD, everywhere=False)
+    everywhere = await service.daily.daily_board(GUILD, everywhere=True)
     assert [e.name for e in here] == ["Ann"]
     assert sorted(e.name for e in everywhere) == ["Ann", "Bob"]
     clock.advance(timedelta(days=1).total_seconds())
     next_game, next_rolls = await play_daily(service, GUILD, 100, 1, "Ann")
     assert next_rolls != ann_rolls
-    assert (await service.daily_board(GUILD, everywhere=False))[0].game_id == next_game
+    assert (await service.daily.daily_board(GUILD, everywhere=False))[0].game_id == next_game
     assert bob_game != ann_game
 
 
 async def test_an_abandoned_try_is_the_day_s_try(service: GameService) -> None:
     """Leaving half-way (to try again with better luck) does not give a second try."""
-    board = await service.start_daily(GUILD, 100, 1, "Ann", True)
-    await service.leave_game(100, 1)
+    board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
+    await service.turns.leave_game(100, 1)
     ended = await service.store.get_game(board.row.id)
     assert ended is not None and ended.status == "abandoned"
     with pytest.raises(Refusal, match="one try a day"):
-        await service.start_daily(GUILD, 100, 1, "Ann", True)
-    assert await service.daily_board(GUILD, everywhere=True) == []  # unfinished: not ranked
+        await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
+    assert await service.daily.daily_board(GUILD, everywhere=True) == []  # unfinished: not ranked
 
 
 async def test_no_hints_in_a_daily_challenge(service: GameService) -> None:
     """Everyone plays the day's dice on their own judgement."""
-    board = await service.start_daily(GUILD, 100, 1, "Ann", True)
+    board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
     assert board.row.hints is False
     with pytest.raises(Refusal, match="No hints in the daily challenge"):
-        await service.hint(board.row.id, 1)
+        await service.coaching.hint(board.row.id, 1)
 
 
 async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
@@ -106,10 +106,10 @@ async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
     """The replay shows the day's dice: Bob may see Ann's only once the day is over."""
     game_id, rolls = await play_daily(service, GUILD, 100, 1, "Ann")
     with pytest.raises(Refusal, match="opens to everyone when the day"):
-        await service.daily_replay(game_id, 2)
-    turns = await service.daily_replay(game_id, 1)
+        await service.daily.daily_replay(game_id, 2)
+    turns = await service.daily.daily_replay(game_id, 1)
     clock.advance(timedelta(days=1).total_seconds())
-    assert await service.daily_replay(game_id, 2) == turns
+    assert await service.daily.daily_replay(game_id, 2) == turns
     assert len(turns) == 13
     assert [shown for turn in turns for _, shown in turn.rolls] == rolls
     row = await service.store.get_game(game_id)

@@ -33,45 +33,47 @@ class Table:
 
     async def seat(self, *players: tuple[int, str], preset: str = "official") -> Board:
         host, *others = players
-        row = await self.service.open_lobby(1, CHANNEL, host[0], host[1], preset)
+        row = await self.service.lobby.open_lobby(1, CHANNEL, host[0], host[1], preset)
         self.game_id = row.id
         for uid, name in others:
-            await self.service.join(row.id, uid, name)
-        board = await self.service.begin(row.id, host[0])
+            await self.service.lobby.join(row.id, uid, name)
+        board = await self.service.lobby.begin(row.id, host[0])
         await self.post(board)
         return board
 
     async def post(self, board: Board) -> None:
         self.board_id = next(_ids)
-        await self.service.board_shown(board.row, self.board_id, board.game)
+        await self.service.tracking.board_shown(board.row, self.board_id, board.game)
 
     async def state(self) -> tuple[int, int]:
         """(turn number, rolls used) of the stored game, as the live buttons carry them."""
         row = await self.service.store.get_game(self.game_id)
         assert row is not None and row.state is not None
-        game = self.service.game_of(row)
+        game = self.service.core.game_of(row)
         return game.turn_number, game.rolls_used
 
     async def roll(self, user: int) -> Board:
         turn, rolls = await self.state()
-        board = await self.service.roll(self.game_id, user, self.board_id, turn, rolls)
-        await self.service.board_shown(board.row, self.board_id or 0, board.game)
+        board = await self.service.turns.roll(self.game_id, user, self.board_id, turn, rolls)
+        await self.service.tracking.board_shown(board.row, self.board_id or 0, board.game)
         return board
 
     async def hold(self, user: int, index: int) -> Board:
         turn, rolls = await self.state()
-        board = await self.service.hold(self.game_id, user, self.board_id, turn, rolls, index)
-        await self.service.board_shown(board.row, self.board_id or 0, board.game)
+        board = await self.service.turns.hold(self.game_id, user, self.board_id, turn, rolls, index)
+        await self.service.tracking.board_shown(board.row, self.board_id or 0, board.game)
         return board
 
     async def score(self, user: int, box: Category, post: bool = True) -> int:
         """Score; the next board is posted and recorded unless ``post`` is False (its post
         has not come back yet)."""
         turn, rolls = await self.state()
-        scored = await self.service.score(self.game_id, user, self.board_id, turn, rolls, box.value)
+        scored = await self.service.turns.score(
+            self.game_id, user, self.board_id, turn, rolls, box.value
+        )
         if scored.final_image is None:
             self.undo_id = self.board_id
-            await self.service.undo_offered(self.game_id, self.undo_id)
+            await self.service.tracking.undo_offered(self.game_id, self.undo_id)
             if post:
                 await self.post(scored.board)
         return scored.result.points + scored.result.bonus
@@ -145,20 +147,20 @@ async def test_a_second_lobby_in_a_busy_channel_links_the_first(service: GameSer
     table = Table(service)
     await table.seat((1, "Ann"))
     with pytest.raises(Refusal, match="already has a game in progress") as refused:
-        await service.open_lobby(1, CHANNEL, 2, "Bob", "official")
+        await service.lobby.open_lobby(1, CHANNEL, 2, "Bob", "official")
     assert refused.value.link == (1, CHANNEL, table.board_id)
 
 
 async def test_only_the_host_starts_and_cancels(service: GameService) -> None:
     """Lobby buttons are for anyone, but Start and Cancel only work for the host."""
-    row = await service.open_lobby(1, CHANNEL, 1, "Ann", "official")
-    await service.join(row.id, 2, "Bob")
+    row = await service.lobby.open_lobby(1, CHANNEL, 1, "Ann", "official")
+    await service.lobby.join(row.id, 2, "Bob")
     with pytest.raises(Refusal, match="Only the host can start"):
-        await service.begin(row.id, 2)
+        await service.lobby.begin(row.id, 2)
     with pytest.raises(Refusal, match="Only the host can cancel"):
-        await service.cancel(row.id, 2)
+        await service.lobby.cancel(row.id, 2)
     with pytest.raises(Refusal, match="already in this lobby"):
-        await service.join(row.id, 2, "Bob")
+        await service.lobby.join(row.id, 2, "Bob")
 
 
 async def test_a_non_player_click_is_refused_and_changes_nothing(
@@ -188,11 +190,11 @@ async def test_a_click_on_an_old_board_is_refused_with_a_link(
     await table.roll(1)
     await table.score(1, C.LARGE_STRAIGHT)
     with pytest.raises(Refusal, match="earlier turn") as refused:
-        await service.roll(table.game_id, 2, old_board, 0, 0)
+        await service.turns.roll(table.game_id, 2, old_board, 0, 0)
     assert refused.value.link == (1, CHANNEL, table.board_id)
     # The right message with an out-of-date turn number is refused as well.
     with pytest.raises(Refusal, match="earlier turn"):
-        await service.roll(table.game_id, 2, table.board_id, 0, 0)
+        await service.turns.roll(table.game_id, 2, table.board_id, 0, 0)
 
 
 async def test_two_rolls_at_once_roll_once(service: GameService, dice: ScriptedDice) -> None:
@@ -201,8 +203,8 @@ async def test_two_rolls_at_once_roll_once(service: GameService, dice: ScriptedD
     await table.seat((1, "Ann"))
     dice.extend([6, 6, 6, 6, 6, 1, 1, 1, 1, 1])
     outcomes = await asyncio.gather(
-        service.roll(table.game_id, 1, table.board_id, 0, 0),
-        service.roll(table.game_id, 1, table.board_id, 0, 0),
+        service.turns.roll(table.game_id, 1, table.board_id, 0, 0),
+        service.turns.roll(table.game_id, 1, table.board_id, 0, 0),
         return_exceptions=True,
     )
     boards = [o for o in outcomes if isinstance(o, Board)]
@@ -221,7 +223,7 @@ async def test_a_stale_menu_cannot_score_new_dice(service: GameService, dice: Sc
     await table.roll(1)
     await table.roll(1)  # the menu of roll 1 is now out of date
     with pytest.raises(Refusal, match="rolled since"):
-        await service.score(table.game_id, 1, table.board_id, 0, 1, C.LARGE_STRAIGHT.value)
+        await service.turns.score(table.game_id, 1, table.board_id, 0, 1, C.LARGE_STRAIGHT.value)
 
 
 async def test_undo_brings_the_turn_back_until_the_next_roll(
@@ -234,15 +236,15 @@ async def test_undo_brings_the_turn_back_until_the_next_roll(
     await table.roll(1)
     await table.score(1, C.THREES)
     next_board = table.board_id
-    undone = await service.undo(table.game_id, 1, table.undo_id, 0)
+    undone = await service.turns.undo(table.game_id, 1, table.undo_id, 0)
     assert undone.retire_message_id == next_board
     assert undone.board.game is not None and undone.board.game.current_player_id == "1"
-    await service.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
+    await service.tracking.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
     table.board_id = table.undo_id
     await table.score(1, C.FULL_HOUSE)
     await table.roll(2)
     with pytest.raises(Refusal, match="Too late to undo"):
-        await service.undo(table.game_id, 1, table.undo_id, 0)
+        await service.turns.undo(table.game_id, 1, table.undo_id, 0)
 
 
 async def test_a_restart_mid_turn_continues_the_game(
@@ -276,10 +278,10 @@ async def test_last_player_leaving_abandons_the_game(service: GameService) -> No
     """When everyone has left, the game ends as abandoned with no results."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    board = await service.leave_game(CHANNEL, 1)
+    board = await service.turns.leave_game(CHANNEL, 1)
     assert board.row.status == "active" and board.game is not None
     assert board.game.current_player_id == "2"
-    board = await service.leave_game(CHANNEL, 2)
+    board = await service.turns.leave_game(CHANNEL, 2)
     assert board.row.status == "abandoned"
     assert await service.store.results(table.game_id) == []
 
@@ -291,10 +293,10 @@ async def test_the_host_role_passes_to_a_playing_person_when_the_host_leaves(
     past a computer seat and an away person; another player leaving changes no host."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"), (3, "Cat"), (4, "Dan"))
-    await service.leave_game(CHANNEL, 4)  # not the host: Ann still hosts
+    await service.turns.leave_game(CHANNEL, 4)  # not the host: Ann still hosts
     row = await service.store.get_game(table.game_id)
     assert row is not None and row.host_id == 1
-    await service.leave_game(CHANNEL, 1)
+    await service.turns.leave_game(CHANNEL, 1)
     row = await service.store.get_game(table.game_id)
     assert row is not None and row.host_id == 2
 
@@ -317,27 +319,27 @@ async def test_end_needs_the_host_or_an_admin(service: GameService) -> None:
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
     with pytest.raises(Refusal, match="Only the host"):
-        await service.check_can_end(CHANNEL, 2, is_admin=False)
-    row = await service.end(table.game_id, 3, is_admin=True)
+        await service.servers.check_can_end(CHANNEL, 2, is_admin=False)
+    row = await service.servers.end(table.game_id, 3, is_admin=True)
     assert row.status == "abandoned"
     with pytest.raises(Refusal, match="no game in this channel"):
-        await service.live_game(CHANNEL)
+        await service.tracking.live_game(CHANNEL)
 
 
 async def test_scorecard_for_spectators_and_players(service: GameService) -> None:
     """Anyone sees a card: their own, a named player's, or (a spectator) the current one."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    own = await service.scorecard(CHANNEL, 2, None)
-    spectator = await service.scorecard(CHANNEL, 9, None)
-    named = await service.scorecard(CHANNEL, 9, 2)
+    own = await service.tracking.scorecard(CHANNEL, 2, None)
+    spectator = await service.tracking.scorecard(CHANNEL, 9, None)
+    named = await service.tracking.scorecard(CHANNEL, 9, 2)
     assert own == named and spectator != own
     assert (own.name, spectator.name) == ("Bob", "Ann")
     assert own.image is not None and own.image[:8] == b"\x89PNG\r\n\x1a\n"
     assert own.text.splitlines()[0].split() == ["Bob"]  # one column: Bob's
-    assert (await service.scorecard(CHANNEL, 2, None, picture=False)).image is None
+    assert (await service.tracking.scorecard(CHANNEL, 2, None, picture=False)).image is None
     with pytest.raises(Refusal, match="not playing"):
-        await service.scorecard(CHANNEL, 1, 9)
+        await service.tracking.scorecard(CHANNEL, 1, 9)
 
 
 async def test_play_again_invites_the_same_players(
@@ -352,9 +354,9 @@ async def test_play_again_invites_the_same_players(
             await table.roll(player)
             row = await service.store.get_game(table.game_id)
             assert row is not None
-            box = service.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
+            box = service.core.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
             await table.score(player, next(iter(box)))
-    rematch = await service.play_again(table.game_id, 1, 2, "Bob")
+    rematch = await service.lobby.play_again(table.game_id, 1, 2, "Bob")
     lobby = rematch.row
     assert lobby.status == "lobby" and lobby.host_id == 2
     assert lobby.players == [(2, "Bob")]  # Ann is invited, not seated: she may have gone
@@ -372,11 +374,11 @@ async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
     await table.roll(1)
     await table.score(1, C.TWOS, post=False)
     posted = 555  # the next board, posted but not recorded
-    board = await service.roll(table.game_id, 2, posted, 1, 0)
+    board = await service.turns.roll(table.game_id, 2, posted, 1, 0)
     assert board.game is not None and list(board.game.dice or ()) == [3] * 5
-    await service.board_shown(board.row, posted, board.game)
+    await service.tracking.board_shown(board.row, posted, board.game)
     with pytest.raises(Refusal, match="earlier turn"):
-        await service.roll(table.game_id, 2, 556, 1, 1)
+        await service.turns.roll(table.game_id, 2, 556, 1, 1)
 
 
 async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
@@ -388,7 +390,7 @@ async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
                                   players=[(1, "Ann")])  # fmt: skip
     await store.update_game(row.id, row.version, MoveRecord(1, "end"), status="finished")
     assert [g.id for g in await store.games_missing_final_message()] == [row.id]
-    assert await service.unreachable(row.id, "channel deleted") is None
+    assert await service.servers.unreachable(row.id, "channel deleted") is None
     assert await store.games_missing_final_message() == []
     kept = await store.get_game(row.id)
     assert kept is not None and kept.status == "finished"
@@ -398,16 +400,18 @@ async def test_one_person_may_be_in_at_most_so_many_live_games(service: GameServ
     """Issue 17 item 4: lobbies in 50 channels by one person stop at the limit with a plain
     answer; joining is refused the same way; leaving one makes room; others are not held up."""
     ann, bob = 1, 2
-    rows = [await service.open_lobby(1, 500 + i, ann, "Ann", None) for i in range(MAX_LIVE_GAMES)]
+    rows = [
+        await service.lobby.open_lobby(1, 500 + i, ann, "Ann", None) for i in range(MAX_LIVE_GAMES)
+    ]
     with pytest.raises(Refusal, match=f"already in {MAX_LIVE_GAMES} games"):
-        await service.open_lobby(1, 600, ann, "Ann", None)
-    bobs = await service.open_lobby(1, 601, bob, "Bob", None)  # someone else: not limited
+        await service.lobby.open_lobby(1, 600, ann, "Ann", None)
+    bobs = await service.lobby.open_lobby(1, 601, bob, "Bob", None)  # someone else: not limited
     with pytest.raises(Refusal, match="already in"):
-        await service.join(bobs.id, ann, "Ann")
-    await service.leave_lobby(rows[0].id, ann)  # her lobby closes: room for one more
-    await service.join(bobs.id, ann, "Ann")
+        await service.lobby.join(bobs.id, ann, "Ann")
+    await service.lobby.leave_lobby(rows[0].id, ann)  # her lobby closes: room for one more
+    await service.lobby.join(bobs.id, ann, "Ann")
     with pytest.raises(Refusal, match="already in"):
-        await service.open_lobby(1, 602, ann, "Ann", None)
+        await service.lobby.open_lobby(1, 602, ann, "Ann", None)
 
 
 async def test_the_limit_holds_when_everything_arrives_at_once(service: GameService) -> None:
@@ -416,16 +420,16 @@ async def test_the_limit_holds_when_everything_arrives_at_once(service: GameServ
     refused plainly; fifteen Joins at once by someone else stop at ten the same way."""
     ann, bob = 1, 2
     opened = await asyncio.gather(
-        *(service.open_lobby(1, 700 + i, ann, "Ann", None) for i in range(40)),
+        *(service.lobby.open_lobby(1, 700 + i, ann, "Ann", None) for i in range(40)),
         return_exceptions=True,
     )
     rows = [o for o in opened if not isinstance(o, BaseException)]
     refused = [o for o in opened if isinstance(o, BaseException)]
     assert len(rows) == MAX_LIVE_GAMES
     assert all(isinstance(o, Refusal) and "already in 10 games" in o.message for o in refused)
-    extra = [await service.open_lobby(1, 800 + i, 3 + i, f"P{i}", None) for i in range(5)]
+    extra = [await service.lobby.open_lobby(1, 800 + i, 3 + i, f"P{i}", None) for i in range(5)]
     joined = await asyncio.gather(
-        *(service.join(row.id, bob, "Bob") for row in [*rows, *extra]), return_exceptions=True
+        *(service.lobby.join(row.id, bob, "Bob") for row in [*rows, *extra]), return_exceptions=True
     )
     assert sum(1 for j in joined if not isinstance(j, BaseException)) == MAX_LIVE_GAMES
     assert all(isinstance(j, Refusal) for j in joined if isinstance(j, BaseException))
@@ -441,17 +445,17 @@ async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
     table = Table(service)
     board = await table.seat((1, "Ann"), (2, "Bob"))
     first = board.row.version  # post_board's nonce is that of the version it shows
-    assert await service.turn_began(board.row) == first
+    assert await service.tracking.turn_began(board.row) == first
     dice.extend([1, 2, 3, 4, 6] + [5, 5, 5, 5])
     await table.roll(1)
     await table.hold(1, 0)
     rolled = await table.roll(1)
     assert rolled.row.version == board.row.version + 3
-    assert await service.turn_began(rolled.row) == first
+    assert await service.tracking.turn_began(rolled.row) == first
     await table.score(1, Category.CHANCE)
     row = await service.store.get_game(table.game_id)
     assert row is not None
-    assert await service.turn_began(row) == row.version != first
+    assert await service.tracking.turn_began(row) == row.version != first
 
 
 async def test_retention_prunes_old_move_logs_and_keeps_results(
@@ -465,13 +469,13 @@ async def test_retention_prunes_old_move_logs_and_keeps_results(
     await live.seat((3, "Cy"))
     live_log = await service.store.moves(live.game_id)
     now = datetime.now(UTC)
-    assert await service.prune_moves(30, now=now + timedelta(days=29)) == 0  # not yet
-    assert await service.prune_moves(30, now=now + timedelta(days=31), batch=1) == 1
+    assert await service.tracking.prune_moves(30, now=now + timedelta(days=29)) == 0  # not yet
+    assert await service.tracking.prune_moves(30, now=now + timedelta(days=31), batch=1) == 1
     assert await service.store.moves(old.game_id) == []
     assert await service.store.moves(live.game_id) == live_log
     results = await service.store.results(old.game_id)
     assert [(r.user_id, r.total) for r in results] == [(1, ANN_TOTAL), (2, BOB_TOTAL)]
-    for asked in (service.story(old.game_id), service.report(old.game_id, 1)):
+    for asked in (service.tracking.story(old.game_id), service.coaching.report(old.game_id, 1)):
         with pytest.raises(Refusal, match="too old"):
             await asked
-    assert await service.prune_moves(30, now=now + timedelta(days=60)) == 0  # done once
+    assert await service.tracking.prune_moves(30, now=now + timedelta(days=60)) == 0  # done once

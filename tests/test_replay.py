@@ -37,7 +37,7 @@ def service(store: Store, dice: ScriptedDice, clock: FakeClock) -> GameService:
 async def stored(service: GameService, game_id: int) -> Game:
     row = await service.store.get_game(game_id)
     assert row is not None
-    return service.game_of(row)
+    return service.core.game_of(row)
 
 
 async def test_a_whole_game_replays_to_the_hand_worked_totals(
@@ -46,7 +46,7 @@ async def test_a_whole_game_replays_to_the_hand_worked_totals(
     """The scripted two-seat game (holds, three rolls, Jokers, bonuses) played through the
     service replays from its log alone to the stored state, Ann 614 and Bob 212."""
     table = await play_scripted_game(service, dice)
-    replayed = await service.replayed(table.game_id)
+    replayed = await service.tracking.replayed(table.game_id)
     assert replayed.game is not None
     assert replayed.game == await stored(service, table.game_id)
     assert [seat.card.total for seat in replayed.game.seats] == [ANN_TOTAL, BOB_TOTAL]
@@ -66,7 +66,7 @@ async def test_every_kind_of_move_replays(
     game_id = table.game_id
 
     async def same() -> None:
-        replayed = await service.replayed(game_id)
+        replayed = await service.tracking.replayed(game_id)
         assert replayed.game == await stored(service, game_id)
 
     dice.extend([2, 2, 5, 6, 1] + [2, 3, 4])  # Ann keeps the twos, lets go of a five
@@ -79,7 +79,7 @@ async def test_every_kind_of_move_replays(
     await same()
     await table.score(1, C.TWOS)
     turn, _ = await table.state()
-    undone = await service.undo(game_id, 1, table.undo_id, turn - 1)  # Ann takes it back...
+    undone = await service.turns.undo(game_id, 1, table.undo_id, turn - 1)  # Ann takes it back...
     assert undone.board.game is not None and undone.board.game.current_player_id == "1"
     table.board_id = table.undo_id  # the Undo's message is the board again
     await same()
@@ -100,9 +100,9 @@ async def test_every_kind_of_move_replays(
     cat = (await stored(service, game_id)).seats[2]
     assert cat.away and cat.timeouts == 2
     await same()
-    await service.rejoin(CHANNEL, 3)
+    await service.turns.rejoin(CHANNEL, 3)
     await same()
-    await service.leave_game(CHANNEL, 2)
+    await service.turns.leave_game(CHANNEL, 2)
     await same()
     assert (await stored(service, game_id)).seats[1].left
 
@@ -112,11 +112,11 @@ async def test_a_computer_players_holds_are_logged_and_replay(
 ) -> None:
     """The casual bot keeps its pair of ones twice, then rolls the Yahtzee: each roll's holds
     are in the log, so its turn replays to the same dice and card."""
-    row = await service.open_lobby(1, CHANNEL, 1, "Ann", "official")
-    await service.add_bot(row.id, 1, "casual")
+    row = await service.lobby.open_lobby(1, CHANNEL, 1, "Ann", "official")
+    await service.lobby.add_bot(row.id, 1, "casual")
     table = Table(service)
     table.game_id = row.id
-    await table.post(await service.begin(row.id, 1))
+    await table.post(await service.lobby.begin(row.id, 1))
     dice.extend([1, 2, 3, 4, 6])
     await table.roll(1)
     await table.score(1, C.SMALL_STRAIGHT)
@@ -124,7 +124,7 @@ async def test_a_computer_players_holds_are_logged_and_replay(
     # the last roll brings the fifth: Yahtzee, 50.
     dice.extend([1, 1, 2, 3, 5] + [1, 1, 6] + [1])
     steps = []
-    while (step := await service.bot_step(row.id)) is not None:
+    while (step := await service.turns.bot_step(row.id)) is not None:
         steps.append(step)
         if (await stored(service, row.id)).current_player_id == "1":
             break
@@ -137,7 +137,7 @@ async def test_a_computer_players_holds_are_logged_and_replay(
         ("bot-roll", "11110", "1-1-1-1-1"),
         ("bot-score", "yahtzee 50", "1-1-1-1-1"),
     ]
-    replayed = await service.replayed(row.id)
+    replayed = await service.tracking.replayed(row.id)
     assert replayed.game == await stored(service, row.id)
 
 
@@ -153,8 +153,8 @@ async def test_a_kicked_seat_replays(
         await table.post(outcomes[0].scored.board)  # type: ignore[attr-defined]
         await table.roll(2)
         await table.score(2, box)
-    await service.kick(CHANNEL, 99, 1, is_admin=True)
-    replayed = await service.replayed(table.game_id)
+    await service.turns.kick(CHANNEL, 99, 1, is_admin=True)
+    replayed = await service.tracking.replayed(table.game_id)
     assert replayed.game == await stored(service, table.game_id)
     assert replayed.game is not None and replayed.game.seats[0].left
 

@@ -30,7 +30,7 @@ async def play_optimally(service: GameService, channel: Channel, table: Table, u
         assert row is not None
         if row.status != "active":
             return
-        game = service.game_of(row)
+        game = service.core.game_of(row)
         if game.dice is None:
             await channel.roll(user)
             continue
@@ -58,7 +58,7 @@ async def test_a_game_played_optimally_loses_nothing(
     channel = Channel(service)
     await channel.seat((1, "Ann"))
     await play_optimally(service, channel, official, 1)
-    report = await service.report(channel.game_id, 1)
+    report = await service.coaching.report(channel.game_id, 1)
     assert report.loss == pytest.approx(0.0, abs=1e-9)
     assert report.decisions >= 13 and report.optimal == report.decisions
     assert report.costliest == []
@@ -80,7 +80,7 @@ async def test_a_bad_move_is_charged_its_value_difference(
     yahtzee = Scorecard().fill(Category.YAHTZEE, [6] * 5)
     chance = Scorecard().fill(Category.CHANCE, [6] * 5)
     expected = (50 + future(official, yahtzee)) - (30 + future(official, chance))
-    report = await service.report(channel.game_id, 1)
+    report = await service.coaching.report(channel.game_id, 1)
     assert report.loss == pytest.approx(expected, abs=1e-6)
     assert report.decisions == 1 and report.optimal == 0
     assert report.costliest[0].startswith(
@@ -98,11 +98,11 @@ async def test_an_undone_scoring_is_not_charged(
     await channel.seat((1, "Ann"), (2, "Bob"))
     await channel.roll(1)
     await channel.score(1, Category.CHANCE)
-    undone = await service.undo(channel.game_id, 1, channel.undo_id, 0)
-    await service.board_shown(undone.board.row, channel.undo_id or 0, undone.board.game)
+    undone = await service.turns.undo(channel.game_id, 1, channel.undo_id, 0)
+    await service.tracking.board_shown(undone.board.row, channel.undo_id or 0, undone.board.game)
     channel.board_id = channel.undo_id
     await channel.score(1, Category.YAHTZEE)
-    report = await service.report(channel.game_id, 1)
+    report = await service.coaching.report(channel.game_id, 1)
     assert report.loss == pytest.approx(0.0, abs=1e-9) and report.decisions == 1
 
 
@@ -116,12 +116,12 @@ async def test_no_report_for_strangers_or_other_presets(
     channel = Channel(service)
     await channel.seat((1, "Ann"), preset="bonus-turn")
     with pytest.raises(Refusal, match="official rules only"):
-        await service.report(channel.game_id, 1)
-    await service.end(channel.game_id, 1, is_admin=False)  # frees the channel
+        await service.coaching.report(channel.game_id, 1)
+    await service.servers.end(channel.game_id, 1, is_admin=False)  # frees the channel
     official_game = Channel(service)
     await official_game.seat((2, "Bob"))
     with pytest.raises(Refusal, match="did not play"):
-        await service.report(official_game.game_id, 9)
+        await service.coaching.report(official_game.game_id, 9)
 
 
 async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:
@@ -129,19 +129,19 @@ async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:
     bot plays the casual strategy instead of waiting."""
     coach = Coach(tmp_path)  # never started: no table yet
     service = GameService(store, ScriptedDice([6, 6, 6, 1, 2] * 20), coach=coach)
-    row = await service.open_lobby(1, 100, 1, "Ann", None)
-    await service.add_bot(row.id, 1, "optimal")
+    row = await service.lobby.open_lobby(1, 100, 1, "Ann", None)
+    await service.lobby.add_bot(row.id, 1, "optimal")
     channel = Channel(service)
     channel.game_id = row.id
-    board = await service.begin(row.id, 1)
+    board = await service.lobby.begin(row.id, 1)
     await channel.post(board)
     await channel.roll(1)
     with pytest.raises(Refusal, match="still being prepared"):
-        await service.hint(row.id, 1)
+        await service.coaching.hint(row.id, 1)
     await channel.score(1, Category.SIXES)
-    step = await service.bot_step(row.id)  # the casual strategy: rolls, holds sixes...
+    step = await service.turns.bot_step(row.id)  # the casual strategy: rolls, holds sixes...
     while step is not None and not hasattr(step, "result"):
-        step = await service.bot_step(row.id)
+        step = await service.turns.bot_step(row.id)
     assert step is not None and step.result.player_id == "-11"  # type: ignore[union-attr]
     decisions = await store.decisions(row.id, 1)
     assert all(loss is None for _, loss, _ in decisions)

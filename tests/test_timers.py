@@ -40,7 +40,7 @@ async def timed_table(
     service: GameService, *players: tuple[int, str], policy: str = "scratch"
 ) -> Table:
     """A started game on a server with a 5-minute turn limit."""
-    await service.change_settings(GUILD, 99, True, turn_seconds=300, timeout_policy=policy)
+    await service.servers.change_settings(GUILD, 99, True, turn_seconds=300, timeout_policy=policy)
     table = Table(service)
     await table.seat(*players)
     return table
@@ -48,7 +48,11 @@ async def timed_table(
 
 async def tick(service: GameService) -> list[object]:
     """What one timer pass does."""
-    return [o for o in [await service.act(g) for g in await service.due()] if o is not None]
+    return [
+        o
+        for o in [await service.timers.act(g) for g in await service.timers.due()]
+        if o is not None
+    ]
 
 
 async def test_half_time_ping_once(service: GameService, clock: FakeClock) -> None:
@@ -77,7 +81,7 @@ async def test_scratch_policy_plays_the_turn(
     assert not timed_out.away
     row = await service.store.get_game(table.game_id)
     assert row is not None and row.deadline_at == "2026-11-22T12:10:00+00:00"  # Bob's 5 minutes
-    assert service.game_of(row).current_player_id == "2"
+    assert service.core.game_of(row).current_player_id == "2"
 
 
 async def test_skip_seat_after_two_timeouts_then_rejoin(
@@ -101,14 +105,14 @@ async def test_skip_seat_after_two_timeouts_then_rejoin(
     await table.roll(2)
     await table.score(2, Category.SIXES)
     row = await service.store.get_game(table.game_id)
-    assert row is not None and service.game_of(row).current_player_id == "2"  # Ann skipped
-    await service.rejoin(CHANNEL, 1)
+    assert row is not None and service.core.game_of(row).current_player_id == "2"  # Ann skipped
+    await service.turns.rejoin(CHANNEL, 1)
     await table.roll(2)
     await table.score(2, Category.FIVES)
     row = await service.store.get_game(table.game_id)
-    assert row is not None and service.game_of(row).current_player_id == "1"
+    assert row is not None and service.core.game_of(row).current_player_id == "1"
     with pytest.raises(Refusal, match="not away"):
-        await service.rejoin(CHANNEL, 1)
+        await service.turns.rejoin(CHANNEL, 1)
 
 
 async def test_kick_only_away_players_by_host_or_admin(
@@ -117,12 +121,12 @@ async def test_kick_only_away_players_by_host_or_admin(
     """Bob (not host) cannot kick; Ann (host) cannot kick a present player; an away one goes."""
     await timed_table(service, (1, "Ann"), (2, "Bob"), (3, "Cat"), policy="skip-seat")
     with pytest.raises(Refusal, match="Only the host"):
-        await service.kick(CHANNEL, 2, 3, is_admin=False)
+        await service.turns.kick(CHANNEL, 2, 3, is_admin=False)
     with pytest.raises(Refusal, match="not away"):
-        await service.kick(CHANNEL, 1, 3, is_admin=False)
+        await service.turns.kick(CHANNEL, 1, 3, is_admin=False)
     table = Table(service)
-    table.game_id = (await service.live_game(CHANNEL)).id
-    table.board_id = (await service.live_game(CHANNEL)).board_message_id
+    table.game_id = (await service.tracking.live_game(CHANNEL)).id
+    table.board_id = (await service.tracking.live_game(CHANNEL)).board_message_id
     dice.extend([2, 3, 4, 5, 6] * 6)
     for box in (Category.CHANCE, Category.SIXES):
         await table.roll(1)
@@ -134,20 +138,20 @@ async def test_kick_only_away_players_by_host_or_admin(
         assert isinstance(outcomes[0], TimedOut) and outcomes[0].scored.result.player_id == "3"
         await table.post(outcomes[0].scored.board)
     assert outcomes[0].away
-    board = await service.kick(CHANNEL, 99, 3, is_admin=True)
+    board = await service.turns.kick(CHANNEL, 99, 3, is_admin=True)
     assert board.game is not None and board.game.seats[2].left
 
 
 async def test_lobby_timeout(service: GameService, clock: FakeClock) -> None:
     """A lobby nobody starts closes after 15 minutes, and the channel is free again."""
-    await service.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
+    await service.lobby.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
     clock.advance(14 * 60)
     assert await tick(service) == []
     clock.advance(60)
     outcomes = await tick(service)
     assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
     assert outcomes[0].row.status == "cancelled"
-    await service.open_lobby(GUILD, CHANNEL, 2, "Bob", None)
+    await service.lobby.open_lobby(GUILD, CHANNEL, 2, "Bob", None)
 
 
 async def test_a_day_without_a_move_abandons_the_game(
@@ -155,7 +159,7 @@ async def test_a_day_without_a_move_abandons_the_game(
 ) -> None:
     """With no turn limit, 24 hours without a move by anyone ends the game as abandoned."""
     table = Table(service)
-    await service.change_settings(GUILD, 99, True, turn_seconds=0)
+    await service.servers.change_settings(GUILD, 99, True, turn_seconds=0)
     await table.seat((1, "Ann"), (2, "Bob"))
     clock.advance(24 * 3600 - 1)
     assert await tick(service) == []
@@ -169,7 +173,9 @@ async def test_timeouts_do_not_count_as_moves(
     service: GameService, clock: FakeClock, dice: ScriptedDice
 ) -> None:
     """A game kept going only by timeouts is still abandoned a day after the last real move."""
-    await service.change_settings(GUILD, 99, True, turn_seconds=3600)  # 26 turns take 26 hours
+    await service.servers.change_settings(
+        GUILD, 99, True, turn_seconds=3600
+    )  # 26 turns take 26 hours
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
     dice.extend([2, 3, 4, 5, 6] * 30)
@@ -195,9 +201,9 @@ async def test_overdue_game_acted_on_once_by_two_processes(
     try:
         services = [GameService(s, dice, clock) for s in stores]
         dice.extend([2, 3, 4, 5, 6] * 2)
-        due = [await s.due() for s in services]
+        due = [await s.timers.due() for s in services]
         assert due == [[table.game_id], [table.game_id]]
-        outcomes = await asyncio.gather(*(s.act(table.game_id) for s in services))
+        outcomes = await asyncio.gather(*(s.timers.act(table.game_id) for s in services))
         assert sum(isinstance(o, TimedOut) for o in outcomes) == 1
         assert outcomes.count(None) == 1
         actions = [m[2] for m in await stores[0].moves(table.game_id)]
@@ -210,19 +216,21 @@ async def test_overdue_game_acted_on_once_by_two_processes(
 async def test_settings_are_validated_and_need_manage_server(service: GameService) -> None:
     """Only admins change settings; values outside the choices are refused; good ones stick."""
     with pytest.raises(Refusal, match="Manage Server"):
-        await service.change_settings(GUILD, 5, False, turn_seconds=60)
+        await service.servers.change_settings(GUILD, 5, False, turn_seconds=60)
     with pytest.raises(Refusal, match="choices"):
-        await service.change_settings(GUILD, 5, True, turn_seconds=7)
+        await service.servers.change_settings(GUILD, 5, True, turn_seconds=7)
     with pytest.raises(Refusal, match="choices"):
-        await service.change_settings(GUILD, 5, True, timeout_policy="explode")
+        await service.servers.change_settings(GUILD, 5, True, timeout_policy="explode")
     with pytest.raises(Refusal):
-        await service.change_settings(GUILD, 5, True, preset="house")
+        await service.servers.change_settings(GUILD, 5, True, preset="house")
     with pytest.raises(Refusal, match="no setting"):
-        await service.change_settings(GUILD, 5, True, colour="red")
-    saved = await service.change_settings(GUILD, 5, True, preset="bonus-turn", use_threads=True)
+        await service.servers.change_settings(GUILD, 5, True, colour="red")
+    saved = await service.servers.change_settings(
+        GUILD, 5, True, preset="bonus-turn", use_threads=True
+    )
     assert (saved.preset, saved.turn_seconds, saved.use_threads) == ("bonus-turn", 300, True)
-    assert await service.server_settings(GUILD) == saved
-    lobby = await service.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
+    assert await service.servers.server_settings(GUILD) == saved
+    lobby = await service.lobby.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
     assert lobby.preset == "bonus-turn"  # the server's default preset
 
 
@@ -233,8 +241,8 @@ async def test_each_process_times_out_only_the_servers_of_its_shards(
     (Discord's rule: shard = (server id >> 22) % shard count)."""
     even, odd = 1000 << 22, 1001 << 22  # servers of shard 0 and of shard 1 of 2
     service = GameService(store, clock=clock)
-    first = await service.open_lobby(even, 10, 1, "Ann", None)
-    second = await service.open_lobby(odd, 11, 2, "Bob", None)
+    first = await service.lobby.open_lobby(even, 10, 1, "Ann", None)
+    second = await service.lobby.open_lobby(odd, 11, 2, "Bob", None)
     clock.advance(3600)
     bots = [
         YahtzeeBot(
@@ -242,7 +250,7 @@ async def test_each_process_times_out_only_the_servers_of_its_shards(
         )
         for shard in (0, 1)
     ]
-    assert [await service.due(bot.owns) for bot in bots] == [[first.id], [second.id]]
+    assert [await service.timers.due(bot.owns) for bot in bots] == [[first.id], [second.id]]
     assert bots[0].owns(None)  # a game outside any server belongs to every process
     alone = YahtzeeBot(Settings(token="t", database_path=tmp_path / "db"))
-    assert await service.due(alone.owns) == [first.id, second.id]
+    assert await service.timers.due(alone.owns) == [first.id, second.id]

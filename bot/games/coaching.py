@@ -18,9 +18,9 @@ from bot.strategy.decisions import Choice, Unsupported, supports
 from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
-from .core import player_id
-from .records import RecordsService
+from .core import Core, player_id
 from .results import Refusal, Report
+from .tracking import Tracking
 
 log = logging.getLogger(__name__)
 
@@ -39,37 +39,43 @@ def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[t
     return [(loss, text) for _, loss, text in kept]
 
 
-class CoachingService(RecordsService):
+class Coaching:
     """Hints, the value of each decision, and a player's report card."""
+
+    def __init__(self, core: Core, tracking: Tracking) -> None:
+        self.core = core
+        self.tracking = tracking
+        self._daily_optimal: dict[str, int] = {}  # the Optimal bot's score on a day's dice
+        self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
 
     async def hint(self, game_id: int, user_id: int, count: int = 3) -> list[Choice]:
         """The best choices for the player whose turn it is, with expected final scores."""
-        row = await self._row(game_id)
+        row = await self.core.row(game_id)
         if row.status != GameStatus.ACTIVE:
             raise Refusal("Hints are for a game in progress.")
         if row.daily is not None:
             raise Refusal("No hints in the daily challenge: everyone plays the day's dice alone.")
         if not row.hints:
             raise Refusal("The host switched hints off for this game.")
-        game = self.game_of(row)
+        game = self.core.game_of(row)
         if game.current_player_id != player_id(user_id):
             raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")
-        if self.coach is None or self.coach.table is None:
+        if self.core.coach is None or self.core.coach.table is None:
             raise Refusal(
                 "The strategy table is still being prepared (it takes a minute on the first "
                 "start): ask again shortly."
             )
         try:
-            return await self.coach.choices(game, count)
+            return await self.core.coach.choices(game, count)
         except Unsupported as exc:
             raise Refusal(str(exc)) from None
 
     async def daily_optimal(self, day: str) -> int | None:
         """What the Optimal bot scores on ``day``'s dice (None until the table is ready):
         the same for every try of that day, worked out once per process and day."""
-        table = self.coach.table if self.coach is not None else None
+        table = self.core.coach.table if self.core.coach is not None else None
         if table is None:
             return None
         if day not in self._daily_optimal:
@@ -81,10 +87,10 @@ class CoachingService(RecordsService):
         """Beside a hint's best choice for points, in a game with someone to beat: the
         choice with the best chance of finishing ahead (None while the To-win distributions load,
         which the first call starts, or with no one to beat)."""
-        coach = self.coach
+        coach = self.core.coach
         if coach is None or coach.table is None:
             return None
-        game = self.game_of(await self._row(game_id))
+        game = self.core.game_of(await self.core.row(game_id))
         if not to_win_applies(game):
             return None  # nobody to beat: nothing to load (the build takes over a GB)
         dists = coach.to_win()
@@ -95,35 +101,35 @@ class CoachingService(RecordsService):
     async def to_win_off(self, game_id: int) -> bool:
         """Whether a hint in this game would give to-win advice, but cannot on this host
         (the distributions could not be had: not enough memory to build them)."""
-        coach = self.coach
+        coach = self.core.coach
         if coach is None or coach.to_win_off is None:
             return False
-        return to_win_applies(self.game_of(await self._row(game_id)))
+        return to_win_applies(self.core.game_of(await self.core.row(game_id)))
 
-    async def _cost(
+    async def cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> dict[str, object]:
         """A person's decision's cost for the move log (official rules, table ready)."""
-        if self.coach is None or not supports(game.preset):
+        if self.core.coach is None or not supports(game.preset):
             return {}
-        judged = await self.coach.judge(game, keep, box)
+        judged = await self.core.coach.judge(game, keep, box)
         return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
 
-    def _cost_later(
+    def cost_later(
         self, before: GameRow, version: int, keep: tuple[int, ...] | None, box: Category | None
     ) -> None:
         """Value a decision after its click is answered: judging takes milliseconds the answer
         need not wait for. The cost is added to the move-log entry at ``version``; a report
         or a game's end waits for the costs still being worked out (``costs_settled``)."""
-        coach = self.coach
+        coach = self.core.coach
         if coach is None or coach.table is None or not supports(before.preset):
             return
-        game = self.game_of(before)
+        game = self.core.game_of(before)
 
         async def work() -> None:
             judged = await coach.judge(game, keep, box)
             if judged is not None:
-                await self.store.set_move_cost(before.id, version, *judged)
+                await self.core.store.set_move_cost(before.id, version, *judged)
 
         task = asyncio.create_task(work(), name=f"cost-{before.id}-{version}")
         pending = self._costing.setdefault(before.id, set())
@@ -146,9 +152,9 @@ class CoachingService(RecordsService):
         while pending := self._costing.get(game_id):
             await asyncio.wait(set(pending))
 
-    async def _game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
+    async def game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
         """A player's total loss in a game, counting the move about to be saved."""
-        moves = await self.store.decisions(game_id, user_id)
+        moves = await self.core.store.decisions(game_id, user_id)
         if last.user_id == user_id:
             moves.append((last.action, last.loss, last.decision))
         decisions = _kept_decisions(moves)
@@ -157,12 +163,12 @@ class CoachingService(RecordsService):
     async def report(self, game_id: int, user_id: int) -> Report:
         """A player's report card for a game: points lost against optimal play."""
         await self.costs_settled(game_id)
-        row = await self._row(game_id)
+        row = await self.core.row(game_id)
         if not supports(row.preset):
             raise Refusal("The report card is available for games under the official rules only.")
-        decisions = _kept_decisions(await self.store.decisions(game_id, user_id))
+        decisions = _kept_decisions(await self.core.store.decisions(game_id, user_id))
         if not decisions:
-            await self._check_log_kept(row)
+            await self.tracking.check_log_kept(row)
             if any(uid == user_id for uid, _ in row.players):
                 raise Refusal(
                     "There is nothing to analyse: the strategy table was not ready during your "

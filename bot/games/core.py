@@ -148,7 +148,7 @@ def bot_level(player_id: str) -> str:
     return BOT_LEVELS[(-int(player_id)) % 10]
 
 
-class ServiceCore:
+class Core:
     """The service's shared core: the store, the clock, the drawing and analysing processes,
     one lock per game, saving a move and drawing its board."""
 
@@ -164,7 +164,6 @@ class ServiceCore:
         # Where pictures are drawn: the bot passes its drawing process; without one, threads.
         self.painter = painter or Workers("drawing", processes=0)
         self._dice = dice
-        self._daily_optimal: dict[str, int] = {}  # the Optimal bot's score on a day's dice
         self.clock = clock
         self.coach = coach
         self._locks = _Locks()
@@ -173,10 +172,8 @@ class ServiceCore:
         #: used dropped. Safe with other processes on the database: every write checks the
         #: version, and a move refused on a cached row is tried again on a fresh read.
         self._rows: OrderedDict[int, GameRow] = OrderedDict()
-        self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
-        self._install_id: str | None = None
 
-    def _turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
+    def turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
         """Deadline and reminder for a turn that starts now (none if off or game over)."""
         if game is None or game.is_over:
             return {"deadline_at": None, "ping_at": None}
@@ -192,20 +189,20 @@ class ServiceCore:
             "ping_at": stamp(now + timedelta(seconds=row.turn_seconds / 2)),
         }
 
-    def _moved(self) -> dict[str, object]:
+    def moved(self) -> dict[str, object]:
         return {"last_move_at": stamp(self.clock())}
 
     def game_of(self, row: GameRow) -> Game:
         """The engine game a stored row holds."""
         if row.state is None:
             raise Refusal("This game has not started yet.")
-        return Game.from_dict(row.state, self._dice_for(row))
+        return Game.from_dict(row.state, self.dice_for(row))
 
-    def _dice_for(self, row: GameRow) -> DiceSource | None:
+    def dice_for(self, row: GameRow) -> DiceSource | None:
         """A daily challenge rolls the day's dice; every other game the service's."""
         return DailyDice(row.daily) if row.daily is not None else self._dice
 
-    async def _row(self, game_id: int) -> GameRow:
+    async def row(self, game_id: int) -> GameRow:
         cached = self._rows.get(game_id)
         if cached is not None:
             self._rows.move_to_end(game_id)
@@ -229,15 +226,13 @@ class ServiceCore:
             self._rows.popitem(last=False)
         return row
 
-    def _remember_messages(self, game_id: int, **messages: int | None) -> None:
+    def remember_messages(self, game_id: int, **messages: int | None) -> None:
         """The cached row with the message ids ``set_messages`` just recorded."""
         known = self._rows.get(game_id)
         if known is not None:
             self._rows[game_id] = replace(known, **messages)  # type: ignore[arg-type]
 
-    def _remember_shown(
-        self, game_id: int, message_id: int, turn: int | None, version: int
-    ) -> None:
+    def remember_shown(self, game_id: int, message_id: int, turn: int | None, version: int) -> None:
         """The cached row as ``show_board`` (which said yes) leaves the record: changed on
         the same condition as its UPDATE's, else as it was (it already named the message)."""
         known = self._rows.get(game_id)
@@ -252,7 +247,7 @@ class ServiceCore:
                 known, board_message_id=message_id, board_turn=turn, board_version=version
             )
 
-    async def _save(
+    async def save(
         self, row: GameRow, move: MoveRecord, game: Game | None = None, **changes: object
     ) -> GameRow:
         if game is not None:
@@ -286,7 +281,7 @@ class ServiceCore:
             return False
         return await self.store.request_recorded(request.id)
 
-    async def _create(self, **fields: Any) -> GameRow:
+    async def create(self, **fields: Any) -> GameRow:
         """Open a lobby (``store.create_game``), once per request: ``ChannelBusy`` as the
         store raises it, unless the busy channel's lobby is this very request's."""
         request_id = requests.claim()
@@ -305,12 +300,12 @@ class ServiceCore:
         return row
 
     @staticmethod
-    def _room_for(user_id: int) -> tuple[int, int]:
+    def room_for(user_id: int) -> tuple[int, int]:
         """What ``_create`` and ``_save`` take as ``room_for`` for a change that seats a
         member: the store refuses it if they already sit in ``MAX_LIVE_GAMES`` live games."""
         return (user_id, MAX_LIVE_GAMES)
 
-    async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
+    async def locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
         """``work()`` with the game's lock held: one change at a time per game."""
         async with self._locks.get(game_id):
             with about_game(game_id):
@@ -324,11 +319,11 @@ class ServiceCore:
                 return await work()
 
     @staticmethod
-    def _link(row: GameRow) -> tuple[int | None, int, int] | None:
+    def link(row: GameRow) -> tuple[int | None, int, int] | None:
         message = row.board_message_id or row.final_message_id
         return (row.guild_id, row.board_channel_id, message) if message else None
 
-    async def _save_and_draw(
+    async def save_and_draw(
         self,
         row: GameRow,
         move: MoveRecord,
@@ -339,9 +334,9 @@ class ServiceCore:
     ) -> Board:
         """Save a move and draw its board at the same time: the drawing process works while
         the writer commits. The picture is used only once the move is committed."""
-        return await (await self._save_drawing(row, move, game, retire, changes)).drawn()
+        return await (await self.save_drawing(row, move, game, retire, changes)).drawn()
 
-    async def _save_drawing(
+    async def save_drawing(
         self,
         row: GameRow,
         move: MoveRecord,
@@ -354,19 +349,19 @@ class ServiceCore:
         after which the next board is posted)."""
         drawing = self._drawing(row, game)
         try:
-            saved = await self._save(row, move, game, **changes)
+            saved = await self.save(row, move, game, **changes)
         except BaseException:
             if drawing is not None:  # the move was refused: its picture is not wanted
                 _drop(drawing)
             raise
-        return Board(saved, game, None, retire, self._best_box(row, game), drawing)
+        return Board(saved, game, None, retire, self.best_box(row, game), drawing)
 
-    async def _board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
+    async def board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
         if game is None:
             return Board(row, game, None, retire)
         drawing = self._drawing(row, game)
         image = await drawing if drawing is not None else None
-        return Board(row, game, image, retire, self._best_box(row, game))
+        return Board(row, game, image, retire, self.best_box(row, game))
 
     def _drawing(self, row: GameRow, game: Game) -> asyncio.Future[bytes] | None:
         """Start drawing the board in the drawing process: none for a game without pictures
@@ -376,7 +371,7 @@ class ServiceCore:
             return None
         return self.painter.submit(turn_png, game.to_dict())
 
-    def _best_box(self, row: GameRow, game: Game) -> BoxHint | None:
+    def best_box(self, row: GameRow, game: Game) -> BoxHint | None:
         """The box the menu marks as the hint's best (hints on, a person's dice, official
         rules, table ready): a few reads of the table, so the click never waits for it."""
         coach = self.coach

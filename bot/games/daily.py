@@ -8,22 +8,28 @@ from datetime import UTC, datetime, timedelta
 
 from bot.store import DailyEntry, DailyTaken, GameStatus
 
-from .core import LOBBY_TIMEOUT, player_id, stamp
+from .core import LOBBY_TIMEOUT, Core, player_id, stamp
+from .lobby import Lobby
 from .replay import Turn
 from .results import Board, Refusal
-from .servers import ServersService
+from .tracking import Tracking
 
 
-class DailyService(ServersService):
+class Daily:
     """The daily challenge (see the module docstring)."""
+
+    def __init__(self, core: Core, tracking: Tracking, lobby: Lobby) -> None:
+        self.core = core
+        self.tracking = tracking
+        self.lobby = lobby
 
     def today(self) -> str:
         """The day whose challenge is on now (UTC)."""
-        return self.clock().astimezone(UTC).date().isoformat()
+        return self.core.clock().astimezone(UTC).date().isoformat()
 
     def next_day_at(self) -> datetime:
         """When the next day's challenge starts (midnight UTC)."""
-        now = self.clock().astimezone(UTC)
+        now = self.core.clock().astimezone(UTC)
         return datetime(now.year, now.month, now.day, tzinfo=UTC) + timedelta(days=1)
 
     async def start_daily(
@@ -33,19 +39,19 @@ class DailyService(ServersService):
         day's dice, under the official rules and without hints (everyone plays on their own
         judgement), played on a private board. A try in progress is shown again; refused if
         they had today's try already (an abandoned try counts)."""
-        going = await self.store.live_daily_of(user_id)
+        going = await self.core.store.live_daily_of(user_id)
         if going is not None and going.status == GameStatus.ACTIVE:
-            return await self.render(going)  # the try in progress: its board again
+            return await self.tracking.render(going)  # the try in progress: its board again
         day = self.today()
         try:
-            row = await self._create(
+            row = await self.core.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user_id,
                 preset="official",
                 players=[(user_id, name)],
-                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
-                room_for=self._room_for(user_id),
+                deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                room_for=self.core.room_for(user_id),
                 daily=day,
                 hints=False,
             )
@@ -57,20 +63,20 @@ class DailyService(ServersService):
             ) from None
         # Played privately (only its player sees the board), so it holds no channel; and
         # untimed: nobody waits for a solo try (a day without a move still abandons it).
-        return await self.begin(row.id, user_id, pictures, timed=False)
+        return await self.lobby.begin(row.id, user_id, pictures, timed=False)
 
     async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyEntry]:
         """Today's finished tries, best first: on this server, or on every server."""
-        return await self.store.daily_board(self.today(), None if everywhere else guild_id)
+        return await self.core.store.daily_board(self.today(), None if everywhere else guild_id)
 
     async def daily_entry(self, game_id: int) -> DailyEntry | None:
         """A daily challenge game's try (None for any other game)."""
-        return await self.store.daily_entry(game_id)
+        return await self.core.store.daily_entry(game_id)
 
     async def daily_replay(self, game_id: int, user_id: int) -> list[Turn]:
         """A finished daily challenge told turn by turn. While its day's challenge is still
         on, only to the player who played it: the replay shows the day's dice."""
-        row = await self._row(game_id)
+        row = await self.core.row(game_id)
         if row.daily is None or row.status != GameStatus.FINISHED:
             raise Refusal("Only a finished daily challenge can be replayed.")
         played = any(player_id(uid) == player_id(user_id) for uid, _ in row.players)
@@ -79,4 +85,4 @@ class DailyService(ServersService):
                 "This replay shows today's dice: it opens to everyone when the day's challenge "
                 "is over. Play yours with /yahtzee daily."
             )
-        return await self.story(game_id)
+        return await self.tracking.story(game_id)

@@ -17,15 +17,17 @@ from bot.store import (
     MoveRecord,
 )
 
-from .coaching import CoachingService
-from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, bot_level, is_bot, player_id, stamp
+from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, Core, bot_level, is_bot, player_id, stamp
 from .results import Board, Refusal, Rematch
 
 log = logging.getLogger(__name__)
 
 
-class LobbyService(CoachingService):
+class Lobby:
     """Lobbies: open, join, leave, computer players, hints, start, cancel, play again."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
     async def open_lobby(
         self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str | None
@@ -35,50 +37,53 @@ class LobbyService(CoachingService):
         Without a preset the server's default applies.
         """
         if preset is None:
-            preset = (await self.store.guild_settings(guild_id)).preset
+            preset = (await self.core.store.guild_settings(guild_id)).preset
         try:
             chosen = Preset.parse(preset)
         except ValueError as exc:
             raise Refusal(str(exc)) from None
         try:
-            return await self._create(
+            return await self.core.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user_id,
                 preset=chosen.value,
                 players=[(user_id, name)],
-                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
-                room_for=self._room_for(user_id),
+                deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                room_for=self.core.room_for(user_id),
             )
         except ChannelBusy as busy:
             what = "a lobby" if busy.existing.status == GameStatus.LOBBY else "a game in progress"
             raise Refusal(
                 f"This channel already has {what}: join it, or start yours in another channel.",
-                self._link(busy.existing),
+                self.core.link(busy.existing),
             ) from None
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
         """Take a seat in a lobby."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if any(uid == user_id for uid, _ in row.players):
                 raise Refusal("You are already in this lobby: wait for the host to press Start.")
             if len(row.players) >= MAX_SEATS:
                 raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
             players = [*row.players, (user_id, name)]
-            return await self._save(
-                row, MoveRecord(user_id, "join"), players=players, room_for=self._room_for(user_id)
+            return await self.core.save(
+                row,
+                MoveRecord(user_id, "join"),
+                players=players,
+                room_for=self.core.room_for(user_id),
             )
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def leave_lobby(self, game_id: int, user_id: int) -> GameRow:
         """Give up a seat in a lobby; the host's role passes on, and an empty lobby closes."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if not any(uid == user_id for uid, _ in row.players):
                 raise Refusal("You are not in this lobby.")
@@ -86,19 +91,19 @@ class LobbyService(CoachingService):
             move = MoveRecord(user_id, "leave")
             people = [uid for uid, _ in players if uid > 0]
             if not people:  # computer seats alone cannot start, cancel or play
-                return await self._save(
+                return await self.core.save(
                     row, move, players=players, status=GameStatus.CANCELLED, deadline_at=None
                 )
             host = row.host_id if row.host_id != user_id else people[0]
-            return await self._save(row, move, players=players, host_id=host)
+            return await self.core.save(row, move, players=players, host_id=host)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def add_bot(self, game_id: int, user_id: int, level: str) -> GameRow:
         """The host seats a computer player ('optimal' or 'casual')."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can add bots to the lobby.")
@@ -110,15 +115,15 @@ class LobbyService(CoachingService):
             alike = sum(1 for uid in bots if bot_level(player_id(uid)) == level)
             name = BOT_NAMES[level] + (f" {alike + 1}" if alike else "")
             players = [*row.players, (bot_id, name)]
-            return await self._save(row, MoveRecord(user_id, "add-bot", level), players=players)
+            return await self.core.save(row, MoveRecord(user_id, "add-bot", level), players=players)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def remove_bot(self, game_id: int, user_id: int) -> GameRow:
         """The host takes the computer player seated last back out of the lobby."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can remove bots from the lobby.")
@@ -127,34 +132,36 @@ class LobbyService(CoachingService):
                 raise Refusal("There is no bot in this lobby to remove.")
             players = [(uid, n) for uid, n in row.players if uid != bots[-1]]
             move = MoveRecord(user_id, "remove-bot", str(bots[-1]))
-            return await self._save(row, move, players=players)
+            return await self.core.save(row, move, players=players)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def toggle_hints(self, game_id: int, user_id: int) -> GameRow:
         """The host switches hints on or off for this game."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can switch hints on or off.")
             move = MoveRecord(user_id, "hints", "off" if row.hints else "on")
-            return await self._save(row, move, hints=not row.hints)
+            return await self.core.save(row, move, hints=not row.hints)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def cancel(self, game_id: int, user_id: int) -> GameRow:
         """The host closes the lobby."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can cancel this lobby. You can Leave it instead.")
-            return await self._save(row, MoveRecord(user_id, "cancel"), status=GameStatus.CANCELLED)
+            return await self.core.save(
+                row, MoveRecord(user_id, "cancel"), status=GameStatus.CANCELLED
+            )
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def begin(
         self, game_id: int, user_id: int, pictures: bool = True, timed: bool = True
@@ -164,19 +171,19 @@ class LobbyService(CoachingService):
         ``timed``, no turn time limit whatever the server's setting."""
 
         async def work() -> Board:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can start the game. Ask them to press Start.")
             game = Game(
                 [(player_id(uid), name) for uid, name in row.players],
                 row.preset,
-                self._dice_for(row),
+                self.core.dice_for(row),
             )
-            server = await self.store.guild_settings(row.guild_id)
+            server = await self.core.store.guild_settings(row.guild_id)
             seconds = server.turn_seconds if timed else 0
             started = replace(row, turn_seconds=seconds)
-            saved = await self._save(
+            saved = await self.core.save(
                 row,
                 MoveRecord(user_id, "start"),
                 game,
@@ -184,12 +191,12 @@ class LobbyService(CoachingService):
                 turn_seconds=seconds,
                 timeout_policy=server.timeout_policy,
                 pictures=pictures,
-                **self._turn_timer(started, game),
-                **self._moved(),
+                **self.core.turn_timer(started, game),
+                **self.core.moved(),
             )
-            return await self._board(saved, game)
+            return await self.core.board(saved, game)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     @staticmethod
     def _require_lobby(row: GameRow) -> None:
@@ -204,12 +211,12 @@ class LobbyService(CoachingService):
         """A new lobby in the game's channel (the channel it was started in, even when it was
         played in a thread): the clicker hosts, the computer players sit again, and the other
         people are invited, not seated: whoever wants a rematch presses Join."""
-        old = await self._row(game_id)
+        old = await self.core.row(game_id)
         if old.state is None or old.is_live:
             raise Refusal("This game is not over: its rematch can start once it is.")
         if old.daily is not None:
             raise Refusal("A daily challenge has no rematch: one try a day.")
-        seats = self.game_of(old).seats
+        seats = self.core.game_of(old).seats
         if not any(s.player_id == player_id(user_id) for s in seats):
             raise Refusal(
                 "Only the players of this game can start its rematch. Start a game of your "
@@ -226,28 +233,32 @@ class LobbyService(CoachingService):
             else:
                 invited.append((int(seat.player_id), seat.name))
         try:
-            row = await self._create(
+            row = await self.core.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user_id,
                 preset=old.preset,
                 players=players[:MAX_SEATS],
-                deadline_at=stamp(self.clock() + LOBBY_TIMEOUT),
-                room_for=self._room_for(user_id),
+                deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                room_for=self.core.room_for(user_id),
             )
         except ChannelBusy as busy:
             raise Refusal(
                 "This channel already has a new lobby or game: join that one.",
-                self._link(busy.existing),
+                self.core.link(busy.existing),
             ) from None
         # The players are pinged for a game's rematch once: a second Play again (after the
         # first lobby was cancelled, say) invites them without a notification.
-        pinged = await self._locked(game_id, lambda: self._note_rematch(game_id, user_id, row.id))
+        pinged = await self.core.locked(
+            game_id, lambda: self._note_rematch(game_id, user_id, row.id)
+        )
         return Rematch(row, invited, ping=not pinged)
 
     async def _note_rematch(self, game_id: int, user_id: int, lobby_id: int) -> bool:
         """Record on a finished game that its rematch was opened; whether one was before."""
-        old = await self._row(game_id)
-        before = any(action == "rematch" for _, _, action, _, _ in await self.store.moves(game_id))
-        await self._save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
+        old = await self.core.row(game_id)
+        before = any(
+            action == "rematch" for _, _, action, _, _ in await self.core.store.moves(game_id)
+        )
+        await self.core.save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
         return before

@@ -17,20 +17,24 @@ from bot.store import (
     MoveRecord,
 )
 
-from .core import TURN_LIMITS
+from .core import TURN_LIMITS, Core
 from .results import Refusal
-from .timers import TimersService
+from .tracking import Tracking
 
 log = logging.getLogger(__name__)
 
 
-class ServersService(TimersService):
+class Servers:
     """A server's settings, and ending games: by the host or an admin, or because Discord no
     longer lets the bot reach them."""
 
+    def __init__(self, core: Core, tracking: Tracking) -> None:
+        self.core = core
+        self.tracking = tracking
+
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
-        return await self.store.guild_settings(guild_id)
+        return await self.core.store.guild_settings(guild_id)
 
     async def change_settings(
         self, guild_id: int, user_id: int, is_admin: bool, **changes: object
@@ -38,7 +42,7 @@ class ServersService(TimersService):
         """Validate and store changed server settings (Manage Server only)."""
         if not is_admin:
             raise Refusal("Only members with the Manage Server permission can change settings.")
-        current = await self.store.guild_settings(guild_id)
+        current = await self.core.store.guild_settings(guild_id)
         values = {
             "preset": current.preset,
             "turn_seconds": current.turn_seconds,
@@ -58,12 +62,12 @@ class ServersService(TimersService):
         if seconds not in TURN_LIMITS:
             raise Refusal("The turn time limit must be one of the choices in the menu.")
         settings = GuildSettings(preset, seconds, policy, bool(values["use_threads"]))
-        await self.store.save_guild_settings(guild_id, settings, user_id)
+        await self.core.store.save_guild_settings(guild_id, settings, user_id)
         return settings
 
     async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameRow:
         """The game a user may end here, or a refusal."""
-        row = await self.live_game(channel_id)
+        row = await self.tracking.live_game(channel_id)
         if user_id != row.host_id and not is_admin:
             raise Refusal("Only the host or a member with Manage Server can end this game.")
         return row
@@ -72,7 +76,7 @@ class ServersService(TimersService):
         """End a lobby or game early; it is kept as abandoned and records no results."""
 
         async def work() -> GameRow:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             if not row.is_live:
                 raise Refusal("This game has already ended.")
             if user_id != row.host_id and not is_admin:
@@ -80,9 +84,9 @@ class ServersService(TimersService):
             status = (
                 GameStatus.ABANDONED if row.status == GameStatus.ACTIVE else GameStatus.CANCELLED
             )
-            return await self._save(row, MoveRecord(user_id, "end"), status=status)
+            return await self.core.save(row, MoveRecord(user_id, "end"), status=status)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def unreachable(self, game_id: int, reason: str) -> GameRow | None:
         """The bot can no longer show this game (it lost access to the channel, the channel
@@ -91,18 +95,18 @@ class ServersService(TimersService):
         keeps its results; its final message is no longer waited for)."""
 
         async def work() -> GameRow | None:
-            row = await self.store.get_game(game_id)
+            row = await self.core.store.get_game(game_id)
             if row is None:
                 return None
             if not row.is_live:
                 if row.status == GameStatus.FINISHED and row.final_message_id is None:
                     # its final message can never be posted: stop trying at every reconnect
-                    await self.final_posted(game_id, NO_MESSAGE)
+                    await self.tracking.final_posted(game_id, NO_MESSAGE)
                 return None
             status = (
                 GameStatus.ABANDONED if row.status == GameStatus.ACTIVE else GameStatus.CANCELLED
             )
             move = MoveRecord(None, "unreachable", reason)
-            return await self._save(row, move, status=status, deadline_at=None, ping_at=None)
+            return await self.core.save(row, move, status=status, deadline_at=None, ping_at=None)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)

@@ -16,23 +16,27 @@ from bot.store import (
     MoveRecord,
 )
 
-from .core import IDLE_LIMIT, REPAIR_AFTER, is_bot, stamp
+from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
 from .replay import scoring_detail
 from .results import ComputerDue, Expired, Outcome, Pinged, Refusal, TimedOut
-from .turns import TurnsService
+from .turns import Turns
 
 log = logging.getLogger(__name__)
 
 
-class TimersService(TurnsService):
+class Timers:
     """Timers: turns that run out, half-time reminders, lobbies and idle games that close,
     boards left behind."""
+
+    def __init__(self, core: Core, turns: Turns) -> None:
+        self.core = core
+        self.turns = turns
 
     async def due(self, ours: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
         """Ids of the live games that have a timer due now, in the servers ``ours`` picks
         (by server id: a process acts only on the servers of its own shards)."""
-        now = self.clock()
-        rows = await self.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
+        now = self.core.clock()
+        rows = await self.core.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
         return [row.id for row in rows if ours(row.guild_id)]
 
     async def boards_behind(
@@ -40,7 +44,7 @@ class TimersService(TurnsService):
     ) -> list[GameRow]:
         """Live games (in the servers ``ours`` picks) whose board a failed post or answer
         left behind, quiet for a while: the timer repairs them."""
-        rows = await self.store.boards_behind(stamp(self.clock() - REPAIR_AFTER))
+        rows = await self.core.store.boards_behind(stamp(self.core.clock() - REPAIR_AFTER))
         return [row for row in rows if ours(row.guild_id)]
 
     async def act(self, game_id: int) -> Outcome | None:
@@ -50,14 +54,14 @@ class TimersService(TurnsService):
         """
 
         async def work() -> Outcome | None:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             if not row.is_live:
                 return None
-            now = self.clock()
+            now = self.core.clock()
             now_at = stamp(now)
             if row.status == GameStatus.LOBBY:
                 if row.deadline_at is not None and row.deadline_at <= now_at:
-                    saved = await self._save(
+                    saved = await self.core.save(
                         row,
                         MoveRecord(None, "lobby-timeout"),
                         status=GameStatus.CANCELLED,
@@ -65,10 +69,10 @@ class TimersService(TurnsService):
                     )
                     return Expired(saved, "Nobody started this lobby in time, so it closed.")
                 return None
-            game = self.game_of(row)
+            game = self.core.game_of(row)
             last_move = row.last_move_at or row.updated_at
             if last_move <= stamp(now - IDLE_LIMIT):
-                saved = await self._save(
+                saved = await self.core.save(
                     row, MoveRecord(None, "idle-timeout"), status=GameStatus.ABANDONED,
                     deadline_at=None, ping_at=None,
                 )  # fmt: skip
@@ -79,17 +83,19 @@ class TimersService(TurnsService):
                 result = game.timeout(TimeoutPolicy(row.timeout_policy))
                 away = game.seats[game.seat_of(seat.player_id)].away
                 move = MoveRecord(None, "timeout", scoring_detail(result), str(result.dice))
-                scored = await self._after_scoring(row, game, move, result, seat.name, round_no, {})
+                scored = await self.turns.after_scoring(
+                    row, game, move, result, seat.name, round_no, {}
+                )
                 return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
             if row.ping_at is not None and row.ping_at <= now_at and is_bot(game.current_player_id):
                 # the watchdog of a computer's turn: start it again, and watch again
-                timer = self._turn_timer(row, game)
-                saved = await self._save(row, MoveRecord(None, "ping"), None, **timer)
+                timer = self.core.turn_timer(row, game)
+                saved = await self.core.save(row, MoveRecord(None, "ping"), None, **timer)
                 return ComputerDue(saved)
             if row.ping_at is not None and row.ping_at <= now_at:
                 # the turn it reminded of: an Undo back to this turn does not remind again
                 ping = MoveRecord(None, "ping", str(game.turn_number))
-                saved = await self._save(row, ping, ping_at=None, unseen=True)
+                saved = await self.core.save(row, ping, ping_at=None, unseen=True)
                 left = 0
                 if row.deadline_at is not None:
                     left = max(
@@ -99,6 +105,6 @@ class TimersService(TurnsService):
             return None
 
         try:
-            return await self._locked(game_id, work)
+            return await self.core.locked(game_id, work)
         except Refusal:
             return None  # another process acted first

@@ -23,16 +23,24 @@ from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 from bot.strategy.winning import WinningPlayer
 
-from .core import bot_level, is_bot, next_host, people_left, player_id, refusing
-from .lobby import LobbyService
+from .coaching import Coaching
+from .core import Core, bot_level, is_bot, next_host, people_left, player_id, refusing
+from .lobby import Lobby
 from .replay import held_mask, scoring_detail
 from .results import NO_GAME_HERE, Board, Refusal, Scored, Undone
+from .tracking import Tracking
 
 log = logging.getLogger(__name__)
 
 
-class TurnsService(LobbyService):
+class Turns:
     """Turns: roll, hold, score, undo, computer players' moves, leaving, rejoining, kicking."""
+
+    def __init__(self, core: Core, tracking: Tracking, coaching: Coaching, lobby: Lobby) -> None:
+        self.core = core
+        self.tracking = tracking
+        self.coaching = coaching
+        self.lobby = lobby
 
     #: The To-win bot, kept so that the chances of its turns are worked out once a turn.
     _winning: WinningPlayer | None = None
@@ -40,14 +48,15 @@ class TurnsService(LobbyService):
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != GameStatus.ACTIVE:
             raise Refusal("This game is over. Start a new one with /yahtzee start.")
-        game = self.game_of(row)
+        game = self.core.game_of(row)
         # A click on this turn's buttons may come before the bot has recorded the message
         # it just posted as this turn's board (board_turn still names the last turn): that
         # message is the board. Once recorded, only the recorded message is live.
         recorded = row.board_turn == game.turn_number
         if turn != game.turn_number or (recorded and message_id != row.board_message_id):
             raise Refusal(
-                "That board is from an earlier turn. Use the live board instead.", self._link(row)
+                "That board is from an earlier turn. Use the live board instead.",
+                self.core.link(row),
             )
         return game
 
@@ -55,7 +64,7 @@ class TurnsService(LobbyService):
         self, game_id: int, message_id: int | None, turn: int, rolls_used: int
     ) -> tuple[GameRow, Game]:
         """The game a turn button belongs to, if the button is still live for these dice."""
-        row = await self._row(game_id)
+        row = await self.core.row(game_id)
         game = self._require_live_board(row, message_id, turn)
         self._check_rolls(game, rolls_used)
         return row, game
@@ -98,14 +107,14 @@ class TurnsService(LobbyService):
             move = MoveRecord(user_id, "roll", dice=str(dice))
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
-            board = await self._save_and_draw(
-                row, move, game, retire, **self._moved(), **closed, **text
+            board = await self.core.save_and_draw(
+                row, move, game, retire, **self.core.moved(), **closed, **text
             )
             if kept is not None:
-                self._cost_later(row, board.row.version, kept, None)
+                self.coaching.cost_later(row, board.row.version, kept, None)
             return board
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def hold(
         self,
@@ -125,10 +134,10 @@ class TurnsService(LobbyService):
                 held = game.toggle_hold(player_id(user_id), index)
             detail = f"{'hold' if held else 'release'} die {index + 1}"
             move = MoveRecord(user_id, "hold", detail, str(game.dice))
-            saved = await self._save(row, move, game, **self._moved())
-            return Board(saved, game, None, None, self._best_box(row, game))
+            saved = await self.core.save(row, move, game, **self.core.moved())
+            return Board(saved, game, None, None, self.core.best_box(row, game))
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def score(
         self,
@@ -153,18 +162,18 @@ class TurnsService(LobbyService):
                 result = game.score(player_id(user_id), category)
             cost: dict[str, object] = {}
             if game.is_over:  # the results keep each player's loss: value this one now
-                cost = await self._cost(self.game_of(row), None, category)
+                cost = await self.coaching.cost(self.core.game_of(row), None, category)
             move = MoveRecord(user_id, "score", scoring_detail(result), str(result.dice), **cost)  # type: ignore[arg-type]
-            scored = await self._after_scoring(
-                row, game, move, result, seat.name, round_no, self._moved(), later=True
+            scored = await self.after_scoring(
+                row, game, move, result, seat.name, round_no, self.core.moved(), later=True
             )
             if not cost:
-                self._cost_later(row, scored.board.row.version, None, category)
+                self.coaching.cost_later(row, scored.board.row.version, None, category)
             return scored
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
-    async def _after_scoring(
+    async def after_scoring(
         self,
         row: GameRow,
         game: Game,
@@ -182,21 +191,28 @@ class TurnsService(LobbyService):
             if game.is_over and game.completed:
                 results = self._results(game)
                 if supports(game.preset):
-                    await self.costs_settled(row.id)
+                    await self.coaching.costs_settled(row.id)
                     results = [
-                        replace(r, expected_loss=await self._game_loss(row.id, r.user_id, move))
+                        replace(
+                            r, expected_loss=await self.coaching.game_loss(row.id, r.user_id, move)
+                        )
                         for r in results
                     ]
                 if row.daily is not None:  # the try's score beside the Optimal bot's
                     score = game.seats[0].card.total
-                    extra = {**extra, "daily_scores": (score, await self.daily_optimal(row.daily))}
-                saved = await self._save(
+                    extra = {
+                        **extra,
+                        "daily_scores": (score, await self.coaching.daily_optimal(row.daily)),
+                    }
+                saved = await self.core.save(
                     row, move, game, status=GameStatus.FINISHED, results=results,
                     deadline_at=None, ping_at=None, **extra,
                 )  # fmt: skip
-                final = await self.painter.run(final_png, game.to_dict()) if row.pictures else None
+                final = (
+                    await self.core.painter.run(final_png, game.to_dict()) if row.pictures else None
+                )
                 return Scored(Board(saved, game), result, name, round_no, final)
-            saved = await self._save(
+            saved = await self.core.save(
                 row,
                 move,
                 game,
@@ -206,8 +222,8 @@ class TurnsService(LobbyService):
                 **extra,
             )
             return Scored(Board(saved, game), result, name, round_no)
-        changes = {**self._turn_timer(row, game), **extra}
-        board = await self._save_drawing(row, move, game, None, changes)
+        changes = {**self.core.turn_timer(row, game), **extra}
+        board = await self.core.save_drawing(row, move, game, None, changes)
         return Scored(board if later else await board.drawn(), result, name, round_no)
 
     @staticmethod
@@ -237,12 +253,12 @@ class TurnsService(LobbyService):
         """Take back the last scoring, from the message that offers Undo."""
 
         async def work() -> Undone:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             if row.status != GameStatus.ACTIVE:
                 raise Refusal("This game is over: its last scoring is final.")
-            game = self.game_of(row)
+            game = self.core.game_of(row)
             if message_id != row.undo_message_id or turn != game.turn_number - 1:
-                raise Refusal("Too late to undo: the next roll has happened.", self._link(row))
+                raise Refusal("Too late to undo: the next roll has happened.", self.core.link(row))
             undone_turn = (game.turn_number, game.current_player_id)
             with refusing():
                 game.undo(player_id(user_id))
@@ -251,24 +267,24 @@ class TurnsService(LobbyService):
             # refused by board_shown. The Undo's message becomes the board in the same save.
             remove = row.board_message_id if row.board_message_id != message_id else None
             # The turn starts its time again; it is reminded at half time once, ever.
-            timer = self._turn_timer(row, game)
-            if await self.store.logged(game_id, "ping", str(game.turn_number)):
+            timer = self.core.turn_timer(row, game)
+            if await self.core.store.logged(game_id, "ping", str(game.turn_number)):
                 timer["ping_at"] = None
-            saved = await self._save(
+            saved = await self.core.save(
                 row,
                 MoveRecord(user_id, "undo", dice=str(game.dice)),
                 game,
                 **timer,
-                **self._moved(),
+                **self.core.moved(),
                 undo_message_id=None,
                 board=(message_id, game.turn_number, row.version),
             )
-            return Undone(await self._board(saved, game), remove, undone_turn)
+            return Undone(await self.core.board(saved, game), remove, undone_turn)
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     def _bot_player(self, player_id: str) -> Player:
-        coach = self.coach
+        coach = self.core.coach
         table = coach.table if coach is not None else None
         level = bot_level(player_id)
         if level == "winning" and coach is not None and table is not None:
@@ -285,10 +301,10 @@ class TurnsService(LobbyService):
         """One move of the computer player whose turn it is (None if it is a person's turn)."""
 
         async def work() -> Board | Scored | None:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             if row.status != GameStatus.ACTIVE:
                 return None
-            game = self.game_of(row)
+            game = self.core.game_of(row)
             seat = game.current_seat
             if not is_bot(seat.player_id):
                 return None
@@ -300,20 +316,20 @@ class TurnsService(LobbyService):
             if isinstance(move, str):
                 # the holds it rolled with: the log alone replays the turn
                 record = MoveRecord(None, "bot-roll", held_mask(game.held), str(game.dice))
-                saved = await self._save(row, record, game)
-                return await self._board(saved, game)
+                saved = await self.core.save(row, record, game)
+                return await self.core.board(saved, game)
             record = MoveRecord(None, "bot-score", scoring_detail(move), str(move.dice))
-            return await self._after_scoring(row, game, record, move, seat.name, round_no, {})
+            return await self.after_scoring(row, game, record, move, seat.name, round_no, {})
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
 
     async def game_to_leave(self, channel_id: int, user_id: int) -> GameRow:
         """What /yahtzee leave leaves: the channel's game if the member sits in it, else
         their daily challenge try (played privately, in no channel)."""
-        row = await self.store.live_game_in(channel_id)
+        row = await self.core.store.live_game_in(channel_id)
         if row is not None and any(uid == user_id for uid, _ in row.players):
             return row
-        daily = await self.store.live_daily_of(user_id)
+        daily = await self.core.store.live_daily_of(user_id)
         if daily is not None:
             return daily
         if row is None:
@@ -324,13 +340,13 @@ class TurnsService(LobbyService):
         """A player leaves the running game; the others play on; the last one out ends it."""
         row = await self.game_to_leave(channel_id, user_id)
         if row.status == GameStatus.LOBBY:
-            return Board(await self.leave_lobby(row.id, user_id))
+            return Board(await self.lobby.leave_lobby(row.id, user_id))
 
         async def work() -> Board:
-            current = await self._row(row.id)
+            current = await self.core.row(row.id)
             if current.status != GameStatus.ACTIVE:
                 raise Refusal("This game is over already.")
-            game = self.game_of(current)
+            game = self.core.game_of(current)
             was_current = game.current_player_id == player_id(user_id)
             with refusing():
                 game.leave(player_id(user_id))
@@ -338,7 +354,7 @@ class TurnsService(LobbyService):
                 current, game, MoveRecord(user_id, "leave"), was_current
             )
 
-        return await self._locked(row.id, work)
+        return await self.core.locked(row.id, work)
 
     async def _after_leaving(
         self, row: GameRow, game: Game, move: MoveRecord, turn_moved: bool
@@ -347,42 +363,46 @@ class TurnsService(LobbyService):
             completed = game.is_over and game.completed
             status = GameStatus.FINISHED if completed else GameStatus.ABANDONED
             results = self._results(game) if completed else ()
-            saved = await self._save(
+            saved = await self.core.save(
                 row, move, game, status=status, results=results, deadline_at=None, ping_at=None
             )
             return Board(saved, game)
-        changes = self._turn_timer(row, game) if turn_moved else {}  # a new player's turn starts
+        changes = (
+            self.core.turn_timer(row, game) if turn_moved else {}
+        )  # a new player's turn starts
         if move.action == "leave" and move.user_id == row.host_id:
             changes["host_id"] = next_host(game, row.host_id)
-        saved = await self._save(row, move, game, **changes)
-        return await self._board(saved, game)
+        saved = await self.core.save(row, move, game, **changes)
+        return await self.core.board(saved, game)
 
     async def rejoin(self, channel_id: int, user_id: int) -> GameRow:
         """An away player takes their seat back from their next turn."""
-        row = await self.live_game(channel_id)
+        row = await self.tracking.live_game(channel_id)
 
         async def work() -> GameRow:
-            current = await self._row(row.id)
+            current = await self.core.row(row.id)
             if current.status != GameStatus.ACTIVE:
                 raise Refusal("There is no game in progress here to rejoin.")
-            game = self.game_of(current)
+            game = self.core.game_of(current)
             with refusing():
                 game.rejoin(player_id(user_id))
-            return await self._save(current, MoveRecord(user_id, "rejoin"), game, **self._moved())
+            return await self.core.save(
+                current, MoveRecord(user_id, "rejoin"), game, **self.core.moved()
+            )
 
-        return await self._locked(row.id, work)
+        return await self.core.locked(row.id, work)
 
     async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
         """The host or an admin removes an away player from the running game."""
-        row = await self.live_game(channel_id)
+        row = await self.tracking.live_game(channel_id)
         if row.status != GameStatus.ACTIVE:
             raise Refusal("There is no game in progress here.")
         if user_id != row.host_id and not is_admin:
             raise Refusal("Only the host or a member with Manage Server can remove a player.")
 
         async def work() -> Board:
-            current = await self._row(row.id)
-            game = self.game_of(current)
+            current = await self.core.row(row.id)
+            game = self.core.game_of(current)
             try:
                 seat = game.seats[game.seat_of(player_id(target_id))]
             except RuleError:
@@ -398,4 +418,4 @@ class TurnsService(LobbyService):
                 current, game, MoveRecord(user_id, "kick", seat.player_id), turn_moved=False
             )
 
-        return await self._locked(row.id, work)
+        return await self.core.locked(row.id, work)

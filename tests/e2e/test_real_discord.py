@@ -252,7 +252,7 @@ async def test_a_first_board_that_cannot_be_posted_ends_the_game(
     assert ended is not None and ended.status == "abandoned"
     assert await bot.store.results(opened.id) == []
     clock.advance(3600)
-    assert await bot.games.due() == []
+    assert await bot.games.timers.due() == []
 
 
 async def test_a_computer_turn_goes_on_when_its_board_was_deleted(
@@ -304,7 +304,7 @@ async def test_games_end_when_their_place_is_gone(
     assert await settled_status(bot, second.id) == "abandoned"
     assert await bot.store.results(second.id) == []
     clock.advance(7 * 24 * 3600)
-    assert await bot.games.due() == []
+    assert await bot.games.timers.due() == []
 
 
 async def test_a_game_goes_on_in_an_archived_thread(

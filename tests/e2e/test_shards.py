@@ -106,7 +106,7 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     await fake.settle()
     row = await new.store.get_game(game.id)
     assert row is not None
-    assert list(new.games.game_of(row).held) == [True, True, False, False, False]
+    assert list(new.games.core.game_of(row).held) == [True, True, False, False, False]
     moves = [m[2] for m in await new.store.moves(game.id)]
     assert (moves.count("roll"), moves.count("hold")) == (1, 2), moves
 

@@ -19,7 +19,7 @@ from bot.store import (
     MoveRecord,
 )
 
-from .core import ServiceCore, player_id, stamp
+from .core import Core, player_id, stamp
 from .replay import Replay, Turn, replay, story
 from .results import NO_GAME_HERE, Board, Card, Refusal
 
@@ -30,15 +30,19 @@ log = logging.getLogger(__name__)
 IN_TURN = frozenset({"roll", "hold", "bot-roll"})
 
 
-class RecordsService(ServiceCore):
+class Tracking:
     """What is shown where: the records of boards and final messages, looking games up,
     scorecards, and drawing a stored game's board again."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self._install_id: str | None = None
 
     async def nonce(self, row: GameRow, tag: str) -> str:
         """The nonce for posting one of a game's messages: the same when a post is retried
         (Discord then returns the message already made), different in every database."""
         if self._install_id is None:
-            self._install_id = await self.store.install_id()
+            self._install_id = await self.core.store.install_id()
         return f"yz{self._install_id}{row.id}{tag}"
 
     async def turn_began(self, row: GameRow) -> int:
@@ -47,7 +51,7 @@ class RecordsService(ServiceCore):
         gets back the board a process posted and then died before recording, rather than a
         second live board beside it."""
         began = row.version
-        for version, _, action, _, _ in reversed(await self.store.moves(row.id)):
+        for version, _, action, _, _ in reversed(await self.core.store.moves(row.id)):
             if action not in IN_TURN:
                 break
             began = version - 1
@@ -58,25 +62,25 @@ class RecordsService(ServiceCore):
         never will: a newer board is on record, or an Undo took the game back to another
         turn while this board was being posted (that message shows a turn that is gone)."""
         turn = game.turn_number if game is not None else None
-        shown = await self.store.show_board(row.id, message_id, turn, row.version)
+        shown = await self.core.store.show_board(row.id, message_id, turn, row.version)
         if shown:
-            self._remember_shown(row.id, message_id, turn, row.version)
+            self.core.remember_shown(row.id, message_id, turn, row.version)
         return shown
 
     async def undo_offered(self, game_id: int, message_id: int | None) -> None:
         """Record which message offers Undo (or that none does)."""
-        await self.store.set_messages(game_id, undo_message_id=message_id)
-        self._remember_messages(game_id, undo_message_id=message_id)
+        await self.core.store.set_messages(game_id, undo_message_id=message_id)
+        self.core.remember_messages(game_id, undo_message_id=message_id)
 
     async def reminder_posted(self, game_id: int, message_id: int | None) -> None:
         """Record the turn's half-time reminder (or that it is gone)."""
-        await self.store.set_messages(game_id, reminder_message_id=message_id)
-        self._remember_messages(game_id, reminder_message_id=message_id)
+        await self.core.store.set_messages(game_id, reminder_message_id=message_id)
+        self.core.remember_messages(game_id, reminder_message_id=message_id)
 
     async def final_posted(self, game_id: int, message_id: int) -> None:
         """Record the final message of a finished game."""
-        await self.store.set_messages(game_id, final_message_id=message_id)
-        self._remember_messages(game_id, final_message_id=message_id)
+        await self.core.store.set_messages(game_id, final_message_id=message_id)
+        self.core.remember_messages(game_id, final_message_id=message_id)
 
     async def prune_moves(
         self, keep_days: int, now: datetime | None = None, batch: int = 50
@@ -85,18 +89,18 @@ class RecordsService(ServiceCore):
         ``batch`` games a unit of work with a pause between (never a long write in front of
         the clicks); how many games were pruned. Results and leaderboards stay; Replay and
         Analysis of those games then say they are too old."""
-        before = stamp((now or self.clock()) - timedelta(days=keep_days))
+        before = stamp((now or self.core.clock()) - timedelta(days=keep_days))
         pruned = 0
         while True:
-            done = await self.store.prune_moves(before, batch)
+            done = await self.core.store.prune_moves(before, batch)
             pruned += done
             if done < batch:
                 return pruned
             await asyncio.sleep(0.1)
 
-    async def _check_log_kept(self, row: GameRow) -> None:
+    async def check_log_kept(self, row: GameRow) -> None:
         """A Refusal for a game whose move log retention pruned."""
-        if not row.is_live and not await self.store.has_moves(row.id):
+        if not row.is_live and not await self.core.store.has_moves(row.id):
             raise Refusal(
                 "That game is too old: this bot keeps the moves of finished games for a "
                 "limited time, and its moves are gone. Its result still counts on the "
@@ -106,67 +110,71 @@ class RecordsService(ServiceCore):
     async def replayed(self, game_id: int) -> Replay:
         """The game played again from its move log (``ReplayMismatch`` where the log could
         not have happened): for checking a stored state, and for telling a game move by move."""
-        row = await self._row(game_id)
-        log = await self.store.moves(game_id)
+        row = await self.core.row(game_id)
+        log = await self.core.store.moves(game_id)
         return replay(row.players, row.preset, row.timeout_policy, log)
 
     async def story(self, game_id: int) -> list[Turn]:
         """The game told turn by turn, from its move log."""
-        row = await self._row(game_id)
-        await self._check_log_kept(row)
-        return story(row.players, row.preset, row.timeout_policy, await self.store.moves(game_id))
+        row = await self.core.row(game_id)
+        await self.check_log_kept(row)
+        return story(
+            row.players, row.preset, row.timeout_policy, await self.core.store.moves(game_id)
+        )
 
     async def find(self, game_id: int) -> GameRow | None:
         """A game as stored, or None."""
-        return await self.store.get_game(game_id)
+        return await self.core.store.get_game(game_id)
 
     async def find_live(self, channel_id: int) -> GameRow | None:
         """The lobby or game in a channel (or its thread), or None."""
-        return await self.store.live_game_in(channel_id)
+        return await self.core.store.live_game_in(channel_id)
 
     async def live_games(self) -> list[GameRow]:
         """Every lobby and running game."""
-        return await self.store.live_games()
+        return await self.core.store.live_games()
 
     async def needing_messages(self) -> list[GameRow]:
         """What a repair looks at: every live game, and finished games whose final message
         was never posted."""
-        return await self.store.live_games() + await self.store.games_missing_final_message()
+        return (
+            await self.core.store.live_games() + await self.core.store.games_missing_final_message()
+        )
 
     async def undo_open(self, game_id: int) -> bool:
         """Whether the game's last scoring still offers its Undo."""
-        row = await self.store.get_game(game_id)
+        row = await self.core.store.get_game(game_id)
         return row is not None and row.undo_message_id is not None
 
     async def live_game(self, channel_id: int) -> GameRow:
         """The channel's lobby or game, or a refusal saying there is none."""
-        row = await self.store.live_game_in(channel_id)
+        row = await self.core.store.live_game_in(channel_id)
         if row is None:
             raise Refusal(NO_GAME_HERE)
         return row
 
     async def set_thread(self, game_id: int, thread_id: int) -> GameRow:
         """Record the thread a game is played in."""
-        row = await self._row(game_id)
-        return await self._save(row, MoveRecord(None, "thread"), thread_id=thread_id)
+        row = await self.core.row(game_id)
+        return await self.core.save(row, MoveRecord(None, "thread"), thread_id=thread_id)
 
     async def render(self, row: GameRow) -> Board:
         """The board for a stored game as it is now (for repairs after a restart)."""
-        game = self.game_of(row) if row.state is not None else None
-        return await self._board(row, game if row.status == GameStatus.ACTIVE else None)
+        game = self.core.game_of(row) if row.state is not None else None
+        return await self.core.board(row, game if row.status == GameStatus.ACTIVE else None)
 
     async def final_image(self, row: GameRow) -> bytes:
         """The final scorecard of a finished game."""
-        return await self.painter.run(final_png, self.game_of(row).to_dict())
+        return await self.core.painter.run(final_png, self.core.game_of(row).to_dict())
 
     async def scorecard(
         self, channel_id: int, viewer_id: int, member_id: int | None, picture: bool = True
     ) -> Card:
         """A player's scorecard: the named player, else the viewer, else whoever plays.
         With no game going on, the cards of the game that finished last here."""
-        row = await self.store.live_game_in(channel_id)
+        row = await self.core.store.live_game_in(channel_id)
         if row is None:
-            row = await self.store.last_finished_game_in(channel_id)
+            row = await self.core.store.last_finished_game_in(channel_id)
         if row is None:
             raise Refusal(NO_GAME_HERE)
         return await self.scorecard_of(row.id, viewer_id, member_id, picture)
@@ -175,10 +183,10 @@ class RecordsService(ServiceCore):
         self, game_id: int, viewer_id: int, member_id: int | None, picture: bool = True
     ) -> Card:
         """Like ``scorecard``, for a game by id (also a finished one)."""
-        row = await self._row(game_id)
+        row = await self.core.row(game_id)
         if row.state is None:
             raise Refusal("The game has not started yet: there are no scorecards to show.")
-        game = self.game_of(row)
+        game = self.core.game_of(row)
         wanted = member_id if member_id is not None else viewer_id
         try:
             seat = game.seat_of(player_id(wanted))
@@ -186,27 +194,31 @@ class RecordsService(ServiceCore):
             if member_id is not None:
                 raise Refusal("That member is not playing in this game.") from None
             seat = game.current
-        image = await self.painter.run(scorecard_png, game.to_dict(), seat) if picture else None
+        image = (
+            await self.core.painter.run(scorecard_png, game.to_dict(), seat) if picture else None
+        )
         return Card(game.seats[seat].name, card_text(game, [seat]), image)
 
     async def stale_click(self, game_id: int | None) -> Refusal:
         """The refusal for a button that is out of date, pointing at the game's live message."""
-        row = await self.store.get_game(game_id) if game_id is not None else None
+        row = await self.core.store.get_game(game_id) if game_id is not None else None
         if row is None or not row.is_live:
             return Refusal("That button is out of date: this game is over.")
-        return Refusal("That button is out of date. Use the live board instead.", self._link(row))
+        return Refusal(
+            "That button is out of date. Use the live board instead.", self.core.link(row)
+        )
 
     async def pictures_off(self, game_id: int) -> Board | None:
         """Play the rest of a game without pictures (the bot was refused a file where the
         game is played): the board as it is now, in text. None if the game is over."""
 
         async def work() -> Board | None:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             if row.status != GameStatus.ACTIVE:
                 return None
             saved = row
             if row.pictures:
-                saved = await self._save(row, MoveRecord(None, "pictures-off"), pictures=False)
-            return await self._board(saved, self.game_of(saved))
+                saved = await self.core.save(row, MoveRecord(None, "pictures-off"), pictures=False)
+            return await self.core.board(saved, self.core.game_of(saved))
 
-        return await self._locked(game_id, work)
+        return await self.core.locked(game_id, work)
