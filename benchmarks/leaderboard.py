@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
-from bot.store import LEADERBOARD_SQL, Store
+from bot.store import LEADERBOARD_SQL, open_store
 
 GUILD = 1
 PLAYERS = 1000
@@ -31,7 +31,7 @@ RUNS = 15
 async def build(path: Path) -> None:
     rng = random.Random(7)
     start = datetime(2025, 11, 22, tzinfo=UTC)
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.close()
     async with aiosqlite.connect(path) as db:
         # One game row is enough for the foreign key; results are what the boards read.
@@ -66,7 +66,7 @@ async def main() -> None:
         began = time.perf_counter()
         await build(path)
         print(f"built {PLAYERS * GAMES_EACH:,} results in {time.perf_counter() - began:.1f} s")
-        store = await Store.open(path)
+        store = await open_store(path)
         try:
             now = datetime(2026, 11, 22, tzinfo=UTC)
             periods = {

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.engine import Game, ScriptedDice  # noqa: E402
 from bot.render import render_turn  # noqa: E402
-from bot.store import GuildSettings, Store  # noqa: E402
+from bot.store import GuildSettings, open_store  # noqa: E402
 from bot.strategy import solve  # noqa: E402
 from bot.strategy.table_file import save, table_path  # noqa: E402
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component  # noqa: E402
@@ -255,9 +255,7 @@ class Table:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             now = self.fake.messages.get(message_id)
-            if record.followups or (
-                now is not None and json.dumps(now, sort_keys=True) != shown
-            ):
+            if record.followups or (now is not None and json.dumps(now, sort_keys=True) != shown):
                 return time.monotonic()
             await asyncio.sleep(0.02)
         return None
@@ -369,7 +367,7 @@ async def prepare(
     else:
         database = folder / "yahtzee.sqlite3"
         setting = {"DATABASE_PATH": str(database)}
-    store = await Store.open(database)  # migrated once, before the bots race to do it
+    store = await open_store(database)  # migrated once, before the bots race to do it
     if timer:
         for guild in guilds:
             await store.save_guild_settings(int(guild), GuildSettings(turn_seconds=60), 0)

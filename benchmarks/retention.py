@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.engine import Category, ScriptedDice  # noqa: E402
 from bot.games import GameService  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store import Store, open_store  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -107,7 +107,7 @@ async def main() -> None:
         target = path = folder / "retention.sqlite3"
 
     async def opened() -> Store:
-        return await Store.open(target)
+        return await open_store(target)
 
     store = await opened()
     empty = await size(store, target if schema else None, path)

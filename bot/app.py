@@ -22,7 +22,7 @@ from bot.health import MetricsServer, Readiness
 from bot.leaderboard import Leaderboards
 from bot.metrics import GAMES, GATEWAY_LATENCY, SHARDS_CONNECTED, count_rate_limits
 from bot.settings import Settings
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, open_store
 from bot.strategy.coach import Coach
 from bot.workers import Workers
 
@@ -127,7 +127,7 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
-        self._store = await Store.open(self.settings.database)
+        self._store = await open_store(self.settings.database)
         self.coach = Coach(self.settings.data_dir)
         self.coach.start()  # the strategy table loads (or is built once) in the background
         self.painter = Workers("drawing", processes=1)

@@ -18,7 +18,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.strategy import Table, solve
 from bot.strategy.distribution import Distributions, solve_distributions
 
@@ -132,7 +132,7 @@ def database(backend: str, request: pytest.FixtureRequest, db_path: Path) -> Dat
 @pytest.fixture
 async def store(database: Database) -> AsyncIterator[Store]:
     """An open, migrated store on a real database."""
-    s = await Store.open(database)
+    s = await open_store(database)
     yield s
     await s.close()
 

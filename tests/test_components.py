@@ -83,6 +83,34 @@ def test_the_service_topics_are_collaborators_not_a_class_chain() -> None:
         assert taken <= set(order[:position]), f"{cls.name} takes a topic built after it"
 
 
+def test_the_store_modules_import_in_one_direction() -> None:
+    """No import cycle among ``bot/store``'s modules (imports inside functions count too;
+    ``from . import`` is the package): the backends import ``base``, and the package's
+    ``open_store`` picks a backend."""
+    folder = ROOT / "bot" / "store"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        graph[path.stem] = {
+            (node.module or "__init__").split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.level == 1
+        }
+    state: dict[str, str] = {}
+
+    def visit(module: str, trail: list[str]) -> None:
+        if state.get(module) == "done":
+            return
+        assert state.get(module) != "open", f"import cycle: {' -> '.join([*trail, module])}"
+        state[module] = "open"
+        for imported in sorted(graph.get(module, ())):
+            visit(imported, [*trail, module])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
 def _sample(field: components.Field) -> Any:
     """A value that matches a field's pattern."""
     pattern, convert = field

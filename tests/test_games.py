@@ -12,7 +12,7 @@ import pytest
 from bot.engine import Category, Game, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
 from bot.games.core import next_host
-from bot.store import MoveRecord, Store
+from bot.store import MoveRecord, Store, open_store
 
 from .conftest import Database
 from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
@@ -251,7 +251,7 @@ async def test_a_restart_mid_turn_continues_the_game(
     database: Database, dice: ScriptedDice
 ) -> None:
     """A new store and service on the same file pick the turn up where it was."""
-    first = await Store.open(database)
+    first = await open_store(database)
     table = Table(GameService(first, dice))
     await table.seat((1, "Ann"), (2, "Bob"))
     dice.extend([5, 5, 5, 1, 2] + [5, 5, 1, 2])  # roll 1, then 4 new dice beside the held 5
@@ -259,7 +259,7 @@ async def test_a_restart_mid_turn_continues_the_game(
     await table.hold(1, 0)
     await first.close()
 
-    second = await Store.open(database)
+    second = await open_store(database)
     try:
         table.service = GameService(second, dice)
         board = await table.roll(1)

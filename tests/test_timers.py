@@ -12,7 +12,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Category, ScriptedDice
 from bot.games import Expired, GameService, Pinged, Refusal, TimedOut
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 
 from .clock import FakeClock
 from .conftest import Database
@@ -192,12 +192,12 @@ async def test_overdue_game_acted_on_once_by_two_processes(
     database: Database, clock: FakeClock, dice: ScriptedDice
 ) -> None:
     """After a restart two bot processes overlap: the overdue turn is played exactly once."""
-    first = await Store.open(database)
+    first = await open_store(database)
     service = GameService(first, dice, clock)
     table = await timed_table(service, (1, "Ann"), (2, "Bob"))
     await first.close()
     clock.advance(3600)  # the bot was down for an hour
-    stores = [await Store.open(database), await Store.open(database)]
+    stores = [await open_store(database), await open_store(database)]
     try:
         services = [GameService(s, dice, clock) for s in stores]
         dice.extend([2, 3, 4, 5, 6] * 2)

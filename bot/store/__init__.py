@@ -1,6 +1,8 @@
 """The only place that speaks SQL: games, their moves and results, in a SQLite file (the
 default) or a PostgreSQL database (``DATABASE_URL``)."""
 
+from pathlib import Path
+
 from .base import Store, is_postgres_url, latest_schema_version
 from .queries import AVERAGE_MIN_GAMES, LEADERBOARD_SQL, Conflict, Plan, Query, Transaction
 from .records import (
@@ -20,6 +22,19 @@ from .records import (
     StaleVersion,
     StoreUnavailable,
 )
+from .sqlite import SqliteStore
+
+
+async def open_store(target: str | Path, migrate: bool = True) -> Store:
+    """Open the database ``target`` names (a PostgreSQL URL, else a SQLite file path) and
+    bring its schema up to date. The one place that chooses a backend: the backends import
+    ``base``, never this package, so the imports go one way."""
+    if is_postgres_url(target):
+        from .postgres import PostgresStore  # asyncpg is loaded only where it is used
+
+        return await PostgresStore.connect(str(target), migrate=migrate)
+    return await SqliteStore.connect(Path(target), migrate=migrate)
+
 
 __all__ = [
     "AVERAGE_MIN_GAMES",
@@ -46,4 +61,5 @@ __all__ = [
     "Transaction",
     "is_postgres_url",
     "latest_schema_version",
+    "open_store",
 ]

@@ -2,7 +2,7 @@
 
 Every method is a plan of ``queries`` run by a backend: ``SqliteStore`` (the default, one
 file) or ``PostgresStore`` (``DATABASE_URL=postgresql://...``, for processes that share one
-database). ``Store.open(target)`` picks the backend from the target.
+database). ``bot.store.open_store(target)`` picks the backend from the target.
 """
 
 from __future__ import annotations
@@ -102,18 +102,6 @@ class Store(abc.ABC):
 
     #: "sqlite" or "postgres"
     dialect: str = ""
-
-    @staticmethod
-    async def open(target: str | Path, migrate: bool = True) -> Store:
-        """Open the database ``target`` names (a PostgreSQL URL, else a SQLite file path)
-        and bring its schema up to date."""
-        if is_postgres_url(target):
-            from .postgres import PostgresStore
-
-            return await PostgresStore.connect(str(target), migrate=migrate)
-        from .sqlite import SqliteStore
-
-        return await SqliteStore.connect(Path(target), migrate=migrate)
 
     async def ready(self, migrate: bool) -> Self:
         """This store, its schema brought up to date if ``migrate`` (closed if that fails)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncpg
 
-from .base import Store
+from . import open_store
 from .postgres import PostgresStore
 from .sqlite import SqliteStore
 
@@ -77,7 +77,7 @@ async def sqlite_to_postgres(path: Path, url: str) -> list[Copied]:
         raise TransferError(f"there is no SQLite file at {path} (DATABASE_PATH) to copy")
     source = await SqliteStore.connect(path)  # brings an older file up to date first
     await source.close()
-    target = await Store.open(url)
+    target = await open_store(url)
     assert isinstance(target, PostgresStore)
     try:
         async with target.pool.acquire() as db, db.transaction():

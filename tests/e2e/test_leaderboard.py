@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import Category, ScriptedDice
-from bot.store import Store
+from bot.store import open_store
 
 from ..conftest import Database
 from ..test_leaderboard import seed
@@ -76,7 +76,7 @@ async def test_paging_buttons(fake: FakeDiscord, start_bot: StartBot, database: 
     """With 12 players on the board, Next shows page 2 and Previous page 1 again."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    store = await Store.open(database)
+    store = await open_store(database)
     await store.close()
     rows = [(100 + i, f"P{i}", 300 - i, 1, 1, 0, 0, "2026-11-01T00:00:00+00:00") for i in range(12)]
     await seed(database, rows, guild=GUILD_ID)

@@ -17,6 +17,7 @@ from bot.store import (
     StaleVersion,
     Store,
     latest_schema_version,
+    open_store,
 )
 from bot.store.base import migration_files
 
@@ -38,7 +39,7 @@ async def tables(database: Database) -> set[str]:
 async def test_migrations_on_an_empty_database(database: Database) -> None:
     """A new database gets every table and the latest schema version (a SQLite file in WAL
     mode)."""
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert await store.schema_version() == latest_schema_version() == 12
     finally:
@@ -60,7 +61,7 @@ async def test_migrations_from_the_previous_schema_version(database: Database) -
     """A database one version behind, holding a game and a result, is upgraded and keeps
     both."""
     previous = latest_schema_version() - 1
-    old = await Store.open(database, migrate=False)
+    old = await open_store(database, migrate=False)
     await old.migrate(target=previous)
     assert await old.schema_version() == previous
     await old.close()
@@ -78,7 +79,7 @@ async def test_migrations_from_the_previous_schema_version(database: Database) -
         "VALUES (7, 1, 10, 5, 200, 60, 0, 0, 0, 1, 1, 'official', '2026-11-01T00:00:00+00:00')",
     )
 
-    new = await Store.open(database)
+    new = await open_store(database)
     try:
         assert await new.schema_version() == latest_schema_version()
         kept = await new.get_game(7)
@@ -210,7 +211,7 @@ async def test_each_database_has_its_own_install_id(tmp_path: Path) -> None:
     """The id that nonces carry is random per database and kept across restarts."""
     ids = []
     for name in ("a.sqlite3", "b.sqlite3", "a.sqlite3"):
-        store = await Store.open(tmp_path / name)
+        store = await open_store(tmp_path / name)
         try:
             ids.append(await store.install_id())
         finally:

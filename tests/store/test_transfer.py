@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import GuildSettings, MoveRecord, ResultRow, Store
+from bot.store import GuildSettings, MoveRecord, ResultRow, Store, open_store
 from bot.store.transfer import TransferError, sqlite_to_postgres
 
 from ..conftest import fetch
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 async def a_used_file(path: Path) -> None:
     """A SQLite file as a bot leaves it: a finished game with results and move costs, a
     running game, a cancelled lobby, a reset and a restore, settings, names."""
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         done = await store.create_game(
             guild_id=7, channel_id=70, host_id=1, preset="official",
@@ -94,7 +94,7 @@ async def test_every_row_arrives_and_reads_back_the_same(
         "games": 3, "moves": 8, "results": 2, "player_names": 2,
         "leaderboard_archives": 2, "guild_settings": 1, "meta": 1, "daily_results": 1,
     }  # fmt: skip
-    sqlite, postgres = await Store.open(db_path), await Store.open(postgres_schema)
+    sqlite, postgres = await open_store(db_path), await open_store(postgres_schema)
     try:
         before = await everything(sqlite)
         assert await everything(postgres) == before
@@ -117,7 +117,7 @@ async def test_a_database_with_games_is_refused_and_left_alone(
     db_path: Path, postgres_schema: str
 ) -> None:
     await a_used_file(db_path)
-    target = await Store.open(postgres_schema)
+    target = await open_store(postgres_schema)
     await target.create_game(guild_id=1, channel_id=5, host_id=5, preset="official", players=[])
     await target.close()
     with pytest.raises(TransferError, match="already holds games"):

@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 
-from bot.store import GameRow, MoveRecord, Plan, Query, Store, StoreUnavailable, Transaction
+from bot.store import (
+    GameRow,
+    MoveRecord,
+    Plan,
+    Query,
+    Store,
+    StoreUnavailable,
+    Transaction,
+    open_store,
+)
 from bot.store.sqlite import SqliteStore
 from bot.store.writer import CHECKPOINT_EVERY, Writer
 
@@ -21,7 +30,7 @@ from bot.store.writer import CHECKPOINT_EVERY, Writer
 async def store(db_path: Path) -> AsyncIterator[Store]:
     """These tests are about the SQLite backend's writer thread: SQLite only, and every unit
     handed to the thread (an idle writer would run the first one inline, on the loop)."""
-    s = await Store.open(db_path)
+    s = await open_store(db_path)
     writer(s).inline = False
     yield s
     await s.close()
@@ -161,7 +170,7 @@ async def test_a_failed_commit_is_charged_to_the_unit_that_caused_it(
 async def test_close_waits_for_what_was_handed_over(db_path: Path) -> None:
     """Writes already handed to the store when it closes are committed, and later ones are
     refused with a clear error."""
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     game = await lobby(store, 1)
     pending = asyncio.ensure_future(
         store.update_game(game.id, game.version, MoveRecord(1, "ok", "just in time"))
@@ -180,7 +189,7 @@ async def test_an_idle_writer_commits_on_the_loop_and_a_busy_file_goes_to_the_th
     """A unit runs inline (on the event loop's thread) when nothing else holds the file; while
     another connection holds SQLite's write lock, the unit goes to the thread instead, the
     event loop is not held up meanwhile, and the unit commits once the lock is let go."""
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     try:
         game = await lobby(store, 1)
         ran_on: list[int] = []
@@ -214,7 +223,7 @@ async def test_an_idle_writer_commits_on_the_loop_and_a_busy_file_goes_to_the_th
 async def test_the_wal_is_checkpointed_while_commits_run_inline(db_path: Path) -> None:
     """Inline commits never checkpoint by themselves; the thread does, so the WAL file does
     not grow with every commit (it would hold every page written since the start)."""
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     try:
         game = await lobby(store, 1)
         row = game
