@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import LOWER, ROLLS_PER_TURN, ROUNDS, Category, Game, Preset, score
+from bot.engine import ROLLS_PER_TURN, ROUNDS, BoxOption, Game, Preset
 from bot.games import Board, Card, Report, Scored, is_bot, player_id
 from bot.games.replay import Turn
 from bot.leaderboard import (
@@ -237,19 +237,16 @@ def bot_turn_text(game: Game, who: str) -> str:
     return f"{who} is playing its turn. Roll {game.rolls_used} of {ROLLS_PER_TURN}: {what}."
 
 
-def box_label(category: Category, points: int, game: Game) -> tuple[str, str | None]:
-    """A select option's label and description for scoring the dice in ``category``."""
-    card = game.current_seat.card
-    dice = game.dice
-    assert dice is not None
-    if category is Category.YAHTZEE and card.is_filled(Category.YAHTZEE):
-        return "Yahtzee bonus: +100", "Takes the bonus; no box is filled this turn"
+def box_label(option: BoxOption) -> tuple[str, str | None]:
+    """A select option's label and description for a box the dice may be scored in."""
+    if option.bonus_turn:
+        return f"Yahtzee bonus: +{option.points}", "Takes the bonus; no box is filled this turn"
     description = None
-    if card.joker_applies(dice):
-        description = "Joker" if category in LOWER else "Joker: forced here"
-        if card.bonus_for(dice):
-            description += ", +100 Yahtzee bonus"
-    return f"{category.label}: {points}", description
+    if option.joker:
+        description = "Joker: forced here" if option.forced else "Joker"
+        if option.bonus:
+            description += f", +{option.bonus} Yahtzee bonus"
+    return f"{option.category.label}: {option.points}", description
 
 
 def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectOption]:
@@ -258,8 +255,9 @@ def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectO
     best box *if you stop now* (the hint would keep dice and roll)."""
     scoring: list[discord.SelectOption] = []
     scratches: list[discord.SelectOption] = []
-    for category, points in game.options().items():
-        label, description = box_label(category, points, game)
+    for choice in game.choices():
+        label, description = box_label(choice)
+        category = choice.category
         if best is not None and category is best.box:
             mark = (
                 "\N{WHITE MEDIUM STAR} Best move: score here now (hint)"
@@ -268,8 +266,7 @@ def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectO
             )
             description = f"{mark}; {description}" if description else mark
         option = discord.SelectOption(label=label, value=category.value, description=description)
-        takes_bonus = label.startswith("Yahtzee bonus")
-        (scoring if points or takes_bonus else scratches).append(option)
+        (scoring if choice.scores else scratches).append(option)
     if scratches:
         note = "Scratch: 0 points"
         if len(scratches) > 1:
@@ -316,13 +313,13 @@ def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -
     ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
     result = scored.result
     if result.bonus_turn:
-        what = f"took a **Yahtzee bonus** (+100) with {result.dice}"
+        what = f"took a **Yahtzee bonus** (+{result.points}) with {result.dice}"
     else:
         what = f"scored **{result.points}** in **{result.category.label}** with {result.dice}"
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
     text = f"{mention(result.player_id, scored.scorer_name)} {what}."
-    if score(Category.YAHTZEE, result.dice):  # five alike, wherever they were scored
+    if result.dice.is_yahtzee:  # five alike, wherever they were scored
         text = f"\N{PARTY POPPER} **Yahtzee!** {text}"
     if timed_out:
         text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"

@@ -12,7 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.engine import DEFAULT_PRESET, ROLLS_PER_TURN, ROUNDS, Preset
+from bot.engine import (
+    DEFAULT_PRESET,
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    SMALL_STRAIGHT_POINTS,
+    UPPER_BONUS_POINTS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_POINTS,
+    Preset,
+)
 from bot.games import (
     NOBODY_LEFT,
     Board,
@@ -112,10 +123,12 @@ def rules_text(preset: Preset) -> str:
     return (
         f"**Yahtzee**: {ROUNDS} rounds; each turn roll five dice up to {ROLLS_PER_TURN} times, "
         "holding any dice between rolls, then score them in one open box (0 if they don't fit).\n"
-        "**Upper boxes** (Ones to Sixes) score the dice of that face; 63 or more earns +35.\n"
-        "**Lower boxes**: Three/Four of a Kind score all five dice; Full House 25; Small "
-        "Straight (four in a row) 30; Large Straight (five in a row) 40; Yahtzee (five alike) "
-        "50; Chance the sum.\n"
+        "**Upper boxes** (Ones to Sixes) score the dice of that face; "
+        f"{UPPER_BONUS_THRESHOLD} or more earns +{UPPER_BONUS_POINTS}.\n"
+        "**Lower boxes**: Three/Four of a Kind score all five dice; "
+        f"Full House {FULL_HOUSE_POINTS}; Small Straight (four in a row) "
+        f"{SMALL_STRAIGHT_POINTS}; Large Straight (five in a row) {LARGE_STRAIGHT_POINTS}; "
+        f"Yahtzee (five alike) {YAHTZEE_POINTS}; Chance the sum.\n"
         f"**Preset in play: {preset.title}**: {preset.description}\n"
         "**Undo**: after scoring, Undo on that message takes it back until the next roll.\n"
         "Other presets: "

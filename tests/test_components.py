@@ -111,6 +111,30 @@ def test_the_store_modules_import_in_one_direction() -> None:
         visit(module, [])
 
 
+def test_no_rule_number_is_restated_on_the_discord_side() -> None:
+    """A text of the cogs that names a box or a bonus takes its points from the engine's
+    constants: no string constant there holds one of them beside a box's name (the rules,
+    the menu, the turn lines: "+100", "Full House 25", "63 or more")."""
+    import bot.engine as engine
+
+    numbers = {
+        str(value)
+        for name, value in vars(engine).items()
+        if name.endswith(("_POINTS", "_THRESHOLD")) and isinstance(value, int)
+    }
+    assert {"25", "35", "50", "63", "100"} <= numbers  # the constants the test knows of
+    rule_words = re.compile(r"Full House|Straight|Yahtzee|bonus|Upper|Joker", re.I)
+    number = re.compile(r"(?<![\w.])\+?(\d+)(?![\w.])")
+    found = []
+    for path in (ROOT / "cogs").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+                if rule_words.search(text) and set(number.findall(text)) & numbers:
+                    found.append(f"{path.name}:{node.lineno}: {text[:60]!r}")
+    assert found == []
+
+
 def _sample(field: components.Field) -> Any:
     """A value that matches a field's pattern."""
     pattern, convert = field

@@ -4,7 +4,17 @@ Nothing here does I/O, logging or Discord; every illegal move raises a ``RuleErr
 subclass whose message is written for the player.
 """
 
-from .categories import LOWER, UPPER, Category, joker_score, score
+from .categories import (
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    LOWER,
+    SMALL_STRAIGHT_POINTS,
+    UPPER,
+    YAHTZEE_POINTS,
+    Category,
+    joker_score,
+    score,
+)
 from .dice import DICE_COUNT, DailyDice, Dice, DiceSource, RandomDice, ScriptedDice
 from .errors import (
     BoxAlreadyFilled,
@@ -38,6 +48,7 @@ from .scorecard import (
     UPPER_BONUS_POINTS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS_POINTS,
+    BoxOption,
     Scorecard,
 )
 
@@ -46,16 +57,21 @@ __all__ = [
     "DEFAULT_PRESET",
     "DICE_COUNT",
     "FORMAT_VERSION",
+    "FULL_HOUSE_POINTS",
+    "LARGE_STRAIGHT_POINTS",
     "LOWER",
     "MAX_SEATS",
     "MIN_SEATS",
     "ROLLS_PER_TURN",
     "ROUNDS",
+    "SMALL_STRAIGHT_POINTS",
     "UPPER",
     "UPPER_BONUS_POINTS",
     "UPPER_BONUS_THRESHOLD",
     "YAHTZEE_BONUS_POINTS",
+    "YAHTZEE_POINTS",
     "BoxAlreadyFilled",
+    "BoxOption",
     "Category",
     "DailyDice",
     "Dice",

@@ -22,7 +22,7 @@ from .errors import (
     NotYourTurn,
 )
 from .presets import Preset
-from .scorecard import Scorecard
+from .scorecard import BoxOption, Scorecard
 
 
 class TimeoutPolicy(Enum):
@@ -187,6 +187,12 @@ class Game:
         if self.dice is None:
             return {}
         return self.current_seat.card.options(self.dice)
+
+    def choices(self) -> list[BoxOption]:
+        """``options`` with what each box means (bonus, Joker, forced, bonus turn)."""
+        if self.dice is None:
+            return []
+        return self.current_seat.card.choices(self.dice)
 
     def standings(self) -> list[Standing]:
         """Seats ranked by grand total; equal totals share a place (1, 2, 2, 4)."""

@@ -36,6 +36,23 @@ BOX_CEILING = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class BoxOption:
+    """One box the dice may be scored in now, as the rules value it (what a menu words)."""
+
+    category: Category
+    points: int  # the box's own points; for a bonus turn, the bonus it takes
+    bonus: int = 0  # a Yahtzee bonus earned on top of the box (the Joker presets)
+    joker: bool = False  # the dice are a Yahtzee scored under the Joker rules
+    forced: bool = False  # the Joker rules leave this box as the only one
+    bonus_turn: bool = False  # ``bonus-turn``: the filled Yahtzee box taken as a bonus
+
+    @property
+    def scores(self) -> bool:
+        """Whether taking it scores anything (else it is a scratch)."""
+        return self.points > 0 or self.bonus > 0 or self.bonus_turn
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Scorecard:
     """An immutable score sheet played under one preset.
@@ -150,6 +167,29 @@ class Scorecard:
         if self.joker_applies(d) and self[Category.YAHTZEE] == YAHTZEE_POINTS:
             return YAHTZEE_BONUS_POINTS
         return 0
+
+    def choices(self, dice: Dice | Sequence[int]) -> list[BoxOption]:
+        """``options`` with what each means: the bonus on top, the Joker, a forced box, a
+        bonus turn; in the order of the boxes."""
+        d = as_dice(dice)
+        allowed = self.options(d)
+        joker = self.joker_applies(d)
+        bonus = self.bonus_for(d)
+        bonus_turn = self.bonus_turn_available(d)
+        out = []
+        for category, points in allowed.items():
+            taking_bonus = bonus_turn and category is Category.YAHTZEE
+            out.append(
+                BoxOption(
+                    category,
+                    points,
+                    bonus=0 if taking_bonus else bonus,
+                    joker=joker,
+                    forced=joker and len(allowed) == 1,
+                    bonus_turn=taking_bonus,
+                )
+            )
+        return out
 
     def options(self, dice: Dice | Sequence[int]) -> dict[Category, int]:
         """Exactly the boxes these dice may be scored in now, with the points each gets.

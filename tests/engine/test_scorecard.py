@@ -304,3 +304,49 @@ def test_yahtzees_counts_the_box_and_every_bonus() -> None:
     assert card(bonuses=2, yahtzee=50).yahtzees == 3
     assert card(yahtzee=0).yahtzees == 0
     assert Scorecard().yahtzees == 0
+
+
+# -- what each allowed box means (the menu's wording comes from here) ---------------------
+
+
+def test_choices_of_plain_dice_say_no_joker_no_bonus() -> None:
+    """2-2-3-3-3 on an empty card: Full House 25, Threes 9, Twos 4, Chance 13, Three of a
+    Kind 13; Four of a Kind 0 is a scratch. No Joker, no bonus, nothing forced."""
+    choices = {o.category: o for o in Scorecard().choices([2, 2, 3, 3, 3])}
+    assert len(choices) == 13
+    assert (choices[C.FULL_HOUSE].points, choices[C.THREES].points) == (25, 9)
+    assert choices[C.FOUR_OF_A_KIND].points == 0 and not choices[C.FOUR_OF_A_KIND].scores
+    assert choices[C.CHANCE].scores
+    assert not any(o.joker or o.forced or o.bonus or o.bonus_turn for o in choices.values())
+
+
+def test_choices_of_a_joker_whose_upper_box_is_open_force_it_with_the_bonus() -> None:
+    """Yahtzee box 50, Fives open, 5-5-5-5-5: only Fives (25), forced, +100 on top."""
+    (only,) = card(yahtzee=50).choices([5] * 5)
+    assert (only.category, only.points, only.bonus) == (C.FIVES, 25, 100)
+    assert only.joker and only.forced and only.scores and not only.bonus_turn
+
+
+def test_choices_of_a_joker_in_the_lower_section_are_free_and_full_value() -> None:
+    """Yahtzee box 50, Fives filled: any open lower box at Joker value (Full House 25,
+    Small 30, Large 40, the kinds and Chance 25), none forced, each with the +100; with the
+    Yahtzee box scratched (0) the Joker still holds but earns no bonus."""
+    choices = card(yahtzee=50, fives=20).choices([5] * 5)
+    points = {o.category: o.points for o in choices}
+    assert points == {
+        C.THREE_OF_A_KIND: 25, C.FOUR_OF_A_KIND: 25, C.FULL_HOUSE: 25,
+        C.SMALL_STRAIGHT: 30, C.LARGE_STRAIGHT: 40, C.CHANCE: 25,
+    }  # fmt: skip
+    assert all(o.joker and not o.forced and o.bonus == 100 for o in choices)
+    scratched = card(yahtzee=0, fives=20).choices([5] * 5)
+    assert all(o.joker and o.bonus == 0 for o in scratched)
+
+
+def test_choices_under_bonus_turn_offer_the_bonus_as_the_yahtzee_box() -> None:
+    """bonus-turn, Yahtzee box 50, 6-6-6-6-6: the filled Yahtzee box is offered as a bonus
+    of 100 (a bonus turn); the open boxes score normally (Sixes 30), no Joker."""
+    choices = {o.category: o for o in card("bonus-turn", yahtzee=50).choices([6] * 5)}
+    taken = choices[C.YAHTZEE]
+    assert (taken.points, taken.bonus, taken.bonus_turn) == (100, 0, True)
+    assert choices[C.SIXES].points == 30 and not choices[C.SIXES].bonus_turn
+    assert not any(o.joker or o.bonus for o in choices.values())
