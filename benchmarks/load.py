@@ -102,6 +102,37 @@ def proc_cpu_and_memory(pid: int) -> tuple[float, int, int]:
     return cpu, rss, peak
 
 
+def family_pss(pid: int) -> int:
+    """The PSS (KiB) of a process and its children: what the family costs the host."""
+    total = 0
+    for member in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            total += proportional_memory(member)
+    return total
+
+
+async def sample_memory(pid: int, begin: float, every: float) -> None:
+    """Print the bot's RSS and its family's PSS every ``every`` seconds (a soak: a leak
+    shows as growth after the first minutes), and at the end the last against the sample
+    at 2 minutes."""
+    at_two: int | None = None
+    last = 0
+    try:
+        while True:
+            await asyncio.sleep(every)
+            _, rss, _ = proc_cpu_and_memory(pid)
+            last = family_pss(pid)
+            minutes = (time.monotonic() - begin) / 60
+            if at_two is None and minutes >= 2:
+                at_two = last
+            print(f"  {minutes:5.1f} min: bot RSS {rss // 1024} MiB, with its helpers (PSS) "
+                  f"{last // 1024} MiB", flush=True)  # fmt: skip
+    finally:
+        if at_two:
+            print(f"memory at the end against 2 minutes in: {last / at_two:.3f}x "
+                  f"({at_two // 1024} -> {last // 1024} MiB, the bot and its helpers)")  # fmt: skip
+
+
 def proportional_memory(pid: int) -> int:
     """A process's PSS (KiB): its resident pages, each shared page divided among the
     processes sharing it (the strategy table mapped by several, the libraries), so that
@@ -484,6 +515,10 @@ async def main() -> None:
         help=f"keep the games in PostgreSQL (default server {DEFAULT_POSTGRES})",
     )  # fmt: skip
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
+    parser.add_argument(
+        "--sample-every", type=float, default=0, metavar="SECONDS",
+        help="print the bot's memory this often (a soak: --seconds 1200 --sample-every 60)",
+    )  # fmt: skip
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="yahtzee-load-"))
     fake = FakeDiscord()
@@ -525,8 +560,16 @@ async def main() -> None:
             uploads_before = len(fake.files)
             begin = time.monotonic()
             until = begin + args.seconds
+            sampling = (
+                asyncio.create_task(sample_memory(bots[0].pid, begin, args.sample_every))
+                if args.sample_every
+                else None
+            )
             await asyncio.gather(*(t.play(until) for t in tables))
             elapsed = time.monotonic() - begin
+            if sampling is not None:
+                sampling.cancel()
+                await asyncio.gather(sampling, return_exceptions=True)
             uses = [
                 usage(b.pid, before, family_cpu(b.pid), elapsed)
                 for b, before in zip(bots, cpu_before, strict=True)

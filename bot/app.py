@@ -86,7 +86,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self.clock = clock  # the real clock (tests move their own)
         self._store: Store | None = None
         self.coach: Coach | None = None  # the strategy table and its analysing process
-        self.painter: Workers | None = None  # the process that draws the pictures
+        self.drawing_pool: Workers | None = None  # the process that draws the pictures
         self._games: GameService | None = None
         self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
@@ -130,9 +130,11 @@ class YahtzeeBot(commands.AutoShardedBot):
         self._store = await open_store(self.settings.database)
         self.coach = Coach(self.settings.data_dir)
         self.coach.start()  # the strategy table loads (or is built once) in the background
-        self.painter = Workers("drawing", processes=1)
-        self._painter_ready = asyncio.create_task(self._start_painter(), name="drawing-process")
-        self._games = GameService(self._store, self.dice, self.clock, self.coach, self.painter)
+        self.drawing_pool = Workers("drawing", processes=1)
+        self._drawing_pool_ready = asyncio.create_task(
+            self._start_drawing_pool(), name="drawing-process"
+        )
+        self._games = GameService(self._store, self.dice, self.clock, self.coach, self.drawing_pool)
         self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_shown)
         count_rate_limits()
@@ -181,15 +183,15 @@ class YahtzeeBot(commands.AutoShardedBot):
                 GATEWAY_LATENCY.labels(str(shard_id)).set(latency)
         self._shards_problem()
 
-    async def _start_painter(self) -> None:
+    async def _start_drawing_pool(self) -> None:
         """Start the drawing process in the background (until it answers, or for good if it
         cannot start, pictures are drawn in threads)."""
-        assert self.painter is not None
+        assert self.drawing_pool is not None
         try:
-            await self.painter.start()
+            await self.drawing_pool.start()
         except Exception:
             log.exception("no drawing process; pictures are drawn in threads")
-            self.painter.close()
+            self.drawing_pool.close()
 
     async def sync_commands(self) -> int:
         """Publish the slash commands globally (``python -m bot sync``)."""
@@ -290,8 +292,8 @@ class YahtzeeBot(commands.AutoShardedBot):
         finally:
             if self.coach is not None:
                 await self.coach.aclose()
-            if self.painter is not None:
-                await self.painter.aclose()
+            if self.drawing_pool is not None:
+                await self.drawing_pool.aclose()
             if self._store is not None:
                 await self._store.close()
                 self._store = None

@@ -37,7 +37,7 @@ custom_id                                                     component
 
 ``turn`` is the number of turns completed in the game and ``rolls`` the rolls used this
 turn, so a click on an older board, or a second click on Roll, is recognised and refused
-politely instead of being applied to the wrong turn. ``tests/test_components.py`` checks
+politely instead of being applied to the wrong turn. ``tests/cogs/test_components.py`` checks
 that this table names every component and that each one reads back its own custom_id.
 
 To add a button: a class here (key, fields, handler, constructor) and a method of that name

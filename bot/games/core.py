@@ -158,11 +158,11 @@ class Core:
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] = utc_now,
         coach: Coach | None = None,
-        painter: Workers | None = None,
+        drawing_pool: Workers | None = None,
     ) -> None:
         self.store = store
         # Where pictures are drawn: the bot passes its drawing process; without one, threads.
-        self.painter = painter or Workers("drawing", processes=0)
+        self.drawing_pool = drawing_pool or Workers("drawing", processes=0)
         self._dice = dice
         self.clock = clock
         self.coach = coach
@@ -369,7 +369,7 @@ class Core:
         to decide yet: the board says whose turn it is, and the roll brings the picture)."""
         if not row.pictures or game.dice is None:
             return None
-        return self.painter.submit(turn_png, game.to_dict())
+        return self.drawing_pool.submit(turn_png, game.to_dict())
 
     def best_box(self, row: GameRow, game: Game) -> BoxHint | None:
         """The box the menu marks as the hint's best (hints on, a person's dice, official

@@ -44,10 +44,10 @@ class GameService:
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] = utc_now,
         coach: Coach | None = None,
-        painter: Workers | None = None,
+        drawing_pool: Workers | None = None,
     ) -> None:
         self.store = store
-        self.core = Core(store, dice, clock, coach, painter)
+        self.core = Core(store, dice, clock, coach, drawing_pool)
         self.tracking = Tracking(self.core)
         self.coaching = Coaching(self.core, self.tracking)
         self.lobby = Lobby(self.core)

@@ -165,7 +165,7 @@ class Tracking:
 
     async def final_image(self, row: GameRow) -> bytes:
         """The final scorecard of a finished game."""
-        return await self.core.painter.run(final_png, self.core.game_of(row).to_dict())
+        return await self.core.drawing_pool.run(final_png, self.core.game_of(row).to_dict())
 
     async def scorecard(
         self, channel_id: int, viewer_id: int, member_id: int | None, picture: bool = True
@@ -194,9 +194,8 @@ class Tracking:
             if member_id is not None:
                 raise Refusal("That member is not playing in this game.") from None
             seat = game.current
-        image = (
-            await self.core.painter.run(scorecard_png, game.to_dict(), seat) if picture else None
-        )
+        pool = self.core.drawing_pool
+        image = await pool.run(scorecard_png, game.to_dict(), seat) if picture else None
         return Card(game.seats[seat].name, card_text(game, [seat]), image)
 
     async def stale_click(self, game_id: int | None) -> Refusal:

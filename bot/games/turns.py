@@ -208,9 +208,8 @@ class Turns:
                     row, move, game, status=GameStatus.FINISHED, results=results,
                     deadline_at=None, ping_at=None, **extra,
                 )  # fmt: skip
-                final = (
-                    await self.core.painter.run(final_png, game.to_dict()) if row.pictures else None
-                )
+                pool = self.core.drawing_pool
+                final = await pool.run(final_png, game.to_dict()) if row.pictures else None
                 return Scored(Board(saved, game), result, name, round_no, final)
             saved = await self.core.save(
                 row,

@@ -91,9 +91,9 @@ async def test_a_slow_drawing_defers_the_roll(
     hold that follows (nothing drawn) is answered at once."""
     ann = fake.user("Ann")
     bot, board = await playing(fake, start_bot)
-    painter = bot.painter
-    assert painter is not None
-    painter.submit = lagging(painter.submit)  # type: ignore[method-assign]
+    drawing_pool = bot.drawing_pool
+    assert drawing_pool is not None
+    drawing_pool.submit = lagging(drawing_pool.submit)  # type: ignore[method-assign]
     dice.extend([2, 3, 4, 5, 5])
     answer = await fake.click(ann, board, "Roll")
     assert (answer.error, answer.response_type) == (None, 6)

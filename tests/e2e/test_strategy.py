@@ -210,7 +210,7 @@ async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_rea
 ) -> None:
     """The tests' distributions are a partial build (the last three turns); on the first
     roll of a game, outside them, the hint is the three best moves for points and no
-    to-win line (the line itself: tests/strategy/test_winning.py, tests/test_messages.py)."""
+    to-win line (the line itself: tests/strategy/test_winning.py, tests/cogs/test_messages.py)."""
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()

@@ -14,7 +14,7 @@ from bot.strategy import Table
 from bot.strategy.coach import Coach
 from bot.strategy.decisions import best, future
 
-from .test_games import Table as Channel
+from .test_service import Table as Channel
 
 
 def coach_with(table: Table, folder: Path) -> Coach:

@@ -15,8 +15,8 @@ from bot.strategy import Table
 from bot.strategy.coach import Coach
 from bot.strategy.players import daily_optimal_score
 
-from .clock import FakeClock
-from .test_games import Table as Channel
+from ..clock import FakeClock
+from .test_service import Table as Channel
 
 GUILD, OTHER = 1, 2
 

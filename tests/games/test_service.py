@@ -14,8 +14,8 @@ from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
 from bot.games.core import next_host
 from bot.store import MoveRecord, Store, open_store
 
-from .conftest import Database
-from .engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
+from ..conftest import Database
+from ..engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 
 C = Category
 CHANNEL = 100

@@ -10,9 +10,9 @@ from bot.games import GameService
 from bot.games.replay import LogEntry, ReplayMismatch, replay
 from bot.store import Store
 
-from .clock import FakeClock
-from .engine.test_scripted_game import ANN_TOTAL, BOB_TOTAL
-from .test_games import CHANNEL, Table, play_scripted_game
+from ..clock import FakeClock
+from ..engine.test_scripted_game import ANN_TOTAL, BOB_TOTAL
+from .test_service import CHANNEL, Table, play_scripted_game
 from .test_timers import tick, timed_table
 
 C = Category

@@ -14,9 +14,9 @@ from bot.games import Expired, GameService, Pinged, Refusal, TimedOut
 from bot.settings import Settings
 from bot.store import Store, open_store
 
-from .clock import FakeClock
-from .conftest import Database
-from .test_games import CHANNEL, Table
+from ..clock import FakeClock
+from ..conftest import Database
+from .test_service import CHANNEL, Table
 
 GUILD = 1
 

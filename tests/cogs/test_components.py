@@ -16,7 +16,7 @@ from cogs.admin import Admin
 from cogs.components import ADMIN_COMPONENTS, GAME_COMPONENTS, Control
 from cogs.yahtzee import Yahtzee
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ALL = GAME_COMPONENTS + ADMIN_COMPONENTS
 COGS = {"Yahtzee": Yahtzee, "Admin": Admin}
 
