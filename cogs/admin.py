@@ -54,7 +54,7 @@ class Admin(
         )
 
     @guarded
-    async def on_setting(
+    async def change_setting(
         self, interaction: discord.Interaction[Any], guild_id: int, field: str, value: str
     ) -> None:
         """A settings menu or the thread toggle: validate, store, show the new values."""
@@ -93,7 +93,7 @@ class Admin(
         )
 
     @guarded
-    async def on_reset_confirmed(
+    async def reset_confirmed(
         self, interaction: discord.Interaction[Any], guild_id: int
     ) -> None:
         """The confirmation button: archive, after checking the clicker's rights again."""

@@ -83,7 +83,7 @@ class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
     kind: ClassVar[int] = discord.ComponentType.button.value  # what a click on it says it is
 
     def __init_subclass__(
-        cls, *, key: str, fields: dict[str, Field], handler: str, cog: str = "Yahtzee"
+        cls, *, key: str, fields: dict[str, Field], handler: str, cog: str = "Clicks"
     ) -> None:
         cls.key, cls.fields, cls.handler, cls.cog = key, fields, handler, cog
         if not key:  # an abstract kind (SelectControl): a template that matches nothing
@@ -208,7 +208,7 @@ class LobbyButton(
     Control[Button],
     key="lobby",
     fields={"action": choice(*LOBBY_ACTIONS), "game_id": ID},
-    handler="on_lobby",
+    handler="lobby_action",
 ):
     """Join, Leave, Start, Cancel, a computer player or the hints switch, on a lobby."""
 
@@ -228,7 +228,7 @@ class DieButton(
     Control[Button],
     key="die",
     fields={**TURN, "index": (r"[0-4]", int)},
-    handler="on_hold",
+    handler="hold_die",
 ):
     """One die: its face as the label; click to hold or release it."""
 
@@ -249,7 +249,7 @@ class DieButton(
         return button
 
 
-class RollButton(Control[Button], key="roll", fields=TURN, handler="on_roll"):
+class RollButton(Control[Button], key="roll", fields=TURN, handler="roll_dice"):
     """Roll the dice not held; the label shows the rolls left."""
 
     @classmethod
@@ -267,7 +267,7 @@ class RollButton(Control[Button], key="roll", fields=TURN, handler="on_roll"):
         }
 
 
-class BoxSelect(SelectControl, key="box", fields=TURN, handler="on_score"):
+class BoxSelect(SelectControl, key="box", fields=TURN, handler="score_box"):
     """The boxes these dice may be scored in now, each with its points."""
 
     @classmethod
@@ -299,7 +299,7 @@ def _game_button(
     )  # fmt: skip
 
 
-class ScorecardButton(Control[Button], key="card", fields=GAME, handler="on_scorecard"):
+class ScorecardButton(Control[Button], key="card", fields=GAME, handler="show_scorecard"):
     """The clicker's own scorecard (or the current player's, for a spectator), private."""
 
     def __init__(self, game_id: int) -> None:
@@ -309,7 +309,7 @@ class ScorecardButton(Control[Button], key="card", fields=GAME, handler="on_scor
         super().__init__(button, game_id=game_id)
 
 
-class HintButton(Control[Button], key="hint", fields=GAME, handler="on_hint"):
+class HintButton(Control[Button], key="hint", fields=GAME, handler="show_hint"):
     """The best three choices for the player whose turn it is (private)."""
 
     def __init__(self, game_id: int, disabled: bool = False) -> None:
@@ -321,7 +321,7 @@ class HintButton(Control[Button], key="hint", fields=GAME, handler="on_hint"):
 
 
 class UndoButton(
-    Control[Button], key="undo", fields={"game_id": ID, "turn": ID}, handler="on_undo"
+    Control[Button], key="undo", fields={"game_id": ID, "turn": ID}, handler="undo_scoring"
 ):
     """Take back the scoring shown on this message, until the next roll."""
 
@@ -335,7 +335,7 @@ class UndoButton(
         super().__init__(button, game_id=game_id, turn=turn)
 
 
-class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="on_analysis"):
+class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="show_analysis"):
     """A player's report card for the finished game (private)."""
 
     def __init__(self, game_id: int) -> None:
@@ -345,7 +345,7 @@ class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="on_a
         super().__init__(button, game_id=game_id)
 
 
-class ReplayButton(Control[Button], key="replay", fields=GAME, handler="on_replay"):
+class ReplayButton(Control[Button], key="replay", fields=GAME, handler="show_replay"):
     """A finished daily challenge told turn by turn (private)."""
 
     def __init__(self, game_id: int) -> None:
@@ -353,7 +353,7 @@ class ReplayButton(Control[Button], key="replay", fields=GAME, handler="on_repla
         super().__init__(button, game_id=game_id)
 
 
-class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="on_play_again"):
+class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="play_again"):
     """A new lobby that invites the same players."""
 
     def __init__(self, game_id: int) -> None:
@@ -361,7 +361,7 @@ class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="on_pla
         super().__init__(button, game_id=game_id)
 
 
-class EndConfirmButton(Control[Button], key="end", fields=GAME, handler="on_end_confirmed"):
+class EndConfirmButton(Control[Button], key="end", fields=GAME, handler="end_confirmed"):
     """Confirms /yahtzee end."""
 
     def __init__(self, game_id: int) -> None:
@@ -381,7 +381,7 @@ class PageButton(
         "page": ID,
         "step": choice("prev", "next"),
     },
-    handler="on_page",
+    handler="turn_page",
 ):
     """Previous or Next on a leaderboard."""
 
@@ -402,7 +402,7 @@ class ShareButton(
     Control[Button],
     key="share",
     fields={"what": choice("lb", "stats"), "args": (r"[a-z0-9]+(?::[a-z0-9]+)*", str)},
-    handler="on_share",
+    handler="share",
 ):
     """Share on a private leaderboard or stats answer: post it for the whole channel.
     ``args`` is ``<kind>:<period>:<page>`` for a leaderboard, ``<user id>`` for stats."""
@@ -427,7 +427,7 @@ GAME_COMPONENTS: tuple[type[Control[Any]], ...] = (
 
 
 class ResetConfirmButton(
-    Control[Button], key="lbreset", fields={"guild_id": ID}, handler="on_reset_confirmed",
+    Control[Button], key="lbreset", fields={"guild_id": ID}, handler="reset_confirmed",
     cog="Admin",
 ):  # fmt: skip
     """Confirms /yahtzee-admin reset-leaderboard."""
@@ -448,7 +448,7 @@ class SettingSelect(
     SelectControl,
     key="set",
     fields={"guild_id": ID, "field": choice(*SETTING_ROWS)},
-    handler="on_setting",
+    handler="change_setting",
     cog="Admin",
 ):
     """A server setting's menu."""
@@ -468,7 +468,7 @@ class ThreadsButton(
     Control[Button],
     key="set",
     fields={"guild_id": ID, "field": choice("threads")},
-    handler="on_setting",
+    handler="change_setting",
     cog="Admin",
 ):
     """Turns thread mode on or off."""

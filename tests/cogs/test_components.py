@@ -13,12 +13,12 @@ import pytest
 
 import cogs.components as components
 from cogs.admin import Admin
+from cogs.clicks import Clicks
 from cogs.components import ADMIN_COMPONENTS, GAME_COMPONENTS, Control
-from cogs.yahtzee import Yahtzee
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = GAME_COMPONENTS + ADMIN_COMPONENTS
-COGS = {"Yahtzee": Yahtzee, "Admin": Admin}
+COGS = {"Clicks": Clicks, "Admin": Admin}
 
 
 def _imports(path: Path) -> set[str]:
@@ -179,7 +179,7 @@ def test_every_component_has_a_handler_for_its_fields(cls: type[Control[Any]]) -
     handler = getattr(COGS[cls.cog], cls.handler)
     params = list(inspect.signature(handler).parameters)[2:]  # self, interaction
     expected = list(cls.fields) + (["value"] if issubclass(cls, components.SelectControl)
-                                   or cls.handler == "on_setting" else [])  # fmt: skip
+                                   or cls.handler == "change_setting" else [])  # fmt: skip
     assert params == expected
 
 

@@ -1055,7 +1055,7 @@ class Lifecycle(RuleBasedStateMachine):
         async def work() -> None:
             self.clock.advance(seconds)
             assert self.bot is not None
-            acted = await self.bot.get_cog("Yahtzee").tick()  # type: ignore[union-attr]
+            acted = await self.bot.get_cog("TurnTimers").tick()  # type: ignore[union-attr]
             self.say(f"{seconds} s pass; the timer acted on {acted} games")
 
         self.act("time", work)

@@ -69,7 +69,7 @@ async def test_a_computer_turn_that_stalled_is_started_again_by_the_timer(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    cog = bot.get_cog("Yahtzee")
+    cog = bot.get_cog("TurnTimers")
     assert cog is not None
     lobby = await _lobby(fake, channel, ann)
     await fake.click(ann, lobby, "Add bot (Casual)")
@@ -126,7 +126,7 @@ async def test_everyone_away_but_a_computer_ends_the_game(
     ann, eve = fake.user("Ann"), fake.user("Eve", admin=True)
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    cog = bot.get_cog("Yahtzee")
+    cog = bot.get_cog("TurnTimers")
     assert cog is not None
     await bot.games.servers.change_settings(int(fake.guild_of(channel)), int(eve["id"]), True,
                                     timeout_policy="skip-seat", turn_seconds=60)  # fmt: skip

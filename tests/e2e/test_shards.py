@@ -23,7 +23,7 @@ SHARD_OF_GUILD_ID = 1  # (900000000000000100 >> 22) % 2, worked out by hand: 214
 
 
 async def tick(bot: YahtzeeBot) -> int:
-    cog = bot.get_cog("Yahtzee")
+    cog = bot.get_cog("TurnTimers")
     return int(await cog.tick())  # type: ignore[union-attr]
 
 

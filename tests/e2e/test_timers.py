@@ -14,7 +14,7 @@ from .test_scenarios import open_game
 
 
 async def tick(bot: YahtzeeBot, fake: FakeDiscord) -> int:
-    cog = bot.get_cog("Yahtzee")
+    cog = bot.get_cog("TurnTimers")
     acted = await cog.tick()  # type: ignore[union-attr]
     await fake.settle()
     return int(acted)

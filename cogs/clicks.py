@@ -1,0 +1,334 @@
+"""Every click on the bot's messages: ``Clicks.on_interaction`` routes a click
+(``components.route``) to the handler its control names, each named for what the click
+does (``roll_dice`` for the Roll button: grep a control's ``handler=``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.games import Board, GameService, Refusal
+from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
+
+from . import answers
+from .components import dispatch, route
+from .errors import guarded, tell
+from .messages import (
+    ended_embed,
+    invitation,
+    leaderboard_embed,
+    leaderboard_files,
+    leaderboard_view,
+    lobby_embed,
+    replay_text,
+    report_text,
+    send_card,
+    summary_embed,
+    undo_view,
+)
+from .publisher import Publisher
+from .shared import check_permissions, display_name, message_id, send_hint, send_stats
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+log = logging.getLogger(__name__)
+
+
+class Clicks(commands.Cog):
+    """The buttons and menus of boards, lobbies, final messages and leaderboards."""
+
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher) -> None:
+        self.bot = bot
+        self.publisher = publisher
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    @guarded
+    async def show_replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Replay button of a finished daily challenge: its turns as text (private)."""
+        turns = await self.games.daily.daily_replay(game_id, interaction.user.id)
+        text = replay_text(turns)
+        await answers.send(interaction, text[:2000], ephemeral=True)
+
+    @guarded
+    async def show_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Hint button."""
+        await send_hint(self.games, interaction, game_id)
+
+    @guarded
+    async def share(self, interaction: discord.Interaction[Any], what: str, args: str) -> None:
+        """Share on a private leaderboard or stats answer: the same, for the channel."""
+        assert interaction.guild_id is not None
+        parts = tuple(args.split(":"))
+        if what == "stats":
+            user_id = int(parts[0])
+            name = display_name(interaction.user) if user_id == interaction.user.id else (
+                await self.bot.leaderboards.name(interaction.guild_id, user_id) or "a player"
+            )  # fmt: skip
+            await send_stats(self.bot.leaderboards, interaction, user_id, name, private=False)
+            return
+        kind, period, number = (parts + ("", "", ""))[:3]
+        if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
+            raise Refusal("That leaderboard does not exist; use /yahtzee leaderboard.")
+        page = await self.bot.leaderboards.page(
+            interaction.guild_id, kind, period, int(number), interaction.user.id,
+            display_name(interaction.user),
+        )  # fmt: skip
+        picture = interaction.app_permissions.attach_files
+        await answers.send(
+            interaction,
+            f"Shared by {interaction.user.mention}",
+            embed=leaderboard_embed(page, picture),
+            files=leaderboard_files(page, picture),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @guarded
+    async def turn_page(
+        self, interaction: discord.Interaction[Any], kind: str, period: str, page: int, step: str
+    ) -> None:
+        """Previous or Next on a leaderboard: the message shows the other page."""
+        assert interaction.guild_id is not None
+        shown = await self.bot.leaderboards.page(
+            interaction.guild_id,
+            kind,
+            period,
+            page - 1 if step == "prev" else page + 1,
+            interaction.user.id,
+            display_name(interaction.user),
+        )
+        picture = interaction.app_permissions.attach_files
+        await answers.edit(
+            interaction,
+            embed=leaderboard_embed(shown, picture),
+            attachments=leaderboard_files(shown, picture),
+            view=leaderboard_view(shown),
+        )
+
+    @guarded
+    async def lobby_action(
+        self, interaction: discord.Interaction[Any], action: str, game_id: int
+    ) -> None:
+        """Join, Leave, Start or Cancel."""
+        user = interaction.user
+        if action == "start":
+            await check_permissions(self.games, interaction)
+            pictures = interaction.app_permissions.attach_files
+            board = await self.games.lobby.begin(game_id, user.id, pictures)
+            await answers.edit(interaction, embed=lobby_embed(board.row), view=None)
+            await self._launch(interaction, board, interaction.message)
+            return
+        if action == "unseat":
+            row = await self.games.lobby.remove_bot(game_id, user.id)
+        elif action in ("bot-optimal", "bot-casual", "bot-winning"):
+            row = await self.games.lobby.add_bot(game_id, user.id, action.removeprefix("bot-"))
+        elif action == "hints":
+            row = await self.games.lobby.toggle_hints(game_id, user.id)
+        elif action == "join":
+            row = await self.games.lobby.join(game_id, user.id, display_name(user))
+        elif action == "leave":
+            row = await self.games.lobby.leave_lobby(game_id, user.id)
+        else:
+            row = await self.games.lobby.cancel(game_id, user.id)
+        await self.publisher.show_lobby(interaction, row)
+
+    async def _launch(
+        self,
+        interaction: discord.Interaction[Any],
+        board: Board,
+        lobby: discord.Message | None,
+    ) -> None:
+        """Post a game's first board (in a thread of ``lobby`` in thread mode); if Discord
+        refuses it, the game ends counting for nobody and the user is told why."""
+        game_id = board.row.id
+        server = await self.games.servers.server_settings(interaction.guild_id or 0)
+        try:
+            if server.use_threads and lobby is not None:
+                board = await self.publisher.move_to_thread(lobby, board)
+            await self.publisher.post_board(board)
+        except discord.Forbidden as exc:
+            # a channel overwrite the interaction's permissions did not show: the game
+            # cannot be seen, so it must not be played on by the timer
+            log.warning("game %s: its first board could not be posted: %s", game_id, exc)
+            row = await self.games.servers.unreachable(game_id, "first board refused (403)")
+            if row is not None and lobby is not None:
+                await self.publisher.retire(
+                    row.channel_id,
+                    lobby.id,
+                    embed=ended_embed(
+                        "Discord did not let me post the board in this channel (missing "
+                        "permissions), so the game did not start and counts for nobody. "
+                        "Ask a server admin to check my permissions here."
+                    ),
+                )
+            await tell(
+                interaction,
+                "The game could not start: I'm not allowed to post its board here. "
+                "Ask a server admin to check my permissions.",
+            )
+
+    @guarded
+    async def hold_die(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, index: int
+    ) -> None:
+        """A die button."""
+        board = await self.games.turns.hold(
+            game_id, interaction.user.id, message_id(interaction), turn, rolls, index
+        )
+        await self.publisher.show_controls(interaction, board)
+
+    @guarded
+    async def roll_dice(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int
+    ) -> None:
+        """The Roll button; a roll also closes the previous scorer's Undo."""
+        board = await self.games.turns.roll(
+            game_id, interaction.user.id, message_id(interaction), turn, rolls,
+            interaction.app_permissions.attach_files,
+        )  # fmt: skip
+        await self.publisher.show(interaction, board)
+        if board.retire_undo_message_id != message_id(interaction):  # not this very board
+            await self.publisher.retire(board.row.board_channel_id, board.retire_undo_message_id)
+
+    @guarded
+    async def score_box(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, value: str
+    ) -> None:
+        """The box menu: this message becomes the turn's summary, and the next turn is posted."""
+        scored = await self.games.turns.score(
+            game_id, interaction.user.id, message_id(interaction), turn, rolls, value
+        )
+        row = scored.board.row
+        if row.daily is not None:
+            await self.publisher.scored_privately(interaction, scored)
+            return
+        await self.publisher.unarchiving(
+            row.board_channel_id,
+            lambda: answers.edit(
+                interaction,
+                content=None,
+                embed=summary_embed(scored),
+                attachments=[],
+                view=None if scored.finished else undo_view(game_id, turn),
+            ),
+        )
+        if scored.finished:
+            await self.publisher.post_final(row, scored.final_image)
+            return
+        await self.publisher.scored(game_id, message_id(interaction))
+        await self.publisher.post_board(scored.board)
+
+    @guarded
+    async def undo_scoring(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int
+    ) -> None:
+        """Undo: this message is the live board again; the next turn's message goes away."""
+        undone = await self.games.turns.undo(
+            game_id, interaction.user.id, message_id(interaction), turn
+        )
+        await self.publisher.show(interaction, undone.board)
+        # The undone turn (the next player's) is over: its half-time reminder goes.
+        await self.publisher.turn_over(game_id, undone.board.row)
+        # The next turn's board waits, without controls, to be that turn's board again.
+        await self.publisher.park(
+            game_id,
+            undone.board.row.board_channel_id,
+            undone.retire_message_id,
+            undone.retire_turn,  # known also after a restart, unlike what was pinged
+        )
+
+    @guarded
+    async def show_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Scorecard button: the clicker's card, ephemeral."""
+        card = await self.games.tracking.scorecard_of(
+            game_id, interaction.user.id, None, interaction.app_permissions.attach_files
+        )
+        await send_card(interaction, card)
+
+    @guarded
+    async def show_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Analysis button: the clicker's report card, only for them."""
+        report = await self.games.coaching.report(game_id, interaction.user.id)
+        await answers.send(interaction, report_text(report), ephemeral=True)
+
+    @guarded
+    async def play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Play again: a lobby hosted by the clicker that invites the other players (one
+        ping); they take a seat with Join."""
+        assert interaction.channel_id is not None
+        host = display_name(interaction.user)
+        rematch = await self.games.lobby.play_again(
+            game_id, interaction.guild_id, interaction.user.id, host
+        )
+        row = rematch.row
+        content = invitation(host, rematch.invited)
+        pinged = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            users=[discord.Object(uid) for uid, _ in rematch.invited] if rematch.ping else [],
+        )
+        if row.channel_id == interaction.channel_id:
+            await self.publisher.answer_with_lobby(interaction, row, content, pinged)
+            return
+        # The game was played in a thread: the new lobby opens in the channel it came from.
+        message = await self.publisher.post_lobby(row, content, pinged)
+        await tell(interaction, f"A new lobby is open: {message.jump_url}")
+
+    @guarded
+    async def end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The confirmation of /yahtzee end."""
+        before = await self.games.tracking.find(game_id)
+        row = await self.games.servers.end(
+            game_id, interaction.user.id, interaction.permissions.manage_guild
+        )
+        await answers.edit(interaction, content="The game has been ended.", view=None)
+        reason = f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
+        await self.publisher.ended(before, row, reason)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction is guarded (acknowledged in time if its answer is slow), and a
+        click is routed to its handler (``components.route``) if the message still shows
+        that control; a click on one it no longer shows (an old client view) is refused
+        politely, as is an id none of our controls has."""
+        answers.guard(interaction)
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        routed = route(custom_id)
+        if routed is None:  # not a control this bot ever made (a forged one)
+            await self._refuse_unknown(interaction)
+            return
+        cls, values = routed
+        shown = {
+            (getattr(child, "custom_id", None), child.type.value)
+            for row in interaction.message.components
+            for child in getattr(row, "children", [])
+        }
+        kind = data.get("component_type")
+        if kind == cls.kind and (custom_id, kind) in shown:
+            await dispatch(interaction, cls, values)
+            return
+        if kind != cls.kind or custom_id in {shown_id for shown_id, _ in shown}:
+            # a button's id sent as a menu's choice (or the other way round)
+            await self._refuse_unknown(interaction)
+            return
+        game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
+        await self._refuse_stale(interaction, game_id)
+
+    @guarded
+    async def _refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
+        raise Refusal("That control is not one of mine; nothing changed.")
+
+    @guarded
+    async def _refuse_stale(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> None:
+        raise await self.games.tracking.stale_click(game_id)

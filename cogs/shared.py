@@ -1,0 +1,107 @@
+"""What a command and a click both answer with, and what every feature needs to know of an
+interaction: the permissions a game's channel needs, the name a player is shown by, the
+hint and statistics answers, the clicked message."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.games import GameService, Refusal
+from bot.leaderboard import Leaderboards
+
+from . import answers
+from .messages import STATS_FILE, hint_text, png, share_view, stats_embed
+
+# What the bot needs in a game's channel to post boards there, as (attribute, name shown).
+# (Without Attach Files a game is played with its scorecard as text instead of pictures.)
+NEEDED_HERE = (
+    ("view_channel", "View Channel"),
+    ("embed_links", "Embed Links"),
+)
+NEEDED_FOR_THREADS = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+
+
+def missing_permissions(interaction: discord.Interaction[Any], threads: bool) -> list[str]:
+    """The permissions the bot lacks to play a game where ``interaction`` came from (an
+    interaction's own answer needs none; the boards posted after it do)."""
+    allowed = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = ("send_messages_in_threads", "Send Messages in Threads") if in_thread else (
+        "send_messages", "Send Messages")  # fmt: skip
+    needed: tuple[tuple[str, str], ...] = NEEDED_HERE[:1] + (send,) + NEEDED_HERE[1:]
+    if threads and not in_thread:
+        needed += NEEDED_FOR_THREADS
+    return [name for attribute, name in needed if not getattr(allowed, attribute)]
+
+
+def permissions_refusal(missing: list[str]) -> Refusal:
+    """One plain sentence naming what a server admin has to grant."""
+    names = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
+    which = "permission" if len(missing) == 1 else "permissions"
+    return Refusal(
+        f"I can't run a game in this channel: I'm missing the {names} {which} here. "
+        "Ask a server admin to give me "
+        f"{'it' if len(missing) == 1 else 'them'}, or play in another channel."
+    )
+
+
+def display_name(user: discord.abc.User) -> str:
+    """The name a player is shown by: their server nickname or display name."""
+    return user.display_name
+
+
+def message_id(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the message a component was clicked on."""
+    return interaction.message.id if interaction.message is not None else None
+
+
+async def check_permissions(games: GameService, interaction: discord.Interaction[Any]) -> None:
+    """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
+    server = await games.servers.server_settings(interaction.guild_id or 0)
+    missing = missing_permissions(interaction, server.use_threads)
+    if missing:
+        raise permissions_refusal(missing)
+
+
+async def send_hint(
+    games: GameService, interaction: discord.Interaction[Any], game_id: int
+) -> None:
+    """The three best choices with their expected final scores, and the To-win line (only
+    for the asker): for /yahtzee hint and the Hint button."""
+    choices = await games.coaching.hint(game_id, interaction.user.id)
+    to_win = await games.coaching.win_hint(game_id, choices[0]) if choices else None
+    row = await games.tracking.find(game_id)
+    assert row is not None
+    off = to_win is None and await games.coaching.to_win_off(game_id)
+    text = hint_text(choices, games.core.game_of(row), to_win, to_win_off=off)
+    await answers.send(interaction, text, ephemeral=True)
+
+
+async def send_stats(
+    leaderboards: Leaderboards,
+    interaction: discord.Interaction[Any],
+    user_id: int,
+    name: str,
+    private: bool,
+) -> None:
+    """A player's statistics: private with a Share button, or shared in the channel."""
+    assert interaction.guild_id is not None
+    stats = await leaderboards.stats(interaction.guild_id, user_id, name)
+    if not interaction.app_permissions.attach_files:  # the figures are in the embed
+        stats = replace(stats, image=None)
+    files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
+    await answers.send(
+        interaction,
+        content=None if private else f"Shared by {interaction.user.mention}",
+        embed=stats_embed(name, stats),
+        files=files,
+        view=share_view("stats", str(user_id)) if private else discord.utils.MISSING,
+        ephemeral=private,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )

@@ -1,0 +1,121 @@
+"""The turn timer: every few seconds, act on lobbies, turns and games whose time is up
+(deadlines, reminders, idle games, computer turns that stalled), and repair the boards a
+failed post or answer left behind."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.games import (
+    NOBODY_LEFT,
+    ComputerDue,
+    Expired,
+    GameService,
+    GameStatus,
+    Outcome,
+    Pinged,
+    TimedOut,
+)
+
+from .computer import ComputerPlayers
+from .messages import ended_embed, lobby_embed, summary_embed
+from .publisher import Publisher
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+log = logging.getLogger(__name__)
+
+TIMER_TICK_SECONDS = 5
+
+
+class TurnTimers(commands.Cog):
+    """The timer loop."""
+
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher, computers: ComputerPlayers) -> None:
+        self.bot = bot
+        self.publisher = publisher
+        self.computers = computers
+
+    async def cog_load(self) -> None:
+        self.timers.start()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel()
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    @tasks.loop(seconds=TIMER_TICK_SECONDS)
+    async def timers(self) -> None:
+        """Every few seconds: act on lobbies, turns and games whose time is up."""
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("the timer tick failed; trying again at the next one")
+
+    @timers.before_loop
+    async def _before_timers(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def tick(self) -> int:
+        """Act on every game whose timer is due, and repair the boards that a failed post
+        or answer left behind; returns how many games were acted on."""
+        acted = 0
+        for row in await self.games.timers.boards_behind(self.bot.owns):
+            async with self.publisher.repairing:
+                acted += await self.publisher.repair_one(row)
+        for game_id in await self.games.timers.due(self.bot.owns):
+            outcome = await self.games.timers.act(game_id)
+            if outcome is None:
+                continue
+            acted += 1
+            try:
+                await self._apply(outcome)
+            except discord.HTTPException:
+                log.exception("game %s: could not show a timer's outcome; repairing later", game_id)
+        return acted
+
+    async def _apply(self, outcome: Outcome) -> None:
+        publisher = self.publisher
+        if isinstance(outcome, ComputerDue):
+            log.warning("game %s: a computer's turn stalled; starting it again", outcome.row.id)
+            self.computers.start(outcome.row.id)
+        elif isinstance(outcome, Pinged):
+            await publisher.remind(outcome.row, outcome.player_id, outcome.seconds_left)
+        elif isinstance(outcome, TimedOut):
+            scored = outcome.scored
+            row = scored.board.row
+            # The database still names the board of the turn that ran out: it becomes the summary.
+            await publisher.retire(
+                row.board_channel_id,
+                row.board_message_id,
+                embed=summary_embed(scored, True, outcome.away),
+            )
+            await publisher.close_undo(row)
+            if scored.finished:
+                await publisher.post_final(row, scored.final_image)
+            elif outcome.abandoned:
+                await publisher.turn_over(row.id, row)
+                await publisher.channel(row.board_channel_id).send(
+                    embed=ended_embed(f"Everyone is away. {NOBODY_LEFT}")
+                )
+            else:
+                await publisher.post_board(scored.board)
+        elif isinstance(outcome, Expired):
+            row = outcome.row
+            await publisher.turn_over(row.id, row)
+            if row.status == GameStatus.CANCELLED:
+                embed = lobby_embed(row)
+                embed.description = outcome.reason
+                await publisher.retire(row.channel_id, row.board_message_id, embed=embed)
+            else:
+                await publisher.retire(
+                    row.board_channel_id, row.board_message_id, embed=ended_embed(outcome.reason)
+                )
+                await publisher.retire(row.board_channel_id, row.undo_message_id)
