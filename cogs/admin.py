@@ -10,9 +10,9 @@ from discord.ext import commands
 
 from bot.games import Refusal
 
-from . import answers
 from .errors import guarded
-from .messages import reset_confirm_view, settings_embed, settings_view
+from .ui import answers
+from .ui.messages import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

@@ -13,10 +13,11 @@ from discord.ext import commands
 from bot.games import Board, GameService, Refusal
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 
-from . import answers
-from .components import dispatch, route
 from .errors import guarded, tell
-from .messages import (
+from .shared import check_permissions, display_name, message_id, send_hint, send_stats
+from .ui import answers
+from .ui.components import dispatch, route
+from .ui.messages import (
     ended_embed,
     invitation,
     leaderboard_embed,
@@ -29,8 +30,7 @@ from .messages import (
     summary_embed,
     undo_view,
 )
-from .publisher import Publisher
-from .shared import check_permissions, display_name, message_id, send_hint, send_stats
+from .ui.publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

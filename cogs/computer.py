@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from bot.games import NOBODY_LEFT, Board, GameStatus
 
-from .messages import ended_embed, summary_embed
-from .publisher import Publisher
+from .ui.messages import ended_embed, summary_embed
+from .ui.publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

@@ -18,7 +18,7 @@ from bot.games import AnsweredElsewhere, GameService, Refusal
 from bot.metrics import INTERACTIONS, LATE
 from bot.store import StoreUnavailable
 
-from . import answers
+from .ui import answers
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.store import GameRow
 
 from .computer import ComputerPlayers
-from .publisher import Publisher
+from .ui.publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

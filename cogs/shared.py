@@ -12,8 +12,8 @@ import discord
 from bot.games import GameService, Refusal
 from bot.leaderboard import Leaderboards
 
-from . import answers
-from .messages import STATS_FILE, hint_text, png, share_view, stats_embed
+from .ui import answers
+from .ui.messages import STATS_FILE, hint_text, png, share_view, stats_embed
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
 # (Without Attach Files a game is played with its scorecard as text instead of pictures.)

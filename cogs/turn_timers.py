@@ -22,8 +22,8 @@ from bot.games import (
 )
 
 from .computer import ComputerPlayers
-from .messages import ended_embed, lobby_embed, summary_embed
-from .publisher import Publisher
+from .ui.messages import ended_embed, lobby_embed, summary_embed
+from .ui.publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

@@ -31,11 +31,13 @@ from bot.games import (
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 from bot.store import GameStatus
 
-from . import answers
 from .clicks import Clicks
 from .computer import ComputerPlayers
 from .gateway import Gateway
-from .messages import (
+from .shared import check_permissions, display_name, send_hint, send_stats
+from .turn_timers import TurnTimers
+from .ui import answers
+from .ui.messages import (
     daily_board_embed,
     daily_intro,
     end_confirm_view,
@@ -48,9 +50,7 @@ from .messages import (
     send_card,
     shown_name,
 )
-from .publisher import Publisher
-from .shared import check_permissions, display_name, send_hint, send_stats
-from .turn_timers import TurnTimers
+from .ui.publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

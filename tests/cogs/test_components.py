@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-import cogs.components as components
+import cogs.ui.components as components
 from cogs.admin import Admin
 from cogs.clicks import Clicks
-from cogs.components import ADMIN_COMPONENTS, GAME_COMPONENTS, Control
+from cogs.ui.components import ADMIN_COMPONENTS, GAME_COMPONENTS, Control
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = GAME_COMPONENTS + ADMIN_COMPONENTS
@@ -43,7 +43,7 @@ def test_nothing_in_bot_imports_cogs() -> None:
 
 def test_the_cogs_never_touch_the_store() -> None:
     """The cogs go through the service: no ``bot.store`` call, no ``.store`` attribute."""
-    for path in (ROOT / "cogs").glob("*.py"):
+    for path in (ROOT / "cogs").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         reached = [
             node.lineno
@@ -126,7 +126,7 @@ def test_no_rule_number_is_restated_on_the_discord_side() -> None:
     rule_words = re.compile(r"Full House|Straight|Yahtzee|bonus|Upper|Joker", re.I)
     number = re.compile(r"(?<![\w.])\+?(\d+)(?![\w.])")
     found = []
-    for path in (ROOT / "cogs").glob("*.py"):
+    for path in (ROOT / "cogs").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
@@ -184,7 +184,7 @@ def test_every_component_has_a_handler_for_its_fields(cls: type[Control[Any]]) -
 
 
 def test_the_custom_id_table_names_every_component() -> None:
-    """The table in ``cogs.components``'s docstring lists every key."""
+    """The table in ``cogs.ui.components``'s docstring lists every key."""
     doc = components.__doc__ or ""
     keys = {cls.key for cls in ALL}
     missing = [key for key in keys if f"``yz:{key}:" not in doc]

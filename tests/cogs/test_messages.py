@@ -8,7 +8,7 @@ from bot.games.replay import Turn
 from bot.store import DailyEntry
 from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
-from cogs.messages import daily_line, hint_text, percent, replay_text
+from cogs.ui.messages import daily_line, hint_text, percent, replay_text
 
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll

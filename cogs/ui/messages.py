@@ -1,5 +1,5 @@
 """What the bot's messages say and show: embeds, files, and the views that hold the
-components (``cogs.components``). Pure builders: nothing here sends anything."""
+components (``cogs.ui.components``). Pure builders: nothing here sends anything."""
 
 from __future__ import annotations
 
