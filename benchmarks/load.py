@@ -102,15 +102,6 @@ def proc_cpu_and_memory(pid: int) -> tuple[float, int, int]:
     return cpu, rss, peak
 
 
-def family_pss(pid: int) -> int:
-    """The PSS (KiB) of a process and its children: what the family costs the host."""
-    total = 0
-    for member in (pid, *children(pid)):
-        with contextlib.suppress(OSError):
-            total += proportional_memory(member)
-    return total
-
-
 async def sample_memory(pid: int, begin: float, every: float) -> None:
     """Print the bot's RSS and its family's PSS every ``every`` seconds (a soak: a leak
     shows as growth after the first minutes), and at the end the last against the sample
@@ -121,12 +112,17 @@ async def sample_memory(pid: int, begin: float, every: float) -> None:
         while True:
             await asyncio.sleep(every)
             _, rss, _ = proc_cpu_and_memory(pid)
-            last = family_pss(pid)
+            members = {}
+            for member in (pid, *children(pid)):
+                with contextlib.suppress(OSError):
+                    members[member] = proportional_memory(member) // 1024
+            last = sum(members.values()) * 1024
             minutes = (time.monotonic() - begin) / 60
             if at_two is None and minutes >= 2:
                 at_two = last
+            each = ", ".join(f"{m}: {v}" for m, v in members.items())
             print(f"  {minutes:5.1f} min: bot RSS {rss // 1024} MiB, with its helpers (PSS) "
-                  f"{last // 1024} MiB", flush=True)  # fmt: skip
+                  f"{last // 1024} MiB ({each})", flush=True)  # fmt: skip
     finally:
         if at_two:
             print(f"memory at the end against 2 minutes in: {last / at_two:.3f}x "

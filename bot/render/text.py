@@ -197,7 +197,13 @@ def fit(text: str, width: int, size: int, bold: bool = False, empty: str = "?") 
     return text.rstrip() + ELLIPSIS
 
 
-@lru_cache(maxsize=4096)
+#: Text tiles kept drawn: ~15 KB each, so at most ~15 MB. Measured (2,000 two-player games
+#: of 3,000 names drawn in one process): 4,096 tiles held 85 MiB of RSS at the plateau,
+#: 1,024 hold 54 MiB, and a board takes the same 1.63 ms warm either way.
+TEXT_TILE_CACHE = 1024
+
+
+@lru_cache(maxsize=TEXT_TILE_CACHE)
 def text_tile(
     text: str,
     width: int,
