@@ -93,9 +93,7 @@ class Admin(
         )
 
     @guarded
-    async def reset_confirmed(
-        self, interaction: discord.Interaction[Any], guild_id: int
-    ) -> None:
+    async def reset_confirmed(self, interaction: discord.Interaction[Any], guild_id: int) -> None:
         """The confirmation button: archive, after checking the clicker's rights again."""
         if require_manager(interaction) != guild_id:
             raise Refusal("That button belongs to another server.")

@@ -14,9 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import RuleError
-from bot.games import AnsweredElsewhere, GameService, Refusal
+from bot.games import AnsweredElsewhere, GameService, Refusal, StoreUnavailable
 from bot.metrics import INTERACTIONS, LATE
-from bot.store import StoreUnavailable
 
 from .ui import answers
 

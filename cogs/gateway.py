@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.store import GameRow
+from bot.games import GameView
 
 from .computer import ComputerPlayers
 from .ui.publisher import Publisher
@@ -43,7 +43,7 @@ class Gateway(commands.Cog):
         await self._end_unreachable(lambda row: row.thread_id == payload.thread_id,
                                     "thread deleted")  # fmt: skip
 
-    async def _end_unreachable(self, where: Callable[[GameRow], bool], reason: str) -> None:
+    async def _end_unreachable(self, where: Callable[[GameView], bool], reason: str) -> None:
         for game_id in await self.publisher.end_unreachable(where, reason):
             self.computers.stop(game_id)
 

@@ -79,7 +79,7 @@ async def send_hint(
     row = await games.tracking.find(game_id)
     assert row is not None
     off = to_win is None and await games.coaching.to_win_off(game_id)
-    text = hint_text(choices, games.core.game_of(row), to_win, to_win_off=off)
+    text = hint_text(choices, row.require_game(), to_win, to_win_off=off)
     await answers.send(interaction, text, ephemeral=True)
 
 

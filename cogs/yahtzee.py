@@ -24,12 +24,8 @@ from bot.engine import (
     YAHTZEE_POINTS,
     Preset,
 )
-from bot.games import (
-    NOBODY_LEFT,
-    GameService,
-)
+from bot.games import NOBODY_LEFT, GameService, GameStatus
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
-from bot.store import GameStatus
 
 from .clicks import Clicks
 from .computer import ComputerPlayers
@@ -190,7 +186,7 @@ class Yahtzee(
         """An ephemeral summary of the rules."""
         assert interaction.channel_id is not None
         row = await self.games.tracking.find_live(interaction.channel_id)
-        preset = Preset(row.preset) if row else DEFAULT_PRESET
+        preset = row.preset if row else DEFAULT_PRESET
         embed = discord.Embed(
             title="Yahtzee rules", description=rules_text(preset), colour=0x24593B
         )
@@ -222,10 +218,7 @@ class Yahtzee(
             if (
                 board.game is not None
                 and before.board_message_id is not None
-                and (
-                    self.games.core.game_of(before).current_player_id
-                    == board.game.current_player_id
-                )
+                and (before.require_game().current_player_id == board.game.current_player_id)
             ):  # not the leaver's turn: the board shows the seat gone, nobody is pinged
                 await publisher.edit_board(before.board_message_id, board)
                 return

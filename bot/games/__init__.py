@@ -8,7 +8,7 @@ refuses a move computed from a state that another process changed in the meantim
 One module per topic (see ``GameService``); ``results`` holds what the service hands back.
 """
 
-from bot.store import GameStatus
+from bot.store import DailyEntry, GameStatus, GuildSettings, StoreUnavailable
 
 from .core import (
     BOT_NAMES,
@@ -31,6 +31,7 @@ from .results import (
     Card,
     ComputerDue,
     Expired,
+    GameView,
     Outcome,
     Pinged,
     Refusal,
@@ -55,15 +56,19 @@ __all__ = [
     "Board",
     "Card",
     "ComputerDue",
+    "DailyEntry",
     "Expired",
     "GameService",
     "GameStatus",
+    "GameView",
+    "GuildSettings",
     "Outcome",
     "Pinged",
     "Refusal",
     "Rematch",
     "Report",
     "Scored",
+    "StoreUnavailable",
     "TimedOut",
     "Undone",
     "begin",

@@ -35,7 +35,7 @@ from bot.strategy.coach import BoxHint, Coach
 from bot.workers import Workers
 
 from . import requests
-from .results import Board, Refusal
+from .results import Board, Refusal, view_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -354,14 +354,14 @@ class Core:
             if drawing is not None:  # the move was refused: its picture is not wanted
                 _drop(drawing)
             raise
-        return Board(saved, game, None, retire, self.best_box(row, game), drawing)
+        return Board(view_of(saved, game), game, None, retire, self.best_box(row, game), drawing)
 
     async def board(self, row: GameRow, game: Game | None, retire: int | None = None) -> Board:
         if game is None:
-            return Board(row, game, None, retire)
+            return Board(view_of(row), game, None, retire)
         drawing = self._drawing(row, game)
         image = await drawing if drawing is not None else None
-        return Board(row, game, image, retire, self.best_box(row, game))
+        return Board(view_of(row, game), game, image, retire, self.best_box(row, game))
 
     def _drawing(self, row: GameRow, game: Game) -> asyncio.Future[bytes] | None:
         """Start drawing the board in the drawing process: none for a game without pictures

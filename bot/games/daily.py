@@ -41,7 +41,7 @@ class Daily:
         they had today's try already (an abandoned try counts)."""
         going = await self.core.store.live_daily_of(user_id)
         if going is not None and going.status == GameStatus.ACTIVE:
-            return await self.tracking.render(going)  # the try in progress: its board again
+            return await self.tracking.board_of(going)  # the try in progress: its board again
         day = self.today()
         try:
             row = await self.core.create(

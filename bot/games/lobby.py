@@ -18,7 +18,7 @@ from bot.store import (
 )
 
 from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, Core, bot_level, is_bot, player_id, stamp
-from .results import Board, Refusal, Rematch
+from .results import Board, GameView, Refusal, Rematch, view_of
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class Lobby:
 
     async def open_lobby(
         self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str | None
-    ) -> GameRow:
+    ) -> GameView:
         """Open a lobby in a channel with its host seated; refused if the channel is busy.
 
         Without a preset the server's default applies.
@@ -43,14 +43,16 @@ class Lobby:
         except ValueError as exc:
             raise Refusal(str(exc)) from None
         try:
-            return await self.core.create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=user_id,
-                preset=chosen.value,
-                players=[(user_id, name)],
-                deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
-                room_for=self.core.room_for(user_id),
+            return view_of(
+                await self.core.create(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=user_id,
+                    preset=chosen.value,
+                    players=[(user_id, name)],
+                    deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                    room_for=self.core.room_for(user_id),
+                )
             )
         except ChannelBusy as busy:
             what = "a lobby" if busy.existing.status == GameStatus.LOBBY else "a game in progress"
@@ -59,7 +61,7 @@ class Lobby:
                 self.core.link(busy.existing),
             ) from None
 
-    async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
+    async def join(self, game_id: int, user_id: int, name: str) -> GameView:
         """Take a seat in a lobby."""
 
         async def work() -> GameRow:
@@ -77,9 +79,9 @@ class Lobby:
                 room_for=self.core.room_for(user_id),
             )
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
-    async def leave_lobby(self, game_id: int, user_id: int) -> GameRow:
+    async def leave_lobby(self, game_id: int, user_id: int) -> GameView:
         """Give up a seat in a lobby; the host's role passes on, and an empty lobby closes."""
 
         async def work() -> GameRow:
@@ -97,9 +99,9 @@ class Lobby:
             host = row.host_id if row.host_id != user_id else people[0]
             return await self.core.save(row, move, players=players, host_id=host)
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
-    async def add_bot(self, game_id: int, user_id: int, level: str) -> GameRow:
+    async def add_bot(self, game_id: int, user_id: int, level: str) -> GameView:
         """The host seats a computer player ('optimal' or 'casual')."""
 
         async def work() -> GameRow:
@@ -117,9 +119,9 @@ class Lobby:
             players = [*row.players, (bot_id, name)]
             return await self.core.save(row, MoveRecord(user_id, "add-bot", level), players=players)
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
-    async def remove_bot(self, game_id: int, user_id: int) -> GameRow:
+    async def remove_bot(self, game_id: int, user_id: int) -> GameView:
         """The host takes the computer player seated last back out of the lobby."""
 
         async def work() -> GameRow:
@@ -134,9 +136,9 @@ class Lobby:
             move = MoveRecord(user_id, "remove-bot", str(bots[-1]))
             return await self.core.save(row, move, players=players)
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
-    async def toggle_hints(self, game_id: int, user_id: int) -> GameRow:
+    async def toggle_hints(self, game_id: int, user_id: int) -> GameView:
         """The host switches hints on or off for this game."""
 
         async def work() -> GameRow:
@@ -147,9 +149,9 @@ class Lobby:
             move = MoveRecord(user_id, "hints", "off" if row.hints else "on")
             return await self.core.save(row, move, hints=not row.hints)
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
-    async def cancel(self, game_id: int, user_id: int) -> GameRow:
+    async def cancel(self, game_id: int, user_id: int) -> GameView:
         """The host closes the lobby."""
 
         async def work() -> GameRow:
@@ -161,7 +163,7 @@ class Lobby:
                 row, MoveRecord(user_id, "cancel"), status=GameStatus.CANCELLED
             )
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
     async def begin(
         self, game_id: int, user_id: int, pictures: bool = True, timed: bool = True
@@ -252,7 +254,7 @@ class Lobby:
         pinged = await self.core.locked(
             game_id, lambda: self._note_rematch(game_id, user_id, row.id)
         )
-        return Rematch(row, invited, ping=not pinged)
+        return Rematch(view_of(row), invited, ping=not pinged)
 
     async def _note_rematch(self, game_id: int, user_id: int, lobby_id: int) -> bool:
         """Record on a finished game that its rematch was opened; whether one was before."""

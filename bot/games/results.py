@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from bot.engine import (
     Game,
+    Preset,
     ScoreResult,
 )
 from bot.store import (
@@ -37,10 +39,90 @@ class Refusal(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class GameView:
+    """A game as the Discord side sees it: where it is played, its status, seats and rules,
+    the messages that show it, its deadline as a time, and the engine's game itself (None
+    for a lobby). Made by the service from what it stored (``view_of``); never a store row."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    status: GameStatus
+    preset: Preset
+    players: list[tuple[int, str]]
+    version: int  # the game's version: a board shown is recorded against it
+    board_message_id: int | None
+    board_turn: int | None
+    board_version: int | None
+    undo_message_id: int | None
+    final_message_id: int | None
+    reminder_message_id: int | None
+    deadline: datetime | None  # when the turn (or the lobby) runs out, if it does
+    turn_seconds: int
+    hints: bool
+    pictures: bool  # False: boards carry the scorecard as text
+    daily: str | None  # the day of a daily challenge's dice
+    game: Game | None
+
+    @property
+    def is_live(self) -> bool:
+        """A lobby or a running game."""
+        return self.status in (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+    def require_game(self) -> Game:
+        """The engine's game, or a refusal for a lobby (nothing has been played yet)."""
+        if self.game is None:
+            raise Refusal("This game has not started yet.")
+        return self.game
+
+    @property
+    def board_channel_id(self) -> int:
+        """Where the game's boards are posted: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+def view_of(row: GameRow, game: Game | None = None) -> GameView:
+    """The view of a stored game (``game``: its engine game when the caller has it, else
+    read from the row's state)."""
+    if game is None and row.state is not None:
+        game = Game.from_dict(row.state)
+    return GameView(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        thread_id=row.thread_id,
+        host_id=row.host_id,
+        status=row.status,
+        preset=Preset.parse(row.preset),
+        players=list(row.players),
+        version=row.version,
+        board_message_id=row.board_message_id,
+        board_turn=row.board_turn,
+        board_version=row.board_version,
+        undo_message_id=row.undo_message_id,
+        final_message_id=row.final_message_id,
+        reminder_message_id=row.reminder_message_id,
+        deadline=datetime.fromisoformat(row.deadline_at) if row.deadline_at else None,
+        turn_seconds=row.turn_seconds,
+        hints=row.hints,
+        pictures=row.pictures,
+        daily=row.daily,
+        game=game,
+    )
+
+
+def view_or_none(row: GameRow | None) -> GameView | None:
+    """``view_of(row)``, or None for no row."""
+    return None if row is None else view_of(row)
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """What a game's live message should show now."""
 
-    row: GameRow
+    row: GameView
     game: Game | None = None  # None while in the lobby
     image: bytes | None = None  # the turn image, once the game runs
     retire_undo_message_id: int | None = None  # an Undo offer that this move closed
@@ -85,7 +167,7 @@ class Card:
 class Rematch:
     """Play again's new lobby and the players of the old game invited to join it."""
 
-    row: GameRow
+    row: GameView
     invited: list[tuple[int, str]]
     ping: bool = True  # the first rematch of the game notifies them; later ones do not
 
@@ -103,7 +185,7 @@ class TimedOut:
 class Pinged:
     """Half the turn's time has gone: remind the player."""
 
-    row: GameRow
+    row: GameView
     player_id: str
     seconds_left: int
 
@@ -112,7 +194,7 @@ class Pinged:
 class Expired:
     """A lobby that was never started, or a game nobody moved in for a day, was closed."""
 
-    row: GameRow
+    row: GameView
     reason: str
 
 
@@ -120,7 +202,7 @@ class Expired:
 class ComputerDue:
     """A computer's turn did not end in time (its run failed): it is to be started again."""
 
-    row: GameRow
+    row: GameView
 
 
 Outcome = TimedOut | Pinged | Expired | ComputerDue

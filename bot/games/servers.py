@@ -18,7 +18,7 @@ from bot.store import (
 )
 
 from .core import TURN_LIMITS, Core
-from .results import Refusal
+from .results import GameView, Refusal, view_of, view_or_none
 from .tracking import Tracking
 
 log = logging.getLogger(__name__)
@@ -65,14 +65,14 @@ class Servers:
         await self.core.store.save_guild_settings(guild_id, settings, user_id)
         return settings
 
-    async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameRow:
+    async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameView:
         """The game a user may end here, or a refusal."""
         row = await self.tracking.live_game(channel_id)
         if user_id != row.host_id and not is_admin:
             raise Refusal("Only the host or a member with Manage Server can end this game.")
         return row
 
-    async def end(self, game_id: int, user_id: int, is_admin: bool) -> GameRow:
+    async def end(self, game_id: int, user_id: int, is_admin: bool) -> GameView:
         """End a lobby or game early; it is kept as abandoned and records no results."""
 
         async def work() -> GameRow:
@@ -86,9 +86,9 @@ class Servers:
             )
             return await self.core.save(row, MoveRecord(user_id, "end"), status=status)
 
-        return await self.core.locked(game_id, work)
+        return view_of(await self.core.locked(game_id, work))
 
-    async def unreachable(self, game_id: int, reason: str) -> GameRow | None:
+    async def unreachable(self, game_id: int, reason: str) -> GameView | None:
         """The bot can no longer show this game (it lost access to the channel, the channel
         or its board is gone for good): the game ends as abandoned and records nothing, so
         that no timer plays it on unseen. None if it had ended already (a finished game
@@ -109,4 +109,4 @@ class Servers:
             move = MoveRecord(None, "unreachable", reason)
             return await self.core.save(row, move, status=status, deadline_at=None, ping_at=None)
 
-        return await self.core.locked(game_id, work)
+        return view_or_none(await self.core.locked(game_id, work))

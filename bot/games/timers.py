@@ -11,14 +11,13 @@ from bot.engine import (
     TimeoutPolicy,
 )
 from bot.store import (
-    GameRow,
     GameStatus,
     MoveRecord,
 )
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
 from .replay import scoring_detail
-from .results import ComputerDue, Expired, Outcome, Pinged, Refusal, TimedOut
+from .results import ComputerDue, Expired, GameView, Outcome, Pinged, Refusal, TimedOut, view_of
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -41,11 +40,11 @@ class Timers:
 
     async def boards_behind(
         self, ours: Callable[[int | None], bool] = lambda guild_id: True
-    ) -> list[GameRow]:
+    ) -> list[GameView]:
         """Live games (in the servers ``ours`` picks) whose board a failed post or answer
         left behind, quiet for a while: the timer repairs them."""
         rows = await self.core.store.boards_behind(stamp(self.core.clock() - REPAIR_AFTER))
-        return [row for row in rows if ours(row.guild_id)]
+        return [view_of(row) for row in [row for row in rows if ours(row.guild_id)]]
 
     async def act(self, game_id: int) -> Outcome | None:
         """Do what a due game's timer says, once: close, abandon, play the turn, or remind.
@@ -67,7 +66,8 @@ class Timers:
                         status=GameStatus.CANCELLED,
                         deadline_at=None,
                     )
-                    return Expired(saved, "Nobody started this lobby in time, so it closed.")
+                    reason = "Nobody started this lobby in time, so it closed."
+                    return Expired(view_of(saved), reason)
                 return None
             game = self.core.game_of(row)
             last_move = row.last_move_at or row.updated_at
@@ -76,7 +76,7 @@ class Timers:
                     row, MoveRecord(None, "idle-timeout"), status=GameStatus.ABANDONED,
                     deadline_at=None, ping_at=None,
                 )  # fmt: skip
-                return Expired(saved, "No move for 24 hours, so the game was abandoned.")
+                return Expired(view_of(saved), "No move for 24 hours, so the game was abandoned.")
             if row.deadline_at is not None and row.deadline_at <= now_at:
                 seat = game.current_seat
                 round_no = game.round
@@ -91,7 +91,7 @@ class Timers:
                 # the watchdog of a computer's turn: start it again, and watch again
                 timer = self.core.turn_timer(row, game)
                 saved = await self.core.save(row, MoveRecord(None, "ping"), None, **timer)
-                return ComputerDue(saved)
+                return ComputerDue(view_of(saved, game))
             if row.ping_at is not None and row.ping_at <= now_at:
                 # the turn it reminded of: an Undo back to this turn does not remind again
                 ping = MoveRecord(None, "ping", str(game.turn_number))
@@ -101,7 +101,7 @@ class Timers:
                     left = max(
                         0, int((datetime.fromisoformat(row.deadline_at) - now).total_seconds())
                     )
-                return Pinged(saved, game.current_player_id, left)
+                return Pinged(view_of(saved, game), game.current_player_id, left)
             return None
 
         try:

@@ -21,7 +21,7 @@ from bot.store import (
 
 from .core import Core, player_id, stamp
 from .replay import Replay, Turn, replay, story
-from .results import NO_GAME_HERE, Board, Card, Refusal
+from .results import NO_GAME_HERE, Board, Card, GameView, Refusal, view_of, view_or_none
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +38,14 @@ class Tracking:
         self.core = core
         self._install_id: str | None = None
 
-    async def nonce(self, row: GameRow, tag: str) -> str:
+    async def nonce(self, row: GameView, tag: str) -> str:
         """The nonce for posting one of a game's messages: the same when a post is retried
         (Discord then returns the message already made), different in every database."""
         if self._install_id is None:
             self._install_id = await self.core.store.install_id()
         return f"yz{self._install_id}{row.id}{tag}"
 
-    async def turn_began(self, row: GameRow) -> int:
+    async def turn_began(self, row: GameView) -> int:
         """The version the current turn began at, whose nonce its board was first posted
         with (the rolls and holds since do not post). A repair that posts with that nonce
         gets back the board a process posted and then died before recording, rather than a
@@ -57,7 +57,7 @@ class Tracking:
             began = version - 1
         return began
 
-    async def board_shown(self, row: GameRow, message_id: int, game: Game | None) -> bool:
+    async def board_shown(self, row: GameView, message_id: int, game: Game | None) -> bool:
         """Record that ``message_id`` now shows ``row`` as it is. False if it does not, and
         never will: a newer board is on record, or an Undo took the game back to another
         turn while this board was being posted (that message shows a turn that is gone)."""
@@ -122,50 +122,56 @@ class Tracking:
             row.players, row.preset, row.timeout_policy, await self.core.store.moves(game_id)
         )
 
-    async def find(self, game_id: int) -> GameRow | None:
+    async def find(self, game_id: int) -> GameView | None:
         """A game as stored, or None."""
-        return await self.core.store.get_game(game_id)
+        return view_or_none(await self.core.store.get_game(game_id))
 
-    async def find_live(self, channel_id: int) -> GameRow | None:
+    async def find_live(self, channel_id: int) -> GameView | None:
         """The lobby or game in a channel (or its thread), or None."""
-        return await self.core.store.live_game_in(channel_id)
+        return view_or_none(await self.core.store.live_game_in(channel_id))
 
-    async def live_games(self) -> list[GameRow]:
+    async def live_games(self) -> list[GameView]:
         """Every lobby and running game."""
-        return await self.core.store.live_games()
+        return [view_of(row) for row in await self.core.store.live_games()]
 
-    async def needing_messages(self) -> list[GameRow]:
+    async def needing_messages(self) -> list[GameView]:
         """What a repair looks at: every live game, and finished games whose final message
         was never posted."""
-        return (
-            await self.core.store.live_games() + await self.core.store.games_missing_final_message()
-        )
+        store = self.core.store
+        rows = await store.live_games() + await store.games_missing_final_message()
+        return [view_of(row) for row in rows]
 
     async def undo_open(self, game_id: int) -> bool:
         """Whether the game's last scoring still offers its Undo."""
         row = await self.core.store.get_game(game_id)
         return row is not None and row.undo_message_id is not None
 
-    async def live_game(self, channel_id: int) -> GameRow:
+    async def live_game(self, channel_id: int) -> GameView:
         """The channel's lobby or game, or a refusal saying there is none."""
         row = await self.core.store.live_game_in(channel_id)
         if row is None:
             raise Refusal(NO_GAME_HERE)
-        return row
+        return view_of(row)
 
-    async def set_thread(self, game_id: int, thread_id: int) -> GameRow:
+    async def set_thread(self, game_id: int, thread_id: int) -> GameView:
         """Record the thread a game is played in."""
         row = await self.core.row(game_id)
-        return await self.core.save(row, MoveRecord(None, "thread"), thread_id=thread_id)
+        return view_of(await self.core.save(row, MoveRecord(None, "thread"), thread_id=thread_id))
 
-    async def render(self, row: GameRow) -> Board:
-        """The board for a stored game as it is now (for repairs after a restart)."""
+    async def render(self, shown: GameView) -> Board:
+        """The board for a game as it is now (for repairs after a restart)."""
+        return await self.board_of(await self.core.row(shown.id))
+
+    async def board_of(self, row: GameRow) -> Board:
+        """The board for a stored game as it is now."""
         game = self.core.game_of(row) if row.state is not None else None
         return await self.core.board(row, game if row.status == GameStatus.ACTIVE else None)
 
-    async def final_image(self, row: GameRow) -> bytes:
+    async def final_image(self, row: GameView) -> bytes:
         """The final scorecard of a finished game."""
-        return await self.core.drawing_pool.run(final_png, self.core.game_of(row).to_dict())
+        if row.game is None:
+            raise Refusal("This game has not started yet.")
+        return await self.core.drawing_pool.run(final_png, row.game.to_dict())
 
     async def scorecard(
         self, channel_id: int, viewer_id: int, member_id: int | None, picture: bool = True

@@ -27,7 +27,7 @@ from .coaching import Coaching
 from .core import Core, bot_level, is_bot, next_host, people_left, player_id, refusing
 from .lobby import Lobby
 from .replay import held_mask, scoring_detail
-from .results import NO_GAME_HERE, Board, Refusal, Scored, Undone
+from .results import NO_GAME_HERE, Board, GameView, Refusal, Scored, Undone, view_of
 from .tracking import Tracking
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,15 @@ class Turns:
                 self.core.link(row),
             )
         return game
+
+    def _scored_already(self, row: GameRow, user_id: int, turn: int) -> bool:
+        """Whether a click for ``turn`` comes from the player who has just scored that very
+        turn (their scoring can still be undone): a double click on the box menu."""
+        if row.status != GameStatus.ACTIVE or row.state is None:
+            return False
+        game = self.core.game_of(row)
+        # the turns played count the scoring: the click was made on the turn before it
+        return game.undo_player_id == player_id(user_id) and turn == game.turn_number - 1
 
     async def _live_turn(
         self, game_id: int, message_id: int | None, turn: int, rolls_used: int
@@ -135,7 +144,7 @@ class Turns:
             detail = f"{'hold' if held else 'release'} die {index + 1}"
             move = MoveRecord(user_id, "hold", detail, str(game.dice))
             saved = await self.core.save(row, move, game, **self.core.moved())
-            return Board(saved, game, None, None, self.core.best_box(row, game))
+            return Board(view_of(saved, game), game, None, None, self.core.best_box(row, game))
 
         return await self.core.locked(game_id, work)
 
@@ -151,6 +160,9 @@ class Turns:
         """Score the dice in a box; the turn passes on, or the game ends and results are kept."""
 
         async def work() -> Scored:
+            row = await self.core.row(game_id)
+            if self._scored_already(row, user_id, turn):
+                raise Refusal("That turn is scored already (a double click?): nothing changed.")
             row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
             try:
                 category = Category(box)
@@ -210,7 +222,7 @@ class Turns:
                 )  # fmt: skip
                 pool = self.core.drawing_pool
                 final = await pool.run(final_png, game.to_dict()) if row.pictures else None
-                return Scored(Board(saved, game), result, name, round_no, final)
+                return Scored(Board(view_of(saved, game), game), result, name, round_no, final)
             saved = await self.core.save(
                 row,
                 move,
@@ -220,7 +232,7 @@ class Turns:
                 ping_at=None,
                 **extra,
             )
-            return Scored(Board(saved, game), result, name, round_no)
+            return Scored(Board(view_of(saved, game), game), result, name, round_no)
         changes = {**self.core.turn_timer(row, game), **extra}
         board = await self.core.save_drawing(row, move, game, None, changes)
         return Scored(board if later else await board.drawn(), result, name, round_no)
@@ -257,6 +269,11 @@ class Turns:
                 raise Refusal("This game is over: its last scoring is final.")
             game = self.core.game_of(row)
             if message_id != row.undo_message_id or turn != game.turn_number - 1:
+                if row.undo_message_id is None and message_id == row.board_message_id:
+                    raise Refusal(  # this Undo's own message is the board again
+                        "That scoring is taken back already (a double click?): this is the "
+                        "live board again."
+                    )
                 raise Refusal("Too late to undo: the next roll has happened.", self.core.link(row))
             undone_turn = (game.turn_number, game.current_player_id)
             with refusing():
@@ -322,18 +339,18 @@ class Turns:
 
         return await self.core.locked(game_id, work)
 
-    async def game_to_leave(self, channel_id: int, user_id: int) -> GameRow:
+    async def game_to_leave(self, channel_id: int, user_id: int) -> GameView:
         """What /yahtzee leave leaves: the channel's game if the member sits in it, else
         their daily challenge try (played privately, in no channel)."""
         row = await self.core.store.live_game_in(channel_id)
         if row is not None and any(uid == user_id for uid, _ in row.players):
-            return row
+            return view_of(row)
         daily = await self.core.store.live_daily_of(user_id)
         if daily is not None:
-            return daily
+            return view_of(daily)
         if row is None:
             raise Refusal(NO_GAME_HERE)
-        return row  # the refusal comes from the game: "you are not playing"
+        return view_of(row)  # the refusal comes from the game: "you are not playing"
 
     async def leave_game(self, channel_id: int, user_id: int) -> Board:
         """A player leaves the running game; the others play on; the last one out ends it."""
@@ -365,16 +382,17 @@ class Turns:
             saved = await self.core.save(
                 row, move, game, status=status, results=results, deadline_at=None, ping_at=None
             )
-            return Board(saved, game)
+            return Board(view_of(saved, game), game)
         changes = (
             self.core.turn_timer(row, game) if turn_moved else {}
         )  # a new player's turn starts
-        if move.action == "leave" and move.user_id == row.host_id:
+        hosting = next((s for s in game.seats if s.player_id == player_id(row.host_id)), None)
+        if hosting is not None and hosting.left:  # the host left, or was removed
             changes["host_id"] = next_host(game, row.host_id)
         saved = await self.core.save(row, move, game, **changes)
         return await self.core.board(saved, game)
 
-    async def rejoin(self, channel_id: int, user_id: int) -> GameRow:
+    async def rejoin(self, channel_id: int, user_id: int) -> GameView:
         """An away player takes their seat back from their next turn."""
         row = await self.tracking.live_game(channel_id)
 
@@ -389,7 +407,7 @@ class Turns:
                 current, MoveRecord(user_id, "rejoin"), game, **self.core.moved()
             )
 
-        return await self.core.locked(row.id, work)
+        return view_of(await self.core.locked(row.id, work))
 
     async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
         """The host or an admin removes an away player from the running game."""
@@ -406,6 +424,8 @@ class Turns:
                 seat = game.seats[game.seat_of(player_id(target_id))]
             except RuleError:
                 raise Refusal("That member is not playing in this game.") from None
+            if seat.left:
+                raise Refusal(f"{seat.name} has left the game already.")
             if not seat.away:
                 raise Refusal(
                     f"{seat.name} is not away: only a player who timed out and is being "

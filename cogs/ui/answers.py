@@ -92,6 +92,7 @@ def _first_answer(interaction: discord.Interaction[Any]) -> None:
         ANSWER_SECONDS.labels(kind).observe(max(age, 0.0))
     log.debug("%s answered %.0f ms after Discord sent it", kind, age * 1000)
 
+
 def _delay(interaction: discord.Interaction[Any]) -> float:
     """Seconds from now until the interaction should be acknowledged if still unanswered."""
     age = (datetime.now(UTC) - interaction.created_at).total_seconds()

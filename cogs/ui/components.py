@@ -196,7 +196,14 @@ class SelectControl(Control[Select], key="", fields={}, handler=""):
 GAME: dict[str, Field] = {"game_id": ID}
 TURN: dict[str, Field] = {"game_id": ID, "turn": ID, "rolls": DIGIT}
 LOBBY_ACTIONS = (
-    "join", "leave", "start", "cancel", "bot-optimal", "bot-casual", "bot-winning", "hints",
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "bot-optimal",
+    "bot-casual",
+    "bot-winning",
+    "hints",
     "unseat",
 )
 

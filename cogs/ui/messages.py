@@ -6,13 +6,22 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 import discord
 
 from bot.engine import ROLLS_PER_TURN, ROUNDS, BoxOption, Game, Preset
-from bot.games import Board, Card, Report, Scored, is_bot, player_id
+from bot.games import (
+    Board,
+    Card,
+    DailyEntry,
+    GameView,
+    GuildSettings,
+    Report,
+    Scored,
+    is_bot,
+    player_id,
+)
 from bot.games.replay import Turn
 from bot.leaderboard import (
     LEADERBOARD_KINDS,
@@ -23,7 +32,6 @@ from bot.leaderboard import (
     format_figure,
 )
 from bot.render.text_card import card_text, code_block
-from bot.store import DailyEntry, GameRow, GuildSettings
 from bot.strategy.coach import BoxHint
 from bot.strategy.decisions import Choice, count_word
 from bot.strategy.winning import WinHint
@@ -99,7 +107,9 @@ async def send_card(interaction: discord.Interaction[Any], card: Card) -> None:
     files = [png(card.image, CARD_FILE)] if card.image is not None else []
     await answers.send(
         interaction,
-        f"**{shown_name(card.name)}**\n{code_block(card.text)}", files=files, ephemeral=True
+        f"**{shown_name(card.name)}**\n{code_block(card.text)}",
+        files=files,
+        ephemeral=True,
     )
 
 
@@ -111,9 +121,9 @@ def png(data: bytes, name: str) -> discord.File:
 # -- lobby -----------------------------------------------------------------------------------
 
 
-def lobby_embed(row: GameRow) -> discord.Embed:
+def lobby_embed(row: GameView) -> discord.Embed:
     """The lobby: players so far, the host, the preset, and what to do."""
-    preset = Preset(row.preset)
+    preset = row.preset
     embed = discord.Embed(title="Yahtzee: lobby", colour=GREEN)
     if row.status == "lobby":
         embed.description = (
@@ -144,7 +154,7 @@ def invitation(host: str, invited: list[tuple[int, str]]) -> str | None:
     return f"{who}: {shown_name(host)} wants a rematch. Press **Join** to take a seat."
 
 
-def lobby_view(row: GameRow) -> discord.ui.View:
+def lobby_view(row: GameView) -> discord.ui.View:
     """Join, Leave, Start and Cancel while the lobby is open (no buttons once it closes)."""
     view = Controls()
     if row.status != "lobby":
@@ -202,8 +212,8 @@ def board_embed(board: Board) -> discord.Embed:
             f"{who}: roll {game.rolls_used} of {ROLLS_PER_TURN}. Click dice to hold them, then "
             "**Roll** again, or pick a box to score now."
         )
-    if board.row.deadline_at is not None:  # a live countdown in every client's own time
-        deadline = datetime.fromisoformat(board.row.deadline_at)
+    deadline = board.row.deadline
+    if deadline is not None:  # a live countdown in every client's own time
         text += f"\n\N{ALARM CLOCK} Time runs out <t:{int(deadline.timestamp())}:R>."
     embed = discord.Embed(
         title=f"Yahtzee: round {game.round} of {ROUNDS}", description=text, colour=GREEN
@@ -343,7 +353,7 @@ def undo_view(game_id: int, turn: int) -> discord.ui.View:
 
 
 def final_embed(
-    row: GameRow, game: Game, picture: bool = True, daily: DailyEntry | None = None
+    row: GameView, game: Game, picture: bool = True, daily: DailyEntry | None = None
 ) -> discord.Embed:
     """Game over: the ranking with totals and bonuses, then the cards as text (for screen
     readers, and in place of the picture where the bot may not attach files); a daily
@@ -384,7 +394,7 @@ def final_embed(
         if row.daily is not None
         else "Play again opens a lobby for the same players"
     )
-    embed.set_footer(text=f"{Preset(row.preset).title} rules · {after}")
+    embed.set_footer(text=f"{row.preset.title} rules · {after}")
     return embed
 
 
@@ -407,7 +417,7 @@ def daily_intro(day: str) -> str:
     )
 
 
-def daily_result_embed(row: GameRow, game: Game, entry: DailyEntry | None) -> discord.Embed:
+def daily_result_embed(row: GameView, game: Game, entry: DailyEntry | None) -> discord.Embed:
     """What the channel sees of a daily challenge: the result alone (the card would tell
     others which boxes the day's dice fill)."""
     seat = game.seats[0]
@@ -449,9 +459,7 @@ def daily_board_embed(entries: list[DailyEntry], day: str, everywhere: bool) -> 
         )
         if entries[0].optimal is not None:
             text += f"\nThe Optimal bot scored **{entries[0].optimal}** on today's dice."
-    return discord.Embed(
-        title=f"Daily challenge {day}: {where}", description=text, colour=GOLD
-    )
+    return discord.Embed(title=f"Daily challenge {day}: {where}", description=text, colour=GOLD)
 
 
 def replay_text(turns: list[Turn]) -> str:

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import NOBODY_LEFT, Board, GameService, Scored, is_bot
-from bot.store import GameRow, GameStatus
+from bot.games import NOBODY_LEFT, Board, GameService, GameStatus, GameView, Scored, is_bot
 from bot.strategy import supports
 
 from . import answers
@@ -69,8 +68,10 @@ class Publisher:
     def games(self) -> GameService:
         return self.bot.games
 
-    def channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(channel_id)
+    def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
+        """A channel to post in by id (with its server's id, so that a message's link is
+        the server's, not a DM's ``@me``)."""
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
     async def unarchiving(self, channel_id: int, act: Callable[[], Awaitable[T]]) -> T:
         """``act()``; if Discord answers that the game's thread is archived (a long game,
@@ -86,7 +87,7 @@ class Publisher:
 
     # -- reminders ---------------------------------------------------------------------------
 
-    async def remind(self, row: GameRow, player_id: str, seconds_left: int) -> None:
+    async def remind(self, row: GameView, player_id: str, seconds_left: int) -> None:
         """The half-time reminder of a turn: deleted when the turn ends."""
         minutes, seconds = divmod(seconds_left, 60)
         link = ""
@@ -104,7 +105,7 @@ class Publisher:
         self._reminders[row.id] = (row.board_channel_id, reminder.id)
         await self.games.tracking.reminder_posted(row.id, reminder.id)
 
-    async def turn_over(self, game_id: int, row: GameRow | None = None) -> None:
+    async def turn_over(self, game_id: int, row: GameView | None = None) -> None:
         """A turn has ended: its half-time reminder, if any, has done its job and goes (the
         channel keeps no extra message per reminded turn). ``row``: the game as saved, whose
         record names a reminder a process posted before it restarted."""
@@ -304,7 +305,7 @@ class Publisher:
         message_id = interaction.message.id if interaction.message is not None else None
         said = summary_embed(scored).description or ""
         if scored.finished:
-            game = self.games.core.game_of(row)
+            game = row.require_game()
             daily = await self.games.daily.daily_entry(row.id)
             picture = scored.final_image
             await answers.edit(
@@ -327,13 +328,13 @@ class Publisher:
         await self.games.tracking.board_shown(row, message_id or 0, board.game)
         await self.scored(row.id, message_id)
 
-    async def show_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
+    async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
         await answers.edit(interaction, embed=lobby_embed(row), view=lobby_view(row))
         if interaction.message is not None:
             await self.games.tracking.board_shown(row, interaction.message.id, None)
 
-    async def edit_lobby(self, row: GameRow, message_id: int) -> None:
+    async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
         message = self.channel(row.board_channel_id).get_partial_message(message_id)
         await message.edit(embed=lobby_embed(row), view=lobby_view(row))
@@ -341,7 +342,7 @@ class Publisher:
     async def answer_with_lobby(
         self,
         interaction: discord.Interaction[Any],
-        row: GameRow,
+        row: GameView,
         content: str | None = None,
         mentions: discord.AllowedMentions | None = None,
     ) -> None:
@@ -358,12 +359,12 @@ class Publisher:
 
     async def post_lobby(
         self,
-        row: GameRow,
+        row: GameView,
         content: str | None = None,
         mentions: discord.AllowedMentions | None = None,
     ) -> discord.Message:
         """A lobby message posted (not as an answer), noted as the game's board."""
-        message = await self.channel(row.board_channel_id).send(
+        message = await self.channel(row.board_channel_id, row.guild_id).send(
             content,
             embed=lobby_embed(row),
             view=lobby_view(row),
@@ -377,7 +378,7 @@ class Publisher:
         a lost answer leaves a board to repair, not an Undo offer)."""
         await self.games.tracking.undo_offered(game_id, message_id)
 
-    async def close_undo(self, row: GameRow) -> None:
+    async def close_undo(self, row: GameView) -> None:
         """The Undo offer of the last scoring has lapsed: its button goes."""
         await self.retire(row.board_channel_id, row.undo_message_id)
         if row.undo_message_id is not None:
@@ -424,19 +425,19 @@ class Publisher:
         except discord.HTTPException as exc:
             log.info("could not delete message %s in %s: %s", message_id, channel_id, exc)
 
-    async def post_final(self, row: GameRow, image: bytes | None = None) -> None:
+    async def post_final(self, row: GameView, image: bytes | None = None) -> None:
         """The game-over message: ranking, the cards as text, the final picture."""
         await self.turn_over(row.id, row)
         self._pinged.pop(row.id, None)
         parked = self._parked.pop(row.id, None)
         if parked is not None:
             await self.delete(row.board_channel_id, parked[0])
-        game = self.games.core.game_of(row)
+        game = row.require_game()
         if image is None and row.pictures:
             image = await self.games.tracking.final_image(row)
         daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
-            message = await self.channel(row.board_channel_id).send(
+            message = await self.channel(row.board_channel_id, row.guild_id).send(
                 nonce=await self.games.tracking.nonce(row, "final"),
                 embed=daily_result_embed(row, game, daily),
                 view=final_view(row.id, analysis=False, daily=True),
@@ -481,7 +482,7 @@ class Publisher:
                     # (50 requests a second) to the clicks
                     await asyncio.sleep(REPAIR_PACE)
 
-    async def repair_one(self, row: GameRow) -> int:
+    async def repair_one(self, row: GameView) -> int:
         """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""
         try:
             return int(await self.repair(row))
@@ -516,7 +517,7 @@ class Publisher:
             return
         await self.repair(fresh)
 
-    async def repair(self, row: GameRow) -> bool:
+    async def repair(self, row: GameView) -> bool:
         """Post or edit what a game's messages miss; True if anything had to be sent."""
         if row.status == GameStatus.LOBBY:
             if row.board_message_id is None:
@@ -541,7 +542,7 @@ class Publisher:
             await self.retire(row.board_channel_id, row.undo_message_id)
             await self.post_final(row)
             return True
-        game = self.games.core.game_of(row)
+        game = row.require_game()
         sent = False
         if row.undo_message_id is not None and game.undo_player_id is None:
             await self.close_undo(row)
@@ -570,7 +571,7 @@ class Publisher:
             self._on_computer_turn(row.id)
         return sent
 
-    async def end_unreachable(self, where: Callable[[GameRow], bool], reason: str) -> list[int]:
+    async def end_unreachable(self, where: Callable[[GameView], bool], reason: str) -> list[int]:
         """End, recording nothing, every live game ``where`` picks: no timer, repair or
         computer player acts on a game nobody can see (nor spends Discord's invalid-request
         allowance on it). Returns the games ended."""
@@ -582,7 +583,7 @@ class Publisher:
                 ended.append(row.id)
         return ended
 
-    async def ended(self, before: GameRow | None, row: GameRow, reason: str) -> None:
+    async def ended(self, before: GameView | None, row: GameView, reason: str) -> None:
         """A game ended early: its board says why, its Undo and reminder go."""
         if before is None:
             return

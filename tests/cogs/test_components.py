@@ -42,7 +42,13 @@ def test_nothing_in_bot_imports_cogs() -> None:
 
 
 def test_the_cogs_never_touch_the_store() -> None:
-    """The cogs go through the service: no ``bot.store`` call, no ``.store`` attribute."""
+    """The cogs go through the service: no ``bot.store`` import (a game reaches them as the
+    service's ``GameView``, never a store row), no ``.store`` attribute."""
+    importing = {
+        str(path.relative_to(ROOT)): sorted(m for m in _imports(path) if m.startswith("bot.store"))
+        for path in (ROOT / "cogs").rglob("*.py")
+    }
+    assert {k: v for k, v in importing.items() if v} == {}
     for path in (ROOT / "cogs").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         reached = [

@@ -90,14 +90,14 @@ class Referee:
         self.checked: dict[str, int] = {}  # moves checked, by action
 
     async def games(self) -> list[int]:
-        rows = await self.bot.games.tracking.live_games()
+        rows = await self.bot.store.live_games()
         return sorted({*self.seen, *(row.id for row in rows)})
 
     async def snapshot(self) -> None:
         """Before an interaction: whose turn, who may undo, who hosts, in every game."""
         self.before = {}
         for game_id in await self.games():
-            row = await self.bot.games.tracking.find(game_id)
+            row = await self.bot.store.get_game(game_id)
             if row is None:
                 continue
             self.seen.setdefault(game_id, max([v for v, *_ in await self._moves(game_id)] or [0]))
@@ -130,7 +130,7 @@ class Referee:
 
     async def check_replay(self, game_id: int) -> None:
         """The move log replays to the stored game; a finished game's results are its cards'."""
-        row = await self.bot.games.tracking.find(game_id)
+        row = await self.bot.store.get_game(game_id)
         assert row is not None
         replayed = await self.bot.games.tracking.replayed(
             game_id

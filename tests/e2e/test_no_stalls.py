@@ -50,7 +50,7 @@ async def test_two_computer_seats_in_a_row_play_on(
         await fake.wait_for(lambda: fake.last(channel)["content"] == f"<@{ann['id']}>, your turn!")
         await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], box, expect_next=False)
     await fake.wait_for(lambda: fake.last(channel)["content"] == f"<@{ann['id']}>, your turn!")
-    row = await bot.games.tracking.find_live(int(channel))
+    row = await bot.store.live_game_in(int(channel))
     assert row is not None
     moves = [(user, action) for _, user, action, _, _ in await bot.store.moves(row.id)]
     assert moves.count((None, "bot-score")) == 6  # both computers, three turns each
@@ -77,7 +77,7 @@ async def test_a_computer_turn_that_stalled_is_started_again_by_the_timer(
     await live_board(fake, channel)
     cog.publisher._on_computer_turn = lambda game_id: None  # its run "dies" before it starts
     await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], "chance")
-    row = await bot.games.tracking.find_live(int(channel))
+    row = await bot.store.live_game_in(int(channel))
     assert row is not None and row.deadline_at is None and row.ping_at is not None
     clock.advance(30)
     assert await cog.tick() == 0  # not due yet
@@ -106,9 +106,9 @@ async def test_the_last_person_out_ends_a_game_with_computers(
     await fake.click(ann, lobby, "Start")
     await live_board(fake, channel)
     await fake.slash(bob, channel, "yahtzee leave")
-    assert await bot.games.tracking.find_live(int(channel)) is not None  # Ann plays on
+    assert await bot.store.live_game_in(int(channel)) is not None  # Ann plays on
     await fake.slash(ann, channel, "yahtzee leave")
-    row = await bot.games.tracking.find(game_id)
+    row = await bot.store.get_game(game_id)
     assert row is not None and row.status == GameStatus.ABANDONED, row
     assert await bot.store.results(row.id) == []
     assert fake.live_boards(channel) == []
@@ -139,7 +139,7 @@ async def test_everyone_away_but_a_computer_ends_the_game(
         clock.advance(61)
         await cog.tick()
         await fake.settle()
-    row = await bot.games.tracking.find(game_id)
+    row = await bot.store.get_game(game_id)
     assert row is not None and row.status == GameStatus.ABANDONED
     assert fake.live_boards(channel) == []
     assert "Everyone is away. No person is left playing" in str(fake.last(channel)["embeds"])

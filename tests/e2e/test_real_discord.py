@@ -73,6 +73,27 @@ async def test_links_point_at_the_thread_in_thread_mode(
     assert expected in again.ephemeral_text
 
 
+async def test_play_again_after_a_game_in_a_thread_links_to_the_new_lobby(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """A solo game played in its thread, to the end; Play again opens the lobby in the
+    parent channel and the answer links to it on this server (not a DM's ``@me``)."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await start_bot()
+    await threads_on(fake, channel)
+    await start_game(fake, channel, ann)
+    (thread,) = fake.threads(channel)
+    for box in Category:
+        await play_turn(fake, dice, ann, thread["id"], [[2, 3, 4, 5, 6]], box.value)
+    final = fake.last(thread["id"])
+    answer = await fake.click(ann, final, "Play again")
+    lobby = fake.last(channel)
+    assert find_component(lobby, "Join") is not None
+    expected = f"https://discord.com/channels/{GUILD_ID}/{channel}/{lobby['id']}"
+    assert expected in answer.ephemeral_text, answer.ephemeral_text
+
+
 async def test_names_are_shown_as_typed(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:

@@ -141,6 +141,33 @@ async def test_two_rolls_at_once_roll_once(
     assert die_labels(fake.messages[board["id"]]) == ["1", "2", "3", "4", "5"]
 
 
+async def test_double_clicks_on_the_box_menu_and_on_undo_are_named_as_such(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Two picks of a box at once: one scoring; the other is told the turn is scored
+    already (a double click), not that the board is from an earlier turn. Two Undo clicks
+    at once: one takes the scoring back; the other is told so, not "too late"."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    board = await open_game(fake, channel, ann, bob)
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    first, second = await asyncio.gather(
+        fake.choose(ann, board, "chance"), fake.choose(ann, board, "large_straight")
+    )
+    answers = sorted([first, second], key=lambda a: a.response_type)
+    assert [a.response_type for a in answers] == [4, 7], answers
+    assert "scored already (a double click?)" in answers[0].ephemeral_text
+    summary = fake.messages[board["id"]]  # the scored turn's summary, with its Undo
+    first, second = await asyncio.gather(
+        fake.click(ann, summary, "Undo"), fake.click(ann, summary, "Undo")
+    )
+    answers = sorted([first, second], key=lambda a: a.response_type)
+    assert [a.response_type for a in answers] == [4, 7], answers
+    assert "taken back already (a double click?)" in answers[0].ephemeral_text
+
+
 async def test_a_restart_mid_turn_keeps_the_game(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:

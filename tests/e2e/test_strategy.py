@@ -196,7 +196,7 @@ async def test_a_game_against_the_to_win_bot(
         await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
         await play_turn(fake, dice, ann, channel, [[6, 6, 6, 5, 4]], box)
     await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
-    row = await bot.games.tracking.find_live(int(channel))
+    row = await bot.store.live_game_in(int(channel))
     assert row is not None
     moves = [action for _, _, action, *_ in await bot.store.moves(row.id)]
     assert moves.count("bot-score") == 2 and moves.count("score") == 2

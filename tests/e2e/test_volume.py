@@ -50,7 +50,7 @@ async def test_fifty_lobbies_at_once_stop_at_the_limit_and_others_play_on(
     assert all("Something went wrong" not in a.ephemeral_text for a in [*answers, *played])
     assert all(a.response_type == 7 for a in played), [a.ephemeral_text for a in played]
     assert await bot.store.live_games_of(int(ann["id"])) == MAX_LIVE_GAMES
-    row = await bot.games.tracking.find_live(int(quiet))
+    row = await bot.store.live_game_in(int(quiet))
     assert row is not None and row.version > 0
     assert [action for _, _, action, *_ in await bot.store.moves(row.id)][-2:] == ["roll", "score"]
 

@@ -4,13 +4,14 @@ idle timeouts, kicks, settings, and timers acted on exactly once (a controllable
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.app import YahtzeeBot
-from bot.engine import Category, ScriptedDice
-from bot.games import Expired, GameService, Pinged, Refusal, TimedOut
+from bot.engine import Category, Preset, ScriptedDice
+from bot.games import Expired, GameService, GameStatus, GameView, Pinged, Refusal, TimedOut
 from bot.settings import Settings
 from bot.store import Store, open_store
 
@@ -140,6 +141,33 @@ async def test_kick_only_away_players_by_host_or_admin(
     assert outcomes[0].away
     board = await service.turns.kick(CHANNEL, 99, 3, is_admin=True)
     assert board.game is not None and board.game.seats[2].left
+    with pytest.raises(Refusal, match="Cat has left the game already"):
+        await service.turns.kick(CHANNEL, 99, 3, is_admin=True)
+
+
+async def test_a_host_removed_while_away_hands_the_host_role_on(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """Ann hosts and times out twice (skip-seat: away); an admin removes her: Bob, the next
+    person still playing, hosts now (he may end the game; Ann may not)."""
+    table = await timed_table(service, (1, "Ann"), (2, "Bob"), (3, "Cat"), policy="skip-seat")
+    dice.extend([2, 3, 4, 5, 6] * 8)
+    for box in (Category.CHANCE, Category.SIXES):
+        clock.advance(300)
+        outcomes = await tick(service)
+        assert isinstance(outcomes[0], TimedOut) and outcomes[0].scored.result.player_id == "1"
+        await table.post(outcomes[0].scored.board)
+        await table.roll(2)
+        await table.score(2, box)
+        await table.roll(3)
+        await table.score(3, box)
+    assert outcomes[0].away
+    await service.turns.kick(CHANNEL, 99, 1, is_admin=True)
+    row = await service.tracking.live_game(CHANNEL)
+    assert row.host_id == 2
+    assert (await service.servers.check_can_end(CHANNEL, 2, is_admin=False)).id == row.id
+    with pytest.raises(Refusal, match="Only the host"):
+        await service.servers.check_can_end(CHANNEL, 1, is_admin=False)
 
 
 async def test_lobby_timeout(service: GameService, clock: FakeClock) -> None:
@@ -231,7 +259,7 @@ async def test_settings_are_validated_and_need_manage_server(service: GameServic
     assert (saved.preset, saved.turn_seconds, saved.use_threads) == ("bonus-turn", 300, True)
     assert await service.servers.server_settings(GUILD) == saved
     lobby = await service.lobby.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
-    assert lobby.preset == "bonus-turn"  # the server's default preset
+    assert lobby.preset is Preset.BONUS_TURN  # the server's default preset
 
 
 async def test_each_process_times_out_only_the_servers_of_its_shards(
@@ -254,3 +282,26 @@ async def test_each_process_times_out_only_the_servers_of_its_shards(
     assert bots[0].owns(None)  # a game outside any server belongs to every process
     alone = YahtzeeBot(Settings(token="t", database_path=tmp_path / "db"))
     assert await service.timers.due(alone.owns) == [first.id, second.id]
+
+
+async def test_the_discord_side_sees_a_view_with_times_and_the_engine_game(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """What the service hands the cogs is a ``GameView``, not a store row: the deadline a
+    datetime (by hand: 12:00 plus the 5-minute limit = 12:05 UTC), the preset and status
+    enums, the engine's game with the dice just rolled, the channel boards go to."""
+    table = await timed_table(service, (1, "Ann"), (2, "Bob"))
+    dice.extend([6, 6, 5, 5, 1])
+    board = await table.roll(1)
+    view = board.row
+    assert isinstance(view, GameView)
+    assert view.deadline == datetime(2026, 11, 22, 12, 5, tzinfo=UTC)
+    assert view.preset is Preset.OFFICIAL and view.status is GameStatus.ACTIVE
+    assert view.game is not None and list(view.game.dice or []) == [6, 6, 5, 5, 1]
+    assert view.board_channel_id == CHANNEL and view.players == [(1, "Ann"), (2, "Bob")]
+    found = await service.tracking.find(table.game_id)
+    assert isinstance(found, GameView) and found.require_game().current_player_id == "1"
+    lobby = await service.lobby.open_lobby(GUILD, CHANNEL + 1, 3, "Cat", None)
+    assert lobby.game is None  # nothing played yet
+    with pytest.raises(Refusal, match="not started"):
+        lobby.require_game()
