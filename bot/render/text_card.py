@@ -55,8 +55,16 @@ def _cell(seat: Seat, row: Row) -> str:
 
 
 def _name(name: str, width: int) -> str:
+    """A name for a column ``width`` wide: whole if it fits, else its first word if that
+    fits and is not a scrap ("Optimal bot" is "Optimal", "Anna Maria" is "Anna", but "A
+    very long name" is "A very…"), else cut with an ellipsis."""
     clean = " ".join(name.replace("`", "'").split()) or "Player"
-    return clean if len(clean) <= width else clean[: width - 1] + "…"
+    if len(clean) <= width:
+        return clean
+    first = clean.split(" ", 1)[0]
+    if width // 2 <= len(first) <= width:
+        return first
+    return clean[: width - 1] + "…"
 
 
 def card_text(game: Game, seats: Sequence[int] | None = None) -> str:

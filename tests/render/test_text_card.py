@@ -38,5 +38,7 @@ def test_open_boxes_many_seats_and_awkward_names() -> None:
     assert "`" not in odd
     assert "a'b'c" in header and "A very\u2026" in header  # cut to 7 characters
     assert "Optimal" in header.split()  # the computer player's name whole
+    seats = card_text(Game([("1", "Anna Maria"), ("-10", "Optimal bot"), ("2", "Bartholomew")]))
+    assert seats.splitlines()[0].split() == ["Anna", "Optimal", "Bartho\u2026"]  # first words
     two = card_text(Game([("1", "Ann"), ("-10", "Optimal")]))
     assert max(len(line) for line in two.splitlines()) <= 27  # a phone's code block
