@@ -59,6 +59,9 @@ class Coaching:
             raise Refusal("The host switched hints off for this game.")
         game = self.core.game_of(row)
         if game.current_player_id != player_id(user_id):
+            mine = [s for s in game.seats if s.player_id == player_id(user_id)]
+            if mine and mine[0].left:
+                raise Refusal("You left this game: hints are for the players still in it.")
             raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")

@@ -70,6 +70,8 @@ async def test_leave_passes_the_turn_and_end_needs_rights(
     assert "You left this game" in gone.ephemeral_text  # not "It's Bob's turn"
     again = await fake.slash(ann, channel, "yahtzee leave")
     assert "You have left this game already" in again.ephemeral_text
+    hint = await fake.slash(ann, channel, "yahtzee hint")
+    assert "You left this game" in hint.ephemeral_text  # not "for the player whose turn"
     await play_turn(fake, dice, bob, channel, [[5, 5, 5, 2, 2]], "full_house")
     assert fake.last(channel)["content"].startswith(f"<@{cat['id']}>")  # Ann is skipped
 
