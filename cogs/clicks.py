@@ -14,7 +14,14 @@ from bot.games import Board, GameService, Refusal
 from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 
 from .errors import guarded, tell
-from .shared import check_permissions, display_name, message_id, send_hint, send_stats
+from .shared import (
+    check_permissions,
+    display_name,
+    leaderboard_page,
+    message_id,
+    send_hint,
+    send_stats,
+)
 from .ui import answers
 from .ui.components import dispatch, route
 from .ui.messages import (
@@ -76,10 +83,7 @@ class Clicks(commands.Cog):
         kind, period, number = (parts + ("", "", ""))[:3]
         if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
             raise Refusal("That leaderboard does not exist; use /yahtzee leaderboard.")
-        page = await self.bot.leaderboards.page(
-            interaction.guild_id, kind, period, int(number), interaction.user.id,
-            display_name(interaction.user),
-        )  # fmt: skip
+        page = await leaderboard_page(self.bot.leaderboards, interaction, kind, period, int(number))
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
@@ -94,15 +98,8 @@ class Clicks(commands.Cog):
         self, interaction: discord.Interaction[Any], kind: str, period: str, page: int, step: str
     ) -> None:
         """Previous or Next on a leaderboard: the message shows the other page."""
-        assert interaction.guild_id is not None
-        shown = await self.bot.leaderboards.page(
-            interaction.guild_id,
-            kind,
-            period,
-            page - 1 if step == "prev" else page + 1,
-            interaction.user.id,
-            display_name(interaction.user),
-        )
+        number = page - 1 if step == "prev" else page + 1
+        shown = await leaderboard_page(self.bot.leaderboards, interaction, kind, period, number)
         picture = interaction.app_permissions.attach_files
         await answers.edit(
             interaction,

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.games import GameService, Refusal
-from bot.leaderboard import Leaderboards
+from bot.leaderboard import LeaderboardPage, Leaderboards
 
 from .ui import answers
 from .ui.messages import STATS_FILE, hint_text, png, share_view, stats_embed
@@ -105,3 +105,19 @@ async def send_stats(
         ephemeral=private,
         allowed_mentions=discord.AllowedMentions.none(),
     )
+
+
+async def leaderboard_page(
+    leaderboards: Leaderboards,
+    interaction: discord.Interaction[Any],
+    kind: str,
+    period: str,
+    number: int | None,
+) -> LeaderboardPage:
+    """Page ``number`` of this server's leaderboard as the asker sees it (their own rank
+    under it; ``None``: the page they are on): for /yahtzee leaderboard, its pages, Share."""
+    assert interaction.guild_id is not None
+    return await leaderboards.page(
+        interaction.guild_id, kind, period, number, interaction.user.id,
+        display_name(interaction.user),
+    )  # fmt: skip

@@ -30,7 +30,7 @@ from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
 from .clicks import Clicks
 from .computer import ComputerPlayers
 from .gateway import Gateway
-from .shared import check_permissions, display_name, send_hint, send_stats
+from .shared import check_permissions, display_name, leaderboard_page, send_hint, send_stats
 from .turn_timers import TurnTimers
 from .ui import answers
 from .ui.messages import (
@@ -266,14 +266,12 @@ class Yahtzee(
         period: app_commands.Choice[str] | None = None,
     ) -> None:
         """A page of a leaderboard as an image, with the caller's own rank under it."""
-        assert interaction.guild_id is not None
-        page = await self.bot.leaderboards.page(
-            interaction.guild_id,
+        page = await leaderboard_page(
+            self.bot.leaderboards,
+            interaction,
             kind.value if kind else "high",
             period.value if period else "all",
             None,  # the asker's own page
-            interaction.user.id,
-            display_name(interaction.user),
         )
         picture = interaction.app_permissions.attach_files
         await answers.send(

@@ -12,10 +12,7 @@ from bot.engine import (
     Preset,
     ScoreResult,
 )
-from bot.store import (
-    GameRow,
-    GameStatus,
-)
+from bot.store import LIVE, GameRow, GameStatus
 from bot.strategy.coach import BoxHint
 
 NO_GAME_HERE = "There is no game in this channel. Start one with /yahtzee start."
@@ -69,7 +66,7 @@ class GameView:
     @property
     def is_live(self) -> bool:
         """A lobby or a running game."""
-        return self.status in (GameStatus.LOBBY, GameStatus.ACTIVE)
+        return self.status in LIVE
 
     def require_game(self) -> Game:
         """The engine's game, or a refusal for a lobby (nothing has been played yet)."""

@@ -169,9 +169,7 @@ class Tracking:
 
     async def final_image(self, row: GameView) -> bytes:
         """The final scorecard of a finished game."""
-        if row.game is None:
-            raise Refusal("This game has not started yet.")
-        return await self.core.drawing_pool.run(final_png, row.game.to_dict())
+        return await self.core.drawing_pool.run(final_png, row.require_game().to_dict())
 
     async def scorecard(
         self, channel_id: int, viewer_id: int, member_id: int | None, picture: bool = True

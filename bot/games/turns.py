@@ -160,10 +160,14 @@ class Turns:
         """Score the dice in a box; the turn passes on, or the game ends and results are kept."""
 
         async def work() -> Scored:
-            row = await self.core.row(game_id)
-            if self._scored_already(row, user_id, turn):
-                raise Refusal("That turn is scored already (a double click?): nothing changed.")
-            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            try:
+                row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            except Refusal:  # a stale menu: is it the second click of a scoring just made?
+                if self._scored_already(await self.core.row(game_id), user_id, turn):
+                    raise Refusal(
+                        "That turn is scored already (a double click?): nothing changed."
+                    ) from None
+                raise
             try:
                 category = Category(box)
             except ValueError:

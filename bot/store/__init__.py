@@ -6,6 +6,7 @@ from pathlib import Path
 from .base import Store, is_postgres_url, latest_schema_version
 from .queries import AVERAGE_MIN_GAMES, LEADERBOARD_SQL, Conflict, Plan, Query, Transaction
 from .records import (
+    LIVE,
     NO_MESSAGE,
     AlreadyApplied,
     ChannelBusy,
@@ -39,6 +40,7 @@ async def open_store(target: str | Path, migrate: bool = True) -> Store:
 __all__ = [
     "AVERAGE_MIN_GAMES",
     "LEADERBOARD_SQL",
+    "LIVE",
     "NO_MESSAGE",
     "AlreadyApplied",
     "ChannelBusy",
