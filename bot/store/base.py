@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import abc
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Concatenate, ParamSpec, Self, TypeVar
+from typing import Any, Self, TypeVar
 
-from .queries import Conflict, Plan, Query, Reads, Row, Transaction
+from .queries import _UNSET, Conflict, Plan, Query, Reads, Row, Transaction
+from .records import (
+    DailyEntry,
+    GameRow,
+    GameStatus,
+    GuildSettings,
+    LeaderboardRow,
+    MoveRecord,
+    PlayerGame,
+    ResultRow,
+)
 
-P = ParamSpec("P")
 R = TypeVar("R")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -65,32 +74,6 @@ async def drive(plan: Plan[R], execute: Callable[[Query], Awaitable[list[Row]]])
         return result
     finally:
         plan.close()
-
-
-def _reading(
-    read: Callable[Concatenate[Reads, P], Plan[R]],
-) -> Callable[Concatenate[Store, P], Awaitable[R]]:
-    """``Store.x(...)``: the plan ``Reads.x(...)`` run on the store's reading side."""
-
-    async def run(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await store.read(read(_READS, *args, **kwargs))
-
-    run.__name__ = read.__name__
-    run.__doc__ = read.__doc__
-    return run
-
-
-def _writing(
-    write: Callable[Concatenate[Transaction, P], Plan[R]],
-) -> Callable[Concatenate[Store, P], Awaitable[R]]:
-    """``Store.x(...)``: the plan ``Transaction.x(...)`` as a unit of work of its own."""
-
-    async def run(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await store.write(lambda tx: write(tx, *args, **kwargs))
-
-    run.__name__ = write.__name__
-    run.__doc__ = f"{write.__doc__}\n\n(A unit of work of its own: see ``Store.write``.)"
-    return run
 
 
 class Store(abc.ABC):
@@ -148,40 +131,255 @@ class Store(abc.ABC):
 
     # -- reads -----------------------------------------------------------------------------
 
-    get_game = _reading(Reads.get_game)
-    live_game_in = _reading(Reads.live_game_in)
-    live_daily_of = _reading(Reads.live_daily_of)
-    last_finished_game_in = _reading(Reads.last_finished_game_in)
-    live_games = _reading(Reads.live_games)
-    live_games_of = _reading(Reads.live_games_of)
-    games_by_status = _reading(Reads.games_by_status)
-    boards_behind = _reading(Reads.boards_behind)
-    install_id = _reading(Reads.install_id)
-    meta_value = _reading(Reads.meta_value)
-    due_games = _reading(Reads.due_games)
-    guild_settings = _reading(Reads.guild_settings)
-    games_missing_final_message = _reading(Reads.games_missing_final_message)
-    moves = _reading(Reads.moves)
-    results = _reading(Reads.results)
-    leaderboard = _reading(Reads.leaderboard)
-    player_games = _reading(Reads.player_games)
-    decisions = _reading(Reads.decisions)
-    player_name = _reading(Reads.player_name)
-    request_recorded = _reading(Reads.request_recorded)
-    logged = _reading(Reads.logged)
-    has_moves = _reading(Reads.has_moves)
-    daily_entry = _reading(Reads.daily_entry)
-    daily_board = _reading(Reads.daily_board)
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id (None for an id no game can have, such as a forged one too large for the
+        databases' integers)."""
+        return await self.read(_READS.get_game(game_id))
+
+    async def live_game_in(self, channel_id: int) -> GameRow | None:
+        """The lobby or running game of a channel, or of the thread it is played in."""
+        return await self.read(_READS.live_game_in(channel_id))
+
+    async def live_daily_of(self, user_id: int) -> GameRow | None:
+        """A member's daily challenge try in progress, if any (played privately, in no channel's
+        slot)."""
+        return await self.read(_READS.live_daily_of(user_id))
+
+    async def last_finished_game_in(self, channel_id: int) -> GameRow | None:
+        """The game that finished last in a channel (or in a thread of it)."""
+        return await self.read(_READS.last_finished_game_in(channel_id))
+
+    async def live_games(self) -> list[GameRow]:
+        """Every lobby and running game."""
+        return await self.read(_READS.live_games())
+
+    async def live_games_of(self, user_id: int) -> int:
+        """How many lobbies and running games seat a member (one scan of the live games)."""
+        return await self.read(_READS.live_games_of(user_id))
+
+    async def games_by_status(self) -> dict[str, int]:
+        """How many games are in each status (lobby, active, finished, abandoned)."""
+        return await self.read(_READS.games_by_status())
+
+    async def boards_behind(self, moved_before: str) -> list[GameRow]:
+        """Live games whose board does not show them as they are (a post or an answer that failed),
+        with no move since ``moved_before``: nothing is on its way to fix them."""
+        return await self.read(_READS.boards_behind(moved_before))
+
+    async def install_id(self) -> str:
+        """This database's random id (six hex digits), made by its migrations."""
+        return await self.read(_READS.install_id())
+
+    async def meta_value(self, key: str) -> str | None:
+        """A value the bot keeps about itself (``commands``: the commands last published)."""
+        return await self.read(_READS.meta_value(key))
+
+    async def due_games(self, now_at: str, idle_since: str) -> list[GameRow]:
+        """Live games past a deadline or ping time, or with no move by a person since then."""
+        return await self.read(_READS.due_games(now_at, idle_since))
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
+        """A server's settings (the defaults until an admin changes them)."""
+        return await self.read(_READS.guild_settings(guild_id))
+
+    async def games_missing_final_message(self) -> list[GameRow]:
+        """Finished games whose final message has not been posted."""
+        return await self.read(_READS.games_missing_final_message())
+
+    async def moves(
+        self, game_id: int
+    ) -> list[tuple[int, int | None, str, str | None, str | None]]:
+        """The move log of a game: (version, user, action, detail, dice), oldest first."""
+        return await self.read(_READS.moves(game_id))
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        """The result rows of a finished game, best place first."""
+        return await self.read(_READS.results(game_id))
+
+    async def leaderboard(self, guild_id: int, kind: str, since: str = "") -> list[LeaderboardRow]:
+        """Every player on a leaderboard of one server, ranked (one grouped scan of an index)."""
+        return await self.read(_READS.leaderboard(guild_id, kind, since))
+
+    async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
+        """A player's finished games on this server's boards, oldest first."""
+        return await self.read(_READS.player_games(guild_id, user_id))
+
+    async def decisions(
+        self, game_id: int, user_id: int
+    ) -> list[tuple[str, float | None, str | None]]:
+        """A player's moves in a game with what each cost: (action, loss, decision), in order."""
+        return await self.read(_READS.decisions(game_id, user_id))
+
+    async def player_name(self, guild_id: int, user_id: int) -> str | None:
+        """The name a player had in their last game here."""
+        return await self.read(_READS.player_name(guild_id, user_id))
+
+    async def request_recorded(self, request_id: int) -> bool:
+        """Whether a move answering this request (a click, a command) is in the log."""
+        return await self.read(_READS.request_recorded(request_id))
+
+    async def logged(self, game_id: int, action: str, detail: str) -> bool:
+        """Whether the game's log holds a move ``action`` with ``detail``."""
+        return await self.read(_READS.logged(game_id, action, detail))
+
+    async def has_moves(self, game_id: int) -> bool:
+        """Whether a game's move log holds anything (every game's holds its opening, until
+        retention prunes a finished game's)."""
+        return await self.read(_READS.has_moves(game_id))
+
+    async def daily_entry(self, game_id: int) -> DailyEntry | None:
+        """A daily challenge game's try: its day, score and the Optimal bot's."""
+        return await self.read(_READS.daily_entry(game_id))
+
+    async def daily_board(
+        self, day: str, guild_id: int | None, limit: int = 10
+    ) -> list[DailyEntry]:
+        """A day's finished tries, best first (ties: who finished first): on one server, or with
+        ``guild_id`` None on every server."""
+        return await self.read(_READS.daily_board(day, guild_id, limit))
 
     # -- writes, each a unit of work of its own ----------------------------------------------
 
-    create_game = _writing(Transaction.create_game)
-    update_game = _writing(Transaction.update_game)
-    set_messages = _writing(Transaction.set_messages)
-    show_board = _writing(Transaction.show_board)
-    set_move_cost = _writing(Transaction.set_move_cost)
-    save_guild_settings = _writing(Transaction.save_guild_settings)
-    set_meta_value = _writing(Transaction.set_meta_value)
-    prune_moves = _writing(Transaction.prune_moves)
-    archive_results = _writing(Transaction.archive_results)
-    restore_results = _writing(Transaction.restore_results)
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        players: Iterable[tuple[int, str]],
+        deadline_at: str | None = None,
+        request_id: int | None = None,
+        room_for: tuple[int, int] | None = None,
+        daily: str | None = None,
+        hints: bool = True,
+    ) -> GameRow:
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already, ``AlreadyApplied``
+        if ``request_id`` opened one already, ``SeatLimit`` if ``room_for`` (member,
+        limit) says the member has no room for another. ``daily``: the host's try at
+        that day's challenge, ``DailyTaken`` if they had it already. ``hints``: whether
+        the game offers hints."""
+        return await self.write(
+            lambda tx: tx.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                preset=preset,
+                players=players,
+                deadline_at=deadline_at,
+                request_id=request_id,
+                room_for=room_for,
+                daily=daily,
+                hints=hints,
+            )
+        )
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: MoveRecord,
+        *,
+        status: GameStatus = _UNSET,
+        state: dict[str, Any] | None = _UNSET,
+        state_format: int | None = _UNSET,
+        players: Sequence[tuple[int, str]] = _UNSET,
+        host_id: int = _UNSET,
+        deadline_at: str | None = _UNSET,
+        ping_at: str | None = _UNSET,
+        last_move_at: str | None = _UNSET,
+        turn_seconds: int = _UNSET,
+        timeout_policy: str = _UNSET,
+        thread_id: int | None = _UNSET,
+        hints: bool = _UNSET,
+        pictures: bool = _UNSET,
+        undo_message_id: int | None = _UNSET,
+        board: tuple[int | None, int | None, int | None] = _UNSET,
+        unseen: bool = False,
+        results: Sequence[ResultRow] = (),
+        room_for: tuple[int, int] | None = None,
+        daily_scores: tuple[int, int | None] | None = None,
+    ) -> GameRow:
+        """Apply one accepted change if the game is still at ``expected_version``."""
+        return await self.write(
+            lambda tx: tx.update_game(
+                game_id,
+                expected_version,
+                move,
+                status=status,
+                state=state,
+                state_format=state_format,
+                players=players,
+                host_id=host_id,
+                deadline_at=deadline_at,
+                ping_at=ping_at,
+                last_move_at=last_move_at,
+                turn_seconds=turn_seconds,
+                timeout_policy=timeout_policy,
+                thread_id=thread_id,
+                hints=hints,
+                pictures=pictures,
+                undo_message_id=undo_message_id,
+                board=board,
+                unseen=unseen,
+                results=results,
+                room_for=room_for,
+                daily_scores=daily_scores,
+            )
+        )
+
+    async def set_messages(
+        self,
+        game_id: int,
+        *,
+        undo_message_id: int | None = _UNSET,
+        final_message_id: int | None = _UNSET,
+        reminder_message_id: int | None = _UNSET,
+    ) -> None:
+        """Record which messages offer Undo, show the final result and remind the player to move
+        (the board message is recorded by ``show_board``, or with a move by
+        ``update_game``)."""
+        return await self.write(
+            lambda tx: tx.set_messages(
+                game_id,
+                undo_message_id=undo_message_id,
+                final_message_id=final_message_id,
+                reminder_message_id=reminder_message_id,
+            )
+        )
+
+    async def show_board(
+        self, game_id: int, message_id: int, turn: int | None, version: int
+    ) -> bool:
+        """Record ``message_id`` as the board showing ``version`` (at ``turn``), unless the record
+        already names a newer board, or another message for the same version at another
+        turn (an Undo took the game back while this board was being posted)."""
+        return await self.write(lambda tx: tx.show_board(game_id, message_id, turn, version))
+
+    async def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
+        """Add what a decision cost against optimal play to its move-log entry."""
+        return await self.write(lambda tx: tx.set_move_cost(game_id, version, loss, decision))
+
+    async def save_guild_settings(
+        self, guild_id: int, settings: GuildSettings, user_id: int
+    ) -> None:
+        """Store a server's settings (validated by the caller)."""
+        return await self.write(lambda tx: tx.save_guild_settings(guild_id, settings, user_id))
+
+    async def set_meta_value(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""
+        return await self.write(lambda tx: tx.set_meta_value(key, value))
+
+    async def prune_moves(self, finished_before: str, games: int) -> int:
+        """Delete the move logs of up to ``games`` games that ended (finished or abandoned) before
+        ``finished_before`` and still have one; how many games were pruned. Results,
+        leaderboards and the games' rows stay."""
+        return await self.write(lambda tx: tx.prune_moves(finished_before, games))
+
+    async def archive_results(self, guild_id: int, user_id: int) -> int:
+        """Hide every live result of a server from the boards; returns how many."""
+        return await self.write(lambda tx: tx.archive_results(guild_id, user_id))
+
+    async def restore_results(self, guild_id: int) -> int:
+        """Bring back the server's most recent archive; returns how many results came back."""
+        return await self.write(lambda tx: tx.restore_results(guild_id))
