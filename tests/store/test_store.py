@@ -262,3 +262,28 @@ async def test_a_daily_try_holds_no_channel(store: Store) -> None:
         await store.create_game(
             guild_id=1, channel_id=50, host_id=9, preset="official", players=[(9, "Cat")]
         )
+
+
+def test_every_plan_is_a_store_method_with_its_signature() -> None:
+    """Each public read of ``Reads`` and write of ``Transaction`` is a method of ``Store``
+    taking the same parameters, and the store has no public method that runs no plan (a
+    plan added without its method, or a parameter added to one side only, fails here)."""
+    import inspect
+
+    from bot.store.queries import Reads, Transaction
+
+    def public(cls: type) -> dict[str, inspect.Signature]:
+        return {
+            name: inspect.signature(fn)
+            for name, fn in vars(cls).items()
+            if inspect.isfunction(fn) and not name.startswith("_")
+        }
+
+    plans = public(Reads) | public(Transaction)
+    plumbing = {"ready", "close", "read", "write", "schema_version", "migrate"}
+    methods = {n: s for n, s in public(Store).items() if n not in plumbing}
+    assert sorted(methods) == sorted(plans)
+    for name, plan in plans.items():
+        wanted = [(p.name, p.kind, p.default) for p in plan.parameters.values()]
+        found = [(p.name, p.kind, p.default) for p in methods[name].parameters.values()]
+        assert found == wanted, name
