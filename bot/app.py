@@ -19,7 +19,6 @@ from bot.engine import DiceSource
 from bot.games import GameService, utc_now
 from bot.games import begin as begin_request
 from bot.health import MetricsServer, Readiness
-from bot.leaderboard import Leaderboards
 from bot.metrics import GAMES, GATEWAY_LATENCY, SHARDS_CONNECTED, count_rate_limits
 from bot.settings import Settings
 from bot.store import GameStatus, Store, open_store
@@ -88,7 +87,6 @@ class YahtzeeBot(commands.AutoShardedBot):
         self.coach: Coach | None = None  # the strategy table and its analysing process
         self.drawing_pool: Workers | None = None  # the process that draws the pictures
         self._games: GameService | None = None
-        self._leaderboards: Leaderboards | None = None
         self._invite_logged = False
         self._health: MetricsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
@@ -110,13 +108,6 @@ class YahtzeeBot(commands.AutoShardedBot):
             raise RuntimeError("the game service is created in setup_hook")
         return self._games
 
-    @property
-    def leaderboards(self) -> Leaderboards:
-        """The leaderboards, ready once ``setup_hook`` has run."""
-        if self._leaderboards is None:
-            raise RuntimeError("the leaderboards are created in setup_hook")
-        return self._leaderboards
-
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of a server (Discord's rule:
         ``(guild_id >> 22) % shard_count``): timers, repairs and computer players act only
@@ -135,7 +126,6 @@ class YahtzeeBot(commands.AutoShardedBot):
             self._start_drawing_pool(), name="drawing-process"
         )
         self._games = GameService(self._store, self.dice, self.clock, self.coach, self.drawing_pool)
-        self._leaderboards = Leaderboards(self._store)
         log.info("database ready at %s", self.settings.database_shown)
         count_rate_limits()
         if self.settings.keep_moves_days is not None:

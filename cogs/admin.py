@@ -97,7 +97,7 @@ class Admin(
         """The confirmation button: archive, after checking the clicker's rights again."""
         if require_manager(interaction) != guild_id:
             raise Refusal("That button belongs to another server.")
-        count = await self.bot.leaderboards.reset(guild_id, interaction.user.id)
+        count = await self.bot.games.leaderboards.reset(guild_id, interaction.user.id)
         text = (
             f"Leaderboard reset: {count} results archived."
             if count
@@ -111,7 +111,7 @@ class Admin(
     async def restore_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Undo the last reset."""
         guild_id = require_manager(interaction)
-        count = await self.bot.leaderboards.restore(guild_id)
+        count = await self.bot.games.leaderboards.restore(guild_id)
         text = (
             f"Leaderboard restored: {count} results are back on the boards."
             if count

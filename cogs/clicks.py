@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.games import Board, GameService, Refusal
-from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
+from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
 
 from .errors import guarded, tell
 from .shared import (
@@ -76,14 +76,15 @@ class Clicks(commands.Cog):
         if what == "stats":
             user_id = int(parts[0])
             name = display_name(interaction.user) if user_id == interaction.user.id else (
-                await self.bot.leaderboards.name(interaction.guild_id, user_id) or "a player"
+                await self.bot.games.leaderboards.name(interaction.guild_id, user_id) or "a player"
             )  # fmt: skip
-            await send_stats(self.bot.leaderboards, interaction, user_id, name, private=False)
+            await send_stats(self.bot.games.leaderboards, interaction, user_id, name, private=False)
             return
         kind, period, number = (parts + ("", "", ""))[:3]
         if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
             raise Refusal("That leaderboard does not exist; use /yahtzee leaderboard.")
-        page = await leaderboard_page(self.bot.leaderboards, interaction, kind, period, int(number))
+        boards = self.bot.games.leaderboards
+        page = await leaderboard_page(boards, interaction, kind, period, int(number))
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
@@ -99,7 +100,8 @@ class Clicks(commands.Cog):
     ) -> None:
         """Previous or Next on a leaderboard: the message shows the other page."""
         number = page - 1 if step == "prev" else page + 1
-        shown = await leaderboard_page(self.bot.leaderboards, interaction, kind, period, number)
+        boards = self.bot.games.leaderboards
+        shown = await leaderboard_page(boards, interaction, kind, period, number)
         picture = interaction.app_permissions.attach_files
         await answers.edit(
             interaction,

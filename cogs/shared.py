@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.games import GameService, Refusal
-from bot.leaderboard import LeaderboardPage, Leaderboards
+from bot.games.leaderboards import LeaderboardPage, Leaderboards
 
 from .ui import answers
 from .ui.messages import STATS_FILE, hint_text, png, share_view, stats_embed

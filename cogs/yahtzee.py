@@ -25,7 +25,7 @@ from bot.engine import (
     Preset,
 )
 from bot.games import NOBODY_LEFT, GameService, GameStatus
-from bot.leaderboard import LEADERBOARD_KINDS, PERIODS
+from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
 
 from .clicks import Clicks
 from .computer import ComputerPlayers
@@ -267,7 +267,7 @@ class Yahtzee(
     ) -> None:
         """A page of a leaderboard as an image, with the caller's own rank under it."""
         page = await leaderboard_page(
-            self.bot.leaderboards,
+            self.bot.games.leaderboards,
             interaction,
             kind.value if kind else "high",
             period.value if period else "all",
@@ -291,7 +291,7 @@ class Yahtzee(
         assert interaction.guild_id is not None
         who = player or interaction.user
         await send_stats(
-            self.bot.leaderboards, interaction, who.id, display_name(who), private=True
+            self.bot.games.leaderboards, interaction, who.id, display_name(who), private=True
         )
 
     @app_commands.command(

@@ -13,6 +13,7 @@ from bot.workers import Workers
 from .coaching import Coaching
 from .core import Core, utc_now
 from .daily import Daily
+from .leaderboards import Leaderboards
 from .lobby import Lobby
 from .servers import Servers
 from .timers import Timers
@@ -35,7 +36,8 @@ class GameService:
       ``lobby``, ``coaching``, ``tracking``);
     - ``timers``: what is due when (uses ``turns``);
     - ``servers``: a server's settings and ending a game (uses ``tracking``);
-    - ``daily``: the daily challenge (uses ``lobby``, ``tracking``).
+    - ``daily``: the daily challenge (uses ``lobby``, ``tracking``);
+    - ``leaderboards``: the servers' boards and players' statistics, resets and restores.
     """
 
     def __init__(
@@ -55,3 +57,4 @@ class GameService:
         self.timers = Timers(self.core, self.turns)
         self.servers = Servers(self.core, self.tracking)
         self.daily = Daily(self.core, self.tracking, self.lobby)
+        self.leaderboards = Leaderboards(self.core)

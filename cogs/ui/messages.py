@@ -22,8 +22,7 @@ from bot.games import (
     is_bot,
     player_id,
 )
-from bot.games.replay import Turn
-from bot.leaderboard import (
+from bot.games.leaderboards import (
     LEADERBOARD_KINDS,
     PERIODS,
     LeaderboardPage,
@@ -31,6 +30,7 @@ from bot.leaderboard import (
     count_of,
     format_figure,
 )
+from bot.games.replay import Turn
 from bot.render.text_card import card_text, code_block
 from bot.strategy.coach import BoxHint
 from bot.strategy.decisions import Choice, count_word

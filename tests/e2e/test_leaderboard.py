@@ -6,7 +6,7 @@ from bot.engine import Category, ScriptedDice
 from bot.store import open_store
 
 from ..conftest import Database
-from ..test_leaderboard import seed
+from ..games.test_leaderboards import seed
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, GUILD_ID, FakeDiscord, find_component
 from .helpers import play_turn, png_size

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.leaderboard import FIGURE_HEADERS
+from bot.games.leaderboards import FIGURE_HEADERS
 from bot.render import TableRow, render_chart, style
 from bot.render.text import PLACEHOLDER, clean, fit, font_index, is_rtl, text_width
 from bot.render.toolkit import CHART_HEIGHT, table_columns, ticks

@@ -7,10 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.leaderboard import Leaderboards, period_start
+from bot.games import GameService
+from bot.games.leaderboards import Leaderboards, period_start
 from bot.store import Store
 
-from .conftest import Database, fetch
+from ..conftest import Database, fetch
 
 GUILD = 1
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)  # a Sunday: the week began Monday 16th
@@ -66,7 +67,7 @@ async def seed(
 @pytest.fixture
 async def boards(store: Store, database: Database) -> Leaderboards:
     await seed(database, RESULTS)
-    return Leaderboards(store, clock=lambda: NOW)
+    return GameService(store, clock=lambda: NOW).leaderboards
 
 
 def table(page: object) -> list[tuple[int, str, float, int]]:
@@ -123,7 +124,7 @@ async def test_paging_and_the_viewers_rank_off_the_page(store: Store, database: 
     """25 players make 3 pages of 10; the viewer ranked 23rd sees their line on page 1."""
     rows = [(100 + i, f"P{i}", 300 - i, 1, 1, 0, 0, "2026-11-01T00:00:00+00:00") for i in range(25)]
     await seed(database, rows)
-    boards = Leaderboards(store, clock=lambda: NOW)
+    boards = GameService(store, clock=lambda: NOW).leaderboards
     first = await boards.page(GUILD, "high", "all", 0, 122)
     assert (first.page, first.pages, first.players, len(first.rows)) == (0, 3, 25, 10)
     assert first.viewer is not None and (first.viewer.rank, first.viewer.figure) == (23, 278)

@@ -8,13 +8,14 @@ from __future__ import annotations
 import asyncio
 import math
 import statistics
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.render import TableRow, render_stats, render_table
 from bot.render.cards import ordinal
-from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame, Store
+from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame
+
+from .core import Core
 
 LEADERBOARD_KINDS: dict[str, str] = {
     "high": "High scores",
@@ -90,13 +91,12 @@ class PlayerStats:
 
 
 class Leaderboards:
-    """The boards of every server."""
+    """Leaderboards: the boards of every server, a player's statistics, resets and restores
+    (the service's ``leaderboards``: it needs the core's store and clock, no other topic)."""
 
-    def __init__(
-        self, store: Store, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
-    ) -> None:
-        self.store = store
-        self.clock = clock
+    def __init__(self, core: Core) -> None:
+        self.store = core.store
+        self.clock = core.clock
 
     async def page(
         self,
