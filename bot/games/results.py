@@ -80,6 +80,12 @@ class GameView:
         return self.thread_id or self.channel_id
 
 
+def moment(stamped: str | None) -> datetime | None:
+    """A time the store kept (``core.stamp``'s text) as a datetime; None stays None. The service
+    compares datetimes, never the stored text."""
+    return datetime.fromisoformat(stamped) if stamped else None
+
+
 def view_of(row: GameRow, game: Game | None = None) -> GameView:
     """The view of a stored game (``game``: its engine game when the caller has it, else
     read from the row's state)."""
@@ -101,7 +107,7 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
         undo_message_id=row.undo_message_id,
         final_message_id=row.final_message_id,
         reminder_message_id=row.reminder_message_id,
-        deadline=datetime.fromisoformat(row.deadline_at) if row.deadline_at else None,
+        deadline=moment(row.deadline_at),
         turn_seconds=row.turn_seconds,
         hints=row.hints,
         pictures=row.pictures,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
 
 from bot.engine import (
     TimeoutPolicy,
@@ -17,7 +16,17 @@ from bot.store import (
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
 from .replay import scoring_detail
-from .results import ComputerDue, Expired, GameView, Outcome, Pinged, Refusal, TimedOut, view_of
+from .results import (
+    ComputerDue,
+    Expired,
+    GameView,
+    Outcome,
+    Pinged,
+    Refusal,
+    TimedOut,
+    moment,
+    view_of,
+)
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -57,9 +66,9 @@ class Timers:
             if not row.is_live:
                 return None
             now = self.core.clock()
-            now_at = stamp(now)
+            deadline, ping = moment(row.deadline_at), moment(row.ping_at)
             if row.status == GameStatus.LOBBY:
-                if row.deadline_at is not None and row.deadline_at <= now_at:
+                if deadline is not None and deadline <= now:
                     saved = await self.core.save(
                         row,
                         MoveRecord(None, "lobby-timeout"),
@@ -70,14 +79,14 @@ class Timers:
                     return Expired(view_of(saved), reason)
                 return None
             game = self.core.game_of(row)
-            last_move = row.last_move_at or row.updated_at
-            if last_move <= stamp(now - IDLE_LIMIT):
+            last_move = moment(row.last_move_at or row.updated_at)
+            if last_move is not None and last_move <= now - IDLE_LIMIT:
                 saved = await self.core.save(
                     row, MoveRecord(None, "idle-timeout"), status=GameStatus.ABANDONED,
                     deadline_at=None, ping_at=None,
                 )  # fmt: skip
                 return Expired(view_of(saved), "No move for 24 hours, so the game was abandoned.")
-            if row.deadline_at is not None and row.deadline_at <= now_at:
+            if deadline is not None and deadline <= now:
                 seat = game.current_seat
                 round_no = game.round
                 result = game.timeout(TimeoutPolicy(row.timeout_policy))
@@ -87,20 +96,16 @@ class Timers:
                     row, game, move, result, seat.name, round_no, {}
                 )
                 return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
-            if row.ping_at is not None and row.ping_at <= now_at and is_bot(game.current_player_id):
+            if ping is not None and ping <= now and is_bot(game.current_player_id):
                 # the watchdog of a computer's turn: start it again, and watch again
                 timer = self.core.turn_timer(row, game)
                 saved = await self.core.save(row, MoveRecord(None, "ping"), None, **timer)
                 return ComputerDue(view_of(saved, game))
-            if row.ping_at is not None and row.ping_at <= now_at:
+            if ping is not None and ping <= now:
                 # the turn it reminded of: an Undo back to this turn does not remind again
-                ping = MoveRecord(None, "ping", str(game.turn_number))
-                saved = await self.core.save(row, ping, ping_at=None, unseen=True)
-                left = 0
-                if row.deadline_at is not None:
-                    left = max(
-                        0, int((datetime.fromisoformat(row.deadline_at) - now).total_seconds())
-                    )
+                reminded = MoveRecord(None, "ping", str(game.turn_number))
+                saved = await self.core.save(row, reminded, ping_at=None, unseen=True)
+                left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
                 return Pinged(view_of(saved, game), game.current_player_id, left)
             return None
 
