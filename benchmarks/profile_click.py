@@ -56,7 +56,7 @@ async def main() -> None:
     discord.http.Route.BASE = fake.api_base
     bot = YahtzeeBot(Settings(token=TOKEN, database_path=database, bot_move_delay=0))
     task = asyncio.create_task(bot.start(TOKEN))
-    while not bot.is_ready() or bot.coach.table is None:  # noqa: ASYNC110 - no event to wait on
+    while not bot.is_ready() or bot.analyst.table is None:  # noqa: ASYNC110 - no event to wait on
         await asyncio.sleep(0.05)
     await fake.settle()
     ann = fake.user("Ann")

@@ -22,7 +22,7 @@ from bot.health import MetricsServer, Readiness
 from bot.metrics import GAMES, GATEWAY_LATENCY, SHARDS_CONNECTED, count_rate_limits
 from bot.settings import Settings
 from bot.store import GameStatus, Store, open_store
-from bot.strategy.coach import Coach
+from bot.strategy.analyst import Analyst
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         self.dice = dice  # None: fair dice (tests script them)
         self.clock = clock  # the real clock (tests move their own)
         self._store: Store | None = None
-        self.coach: Coach | None = None  # the strategy table and its analysing process
+        self.analyst: Analyst | None = None  # the strategy table and its analysing process
         self.drawing_pool: Workers | None = None  # the process that draws the pictures
         self._games: GameService | None = None
         self._invite_logged = False
@@ -119,13 +119,15 @@ class YahtzeeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
         self._store = await open_store(self.settings.database)
-        self.coach = Coach(self.settings.data_dir)
-        self.coach.start()  # the strategy table loads (or is built once) in the background
+        self.analyst = Analyst(self.settings.data_dir)
+        self.analyst.start()  # the strategy table loads (or is built once) in the background
         self.drawing_pool = Workers("drawing", processes=1)
         self._drawing_pool_ready = asyncio.create_task(
             self._start_drawing_pool(), name="drawing-process"
         )
-        self._games = GameService(self._store, self.dice, self.clock, self.coach, self.drawing_pool)
+        self._games = GameService(
+            self._store, self.dice, self.clock, self.analyst, self.drawing_pool
+        )
         log.info("database ready at %s", self.settings.database_shown)
         count_rate_limits()
         if self.settings.keep_moves_days is not None:
@@ -280,8 +282,8 @@ class YahtzeeBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            if self.coach is not None:
-                await self.coach.aclose()
+            if self.analyst is not None:
+                await self.analyst.aclose()
             if self.drawing_pool is not None:
                 await self.drawing_pool.aclose()
             if self._store is not None:

@@ -65,20 +65,20 @@ class Coaching:
             raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")
-        if self.core.coach is None or self.core.coach.table is None:
+        if self.core.analyst is None or self.core.analyst.table is None:
             raise Refusal(
                 "The strategy table is still being prepared (it takes a minute on the first "
                 "start): ask again shortly."
             )
         try:
-            return await self.core.coach.choices(game, count)
+            return await self.core.analyst.choices(game, count)
         except Unsupported as exc:
             raise Refusal(str(exc)) from None
 
     async def daily_optimal(self, day: str) -> int | None:
         """What the Optimal bot scores on ``day``'s dice (None until the table is ready):
         the same for every try of that day, worked out once per process and day."""
-        table = self.core.coach.table if self.core.coach is not None else None
+        table = self.core.analyst.table if self.core.analyst is not None else None
         if table is None:
             return None
         if day not in self._daily_optimal:
@@ -90,22 +90,22 @@ class Coaching:
         """Beside a hint's best choice for points, in a game with someone to beat: the
         choice with the best chance of finishing ahead (None while the To-win distributions load,
         which the first call starts, or with no one to beat)."""
-        coach = self.core.coach
-        if coach is None or coach.table is None:
+        analyst = self.core.analyst
+        if analyst is None or analyst.table is None:
             return None
         game = self.core.game_of(await self.core.row(game_id))
         if not to_win_applies(game):
             return None  # nobody to beat: nothing to load (the build takes over a GB)
-        dists = coach.to_win()
+        dists = analyst.to_win()
         if dists is None:
             return None
-        return await asyncio.to_thread(win_hint, coach.table, dists, game, for_points)
+        return await asyncio.to_thread(win_hint, analyst.table, dists, game, for_points)
 
     async def to_win_off(self, game_id: int) -> bool:
         """Whether a hint in this game would give to-win advice, but cannot on this host
         (the distributions could not be had: not enough memory to build them)."""
-        coach = self.core.coach
-        if coach is None or coach.to_win_off is None:
+        analyst = self.core.analyst
+        if analyst is None or analyst.to_win_off is None:
             return False
         return to_win_applies(self.core.game_of(await self.core.row(game_id)))
 
@@ -113,9 +113,9 @@ class Coaching:
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> dict[str, object]:
         """A person's decision's cost for the move log (official rules, table ready)."""
-        if self.core.coach is None or not supports(game.preset):
+        if self.core.analyst is None or not supports(game.preset):
             return {}
-        judged = await self.core.coach.judge(game, keep, box)
+        judged = await self.core.analyst.judge(game, keep, box)
         return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
 
     def cost_later(
@@ -124,13 +124,13 @@ class Coaching:
         """Value a decision after its click is answered: judging takes milliseconds the answer
         need not wait for. The cost is added to the move-log entry at ``version``; a report
         or a game's end waits for the costs still being worked out (``costs_settled``)."""
-        coach = self.core.coach
-        if coach is None or coach.table is None or not supports(before.preset):
+        analyst = self.core.analyst
+        if analyst is None or analyst.table is None or not supports(before.preset):
             return
         game = self.core.game_of(before)
 
         async def work() -> None:
-            judged = await coach.judge(game, keep, box)
+            judged = await analyst.judge(game, keep, box)
             if judged is not None:
                 await self.core.store.set_move_cost(before.id, version, *judged)
 

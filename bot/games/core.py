@@ -31,7 +31,7 @@ from bot.store import (
     StaleVersion,
     Store,
 )
-from bot.strategy.coach import BoxHint, Coach
+from bot.strategy.analyst import Analyst, BoxHint
 from bot.workers import Workers
 
 from . import requests
@@ -157,7 +157,7 @@ class Core:
         store: Store,
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] = utc_now,
-        coach: Coach | None = None,
+        analyst: Analyst | None = None,
         drawing_pool: Workers | None = None,
     ) -> None:
         self.store = store
@@ -165,7 +165,7 @@ class Core:
         self.drawing_pool = drawing_pool or Workers("drawing", processes=0)
         self._dice = dice
         self.clock = clock
-        self.coach = coach
+        self.analyst = analyst
         self._locks = _Locks()
         #: The row of each live game as this process last saved or read it, so that a click
         #: needs no read before its write: at most ``ROW_CACHE`` games, the least recently
@@ -374,9 +374,9 @@ class Core:
     def best_box(self, row: GameRow, game: Game) -> BoxHint | None:
         """The box the menu marks as the hint's best (hints on, a person's dice, official
         rules, table ready): a few reads of the table, so the click never waits for it."""
-        coach = self.coach
-        if not row.hints or coach is None or game.dice is None:
+        analyst = self.analyst
+        if not row.hints or analyst is None or game.dice is None:
             return None
         if game.is_over or is_bot(game.current_player_id):
             return None
-        return coach.best_box(game)
+        return analyst.best_box(game)

@@ -13,7 +13,7 @@ from bot.engine import (
     ScoreResult,
 )
 from bot.store import LIVE, GameRow, GameStatus
-from bot.strategy.coach import BoxHint
+from bot.strategy.analyst import BoxHint
 
 NO_GAME_HERE = "There is no game in this channel. Start one with /yahtzee start."
 NOBODY_LEFT = (

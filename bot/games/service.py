@@ -7,7 +7,7 @@ from datetime import datetime
 
 from bot.engine import DiceSource
 from bot.store import Store
-from bot.strategy.coach import Coach
+from bot.strategy.analyst import Analyst
 from bot.workers import Workers
 
 from .coaching import Coaching
@@ -45,11 +45,11 @@ class GameService:
         store: Store,
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] = utc_now,
-        coach: Coach | None = None,
+        analyst: Analyst | None = None,
         drawing_pool: Workers | None = None,
     ) -> None:
         self.store = store
-        self.core = Core(store, dice, clock, coach, drawing_pool)
+        self.core = Core(store, dice, clock, analyst, drawing_pool)
         self.tracking = Tracking(self.core)
         self.coaching = Coaching(self.core, self.tracking)
         self.lobby = Lobby(self.core)

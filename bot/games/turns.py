@@ -304,11 +304,11 @@ class Turns:
         return await self.core.locked(game_id, work)
 
     def _bot_player(self, player_id: str) -> Player:
-        coach = self.core.coach
-        table = coach.table if coach is not None else None
+        analyst = self.core.analyst
+        table = analyst.table if analyst is not None else None
         level = bot_level(player_id)
-        if level == "winning" and coach is not None and table is not None:
-            dists = coach.to_win()  # loaded on first use; until then it plays as Optimal
+        if level == "winning" and analyst is not None and table is not None:
+            dists = analyst.to_win()  # loaded on first use; until then it plays as Optimal
             if dists is not None:
                 if self._winning is None or self._winning.dists is not dists:
                     self._winning = WinningPlayer(table, dists)

@@ -32,7 +32,7 @@ from bot.games.leaderboards import (
 )
 from bot.games.replay import Turn
 from bot.render.text_card import card_text, code_block
-from bot.strategy.coach import BoxHint
+from bot.strategy.analyst import BoxHint
 from bot.strategy.decisions import Choice, count_word
 from bot.strategy.winning import WinHint
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import bot.strategy.coach as coach_module
+import bot.strategy.analyst as analyst_module
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 from bot.strategy.table_file import distributions_path
@@ -24,7 +24,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
+    await bot.analyst.wait()
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (Optimal)")
@@ -109,7 +109,7 @@ async def test_box_menu_scoring_boxes_first_scratch_said_once_best_box_marked(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
+    await bot.analyst.wait()
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
@@ -143,7 +143,7 @@ async def test_the_star_marks_a_box_only_when_scoring_now_is_the_best_move(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
+    await bot.analyst.wait()
     board = await start_game(fake, channel, ann)
     dice.extend([6, 6, 5, 4, 2])
     await fake.click(ann, board, "Roll")
@@ -183,9 +183,9 @@ async def test_a_game_against_the_to_win_bot(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
-    await bot.coach.wait_for_to_win()
-    assert bot.coach.to_win() is not None
+    await bot.analyst.wait()
+    await bot.analyst.wait_for_to_win()
+    assert bot.analyst.to_win() is not None
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (To win)")
@@ -214,8 +214,8 @@ async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_rea
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
-    await bot.coach.wait_for_to_win()
+    await bot.analyst.wait()
+    await bot.analyst.wait_for_to_win()
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
@@ -225,7 +225,7 @@ async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_rea
     await fake.click(ann, board, "Roll")
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert len(text.splitlines()) == 4 and "beat" not in text, text
-    assert bot.coach.to_win() is not None  # the line is left out by design, not for want
+    assert bot.analyst.to_win() is not None  # the line is left out by design, not for want
 
 
 async def test_a_solo_hint_never_asks_for_the_to_win_distributions(
@@ -236,13 +236,13 @@ async def test_a_solo_hint_never_asks_for_the_to_win_distributions(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
+    await bot.analyst.wait()
     board = await start_game(fake, channel, ann)
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert len(text.splitlines()) == 4 and "beat" not in text, text
-    assert not bot.coach.to_win_requested
+    assert not bot.analyst.to_win_requested
 
 
 async def test_a_host_without_the_memory_says_to_win_advice_is_off(
@@ -251,13 +251,13 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     """No distributions on disk and less memory available than their build takes: nothing
     is built, the log says how to build them ahead, and a hint against Bob says that the
     advice to beat him is off (the choices for points still come)."""
-    monkeypatch.setattr(coach_module, "TO_WIN_BUILD_MEMORY", 1 << 60)
+    monkeypatch.setattr(analyst_module, "TO_WIN_BUILD_MEMORY", 1 << 60)
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     dists = distributions_path(bot.settings.data_dir, "official")
     dists.unlink()
-    await bot.coach.wait()
+    await bot.analyst.wait()
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
@@ -266,10 +266,10 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
     await fake.click(ann, board, "Hint")
-    await bot.coach.wait_for_to_win()
+    await bot.analyst.wait_for_to_win()
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert "off on this host" in text and len(text.splitlines()) == 5, text
-    assert "python -m bot.strategy --to-win" in (bot.coach.to_win_off or "")
+    assert "python -m bot.strategy --to-win" in (bot.analyst.to_win_off or "")
     assert not dists.exists()
 
 
@@ -282,7 +282,7 @@ async def test_the_daily_challenge(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
-    await bot.coach.wait()
+    await bot.analyst.wait()
     opened = await fake.slash(ann, channel, "yahtzee daily")
     assert opened.response is not None and opened.response["flags"] & EPHEMERAL
     assert "only you see this board" in opened.response["content"]

@@ -12,7 +12,7 @@ from bot.engine import Game
 from bot.games import GameService, Refusal
 from bot.store import Store
 from bot.strategy import Table
-from bot.strategy.coach import Coach
+from bot.strategy.analyst import Analyst
 from bot.strategy.players import daily_optimal_score
 
 from ..clock import FakeClock
@@ -28,9 +28,9 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def service(store: Store, clock: FakeClock, official_values: Table, tmp_path: Path) -> GameService:
-    coach = Coach(tmp_path)
-    coach.table = official_values  # as if loaded
-    return GameService(store, None, clock, coach)
+    analyst = Analyst(tmp_path)
+    analyst.table = official_values  # as if loaded
+    return GameService(store, None, clock, analyst)
 
 
 async def play_daily(

@@ -11,16 +11,16 @@ from bot.engine import Category, RandomDice, Scorecard, ScriptedDice
 from bot.games import GameService, Refusal
 from bot.store import Store
 from bot.strategy import Table
-from bot.strategy.coach import Coach
+from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import best, future
 
 from .test_service import Table as Channel
 
 
-def coach_with(table: Table, folder: Path) -> Coach:
-    coach = Coach(folder)
-    coach.table = table  # as if loaded in the background
-    return coach
+def analyst_with(table: Table, folder: Path) -> Analyst:
+    analyst = Analyst(folder)
+    analyst.table = table  # as if loaded in the background
+    return analyst
 
 
 async def play_optimally(service: GameService, channel: Channel, table: Table, user: int) -> None:
@@ -54,7 +54,7 @@ async def test_a_game_played_optimally_loses_nothing(
 ) -> None:
     """Every decision optimal: 0 points lost, every decision counted as optimal."""
     dice = ScriptedDice(fallback=RandomDice(random.Random(11)))
-    service = GameService(store, dice, coach=coach_with(official, tmp_path))
+    service = GameService(store, dice, analyst=analyst_with(official, tmp_path))
     channel = Channel(service)
     await channel.seat((1, "Ann"))
     await play_optimally(service, channel, official, 1)
@@ -72,7 +72,7 @@ async def test_a_bad_move_is_charged_its_value_difference(
     """Five sixes on the first roll of an empty card scored in Chance: charged exactly
     (50 + V(after Yahtzee)) - (30 + V(after Chance)), from the table's own values."""
     dice = ScriptedDice([6] * 5)
-    service = GameService(store, dice, coach=coach_with(official, tmp_path))
+    service = GameService(store, dice, analyst=analyst_with(official, tmp_path))
     channel = Channel(service)
     await channel.seat((1, "Ann"), (2, "Bob"))
     await channel.roll(1)
@@ -93,7 +93,7 @@ async def test_an_undone_scoring_is_not_charged(
 ) -> None:
     """A slip taken back with Undo leaves no cost; the scoring that replaced it counts."""
     dice = ScriptedDice([6] * 5)
-    service = GameService(store, dice, coach=coach_with(official, tmp_path))
+    service = GameService(store, dice, analyst=analyst_with(official, tmp_path))
     channel = Channel(service)
     await channel.seat((1, "Ann"), (2, "Bob"))
     await channel.roll(1)
@@ -111,7 +111,7 @@ async def test_no_report_for_strangers_or_other_presets(
 ) -> None:
     """Someone who did not play, or a game under another preset, gets a plain refusal."""
     service = GameService(
-        store, ScriptedDice([1, 2, 3, 4, 5]), coach=coach_with(official, tmp_path)
+        store, ScriptedDice([1, 2, 3, 4, 5]), analyst=analyst_with(official, tmp_path)
     )
     channel = Channel(service)
     await channel.seat((1, "Ann"), preset="bonus-turn")
@@ -127,8 +127,8 @@ async def test_no_report_for_strangers_or_other_presets(
 async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:
     """Until the table is loaded, a hint says so, decisions are not charged, and the optimal
     bot plays the casual strategy instead of waiting."""
-    coach = Coach(tmp_path)  # never started: no table yet
-    service = GameService(store, ScriptedDice([6, 6, 6, 1, 2] * 20), coach=coach)
+    analyst = Analyst(tmp_path)  # never started: no table yet
+    service = GameService(store, ScriptedDice([6, 6, 6, 1, 2] * 20), analyst=analyst)
     row = await service.lobby.open_lobby(1, 100, 1, "Ann", None)
     await service.lobby.add_bot(row.id, 1, "optimal")
     channel = Channel(service)

@@ -139,11 +139,11 @@ class BoxHint:
     stop_now: bool
 
 
-class Coach:
+class Analyst:
     """Holds the official table once it is ready; until then ``table`` is None.
 
     ``judge`` and ``choices`` run in the analysing process once the table is ready (in a
-    thread if that process could not start, or when a test hands the Coach its table).
+    thread if that process could not start, or when a test hands the Analyst its table).
     """
 
     def __init__(self, data_dir: Path, to_win_turns: int = BOXES) -> None:

@@ -1,4 +1,4 @@
-"""The Coach: the table loaded in the background, and decisions valued in a process of its own."""
+"""The Analyst: the table loaded in the background, and decisions valued in a process of its own."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.engine import Category, Game, ScriptedDice
 from bot.strategy import Table
-from bot.strategy.coach import Coach, available_memory
+from bot.strategy.analyst import Analyst, available_memory
 from bot.strategy.decisions import evaluate
 from bot.strategy.table_file import distributions_path, save, table_path
 
@@ -19,20 +19,20 @@ def rolled_game(faces: list[int]) -> Game:
     return game
 
 
-async def started(table: Table, folder: Path) -> Coach:
+async def started(table: Table, folder: Path) -> Analyst:
     save(table, table_path(folder, "official"))
-    coach = Coach(folder)
-    coach.start()
-    await coach.wait()
-    assert coach.table is not None
-    return coach
+    analyst = Analyst(folder)
+    analyst.start()
+    await analyst.wait()
+    assert analyst.table is not None
+    return analyst
 
 
-async def worker_pid(coach: Coach) -> int:
+async def worker_pid(analyst: Analyst) -> int:
     """The analysing process's id (it answers the question itself)."""
     game = rolled_game([1, 2, 3, 4, 6])
-    await coach.judge(game, None, Category.CHANCE)  # the process is up
-    (pid,) = coach.worker_pids
+    await analyst.judge(game, None, Category.CHANCE)  # the process is up
+    (pid,) = analyst.worker_pids
     return pid
 
 
@@ -41,20 +41,20 @@ async def test_decisions_are_valued_in_another_process(
 ) -> None:
     """Scoring 1-2-3-4-6 in Chance on the first roll of the game gives up what the best
     choice is worth more, and the analysing process is not the bot's."""
-    coach = await started(official_values, tmp_path)
+    analyst = await started(official_values, tmp_path)
     try:
         game = rolled_game([1, 2, 3, 4, 6])
-        assert coach.table is not None  # loaded from the saved file (float32)
-        ranked = evaluate(coach.table, game.current_seat.card, game.dice, game.rolls_left)
+        assert analyst.table is not None  # loaded from the saved file (float32)
+        ranked = evaluate(analyst.table, game.current_seat.card, game.dice, game.rolls_left)
         chance = next(c for c in ranked if c.box is Category.CHANCE)
-        judged = await coach.judge(game, None, Category.CHANCE)
+        judged = await analyst.judge(game, None, Category.CHANCE)
         assert judged is not None
         assert abs(judged[0] - (ranked[0].value - chance.value)) < 1e-9
         assert "you scored Chance" in judged[1]
-        assert await coach.choices(game, 3) == ranked[:3]
-        assert await worker_pid(coach) != os.getpid()
+        assert await analyst.choices(game, 3) == ranked[:3]
+        assert await worker_pid(analyst) != os.getpid()
     finally:
-        coach.close()
+        analyst.close()
 
 
 async def test_a_killed_analysing_process_is_replaced(
@@ -62,37 +62,37 @@ async def test_a_killed_analysing_process_is_replaced(
 ) -> None:
     """If the analysing process dies, the question still gets its answer, and a new process
     takes over the next ones."""
-    coach = await started(official_values, tmp_path)
+    analyst = await started(official_values, tmp_path)
     try:
-        first = await worker_pid(coach)
+        first = await worker_pid(analyst)
         os.kill(first, signal.SIGKILL)
         game = rolled_game([5, 5, 5, 5, 5])
-        judged = await coach.judge(game, None, Category.YAHTZEE)
+        judged = await analyst.judge(game, None, Category.YAHTZEE)
         assert judged is not None and judged[0] < 1e-9  # a Yahtzee in Yahtzee: the best choice
-        assert await worker_pid(coach) != first
+        assert await worker_pid(analyst) != first
     finally:
-        coach.close()
+        analyst.close()
 
 
 async def test_missing_to_win_distributions_are_built_in_a_process_of_their_own(
     official_values: Table, tmp_path: Path
 ) -> None:
     """The first call starts the work and answers None at once (the To-win bot plays as the
-    Optimal bot meanwhile); the build runs in another process and is saved; a new Coach on
+    Optimal bot meanwhile); the build runs in another process and is saved; a new Analyst on
     the same folder loads the file instead of building again."""
     save(official_values, table_path(tmp_path, "official"))
-    coach = Coach(tmp_path, to_win_turns=1)  # the last turn only: quick
-    coach.start()
+    analyst = Analyst(tmp_path, to_win_turns=1)  # the last turn only: quick
+    analyst.start()
     try:
-        assert coach.to_win() is None
-        await coach.wait_for_to_win()
-        dists = coach.to_win()
+        assert analyst.to_win() is None
+        await analyst.wait_for_to_win()
+        dists = analyst.to_win()
         assert dists is not None and dists.open_boxes == 1
         path = distributions_path(tmp_path, "official")
         built_at = path.stat().st_mtime_ns
     finally:
-        coach.close()
-    again = Coach(tmp_path, to_win_turns=1)
+        analyst.close()
+    again = Analyst(tmp_path, to_win_turns=1)
     again.start()
     try:
         await again.wait_for_to_win()
