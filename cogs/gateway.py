@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.games import GameView
 
 from .computer import ComputerPlayers
-from .ui.publisher import Publisher
+from .ui.repairs import Repairs
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 class Gateway(commands.Cog):
     """Listeners of gateway events."""
 
-    def __init__(self, bot: YahtzeeBot, publisher: Publisher, computers: ComputerPlayers) -> None:
+    def __init__(self, bot: YahtzeeBot, repairs: Repairs, computers: ComputerPlayers) -> None:
         self.bot = bot
-        self.publisher = publisher
+        self.repairs = repairs
         self.computers = computers
 
     @commands.Cog.listener()
@@ -44,13 +44,13 @@ class Gateway(commands.Cog):
                                     "thread deleted")  # fmt: skip
 
     async def _end_unreachable(self, where: Callable[[GameView], bool], reason: str) -> None:
-        for game_id in await self.publisher.end_unreachable(where, reason):
+        for game_id in await self.repairs.end_unreachable(where, reason):
             self.computers.stop(game_id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self.publisher.repair_all()
+        await self.repairs.repair_all()
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
-        await self.publisher.repair_all()
+        await self.repairs.repair_all()

@@ -24,6 +24,7 @@ from bot.games import (
 from .computer import ComputerPlayers
 from .ui.messages import ended_embed, lobby_embed, summary_embed
 from .ui.publisher import Publisher
+from .ui.repairs import Repairs
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -36,9 +37,16 @@ TIMER_TICK_SECONDS = 5
 class TurnTimers(commands.Cog):
     """The timer loop."""
 
-    def __init__(self, bot: YahtzeeBot, publisher: Publisher, computers: ComputerPlayers) -> None:
+    def __init__(
+        self,
+        bot: YahtzeeBot,
+        publisher: Publisher,
+        repairs: Repairs,
+        computers: ComputerPlayers,
+    ) -> None:
         self.bot = bot
         self.publisher = publisher
+        self.repairs = repairs
         self.computers = computers
 
     async def cog_load(self) -> None:
@@ -68,8 +76,8 @@ class TurnTimers(commands.Cog):
         or answer left behind; returns how many games were acted on."""
         acted = 0
         for row in await self.games.timers.boards_behind(self.bot.owns):
-            async with self.publisher.repairing:
-                acted += await self.publisher.repair_one(row)
+            async with self.repairs.busy:
+                acted += await self.repairs.repair_one(row)
         for game_id in await self.games.timers.due(self.bot.owns):
             outcome = await self.games.timers.act(game_id)
             if outcome is None:

@@ -47,6 +47,7 @@ from .ui.messages import (
     shown_name,
 )
 from .ui.publisher import Publisher
+from .ui.repairs import Repairs
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -83,9 +84,16 @@ class Yahtzee(
 ):
     """Lobbies, turns, scorecards and the repair of boards after a restart."""
 
-    def __init__(self, bot: YahtzeeBot, publisher: Publisher, computers: ComputerPlayers) -> None:
+    def __init__(
+        self,
+        bot: YahtzeeBot,
+        publisher: Publisher,
+        repairs: Repairs,
+        computers: ComputerPlayers,
+    ) -> None:
         self.bot = bot
         self.publisher = publisher
+        self.repairs = repairs
         self.computers = computers
         super().__init__()
 
@@ -324,7 +332,7 @@ class Yahtzee(
         await answers.send(
             interaction, "Welcome back: you play again from your next turn.", ephemeral=True
         )
-        await self.publisher.publish(row.id)
+        await self.repairs.publish(row.id)
 
     @app_commands.command(
         name="kick", description="Remove an away player from the game (host or Manage Server)"
@@ -344,7 +352,7 @@ class Yahtzee(
             f"{shown_name(display_name(player))} was removed from the game.",
             ephemeral=True,
         )
-        await self.publisher.publish(board.row.id)
+        await self.repairs.publish(board.row.id)
 
     # -- clicks ------------------------------------------------------------------------------
 
@@ -357,12 +365,13 @@ class Yahtzee(
 
 async def setup(bot: YahtzeeBot) -> None:
     """The game's extension (discord.py's entry point): the /yahtzee commands, the clicks,
-    the turn timer and the gateway listeners, sharing one publisher and one set of computer
-    players."""
+    the turn timer and the gateway listeners, sharing one publisher, one repairer and one
+    set of computer players."""
     computers = ComputerPlayers(bot)
     publisher = Publisher(bot, computers.start)
+    repairs = Repairs(bot, publisher, computers.start)
     computers.publisher = publisher
-    await bot.add_cog(Yahtzee(bot, publisher, computers))
+    await bot.add_cog(Yahtzee(bot, publisher, repairs, computers))
     await bot.add_cog(Clicks(bot, publisher))
-    await bot.add_cog(TurnTimers(bot, publisher, computers))
-    await bot.add_cog(Gateway(bot, publisher, computers))
+    await bot.add_cog(TurnTimers(bot, publisher, repairs, computers))
+    await bot.add_cog(Gateway(bot, repairs, computers))

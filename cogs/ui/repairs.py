@@ -1,0 +1,157 @@
+"""Bringing a game's messages back in line with the database: after a restart, a
+reconnect, a command that changed a game, or a post that failed. The database says what
+should be shown; ``Repairs`` posts or edits what is missing, through the ``Publisher``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games import NOBODY_LEFT, GameService, GameStatus, GameView, is_bot
+
+from .messages import ended_embed, lobby_embed, lobby_view, moved_on_embed
+from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+log = logging.getLogger(__name__)
+
+REPAIR_PACE = 0.05  # seconds between repaired games: 20 a second, well inside the rate limits
+
+
+class Repairs:
+    """Posts or edits what a game's messages miss, one game at a time or all of them."""
+
+    def __init__(
+        self, bot: YahtzeeBot, publisher: Publisher, on_computer_turn: Callable[[int], None]
+    ) -> None:
+        self.bot = bot
+        self.publisher = publisher
+        self.on_computer_turn = on_computer_turn  # a computer player is to move in a game
+        self.busy = asyncio.Lock()  # one mass repair at a time (the timer waits for it)
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def repair_all(self) -> None:
+        """Make every live game's messages match the database: post or edit what is missing."""
+        async with self.busy:
+            rows = [
+                row
+                for row in await self.games.tracking.needing_messages()
+                if self.bot.owns(row.guild_id)  # another process repairs the other shards
+            ]
+            for row in rows:
+                if await self.repair_one(row):
+                    # paced: a mass repair after a resume must leave Discord's rate limits
+                    # (50 requests a second) to the clicks
+                    await asyncio.sleep(REPAIR_PACE)
+
+    async def repair_one(self, row: GameView) -> int:
+        """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""
+        try:
+            return int(await self.repair(row))
+        except discord.HTTPException as exc:
+            if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS):
+                # retrying can't help, and every refused request counts towards Discord's
+                # limit of invalid requests; a game nobody can see must not play on
+                log.info("game %s: its channel is gone or closed to the bot (%s); "
+                         "it ends without a result", row.id, exc)  # fmt: skip
+                await self.games.servers.unreachable(row.id, f"Discord error {exc.code}")
+            else:
+                log.exception("could not repair the messages of game %s", row.id)
+        except Exception:
+            log.exception("could not repair the messages of game %s", row.id)
+        return 1  # it sent what failed
+
+    async def publish(self, game_id: int) -> None:
+        """Bring a game's messages in line with the database (after a command changed it)."""
+        fresh = await self.games.tracking.find(game_id)
+        if fresh is None:
+            return
+        if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
+            await self.publisher.retire(
+                fresh.board_channel_id, fresh.board_message_id, embed=ended_embed(NOBODY_LEFT)
+            )
+            await self.publisher.close_undo(fresh)
+            return
+        if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
+            await self.publisher.retire(
+                fresh.board_channel_id, fresh.board_message_id, embed=lobby_embed(fresh)
+            )
+            return
+        await self.repair(fresh)
+
+    async def repair(self, row: GameView) -> bool:
+        """Post or edit what a game's messages miss; True if anything had to be sent."""
+        if row.status == GameStatus.LOBBY:
+            if row.board_message_id is None:
+                await self.publisher.post_lobby(row)
+                return True
+            if row.board_version != row.version:
+                await (
+                    self.publisher.channel(row.board_channel_id)
+                    .get_partial_message(row.board_message_id)
+                    .edit(embed=lobby_embed(row), view=lobby_view(row))
+                )
+                await self.games.tracking.board_shown(row, row.board_message_id, None)
+                return True
+            return False
+        if row.daily is not None and row.status != GameStatus.FINISHED:
+            return False  # a private board: only its player's next click can show it
+        if row.status == GameStatus.FINISHED:
+            log.info("game %s: posting its missing final message", row.id)
+            await self.publisher.retire(
+                row.board_channel_id, row.board_message_id, embed=moved_on_embed(True)
+            )
+            await self.publisher.retire(row.board_channel_id, row.undo_message_id)
+            await self.publisher.post_final(row)
+            return True
+        game = row.require_game()
+        sent = False
+        if row.undo_message_id is not None and game.undo_player_id is None:
+            await self.publisher.close_undo(row)
+            sent = True
+        if row.board_message_id is None or row.board_turn != game.turn_number:
+            log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
+            if row.board_message_id != row.undo_message_id:
+                await self.publisher.retire(
+                    row.board_channel_id, row.board_message_id, embed=moved_on_embed()
+                )
+            # With the nonce the turn's board was first posted with: Discord returns that
+            # board if a process posted it and died before recording it, as it was then.
+            board = await self.games.tracking.render(row)
+            began = await self.games.tracking.turn_began(row)
+            posted = await self.publisher.post_board(
+                board, nonce=await self.games.tracking.nonce(row, f"v{began}")
+            )
+            if posted is not None and began != row.version:
+                await self.publisher.edit_board(posted.id, board)  # moves were made on it since
+            sent = True
+        elif row.board_version != row.version:
+            log.info("game %s: bringing its board up to version %s", row.id, row.version)
+            board = await self.games.tracking.render(row)
+            await self.publisher.edit_board(row.board_message_id, board)
+            sent = True
+        if is_bot(game.current_player_id):
+            self.on_computer_turn(row.id)
+        return sent
+
+    async def end_unreachable(self, where: Callable[[GameView], bool], reason: str) -> list[int]:
+        """End, recording nothing, every live game ``where`` picks: no timer, repair or
+        computer player acts on a game nobody can see (nor spends Discord's invalid-request
+        allowance on it). Returns the games ended."""
+        ended = []
+        for row in await self.games.tracking.live_games():
+            if where(row):
+                log.info("game %s: %s; it ends without a result", row.id, reason)
+                await self.games.servers.unreachable(row.id, reason)
+                ended.append(row.id)
+        return ended
