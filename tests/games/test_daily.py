@@ -22,11 +22,6 @@ GUILD, OTHER = 1, 2
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def service(store: Store, clock: FakeClock, official_values: Table, tmp_path: Path) -> GameService:
     analyst = Analyst(tmp_path)
     analyst.table = official_values  # as if loaded

@@ -8,7 +8,6 @@ import pytest
 from bot.engine import Category, Game, ScriptedDice
 from bot.games import GameService
 from bot.games.replay import LogEntry, ReplayMismatch, replay
-from bot.store import Store
 
 from ..clock import FakeClock
 from ..engine.test_scripted_game import ANN_TOTAL, BOB_TOTAL
@@ -16,22 +15,6 @@ from .test_service import CHANNEL, Table, play_scripted_game
 from .test_timers import tick, timed_table
 
 C = Category
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def dice() -> ScriptedDice:
-    return ScriptedDice()
-
-
-@pytest.fixture
-def service(store: Store, dice: ScriptedDice, clock: FakeClock) -> GameService:
-    """The service as the timer tests make it (a clock that tests move)."""
-    return GameService(store, dice, clock)
 
 
 async def stored(service: GameService, game_id: int) -> Game:

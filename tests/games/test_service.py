@@ -79,16 +79,6 @@ class Table:
         return scored.result.points + scored.result.bonus
 
 
-@pytest.fixture
-def dice() -> ScriptedDice:
-    return ScriptedDice()
-
-
-@pytest.fixture
-def service(store: Store, dice: ScriptedDice) -> GameService:
-    return GameService(store, dice)
-
-
 async def test_solo_game_to_the_end(service: GameService, dice: ScriptedDice) -> None:
     """A solo game of 13 turns with one roll each ends finished with one result row."""
     table = Table(service)

@@ -22,21 +22,6 @@ from .test_service import CHANNEL, Table
 GUILD = 1
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def dice() -> ScriptedDice:
-    return ScriptedDice()
-
-
-@pytest.fixture
-def service(store: Store, dice: ScriptedDice, clock: FakeClock) -> GameService:
-    return GameService(store, dice, clock)
-
-
 async def timed_table(
     service: GameService, *players: tuple[int, str], policy: str = "scratch"
 ) -> Table:
