@@ -173,6 +173,44 @@ def _log_move(game_id: int, version: int, move: MoveRecord, stamp: str) -> Plan[
         raise AlreadyApplied(f"request {move.request_id} has its move already") from None
 
 
+def _record_results(game: GameRow, results: Sequence[ResultRow], stamp: str) -> Plan[None]:
+    """A finished game's result rows, and each player's name as the leaderboards show it."""
+    yield from _many(
+        "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
+        "VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+        "updated_at = excluded.updated_at",
+        # in one order (by user), so that two games finishing at once with the same
+        # players take the rows' locks in the same order (PostgreSQL: no deadlock)
+        sorted((game.guild_id, r.user_id, r.name, stamp) for r in results if r.name),
+    )
+    yield from _many(
+        "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
+        "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
+        "finished_at, expected_loss) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                game.id,
+                game.guild_id,
+                game.channel_id,
+                r.user_id,
+                r.total,
+                r.upper_total,
+                r.upper_bonus,
+                r.yahtzees,
+                r.yahtzee_bonuses,
+                r.place,
+                r.seats,
+                game.preset,
+                stamp,
+                r.expected_loss,
+            )
+            for r in results
+        ],
+    )
+
+
 class Reads:
     """The reads, as plans: a backend runs them on its reading connection, and a unit of
     work (``Transaction``) can run them inside its transaction."""
@@ -576,40 +614,7 @@ class Transaction(Reads):
         game = _game(row)
         yield from _log_move(game_id, game.version, move, stamp)
         if results:
-            yield from _many(
-                "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
-                "VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
-                "updated_at = excluded.updated_at",
-                # in one order (by user), so that two games finishing at once with the same
-                # players take the rows' locks in the same order (PostgreSQL: no deadlock)
-                sorted((game.guild_id, r.user_id, r.name, stamp) for r in results if r.name),
-            )
-            yield from _many(
-                "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
-                "upper_total, upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, "
-                "finished_at, expected_loss) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        game_id,
-                        game.guild_id,
-                        game.channel_id,
-                        r.user_id,
-                        r.total,
-                        r.upper_total,
-                        r.upper_bonus,
-                        r.yahtzees,
-                        r.yahtzee_bonuses,
-                        r.place,
-                        r.seats,
-                        game.preset,
-                        stamp,
-                        r.expected_loss,
-                    )
-                    for r in results
-                ],
-            )
+            yield from _record_results(game, results, stamp)
         if daily_scores is not None:
             yield from _all(
                 "UPDATE daily_results SET score = ?, optimal = ?, finished_at = ? "
