@@ -84,38 +84,48 @@ async def _handle_error(interaction: discord.Interaction[Any], error: BaseExcept
         return
     refused = not isinstance(original, Exception) or _is_refusal(original)
     INTERACTIONS.labels(answers.kind_of(interaction), "refused" if refused else "error").inc()
+    text = _wording(interaction, original, data.get("custom_id") or data.get("name"))
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell user about an error on interaction %s", interaction.id)
+
+
+def _wording(interaction: discord.Interaction[Any], original: BaseException, what: Any) -> str:
+    """What the user is told about an error (``what``: the control or command it came from);
+    the errors that are ours, or Discord's refusals, are logged here."""
     if isinstance(original, Refusal):
-        text = original.message
         if original.link:
-            text += f"\n{jump_url(*original.link)}"
+            return f"{original.message}\n{jump_url(*original.link)}"
+        return original.message
     elif isinstance(original, RuleError):
-        text = str(original)
+        return str(original)
     elif isinstance(original, StoreUnavailable):  # logged where it happened, once per write
-        text = (
+        return (
             "Your move was not saved: the bot cannot write to its database right now (its "
             "disk is full or read-only). Nothing changed; try again in a few minutes."
         )
     elif isinstance(original, app_commands.TransformerError):
         # Discord only sends the options it offered; a modified client can send anything
-        text = (
+        return (
             f"{str(original.value)[:50]!r} is not one of this command's choices: pick one "
             "from the list Discord shows as you type."
         )
     elif isinstance(original, app_commands.NoPrivateMessage):
-        text = "Yahtzee is played in a server channel, not in direct messages."
+        return "Yahtzee is played in a server channel, not in direct messages."
     elif isinstance(original, app_commands.CheckFailure):
-        text = "You don't have permission to do that here."
+        return "You don't have permission to do that here."
     elif isinstance(original, app_commands.CommandOnCooldown):
-        text = f"Slow down a little: try again in {original.retry_after:.0f} s."
+        return f"Slow down a little: try again in {original.retry_after:.0f} s."
     elif isinstance(original, discord.HTTPException) and original.status == 429:
         # discord.py retried and Discord still said "too many requests": a storm, not a bug
         log.warning(
             "interaction %s (%s): still rate limited after retries: %s",
             interaction.id,
-            data.get("custom_id") or data.get("name"),
+            what,
             original,
         )
-        text = (
+        return (
             "Discord is slowing the bot down right now (rate limits). Whatever you did was "
             "saved; the board catches up in a few seconds."
         )
@@ -123,11 +133,11 @@ async def _handle_error(interaction: discord.Interaction[Any], error: BaseExcept
         log.warning(
             "interaction %s (%s) in channel %s: Discord refused an action: %s",
             interaction.id,
-            data.get("custom_id") or data.get("name"),
+            what,
             interaction.channel_id,
             original,
         )
-        text = (
+        return (
             "Discord did not let me do that in this channel: I'm missing a permission here "
             "(Send Messages, Embed Links, Attach Files, or in threads Send Messages in "
             "Threads). Ask a server admin to check my permissions; what you did so far is saved."
@@ -138,19 +148,15 @@ async def _handle_error(interaction: discord.Interaction[Any], error: BaseExcept
             "unexpected error %s handling interaction %s (%s) from user %s in channel %s",
             code,
             interaction.id,
-            data.get("custom_id") or data.get("name"),
+            what,
             interaction.user.id if interaction.user else None,
             interaction.channel_id,
             exc_info=original,
         )
-        text = (
+        return (
             f"Something went wrong on our side (error {code}); nothing you did was lost. "
             "Try again in a moment, and mention the code if you report it."
         )
-    try:
-        await tell(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell user about an error on interaction %s", interaction.id)
 
 
 def _is_refusal(error: Exception) -> bool:
