@@ -20,6 +20,7 @@ clicks measure the floor; --seed makes the players' choices repeatable. --postgr
 keeps the games in PostgreSQL (a fresh schema of URL's database, default the local test
 server) instead of a SQLite file; --processes 2 runs two bot processes, SHARD_COUNT=2 with
 SHARD_IDS 0 and 1, on the one database, the games split over two servers, one per shard.
+--idle opens the games and then nobody clicks: the memory each live game costs.
 """
 
 from __future__ import annotations
@@ -135,6 +136,15 @@ def proportional_memory(pid: int) -> int:
     the figures of a family add up to what the family costs the host."""
     rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
     return int(re.search(r"^Pss:\s+(\d+)", rollup, re.MULTILINE).group(1))  # type: ignore[union-attr]
+
+
+def family_pss(pid: int) -> int:
+    """The PSS (KiB) of a process and its descendants together."""
+    total = 0
+    for member in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            total += proportional_memory(member)
+    return total
 
 
 def children(pid: int) -> list[int]:
@@ -318,6 +328,9 @@ class Table:
 
     async def play(self, until: float) -> None:
         board = await self.board()
+        if self.args.idle:  # the game stays live and untouched: what it costs at rest
+            await asyncio.sleep(max(0.0, until - time.monotonic()))
+            return
         while time.monotonic() < until and not self.stopping:
             if board is None:  # game over: a new one in the same channel
                 await self.open()
@@ -512,6 +525,10 @@ async def main() -> None:
     )  # fmt: skip
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
     parser.add_argument(
+        "--idle", action="store_true",
+        help="open the games, then nobody clicks: prints the memory each live game costs",
+    )  # fmt: skip
+    parser.add_argument(
         "--sample-every", type=float, default=0, metavar="SECONDS",
         help="print the bot's memory this often (a soak: --seconds 1200 --sample-every 60)",
     )  # fmt: skip
@@ -546,6 +563,8 @@ async def main() -> None:
                 async with gate:
                     await table.open()
 
+            await asyncio.sleep(2.0)
+            family_before = family_pss(bots[0].pid)
             started = time.monotonic()
             await asyncio.gather(*(open_one(t) for t in tables))
             print(f"{args.games} games opened in {time.monotonic() - started:.1f} s")
@@ -572,6 +591,7 @@ async def main() -> None:
             ]
             own_after, _, _ = proc_cpu_and_memory(os.getpid())
             figures.uploads = len(fake.files) - uploads_before
+            family_after = family_pss(bots[0].pid)
         finally:
             for running in bots:
                 await stop(running)
@@ -591,6 +611,12 @@ async def main() -> None:
                 f"{use.workers_cpu * 100:.0f}%, RSS {use.bot_rss // 1024} MiB"
             )
         print(f"errors in the bot's log: {logged_errors}")
+        print(
+            f"memory a live game costs (the bot and its helpers, PSS, before the games opened "
+            f"-> at the end, over {args.games} games): {family_before // 1024} -> "
+            f"{family_after // 1024} MiB, {(family_after - family_before) / args.games:.1f} KiB "
+            "a game"
+        )
         print(
             f"fake Discord and players (this process): CPU "
             f"{(own_after - own_before) / elapsed * 100:.0f}% of one core"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import os
 import pstats
 import statistics
 import sys
@@ -95,7 +96,7 @@ async def main() -> None:
     task.cancel()
     await fake.stop()
     stats = pstats.Stats(profile)
-    stats.sort_stats(args.sort).print_stats(args.lines)
+    stats.sort_stats(args.sort).print_stats(os.environ.get("PROFILE_FILTER", ""), args.lines)
     for kind, values in times.items():
         print(f"{kind}: {len(values)} clicks, median {statistics.median(values) * 1000:.2f} ms")
 
