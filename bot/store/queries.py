@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import orjson
+
 from .records import (
     ENDED,
     MAX_ID,
@@ -106,7 +108,7 @@ _GAME_COLUMNS = (
 
 
 def _game(row: Row) -> GameRow:
-    players = [(int(uid), str(name)) for uid, name in json.loads(row[6])]
+    players = [(int(uid), str(name)) for uid, name in orjson.loads(row[6])]
     return GameRow(
         id=row[0],
         guild_id=row[1],
@@ -115,7 +117,7 @@ def _game(row: Row) -> GameRow:
         status=GameStatus(row[4]),
         preset=row[5],
         players=players,
-        state=json.loads(row[7]) if row[7] is not None else None,
+        state=orjson.loads(row[7]) if row[7] is not None else None,
         version=row[8],
         board_message_id=row[9],
         board_turn=row[10],
@@ -582,7 +584,7 @@ class Transaction(Reads):
                 values.append(stamp)
         if state is not _UNSET:
             sets.append("state = ?")
-            values.append(json.dumps(state, separators=(",", ":")) if state is not None else None)
+            values.append(orjson.dumps(state).decode() if state is not None else None)
         if state_format is not _UNSET:
             sets.append("state_format = ?")
             values.append(state_format)

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 API_PREFIX = "/api/v10"
@@ -64,7 +65,7 @@ def now_iso() -> str:
 def _json(data: Any, status: int = 200) -> web.Response:
     # discord.py reads a body as JSON only when Content-Type is exactly application/json.
     return web.Response(
-        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+        status=status, body=orjson.dumps(data), headers={"Content-Type": "application/json"}
     )
 
 
@@ -543,7 +544,8 @@ class FakeDiscord:
                 continue
             self.sequence += 1
             try:
-                await ws.send_str(json.dumps({"op": 0, "t": event, "s": self.sequence, "d": data}))
+                message = {"op": 0, "t": event, "s": self.sequence, "d": data}
+                await ws.send_str(orjson.dumps(message).decode())
                 sent = True
             except ConnectionError:
                 self.sockets.remove(ws)
@@ -677,11 +679,11 @@ class FakeDiscord:
                 name = re.search(r'name="([^"]*)"', headers)
                 filename = re.search(r'filename="([^"]*)"', headers)
                 if name is not None and name.group(1) == "payload_json":
-                    payload = json.loads(data)
+                    payload = orjson.loads(data)
                 else:
                     files.append((filename.group(1) if filename else "file", bytes(data)))
             return payload, files
-        return (json.loads(raw) if raw else {}), files
+        return (orjson.loads(raw) if raw else {}), files
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
