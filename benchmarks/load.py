@@ -69,6 +69,8 @@ class Figures:
     late: int = 0
     deferred: int = 0  # acknowledged first (a deferred update), the answer edited in later
     clicks: int = 0
+    in_window: int = 0  # clicks made within the --seconds window (the tail finishes turns)
+    window: float = 0.0
     uploads: int = 0  # pictures the bot uploaded while measuring (posts and edits)
 
     def count(self, table: dict[str, int], what: str) -> None:
@@ -242,6 +244,7 @@ class Table:
         self.against_bot = index < args.bots
         self.measuring = False
         self.stopping = False
+        self.until = float("inf")
 
     async def think(self) -> None:
         await asyncio.sleep(self.rng.expovariate(1 / self.args.think))
@@ -251,6 +254,7 @@ class Table:
         values: list[str] | None = None,
     ) -> Any:  # fmt: skip
         shown = json.dumps(self.fake.messages.get(message["id"], message), sort_keys=True)
+        in_window = time.monotonic() < self.until
         record = await self.fake.press(user, message, custom_id, values)
         try:
             await asyncio.wait_for(record.responded.wait(), 10)
@@ -259,6 +263,7 @@ class Table:
         if not self.measuring:
             return record
         self.figures.clicks += 1
+        self.figures.in_window += in_window
         if record.error:
             if record.error == "answered too late":
                 self.figures.late += 1
@@ -327,6 +332,7 @@ class Table:
             await self.fake.next_post(self.channel, 120)
 
     async def play(self, until: float) -> None:
+        self.until = until
         board = await self.board()
         if self.args.idle:  # the game stays live and untouched: what it costs at rest
             await asyncio.sleep(max(0.0, until - time.monotonic()))
@@ -461,7 +467,8 @@ def usage(pid: int, before: dict[int, float], after: dict[int, float], seconds: 
 def report(figures: Figures, seconds: float, floors: tuple[float, float], use: Usage) -> None:
     text_floor, picture_floor = floors
     print(
-        f"clicks measured: {figures.clicks} in {seconds:.0f} s = {figures.clicks / seconds:.1f}/s"
+        f"clicks measured: {figures.clicks} in {seconds:.0f} s; {figures.in_window} made in the "
+        f"{figures.window:.0f} s window = {figures.in_window / max(figures.window, 1e-9):.1f}/s"
     )
     print(
         f"floor (trivial bot, click -> answer, median): {text_floor * 1000:.2f} ms editing text, "
@@ -575,21 +582,29 @@ async def main() -> None:
             uploads_before = len(fake.files)
             begin = time.monotonic()
             until = begin + args.seconds
+            figures.window = args.seconds
             sampling = (
                 asyncio.create_task(sample_memory(bots[0].pid, begin, args.sample_every))
                 if args.sample_every
                 else None
             )
+
+            async def at_window_end() -> tuple[list[dict[int, float]], float]:
+                # CPU over the window itself, not the tail in which the players finish turns
+                await asyncio.sleep(max(0.0, until - time.monotonic()))
+                return [family_cpu(b.pid) for b in bots], proc_cpu_and_memory(os.getpid())[0]
+
+            window_end = asyncio.create_task(at_window_end())
             await asyncio.gather(*(t.play(until) for t in tables))
             elapsed = time.monotonic() - begin
+            cpu_after, own_after = await window_end
             if sampling is not None:
                 sampling.cancel()
                 await asyncio.gather(sampling, return_exceptions=True)
             uses = [
-                usage(b.pid, before, family_cpu(b.pid), elapsed)
-                for b, before in zip(bots, cpu_before, strict=True)
+                usage(b.pid, before, after, args.seconds)
+                for b, before, after in zip(bots, cpu_before, cpu_after, strict=True)
             ]
-            own_after, _, _ = proc_cpu_and_memory(os.getpid())
             figures.uploads = len(fake.files) - uploads_before
             family_after = family_pss(bots[0].pid)
         finally:
@@ -619,7 +634,7 @@ async def main() -> None:
         )
         print(
             f"fake Discord and players (this process): CPU "
-            f"{(own_after - own_before) / elapsed * 100:.0f}% of one core"
+            f"{(own_after - own_before) / args.seconds * 100:.0f}% of one core"
         )
     finally:
         await fake.stop()

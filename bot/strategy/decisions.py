@@ -6,6 +6,7 @@ gives what the rest of the game is worth. Values are expected *final* scores.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -174,15 +175,37 @@ def solver_for(table: Table) -> Solver:
     return kept[1]
 
 
+#: States whose keep values are kept (both levels of a turn, ~4 KB each): a turn's second
+#: roll reuses what its first roll worked out, and a hint or the menu's mark on the same
+#: state costs nothing more. The least recently used go first.
+KEEP_VALUES_CACHE = 256
+_keep_cache: OrderedDict[tuple[int, int, int, int], tuple[Table, np.ndarray, np.ndarray]] = (
+    OrderedDict()
+)
+
+
 def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
-    """Expected remaining score of keeping each multiset, with ``rolls_left`` rolls to go."""
-    solver = solver_for(table)
+    """Expected remaining score of keeping each multiset, with ``rolls_left`` rolls to go
+    (1 or 2). Working out 2 works out 1 on the way: both are kept for the state."""
+    if rolls_left not in (1, 2):
+        raise ValueError(f"keep values are for 1 or 2 rolls left, not {rolls_left}")
     mask, up, flag = state_of(card)
-    m, u, f = (np.array([x], dtype=np.intp) for x in (mask, up, flag))
-    after, _ = solver.final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
-    for _ in range(rolls_left - 1):
-        after, _ = solver.reroll(after, None)
-    return keep_averages(after)[:, 0]
+    key = (id(table), mask, up, flag)  # the entry holds its table: the id stays its own
+    levels = _keep_cache.get(key)
+    if levels is None:
+        solver = solver_for(table)
+        m, u, f = (np.array([x], dtype=np.intp) for x in (mask, up, flag))
+        last, _ = solver.final_roll(m, u, f)  # (252, 1): the value of each roll scored at once
+        second, _ = solver.reroll(last, None)
+        levels = (table, keep_averages(last)[:, 0], keep_averages(second)[:, 0])
+        levels[1].flags.writeable = False  # shared by every caller
+        levels[2].flags.writeable = False
+        _keep_cache[key] = levels
+        if len(_keep_cache) > KEEP_VALUES_CACHE:
+            _keep_cache.popitem(last=False)
+    else:
+        _keep_cache.move_to_end(key)
+    return levels[1] if rolls_left == 1 else levels[2]
 
 
 def judge(

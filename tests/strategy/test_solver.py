@@ -140,3 +140,30 @@ def test_upper_boxes_in_state(official: Table) -> None:
     """The state of a card caps the upper total at 63 and notes 50 in Yahtzee."""
     c = Scorecard("official", {u: 5 * (i + 1) for i, u in enumerate(UPPER)} | {C.YAHTZEE: 50})
     assert state_of(c)[1:] == (63, 1)
+
+
+def test_keep_values_kept_for_a_state_are_those_worked_out_afresh(official_values: Table) -> None:
+    """``keep_values`` keeps both levels of a state: what it hands out later (from the cache,
+    in either order of asking) is what the solver's own final roll and reroll give for that
+    state, and a table with other values is never served the first table's."""
+    import dataclasses
+
+    import numpy as np
+
+    from bot.strategy import decisions
+    from bot.strategy.solver import keep_averages
+
+    card = Scorecard().fill(Category.CHANCE, (6, 6, 5, 5, 4)).fill(Category.SIXES, (6, 6, 6, 1, 2))
+    solver = decisions.solver_for(official_values)
+    m, u, f = (np.array([x], dtype=np.intp) for x in state_of(card))
+    last, _ = solver.final_roll(m, u, f)
+    fresh = {1: keep_averages(last)[:, 0], 2: keep_averages(solver.reroll(last, None)[0])[:, 0]}
+    decisions._keep_cache.clear()
+    for rolls_left in (1, 2, 2, 1):
+        assert np.array_equal(decisions.keep_values(official_values, card, rolls_left),
+                              fresh[rolls_left])  # fmt: skip
+    halved = dataclasses.replace(official_values, value=official_values.value / 2)
+    other = decisions.keep_values(halved, card, 2)
+    assert not np.allclose(other, fresh[2])
+    with pytest.raises(ValueError):
+        decisions.keep_values(official_values, card, 0)
