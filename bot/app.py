@@ -286,6 +286,8 @@ class YahtzeeBot(commands.AutoShardedBot):
                 await self.analyst.aclose()
             if self.drawing_pool is not None:
                 await self.drawing_pool.aclose()
+            if self._games is not None:  # the boards click answers showed, on record
+                await self._games.core.flush_shown()
             if self._store is not None:
                 await self._store.close()
                 self._store = None

@@ -77,6 +77,10 @@ MAX_LIVE_GAMES = 10
 
 #: Live games whose latest row the service keeps in memory (a row is ~6 KB with its state).
 ROW_CACHE = 2000
+#: A click's answer on its own board is recorded with the others answered meanwhile, in one
+#: unit of work at most this long after it (half the writes of a click). A crash before then
+#: costs the timer's repair one edit of a board that was already right, never a move.
+SHOWN_FLUSH_AFTER = 0.05
 
 
 @dataclass(slots=True)
@@ -172,6 +176,9 @@ class Core:
         #: used dropped. Safe with other processes on the database: every write checks the
         #: version, and a move refused on a cached row is tried again on a fresh read.
         self._rows: OrderedDict[int, GameRow] = OrderedDict()
+        #: boards shown by click answers, not yet on record: game -> (message, turn, version)
+        self._shown: dict[int, tuple[int, int | None, int]] = {}
+        self._flushing: asyncio.Task[None] | None = None
 
     def turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
         """Deadline and reminder for a turn that starts now (none if off or game over)."""
@@ -231,6 +238,37 @@ class Core:
         known = self._rows.get(game_id)
         if known is not None:
             self._rows[game_id] = replace(known, **messages)  # type: ignore[arg-type]
+
+    def shown_later(self, game_id: int, message_id: int, turn: int | None, version: int) -> None:
+        """``Tracking.board_shown`` for a click's answer on the board already on record: the
+        row cache knows at once, the database within ``SHOWN_FLUSH_AFTER`` seconds, in one
+        unit of work with every other answer meanwhile."""
+        self.remember_shown(game_id, message_id, turn, version)
+        known = self._shown.get(game_id)
+        if known is None or known[2] <= version:
+            self._shown[game_id] = (message_id, turn, version)
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(
+                self._flush_soon(), name="boards-shown"
+            )
+
+    async def _flush_soon(self) -> None:
+        try:
+            await asyncio.sleep(SHOWN_FLUSH_AFTER)
+        finally:
+            self._flushing = None
+        await self.flush_shown()
+
+    async def flush_shown(self) -> None:
+        """Put the boards that click answers showed on record now (before a repair reads
+        what is behind, and at a graceful stop)."""
+        if not self._shown:
+            return
+        shown, self._shown = self._shown, {}
+        try:
+            await self.store.show_boards([(g, m, t, v) for g, (m, t, v) in shown.items()])
+        except Exception as exc:  # they look behind: the timer's repair edits them again
+            log.warning("could not record %d boards shown: %s", len(shown), exc)
 
     def remember_shown(self, game_id: int, message_id: int, turn: int | None, version: int) -> None:
         """The cached row as ``show_board`` (which said yes) leaves the record: changed on

@@ -52,6 +52,7 @@ class Timers:
     ) -> list[GameView]:
         """Live games (in the servers ``ours`` picks) whose board a failed post or answer
         left behind, quiet for a while: the timer repairs them."""
+        await self.core.flush_shown()
         rows = await self.core.store.boards_behind(stamp(self.core.clock() - REPAIR_AFTER))
         return [view_of(row) for row in [row for row in rows if ours(row.guild_id)]]
 

@@ -67,6 +67,13 @@ class Tracking:
             self.core.remember_shown(row.id, message_id, turn, row.version)
         return shown
 
+    def board_answered(self, row: GameView, message_id: int, game: Game | None) -> None:
+        """Record that a click's answer made the board it was clicked on (the one on record)
+        show ``row``: ``board_shown`` with nothing to decide, written with the other answers
+        of the moment (``Core.shown_later``)."""
+        turn = game.turn_number if game is not None else None
+        self.core.shown_later(row.id, message_id, turn, row.version)
+
     async def undo_offered(self, game_id: int, message_id: int | None) -> None:
         """Record which message offers Undo (or that none does)."""
         await self.core.store.set_messages(game_id, undo_message_id=message_id)
@@ -137,6 +144,7 @@ class Tracking:
     async def needing_messages(self) -> list[GameView]:
         """What a repair looks at: every live game, and finished games whose final message
         was never posted."""
+        await self.core.flush_shown()
         store = self.core.store
         rows = await store.live_games() + await store.games_missing_final_message()
         return [view_of(row) for row in rows]

@@ -356,6 +356,11 @@ class Store(abc.ABC):
         turn (an Undo took the game back while this board was being posted)."""
         return await self.write(lambda tx: tx.show_board(game_id, message_id, turn, version))
 
+    async def show_boards(self, shown: Sequence[tuple[int, int, int | None, int]]) -> None:
+        """``show_board`` for many boards at once, (game, message, turn, version) each, with
+        nothing to say back: the record of click answers on boards already on record."""
+        return await self.write(lambda tx: tx.show_boards(shown))
+
     async def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
         """Add what a decision cost against optimal play to its move-log entry."""
         return await self.write(lambda tx: tx.set_move_cost(game_id, version, loss, decision))

@@ -670,6 +670,16 @@ class Transaction(Reads):
         current = yield from _one("SELECT board_message_id FROM games WHERE id = ?", (game_id,))
         return current is not None and current[0] == message_id
 
+    def show_boards(self, shown: Sequence[tuple[int, int, int | None, int]]) -> Plan[None]:
+        """``show_board`` for many boards at once, (game, message, turn, version) each, with
+        nothing to say back: the record of click answers on boards already on record."""
+        yield from _many(
+            "UPDATE games SET board_message_id = ?, board_turn = ?, board_version = ? "
+            "WHERE id = ? AND (board_version IS NULL OR board_version < ? "
+            "OR (board_version = ? AND board_turn IS NOT DISTINCT FROM ?))",
+            [(m, t, v, g, v, v, t) for g, m, t, v in shown],
+        )
+
     def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> Plan[None]:
         """Add what a decision cost against optimal play to its move-log entry."""
         yield from _all(

@@ -265,7 +265,7 @@ class Publisher:
             ),
         )
         if interaction.message is not None:
-            await self.games.tracking.board_shown(board.row, interaction.message.id, board.game)
+            self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
 
     async def show_controls(self, interaction: discord.Interaction[Any], board: Board) -> None:
         """Answer a hold by editing the clicked board's buttons alone: its embed and picture
@@ -275,7 +275,7 @@ class Publisher:
             lambda: answers.edit(interaction, view=board_view(board)),
         )
         if interaction.message is not None:
-            await self.games.tracking.board_shown(board.row, interaction.message.id, board.game)
+            self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
 
     async def show_privately(
         self, interaction: discord.Interaction[Any], board: Board, content: str

@@ -11,9 +11,10 @@ import pytest
 
 from bot.engine import Category, Game, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
-from bot.games.core import next_host
+from bot.games.core import SHOWN_FLUSH_AFTER, next_host
 from bot.store import MoveRecord, Store, open_store
 
+from ..clock import FakeClock
 from ..conftest import Database
 from ..engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 
@@ -55,13 +56,13 @@ class Table:
     async def roll(self, user: int) -> Board:
         turn, rolls = await self.state()
         board = await self.service.turns.roll(self.game_id, user, self.board_id, turn, rolls)
-        await self.service.tracking.board_shown(board.row, self.board_id or 0, board.game)
+        self.service.tracking.board_answered(board.row, self.board_id or 0, board.game)
         return board
 
     async def hold(self, user: int, index: int) -> Board:
         turn, rolls = await self.state()
         board = await self.service.turns.hold(self.game_id, user, self.board_id, turn, rolls, index)
-        await self.service.tracking.board_shown(board.row, self.board_id or 0, board.game)
+        self.service.tracking.board_answered(board.row, self.board_id or 0, board.game)
         return board
 
     async def score(self, user: int, box: Category, post: bool = True) -> int:
@@ -469,3 +470,34 @@ async def test_retention_prunes_old_move_logs_and_keeps_results(
         with pytest.raises(Refusal, match="too old"):
             await asked
     assert await service.tracking.prune_moves(30, now=now + timedelta(days=60)) == 0  # done once
+
+
+async def test_click_answers_go_on_record_together_and_before_a_repair_looks(
+    service: GameService, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """What a click's answer showed on its own board is on record a moment later, the answers
+    of two games in one unit of work; a repair looking for boards left behind puts it on
+    record first, so it never mistakes an answered board for one left behind."""
+    ann, bob = Table(service), Table(service)
+    await ann.seat((1, "Ann"))
+    row = await service.lobby.open_lobby(1, CHANNEL + 1, 2, "Bob", "official")
+    bob.game_id = row.id
+    await bob.post(await service.lobby.begin(row.id, 2))
+    dice.extend([1, 2, 3, 4, 5] * 3)
+    await ann.roll(1)
+    await bob.roll(2)
+    stored = await service.store.get_game(ann.game_id)
+    assert stored is not None and stored.board_version == stored.version - 1  # not yet
+    units_before = service.store.group_commit
+    await asyncio.sleep(SHOWN_FLUSH_AFTER * 4)
+    for table in (ann, bob):
+        stored = await service.store.get_game(table.game_id)
+        assert stored is not None and stored.board_version == stored.version
+    if units_before is not None:  # SQLite counts its units of work
+        after = service.store.group_commit
+        assert after is not None and after[1] - units_before[1] == 1
+    board = await ann.roll(1)
+    clock.advance(3600)  # long past the repair's wait
+    assert [v.id for v in await service.timers.boards_behind()] == []
+    stored = await service.store.get_game(ann.game_id)
+    assert stored is not None and stored.board_version == board.row.version
