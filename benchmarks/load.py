@@ -421,6 +421,33 @@ async def prepare(
     return setting, schema
 
 
+def server_cpu() -> float:
+    """CPU seconds so far of the local PostgreSQL server's processes (it runs on this machine
+    and shares its cores with the bot)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if (entry / "comm").read_text().strip() == "postgres":
+                total += proc_cpu_and_memory(int(entry.name))[0]
+    return total
+
+
+async def server_transactions(postgres: str) -> int:
+    """Transactions committed so far in the database (pg_stat_database: a unit of work
+    each, and every statement outside one)."""
+    import asyncpg
+
+    admin = await asyncpg.connect(postgres)
+    try:
+        return int(await admin.fetchval(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ))  # fmt: skip
+    finally:
+        await admin.close()
+
+
 async def drop_schema(postgres: str, schema: str) -> None:
     import asyncpg
 
@@ -550,6 +577,7 @@ async def main() -> None:
     guilds = (
         [str(GUILD_ID)] if args.processes == 1 else [fake.add_guild("Shard 0", 0), str(GUILD_ID)]
     )
+    server_line: list[str] = []
     try:
         setting, schema = await prepare(work, args.timer, args.postgres, guilds)
         floors = await measure_floor(fake, args.floor_clicks, work)
@@ -589,9 +617,22 @@ async def main() -> None:
                 else None
             )
 
+            server_before = (
+                (server_cpu(), await server_transactions(args.postgres)) if args.postgres else None
+            )
+
             async def at_window_end() -> tuple[list[dict[int, float]], float]:
                 # CPU over the window itself, not the tail in which the players finish turns
                 await asyncio.sleep(max(0.0, until - time.monotonic()))
+                if args.postgres and server_before is not None:
+                    cpu = server_cpu() - server_before[0]
+                    xacts = await server_transactions(args.postgres) - server_before[1]
+                    clicks = max(figures.in_window, 1)
+                    server_line.append(
+                        f"PostgreSQL server (this machine): CPU {cpu / args.seconds * 100:.0f}% "
+                        f"of one core, {cpu / clicks * 1000:.2f} ms a click; "
+                        f"{xacts / clicks:.2f} transactions a click (pg_stat_database)"
+                    )
                 return [family_cpu(b.pid) for b in bots], proc_cpu_and_memory(os.getpid())[0]
 
             window_end = asyncio.create_task(at_window_end())
@@ -626,6 +667,8 @@ async def main() -> None:
                 f"{use.workers_cpu * 100:.0f}%, RSS {use.bot_rss // 1024} MiB"
             )
         print(f"errors in the bot's log: {logged_errors}")
+        for line in server_line:
+            print(line)
         print(
             f"memory a live game costs (the bot and its helpers, PSS, before the games opened "
             f"-> at the end, over {args.games} games): {family_before // 1024} -> "
