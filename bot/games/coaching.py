@@ -18,11 +18,13 @@ from bot.strategy.decisions import Choice, Unsupported, supports
 from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
-from .core import Core, player_id
+from .core import Core, WriteBatch, player_id
 from .results import Refusal, Report
 from .tracking import Tracking
 
 log = logging.getLogger(__name__)
+
+COSTS_WRITTEN_AFTER = 0.05  # seconds: the costs valued meanwhile share one unit of work
 
 
 def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[tuple[float, str]]:
@@ -47,6 +49,11 @@ class Coaching:
         self.tracking = tracking
         self._daily_optimal: dict[str, int] = {}  # the Optimal bot's score on a day's dice
         self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
+        #: the costs worked out, written to the move log together (one unit of work for all
+        #: that come within ``COSTS_WRITTEN_AFTER`` s, not one a decision)
+        self._costs: WriteBatch[tuple[int, int, float, str]] = WriteBatch(
+            core.store.set_move_costs, COSTS_WRITTEN_AFTER
+        )
 
     async def hint(self, game_id: int, user_id: int, count: int = 3) -> list[Choice]:
         """The best choices for the player whose turn it is, with expected final scores."""
@@ -132,7 +139,7 @@ class Coaching:
         async def work() -> None:
             judged = await analyst.judge(game, keep, box)
             if judged is not None:
-                await self.core.store.set_move_cost(before.id, version, *judged)
+                await self._costs.add((before.id, version, *judged))
 
         task = asyncio.create_task(work(), name=f"cost-{before.id}-{version}")
         pending = self._costing.setdefault(before.id, set())

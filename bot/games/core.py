@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.engine import (
     FORMAT_VERSION,
@@ -150,6 +150,40 @@ def next_host(game: Game, host_id: int) -> int:
 def bot_level(player_id: str) -> str:
     """'optimal', 'casual' or 'winning' for a computer player's id."""
     return BOT_LEVELS[(-int(player_id)) % 10]
+
+
+class WriteBatch(Generic[T]):
+    """Records written together, one unit of work for all that came within ``after``
+    seconds of the first: ``add`` returns once the unit holding its record is committed (or
+    raises its error). For records nobody's answer waits for (what a decision cost)."""
+
+    def __init__(self, write: Callable[[list[T]], Awaitable[None]], after: float) -> None:
+        self._write = write
+        self._after = after
+        self._items: list[T] = []
+        self._written: asyncio.Future[None] | None = None
+
+    async def add(self, item: T) -> None:
+        loop = asyncio.get_running_loop()
+        if self._written is None:
+            self._written = loop.create_future()
+            loop.call_later(self._after, self._flush)
+        self._items.append(item)
+        await asyncio.shield(self._written)
+
+    def _flush(self) -> None:
+        items, written = self._items, self._written
+        self._items, self._written = [], None
+        if written is not None:
+            asyncio.get_running_loop().create_task(self._run(items, written))
+
+    async def _run(self, items: list[T], written: asyncio.Future[None]) -> None:
+        try:
+            await self._write(items)
+        except Exception as exc:
+            written.set_exception(exc)
+        else:
+            written.set_result(None)
 
 
 class Core:

@@ -361,9 +361,10 @@ class Store(abc.ABC):
         nothing to say back: the record of click answers on boards already on record."""
         return await self.write(lambda tx: tx.show_boards(shown))
 
-    async def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> None:
-        """Add what a decision cost against optimal play to its move-log entry."""
-        return await self.write(lambda tx: tx.set_move_cost(game_id, version, loss, decision))
+    async def set_move_costs(self, costs: Sequence[tuple[int, int, float, str]]) -> None:
+        """Add what decisions cost against optimal play to their move-log entries:
+        (game, version, loss, the decision in words) each."""
+        return await self.write(lambda tx: tx.set_move_costs(costs))
 
     async def save_guild_settings(
         self, guild_id: int, settings: GuildSettings, user_id: int

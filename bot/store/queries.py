@@ -680,11 +680,12 @@ class Transaction(Reads):
             [(m, t, v, g, v, v, t) for g, m, t, v in shown],
         )
 
-    def set_move_cost(self, game_id: int, version: int, loss: float, decision: str) -> Plan[None]:
-        """Add what a decision cost against optimal play to its move-log entry."""
-        yield from _all(
+    def set_move_costs(self, costs: Sequence[tuple[int, int, float, str]]) -> Plan[None]:
+        """Add what decisions cost against optimal play to their move-log entries:
+        (game, version, loss, the decision in words) each."""
+        yield from _many(
             "UPDATE moves SET loss = ?, decision = ? WHERE game_id = ? AND version = ?",
-            (loss, decision, game_id, version),
+            [(loss, decision, game_id, version) for game_id, version, loss, decision in costs],
         )
 
     def prune_moves(self, finished_before: str, games: int) -> Plan[int]:

@@ -33,7 +33,7 @@ async def a_used_file(path: Path) -> None:
         done = await store.update_game(
             done.id, done.version, MoveRecord(1, "roll", dice="1-2-3-4-5")
         )
-        await store.set_move_cost(done.id, done.version, 1.25, "kept 1-2-3-4; better: all")
+        await store.set_move_costs([(done.id, done.version, 1.25, "kept 1-2-3-4; better: all")])
         await store.update_game(
             done.id, done.version, MoveRecord(2, "score", "chance 30"), status="finished",
             results=[
