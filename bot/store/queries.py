@@ -158,21 +158,22 @@ _UNSET: Any = object()
 
 
 def _log_move(game_id: int, version: int, move: MoveRecord, stamp: str) -> Plan[None]:
-    """The move-log entry of a change; ``AlreadyApplied`` if its request has one already."""
-    try:
-        yield Query(
-            "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
-            "decision, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id, version, move.user_id, move.action, move.detail, move.dice, stamp,
-                move.loss, move.decision, move.request_id,
-            ),
-            conflicts=move.request_id is not None,
-        )  # fmt: skip
-    except Conflict as exc:
-        if "request" not in str(exc):  # pragma: no cover - the only unique key it can break
-            raise
-        raise AlreadyApplied(f"request {move.request_id} has its move already") from None
+    """The move-log entry of a change; ``AlreadyApplied`` if its request has one already.
+
+    One statement, no savepoint: a request already in the log inserts nothing (and returns
+    no row), which PostgreSQL needs no savepoint for (a broken unique key would end its
+    transaction), so a click's unit of work is BEGIN, UPDATE, INSERT, COMMIT."""
+    rows = yield Query(
+        "INSERT INTO moves (game_id, version, user_id, action, detail, dice, at, loss, "
+        "decision, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING version",
+        (
+            game_id, version, move.user_id, move.action, move.detail, move.dice, stamp,
+            move.loss, move.decision, move.request_id,
+        ),
+    )  # fmt: skip
+    if not rows:
+        raise AlreadyApplied(f"request {move.request_id} has its move already")
 
 
 def _record_results(game: GameRow, results: Sequence[ResultRow], stamp: str) -> Plan[None]:
