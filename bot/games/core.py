@@ -162,6 +162,7 @@ class WriteBatch(Generic[T]):
         self._after = after
         self._items: list[T] = []
         self._written: asyncio.Future[None] | None = None
+        self._writing: set[asyncio.Task[None]] = set()  # held: the loop keeps weak references
 
     async def add(self, item: T) -> None:
         loop = asyncio.get_running_loop()
@@ -175,7 +176,9 @@ class WriteBatch(Generic[T]):
         items, written = self._items, self._written
         self._items, self._written = [], None
         if written is not None:
-            asyncio.get_running_loop().create_task(self._run(items, written))
+            task = asyncio.get_running_loop().create_task(self._run(items, written))
+            self._writing.add(task)
+            task.add_done_callback(self._writing.discard)
 
     async def _run(self, items: list[T], written: asyncio.Future[None]) -> None:
         try:
