@@ -39,9 +39,7 @@ WAITING = Gauge(
     "Clicks and commands waiting for one of the bot's working places (overload: each is "
     "acknowledged in time and answered when its turn comes)",
 )
-RATE_LIMITS = Counter(
-    "yahtzee_rate_limits", "HTTP 429 answers from Discord, by route", ["route"]
-)
+RATE_LIMITS = Counter("yahtzee_rate_limits", "HTTP 429 answers from Discord, by route", ["route"])
 STORE_WRITES = Histogram(
     "yahtzee_store_write_seconds",
     "A unit of work handed to the database until it is committed",

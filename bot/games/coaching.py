@@ -186,9 +186,12 @@ class Coaching:
                 )
             raise Refusal("You did not play in this game.")
         worst = sorted(decisions, key=lambda d: -d[0])[:3]
+        seats = self.core.game_of(row).seats if row.state is not None else []
+        left = any(seat.left and seat.player_id == player_id(user_id) for seat in seats)
         return Report(
             loss=sum(loss for loss, _ in decisions),
             decisions=len(decisions),
             optimal=sum(1 for loss, _ in decisions if loss < 0.05),
             costliest=[text for loss, text in worst if loss >= 0.05],
+            left=left,
         )

@@ -219,7 +219,13 @@ class Lobby:
         if old.daily is not None:
             raise Refusal("A daily challenge has no rematch: one try a day.")
         seats = self.core.game_of(old).seats
-        if not any(s.player_id == player_id(user_id) for s in seats):
+        mine = next((s for s in seats if s.player_id == player_id(user_id)), None)
+        if mine is not None and mine.left:
+            raise Refusal(
+                "You left this game, so its rematch is not yours to call (it would ping the "
+                "players who stayed). Start a game of your own with /yahtzee start."
+            )
+        if mine is None:
             raise Refusal(
                 "Only the players of this game can start its rematch. Start a game of your "
                 "own with /yahtzee start."

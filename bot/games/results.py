@@ -219,6 +219,7 @@ class Report:
     decisions: int
     optimal: int  # decisions within 0.05 points of the best
     costliest: list[str]  # the three costliest decisions, in words
+    left: bool = False  # the player left the game before it ended: the card covers part of it
 
 
 @dataclass(frozen=True, slots=True)

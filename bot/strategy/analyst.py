@@ -112,7 +112,9 @@ def _prepare_distributions(
             ) from None
         log.info("building the To-win distributions (%s)", exc)
     process = multiprocessing.get_context("spawn").Process(
-        target=_build_distributions, args=(folder, table.rules, turns), name="to-win-build",
+        target=_build_distributions,
+        args=(folder, table.rules, turns),
+        name="to-win-build",
         daemon=True,
     )
     process.start()

@@ -325,9 +325,7 @@ class _Builder:
             nxt_row[r, sel] = row
             gain_out[r, sel] = gains
 
-    def _keeps(
-        self, after: npt.NDArray[np.float64]
-    ) -> tuple[npt.NDArray[np.float64], IntArray]:
+    def _keeps(self, after: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], IntArray]:
         """From the values of the rolls after a re-roll: the value of each roll before it
         and the keep the table picks for it (the first of equals: scoring now first)."""
         options = keep_averages(after)[self.subkeeps]  # (252, 32, S)

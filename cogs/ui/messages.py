@@ -329,7 +329,8 @@ def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
     text = f"{mention(result.player_id, scored.scorer_name)} {what}."
-    if result.dice.is_yahtzee:  # five alike, wherever they were scored
+    if result.dice.is_yahtzee and (result.points or result.bonus):
+        # five alike, wherever they scored; five alike scratched for 0 is no party
         text = f"\N{PARTY POPPER} **Yahtzee!** {text}"
     if timed_out:
         text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
@@ -485,7 +486,9 @@ def report_text(report: Report) -> str:
         f"**{report.optimal} of your {report.decisions} decisions** ({share:.0%}) were exactly "
         "what optimal play would have done."
     )
-    if report.decisions and report.optimal == report.decisions:
+    if report.left:  # a game left midway is no perfect game, however well it went
+        well = f"You left this game before it ended; this covers the moves you made. {well}"
+    elif report.decisions and report.optimal == report.decisions:
         well = f"\N{GLOWING STAR} {well} A perfect game!"
     lines = [
         well,

@@ -4,11 +4,13 @@ line, chances in words, the daily challenge's line and a replay."""
 from __future__ import annotations
 
 from bot.engine import Category, Dice, Game
+from bot.engine.game import ScoreResult
 from bot.games.replay import Turn
+from bot.games.results import Report, Scored
 from bot.store import DailyEntry
 from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
-from cogs.ui.messages import daily_line, hint_text, percent, replay_text
+from cogs.ui.messages import daily_line, hint_text, percent, replay_text, report_text, summary_embed
 
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll
@@ -82,3 +84,27 @@ def test_a_to_win_move_better_by_less_than_the_words_show_is_not_named() -> None
     assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
         "Choice 1 is also your best chance to beat Bob: **about 47%** to finish ahead."
     )
+
+
+def test_a_report_card_says_perfect_only_for_a_whole_game() -> None:
+    """Every decision optimal is a perfect game, unless the player left midway."""
+    whole = Report(loss=0.0, decisions=40, optimal=40, costliest=[])
+    assert "A perfect game!" in report_text(whole)
+    left = Report(loss=0.0, decisions=4, optimal=4, costliest=[], left=True)
+    assert "perfect" not in report_text(left).lower()
+    assert report_text(left).startswith("You left this game before it ended")
+
+
+def _summary(points: int, bonus: int, box: Category) -> str:
+    result = ScoreResult("1", box, points, bonus, Dice(2, 2, 2, 2, 2))
+    scored = Scored(None, result, "Ann", 12)  # type: ignore[arg-type]  # the board is not read
+    return str(summary_embed(scored).description)
+
+
+def test_five_alike_is_cheered_only_when_it_scores() -> None:
+    """Five 2s in Yahtzee (50) or as a joker with its bonus are cheered; five 2s scratched
+    into Ones for 0 (the joker's last resort) are not."""
+    assert "**Yahtzee!**" in _summary(50, 0, Category.YAHTZEE)
+    assert "**Yahtzee!**" in _summary(25, 100, Category.FULL_HOUSE)
+    scratched = _summary(0, 0, Category.ONES)
+    assert "Yahtzee!" not in scratched and "scored **0** in **Ones**" in scratched

@@ -14,6 +14,7 @@ from bot.strategy import Table
 from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import best, future
 
+from .test_service import CHANNEL
 from .test_service import Table as Channel
 
 
@@ -145,3 +146,21 @@ async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:
     assert step is not None and step.result.player_id == "-11"  # type: ignore[union-attr]
     decisions = await store.decisions(row.id, 1)
     assert all(loss is None for _, loss, _ in decisions)
+
+
+async def test_a_player_who_left_gets_no_perfect_game(
+    store: Store, official: Table, tmp_path: Path
+) -> None:
+    """Ann scores five sixes in Yahtzee (the best move) and leaves: one optimal decision
+    of one, but the report says she left (its words: tests/cogs/test_messages.py)."""
+    dice = ScriptedDice([6] * 5)
+    service = GameService(store, dice, analyst=analyst_with(official, tmp_path))
+    channel = Channel(service)
+    await channel.seat((1, "Ann"), (2, "Bob"))
+    await channel.roll(1)
+    await channel.score(1, Category.YAHTZEE)
+    before = await service.coaching.report(channel.game_id, 1)
+    assert (before.decisions, before.optimal, before.left) == (1, 1, False)
+    await service.turns.leave_game(CHANNEL, 1)
+    report = await service.coaching.report(channel.game_id, 1)
+    assert (report.decisions, report.optimal, report.left) == (1, 1, True)

@@ -354,6 +354,27 @@ async def test_play_again_invites_the_same_players(
     assert rematch.invited == [(1, "Ann")]
 
 
+async def test_a_player_who_left_cannot_call_the_rematch(
+    service: GameService, dice: ScriptedDice
+) -> None:
+    """Ann leaves at once and Bob plays the game out: Play again is Bob's to press (and
+    invites nobody: Ann left), never Ann's, whose click would ping the player who stayed."""
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    await service.turns.leave_game(CHANNEL, 1)
+    dice.extend([1, 1, 1, 1, 1] * 13)
+    for _ in range(13):
+        await table.roll(2)
+        row = await service.store.get_game(table.game_id)
+        assert row is not None
+        box = service.core.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
+        await table.score(2, next(iter(box)))
+    with pytest.raises(Refusal, match="You left this game"):
+        await service.lobby.play_again(table.game_id, 1, 1, "Ann")
+    rematch = await service.lobby.play_again(table.game_id, 1, 2, "Bob")
+    assert rematch.row.players == [(2, "Bob")] and rematch.invited == []
+
+
 async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
     service: GameService, dice: ScriptedDice
 ) -> None:
