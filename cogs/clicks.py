@@ -212,7 +212,7 @@ class Clicks(commands.Cog):
             lambda: answers.edit(
                 interaction,
                 content=None,
-                embed=summary_embed(scored),
+                embed=summary_embed(scored, faces=self.publisher.faces),
                 attachments=[],
                 view=None if scored.finished else undo_view(game_id, turn),
             ),

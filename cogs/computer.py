@@ -90,7 +90,9 @@ class ComputerPlayers:
                     continue
                 row = step.board.row
                 await publisher.retire(
-                    row.board_channel_id, row.board_message_id, embed=summary_embed(step)
+                    row.board_channel_id,
+                    row.board_message_id,
+                    embed=summary_embed(step, faces=publisher.faces),
                 )
                 await publisher.close_undo(row)
                 if step.finished:

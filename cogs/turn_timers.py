@@ -103,7 +103,7 @@ class TurnTimers(commands.Cog):
             await publisher.retire(
                 row.board_channel_id,
                 row.board_message_id,
-                embed=summary_embed(scored, True, outcome.away),
+                embed=summary_embed(scored, True, outcome.away, self.publisher.faces),
             )
             await publisher.close_undo(row)
             if scored.finished:

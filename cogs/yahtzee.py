@@ -97,7 +97,11 @@ class Yahtzee(
         self.computers = computers
         super().__init__()
 
+    async def cog_load(self) -> None:
+        self.publisher.faces.start(self.bot)  # the dice emojis, made once if missing
+
     async def cog_unload(self) -> None:
+        self.publisher.faces.stop()
         await self.computers.stop_all()  # before discord.py closes its connections
 
     # -- timers ------------------------------------------------------------------------------

@@ -57,6 +57,8 @@ from bot import logs
 from bot.engine import ROLLS_PER_TURN
 from bot.games import begin as begin_request
 
+from .emojis import DiceFaces
+
 LOCK = "\N{LOCK}"
 HELD = discord.ButtonStyle.success  # a held die's button
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741 - the item a component wraps
@@ -242,15 +244,21 @@ class DieButton(
     @classmethod
     def payload(
         cls, game_id: int, turn: int, rolls: int, index: int, face: int | None = None,
-        held: bool = False, disabled: bool = False,
+        held: bool = False, disabled: bool = False, faces: DiceFaces | None = None,
     ) -> dict[str, Any]:  # fmt: skip
+        """The button's JSON: the die's face as an emoji when ``faces`` has them (no label:
+        the picture says it), else as a number; held: the success style, and a lock."""
         button: dict[str, Any] = {
             "type": discord.ComponentType.button.value,
             "style": (HELD if held else discord.ButtonStyle.secondary).value,
-            "label": str(face) if face is not None else "\N{EN DASH}",
             "custom_id": cls.make_id(game_id=game_id, turn=turn, rolls=rolls, index=index),
             "disabled": disabled,
         }
+        emoji = faces.button_emoji(face, held) if faces is not None and face else None
+        if emoji is not None:
+            button["emoji"] = emoji
+            return button
+        button["label"] = str(face) if face is not None else "\N{EN DASH}"
         if held:
             button["emoji"] = {"name": LOCK}
         return button

@@ -58,6 +58,7 @@ from .components import (
     UndoButton,
     action_row,
 )
+from .emojis import DiceFaces
 
 BOARD_FILE = "board.png"
 FINAL_FILE = "final.png"
@@ -195,14 +196,18 @@ def scores_field(game: Game) -> str:
     return "\n".join(lines)
 
 
-def board_embed(board: Board) -> discord.Embed:
+#: Dice as numbers: what the builders use where no emojis are given.
+NUMBERS = DiceFaces()
+
+
+def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
     """The live board's embed; the image is attached as board.png."""
     game = board.game
     assert game is not None
     seat = game.current_seat
     who = mention(seat.player_id, seat.name)
     if is_bot(seat.player_id):
-        text = bot_turn_text(game, who)
+        text = bot_turn_text(game, who, faces)
     elif game.dice is None:
         text = f"{who}, it's your turn: press **Roll**."
     elif game.rolls_left == 0:
@@ -222,25 +227,28 @@ def board_embed(board: Board) -> discord.Embed:
     if board.image is not None:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     elif not board.row.pictures:  # no pictures here: the card as text, and the dice in words
+        if game.dice is not None:
+            held = game.held if game.rolls_left > 0 else (False,) * len(game.held)
+            embed.add_field(name="Dice", value=faces.text(game.dice, held), inline=False)
         embed.add_field(name="Scorecard", value=code_block(card_text(game)), inline=False)
     # (before a turn's first roll a game with pictures shows none: the roll brings it)
     embed.set_footer(text=f"{game.preset.title} rules · /yahtzee rules · /yahtzee scorecard")
     return embed
 
 
-def bot_turn_text(game: Game, who: str) -> str:
+def bot_turn_text(game: Game, who: str, faces: DiceFaces = NUMBERS) -> str:
     """A computer player's turn so far, in words: what it kept and what it rolled."""
     dice = game.dice
     if dice is None:
         return f"{who} is playing its turn: rolling."
-    shown = "-".join(map(str, dice))
+    shown = faces.text(dice)
     if game.rolls_used == 1:
         what = f"rolled {shown}"
     else:
         kept = sorted(face for face, held in zip(dice, game.held, strict=True) if held)
         rolled = len(dice) - len(kept)
         what = (
-            f"kept {'-'.join(map(str, kept))} and rolled {count_word(rolled)}: {shown}"
+            f"kept {faces.text(kept)} and rolled {count_word(rolled)}: {shown}"
             if kept
             else f"rolled all five again: {shown}"
         )
@@ -259,7 +267,9 @@ def box_label(option: BoxOption) -> tuple[str, str | None]:
     return f"{option.category.label}: {option.points}", description
 
 
-def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectOption]:
+def box_options(
+    game: Game, best: BoxHint | None = None, faces: DiceFaces = NUMBERS
+) -> list[discord.SelectOption]:
     """The menu of boxes: those that score first, then the scratches (0 points, said once),
     the hint's best box marked: with a star when scoring now is the best move, else as the
     best box *if you stop now* (the hint would keep dice and roll)."""
@@ -275,7 +285,10 @@ def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectO
                 else "Best box if you stop now; rolling again is better (hint)"
             )
             description = f"{mark}; {description}" if description else mark
-        option = discord.SelectOption(label=label, value=category.value, description=description)
+        option = discord.SelectOption(
+            label=label, value=category.value, description=description,
+            emoji=faces.emoji(category.face) if category.face is not None else None,
+        )  # fmt: skip
         (scoring if choice.scores else scratches).append(option)
     if scratches:
         note = "Scratch: 0 points"
@@ -289,7 +302,7 @@ def box_options(game: Game, best: BoxHint | None = None) -> list[discord.SelectO
     return scoring + scratches
 
 
-def board_view(board: Board) -> Payload:
+def board_view(board: Board, faces: DiceFaces = NUMBERS) -> Payload:
     """Five die buttons; Roll and Scorecard (and Undo, Hint); the select of legal boxes."""
     game = board.game
     assert game is not None
@@ -297,9 +310,11 @@ def board_view(board: Board) -> Payload:
     computer = is_bot(game.current_player_id)  # its turn: only the Scorecard is for people
     can_hold = game.dice is not None and game.rolls_left > 0 and not computer
     holding = game.rolls_left > 0  # after the last roll a hold means nothing: plain dice
-    faces = game.dice if game.dice is not None else (None,) * 5
+    shown = game.dice if game.dice is not None else (None,) * 5
     dice = [
-        DieButton.payload(gid, turn, rolls, i, faces[i], holding and game.held[i], not can_hold)
+        DieButton.payload(
+            gid, turn, rolls, i, shown[i], holding and game.held[i], not can_hold, faces
+        )
         for i in range(5)
     ]
     controls: list[Mapping[str, Any]] = [
@@ -311,21 +326,26 @@ def board_view(board: Board) -> Payload:
         controls.append(UndoButton(gid, turn - 1).item.to_component_dict())
     if board.row.hints:
         controls.append(HintButton(gid, disabled=computer).item.to_component_dict())
-    options = [] if computer else box_options(game, board.best_box)
+    options = [] if computer else box_options(game, board.best_box, faces)
     waiting = "The computer is playing its turn" if computer else "Roll first, then pick a box"
     menu = BoxSelect.payload(gid, turn, rolls, options, waiting)
     return Payload([action_row(*dice), action_row(*controls), action_row(menu)])
 
 
-def summary_embed(scored: Scored, timed_out: bool = False, away: bool = False) -> discord.Embed:
+def summary_embed(
+    scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS
+) -> discord.Embed:
     """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
     before the scoring, and a game's channel is read on phones): edit it in with
     ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
     result = scored.result
     if result.bonus_turn:
-        what = f"took a **Yahtzee bonus** (+{result.points}) with {result.dice}"
+        what = f"took a **Yahtzee bonus** (+{result.points}) with {faces.text(result.dice)}"
     else:
-        what = f"scored **{result.points}** in **{result.category.label}** with {result.dice}"
+        what = (
+            f"scored **{result.points}** in **{result.category.label}** "
+            f"with {faces.text(result.dice)}"
+        )
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
     text = f"{mention(result.player_id, scored.scorer_name)} {what}."

@@ -20,6 +20,7 @@ from bot.games import Board, GameService, GameView, Scored, is_bot
 from bot.strategy import supports
 
 from . import answers
+from .emojis import DiceFaces
 from .messages import (
     FINAL_FILE,
     board_embed,
@@ -59,6 +60,7 @@ class Publisher:
         self._pinged: dict[int, tuple[int, str]] = {}  # game id -> (turn, player) last pinged
         #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
         self._parked: dict[int, tuple[int, tuple[int, str]]] = {}
+        self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
 
     @property
     def games(self) -> GameService:
@@ -139,9 +141,9 @@ class Publisher:
             message = await post(
                 nonce=nonce or await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
                 content=text,
-                embed=board_embed(board),
+                embed=board_embed(board, self.faces),
                 files=board_files(board),
-                view=board_view(board),
+                view=board_view(board, self.faces),
                 allowed_mentions=pings,
             )
         except discord.Forbidden as exc:
@@ -152,8 +154,8 @@ class Publisher:
             message = await post(
                 nonce=await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
                 content=text,
-                embed=board_embed(board),
-                view=board_view(board),
+                embed=board_embed(board, self.faces),
+                view=board_view(board, self.faces),
                 allowed_mentions=pings,
             )
         game = board.game
@@ -204,9 +206,9 @@ class Publisher:
                 channel_id,
                 lambda: partial.edit(
                     content=text,
-                    embed=board_embed(board),
+                    embed=board_embed(board, self.faces),
                     attachments=board_files(board),
-                    view=board_view(board),
+                    view=board_view(board, self.faces),
                     allowed_mentions=NO_MENTIONS,
                 ),
             )
@@ -239,7 +241,9 @@ class Publisher:
             await self.unarchiving(
                 board.row.board_channel_id,
                 lambda: message.edit(
-                    embed=board_embed(board), attachments=board_files(board), view=board_view(board)
+                    embed=board_embed(board, self.faces),
+                    attachments=board_files(board),
+                    view=board_view(board, self.faces),
                 ),
             )
         except discord.NotFound as exc:
@@ -259,9 +263,9 @@ class Publisher:
             board.row.board_channel_id,
             lambda: answers.edit(
                 interaction,
-                embed=board_embed(board),
+                embed=board_embed(board, self.faces),
                 attachments=board_files(board),
-                view=board_view(board),
+                view=board_view(board, self.faces),
             ),
         )
         if interaction.message is not None:
@@ -272,7 +276,7 @@ class Publisher:
         stay as they are (a hold changes neither), so nothing is drawn or uploaded."""
         await self.unarchiving(
             board.row.board_channel_id,
-            lambda: answers.edit(interaction, view=board_view(board)),
+            lambda: answers.edit(interaction, view=board_view(board, self.faces)),
         )
         if interaction.message is not None:
             self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
@@ -285,9 +289,9 @@ class Publisher:
         message_id = await answers.send(
             interaction,
             content,
-            embed=board_embed(board),
+            embed=board_embed(board, self.faces),
             files=board_files(board),
-            view=board_view(board),
+            view=board_view(board, self.faces),
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
@@ -299,7 +303,7 @@ class Publisher:
         card), the scoring said above it; the channel sees only the final result."""
         row = scored.board.row
         message_id = interaction.message.id if interaction.message is not None else None
-        said = summary_embed(scored).description or ""
+        said = summary_embed(scored, faces=self.faces).description or ""
         if scored.finished:
             game = row.require_game()
             daily = await self.games.daily.daily_entry(row.id)
@@ -317,9 +321,9 @@ class Publisher:
         await answers.edit(
             interaction,
             content=said,
-            embed=board_embed(board),
+            embed=board_embed(board, self.faces),
             attachments=board_files(board),
-            view=board_view(board),
+            view=board_view(board, self.faces),
         )
         await self.games.tracking.board_shown(row, message_id or 0, board.game)
         await self.scored(row.id, message_id)

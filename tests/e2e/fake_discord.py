@@ -16,6 +16,7 @@ show its ``attachment://`` picture twice), an embed whose picture the message do
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
 import json
 import re
@@ -128,6 +129,11 @@ class FakeDiscord:
         self.admins: set[str] = set()
         self.channels: list[dict[str, Any]] = []
         self.commands: list[dict[str, Any]] = []
+        #: the application's emojis by id (Discord's emoji objects); ``emoji_refusal``: an
+        #: error code the emoji routes answer with instead (a test of the fallback)
+        self.app_emojis: dict[str, dict[str, Any]] = {}
+        self.emoji_refusal: int | None = None
+        self.emoji_images: dict[str, bytes] = {}  # what each emoji was made from, by name
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
         self.global_limits: set[int] = set()  # indexes in rate_limits that are global
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
@@ -789,6 +795,8 @@ class FakeDiscord:
                 ]  # type: ignore[arg-type]
                 return _json(self.commands)
             return _json(self.commands)
+        if re.fullmatch(r"/applications/(\d+)/emojis", path):
+            return self._app_emojis(method, body)
         if match := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
             return self._callback(match.group(1), match.group(2), query, body, files)
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/@original", path):
@@ -796,7 +804,7 @@ class FakeDiscord:
             if record is None or record.original_message_id is None:
                 return _error(404, 10008, "Unknown Message")
             if method == "PATCH":
-                error = validate_message(body)
+                error = validate_message(body, self.emoji_ids)
                 if error:
                     return _error(400, 50035, error)
                 return _json(self._edit(record.original_message_id, body, files))
@@ -810,7 +818,7 @@ class FakeDiscord:
                 return _error(404, 10015, "Unknown Webhook")
             if not record.responded.is_set():
                 return _error(404, 10015, "Unknown Webhook")  # a follow-up needs a response first
-            error = validate_message(body)
+            error = validate_message(body, self.emoji_ids)
             if error:
                 return _error(400, 50035, error)
             message = self._create(record.channel_id, body, files, ephemeral_ok=True)
@@ -819,7 +827,7 @@ class FakeDiscord:
         if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and method == "POST":
             if not self._may_post(match.group(1), body, files):
                 return _error(403, 50013, "Missing Permissions")
-            error = validate_message(body)
+            error = validate_message(body, self.emoji_ids)
             if error:
                 return _error(400, 50035, error)
             if self.archived(match.group(1)):  # a post in an unlocked thread unarchives it
@@ -871,7 +879,7 @@ class FakeDiscord:
             if method in ("PATCH", "DELETE") and self.archived(match.group(1)):
                 return _error(400, 50083, "Thread is archived")
             if method == "PATCH":
-                error = validate_message(body)
+                error = validate_message(body, self.emoji_ids)
                 if error:
                     return _error(400, 50035, error)
                 return _json(self._edit(message_id, body, files))
@@ -893,6 +901,38 @@ class FakeDiscord:
         needed |= (EMBED_LINKS if body.get("embeds") else 0) | (ATTACH_FILES if files else 0)
         return allowed & needed == needed
 
+    @property
+    def emoji_ids(self) -> set[str]:
+        return set(self.app_emojis)
+
+    def _app_emojis(self, method: str, body: Any) -> web.Response:
+        """List Application Emojis (``{"items": [...]}``) and Create Application Emoji, as
+        Discord documents them: a name of 2 to 32 letters, digits or underscores, unique
+        in the application; a PNG/JPEG/GIF/WebP/AVIF data URI of at most 256 KiB."""
+        if self.emoji_refusal is not None:
+            return _error(403, self.emoji_refusal, "Missing Access")
+        if method == "GET":
+            return _json({"items": list(self.app_emojis.values())})
+        if method != "POST":
+            return _error(405, 0, "405: Method Not Allowed")
+        name = body.get("name") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            return _error(400, 50035, "Invalid Form Body: name")
+        if any(e["name"] == name for e in self.app_emojis.values()):
+            return _error(400, 50035, "Invalid Form Body: APPLICATION_EMOJI_NAME_ALREADY_TAKEN")
+        image = _data_uri_bytes(body.get("image"))
+        if image is None:
+            return _error(400, 50035, "Invalid Form Body: image must be an image data URI")
+        if len(image) > 256 * 1024:
+            return _error(400, 50045, "File cannot be larger than 256.0 kb")
+        emoji = {
+            "id": snowflake(), "name": name, "roles": [], "user": self.bot_user,
+            "require_colons": True, "managed": False, "animated": False, "available": True,
+        }  # fmt: skip
+        self.app_emojis[emoji["id"]] = emoji
+        self.emoji_images[name] = image
+        return _json(emoji, status=201)
+
     def _callback(
         self,
         interaction_id: str,
@@ -912,7 +952,7 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         kind = body.get("type")
         data = body.get("data") or {}
-        error = validate_message(data)
+        error = validate_message(data, self.emoji_ids)
         if error:
             return _error(400, 50035, error)
         channel_id = record.channel_id
@@ -1074,19 +1114,57 @@ def pinged(body: dict[str, Any]) -> list[str]:
     return [uid for uid in dict.fromkeys(mentioned) if uid in users]
 
 
+def _data_uri_bytes(image: Any) -> bytes | None:
+    """The bytes of a ``data:image/png;base64,...`` URI, or None if it is not one."""
+    if not isinstance(image, str):
+        return None
+    match = re.fullmatch(r"data:image/(png|jpeg|gif|webp|avif);base64,([A-Za-z0-9+/=]+)", image)
+    if match is None:
+        return None
+    try:
+        return base64.b64decode(match.group(2), validate=True)
+    except ValueError:
+        return None
+
+
+def shown_label(component: dict[str, Any]) -> str:
+    """What a button says: its label, or for a die drawn as an emoji (``yz1_die3``) its
+    face ("3"), as a player reads it."""
+    label = str(component.get("label") or "")
+    emoji = component.get("emoji") or {}
+    face = re.match(r"yz\d+_die(\d)", emoji.get("name") or "")
+    if not label and emoji.get("id") and face:
+        return face.group(1)
+    return label
+
+
 def find_component(message: dict[str, Any], label_or_id: str) -> dict[str, Any] | None:
-    """A button by custom_id or by the start of its label."""
+    """A button by custom_id or by the start of what it says (``shown_label``)."""
     for row in message.get("components", []):
         for component in row.get("components", []):
             if component.get("custom_id") == label_or_id:
                 return component
-            if component["type"] == 2 and (component.get("label") or "").startswith(label_or_id):
+            if component["type"] == 2 and shown_label(component).startswith(label_or_id):
                 return component
     return None
 
 
-def validate_message(body: dict[str, Any]) -> str | None:
-    """Discord's limits on message components, as an error message, or None."""
+def _emoji_error(emoji: Any, known: set[str] | None) -> str | None:
+    """A component's emoji: a Unicode one by name, or a custom one by an id the bot may use
+    (here: its application's emojis)."""
+    if not isinstance(emoji, dict) or not (emoji.get("id") or emoji.get("name")):
+        return "components: an emoji is an object with an id or a name"
+    if emoji.get("id") is not None:
+        if not str(emoji["id"]).isdigit():
+            return "components: an emoji id is a snowflake"
+        if known is not None and str(emoji["id"]) not in known:
+            return f"Invalid emoji: {emoji['id']} is not an emoji this bot can use"
+    return None
+
+
+def validate_message(body: dict[str, Any], known_emojis: set[str] | None = None) -> str | None:
+    """Discord's limits on message components, as an error message, or None. With
+    ``known_emojis``, a custom emoji on a button or an option must be one of them."""
     rows = body.get("components")
     if not rows:
         return None
@@ -1107,6 +1185,11 @@ def validate_message(body: dict[str, Any]) -> str | None:
                 return "components: custom_id must be 1 to 100 characters"
             if len(child.get("label") or "") > 80:
                 return "components: a label is at most 80 characters"
+            unlabelled = child["type"] == 2 and not child.get("label") and "emoji" not in child
+            if unlabelled and child.get("style") not in (5, 6):  # link, premium
+                return "components: a button needs a label or an emoji"
+            if "emoji" in child and (error := _emoji_error(child["emoji"], known_emojis)):
+                return error
             if child["type"] == 3:
                 options = child.get("options", [])
                 if not 1 <= len(options) <= 25:
@@ -1114,4 +1197,6 @@ def validate_message(body: dict[str, Any]) -> str | None:
                 for option in options:
                     if not 1 <= len(option.get("label", "")) <= 100:
                         return "components: an option label is 1 to 100 characters"
+                    if "emoji" in option and (error := _emoji_error(option["emoji"], known_emojis)):
+                        return error
     return None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from PIL import Image
 
 from bot.engine import ScriptedDice
 
-from .fake_discord import FakeDiscord, Interaction
+from .fake_discord import FakeDiscord, Interaction, shown_label
 
 
 def die_ids(message: dict[str, Any]) -> list[str]:
@@ -17,9 +18,15 @@ def die_ids(message: dict[str, Any]) -> list[str]:
     return [c["custom_id"] for c in message["components"][0]["components"]]
 
 
+def plain_dice(text: str) -> str:
+    """``text`` with dice drawn as emojis (``<:yz1_die5:id>... (5-6-5-5-3)``) read as their
+    numbers (``5-6-5-5-3``), as a screen reader or a search does."""
+    return re.sub(r"(?:<:yz\d+_die\d(?:_held)?:\d+>)+ \(([\d-]+)\)", r"\1", text)
+
+
 def die_labels(message: dict[str, Any]) -> list[str]:
     """What the five die buttons show."""
-    return [c.get("label") or "" for c in message["components"][0]["components"]]
+    return [shown_label(c) for c in message["components"][0]["components"]]
 
 
 async def live_board(fake: FakeDiscord, channel: str) -> dict[str, Any]:

@@ -38,9 +38,12 @@ def sample(text: str, name: str, **labels: str) -> float:
 
 
 async def get(port: int, path: str) -> tuple[int, str]:
-    async with aiohttp.ClientSession() as session, session.get(
-        f"http://127.0.0.1:{port}{path}", timeout=aiohttp.ClientTimeout(total=5)
-    ) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            f"http://127.0.0.1:{port}{path}", timeout=aiohttp.ClientTimeout(total=5)
+        ) as response,
+    ):
         return response.status, await response.text()
 
 

@@ -88,7 +88,7 @@ from bot.strategy.distribution import Distributions
 
 from ..clock import FakeClock
 from .conftest import TOKEN, bot_settings, place_table
-from .fake_discord import EPHEMERAL, FakeDiscord, Interaction
+from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, shown_label
 from .test_fuzz import Referee as FuzzReferee
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
@@ -253,9 +253,7 @@ class Recorder:
         controls = components(message)
         ids = tuple(str(c.get("custom_id") or "") for c in controls)
         faces = tuple(
-            str(c.get("label") or "")
-            for c in controls
-            if kind_of(c.get("custom_id") or "") == "die"
+            shown_label(c) for c in controls if kind_of(c.get("custom_id") or "") == "die"
         )
         posted = self.posts.get(message["id"])
         if posted is None:

@@ -6,7 +6,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component
-from .helpers import live_board
+from .helpers import die_labels, live_board
 
 
 async def test_lobby_to_first_score(
@@ -28,19 +28,12 @@ async def test_lobby_to_first_score(
     answer = await fake.click(ann, board, "Roll")
     assert answer.response_type == 7, answer
     board = fake.messages[board["id"]]
-    labels = [c.get("label") for c in board["components"][0]["components"]]
-    assert labels == ["3", "3", "3", "5", "6"]
+    assert die_labels(board) == ["3", "3", "3", "5", "6"]
     for die in (0, 1, 2):
         await fake.click(ann, board, board["components"][0]["components"][die]["custom_id"])
     await fake.click(ann, board, "Roll")
     board = fake.messages[board["id"]]
-    assert [c.get("label") for c in board["components"][0]["components"]] == [
-        "3",
-        "3",
-        "3",
-        "3",
-        "4",
-    ]
+    assert die_labels(board) == ["3", "3", "3", "3", "4"]
     await fake.choose(ann, board, "threes")
     summary = fake.messages[board["id"]]
     assert "scored **12** in **Threes**" in summary["embeds"][0]["description"]
