@@ -16,6 +16,7 @@ from bot.games import (
     Expired,
     GameService,
     GameStatus,
+    Notified,
     Outcome,
     Pinged,
     TimedOut,
@@ -96,6 +97,8 @@ class TurnTimers(commands.Cog):
             self.computers.start(outcome.row.id)
         elif isinstance(outcome, Pinged):
             await publisher.remind(outcome.row, outcome.player_id, outcome.seconds_left)
+        elif isinstance(outcome, Notified):
+            await publisher.notify(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             row = scored.board.row

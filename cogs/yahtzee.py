@@ -327,6 +327,37 @@ class Yahtzee(
             await self.publisher.retire(row.board_channel_id, old, embed=moved)
 
     @app_commands.command(
+        name="notify", description="Be told in a DM when your turn in a timed game is waiting"
+    )
+    @app_commands.describe(setting="on or off (leave it out to see your choice)")
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def notify(
+        self, interaction: discord.Interaction[Any], setting: str | None = None
+    ) -> None:
+        """A player's own choice, kept for every server and game: a DM once a turn of theirs
+        in a timed game has waited a minute (or half its time) without a move of theirs."""
+        servers = self.games.servers
+        user = interaction.user.id
+        if setting is not None:
+            await servers.set_notify(user, setting == "on")
+        on = await servers.notify_wanted(user)
+        what = (
+            "Turn notices are **on**: when a turn of yours in a timed game has waited a minute "
+            "(or half its time, if that is sooner) without a move, I send you a DM with a link "
+            "to the board. One per turn, none while you are playing. `/yahtzee notify off` "
+            "stops them."
+            if on
+            else "Turn notices are **off**. `/yahtzee notify on` has me send you a DM when a "
+            "turn of yours in a timed game is waiting for you."
+        )
+        await answers.send(interaction, what, ephemeral=True)
+
+    @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"
     )
     async def rejoin(self, interaction: discord.Interaction[Any]) -> None:

@@ -45,6 +45,9 @@ IDLE_LIMIT = timedelta(hours=24)  # a game with no move by a person for this lon
 #: A computer's turn that has not ended this long after it began is started again by the
 #: timer (its run failed: a lost connection, say); a turn takes seconds.
 COMPUTER_WATCHDOG = timedelta(minutes=1)
+#: A player who asked (/yahtzee notify) is told privately once their turn in a timed game has
+#: waited this long without a move of theirs (or half the turn's time, if that is sooner).
+NOTIFY_AFTER = timedelta(minutes=1)
 #: Turn time limits an admin may choose, in seconds (0: no limit).
 TURN_LIMITS = (0, 60, 120, 180, 300, 600, 900, 1800, 3600)
 
@@ -218,19 +221,26 @@ class Core:
         self._flushing: asyncio.Task[None] | None = None
 
     def turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
-        """Deadline and reminder for a turn that starts now (none if off or game over)."""
+        """Deadline, reminder and private notice (/yahtzee notify) for a turn that starts now
+        (none if off or game over)."""
         if game is None or game.is_over:
-            return {"deadline_at": None, "ping_at": None}
+            return {"deadline_at": None, "ping_at": None, "notify_at": None}
         now = self.clock()
         if is_bot(game.current_player_id):
             # No deadline and no reminder for a computer: it plays at once. Its ping time
             # is a watchdog: if its turn has not ended by then, the timer starts it again.
-            return {"deadline_at": None, "ping_at": stamp(now + COMPUTER_WATCHDOG)}
+            return {
+                "deadline_at": None,
+                "ping_at": stamp(now + COMPUTER_WATCHDOG),
+                "notify_at": None,
+            }
         if row.turn_seconds <= 0:
-            return {"deadline_at": None, "ping_at": None}
+            return {"deadline_at": None, "ping_at": None, "notify_at": None}
+        notice = min(NOTIFY_AFTER, timedelta(seconds=row.turn_seconds / 2))
         return {
             "deadline_at": stamp(now + timedelta(seconds=row.turn_seconds)),
             "ping_at": stamp(now + timedelta(seconds=row.turn_seconds / 2)),
+            "notify_at": stamp(now + notice),
         }
 
     def moved(self) -> dict[str, object]:

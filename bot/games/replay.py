@@ -23,7 +23,7 @@ LogEntry = tuple[int, int | None, str, str | None, str | None]
 #: Moves of a running game that change what is stored about it, but not its engine state.
 #: (A lobby's moves, before ``start``, have no engine state to change.)
 NO_STATE_CHANGE = frozenset(
-    {"ping", "thread", "pictures-off", "end", "unreachable", "idle-timeout", "rematch"}
+    {"ping", "notify", "thread", "pictures-off", "end", "unreachable", "idle-timeout", "rematch"}
 )
 
 

@@ -194,6 +194,15 @@ class Pinged:
 
 
 @dataclass(frozen=True, slots=True)
+class Notified:
+    """A turn has waited without a move from its player, who asked to be told privately."""
+
+    row: GameView
+    player_id: str
+    seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
 class Expired:
     """A lobby that was never started, or a game nobody moved in for a day, was closed."""
 
@@ -208,7 +217,7 @@ class ComputerDue:
     row: GameView
 
 
-Outcome = TimedOut | Pinged | Expired | ComputerDue
+Outcome = TimedOut | Pinged | Notified | Expired | ComputerDue
 
 
 @dataclass(frozen=True, slots=True)

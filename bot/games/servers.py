@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 
 
 class Servers:
-    """A server's settings, and ending games: by the host or an admin, or because Discord no
-    longer lets the bot reach them."""
+    """A server's settings (and a player's own: /yahtzee notify), and ending games: by the
+    host or an admin, or because Discord no longer lets the bot reach them."""
 
     def __init__(self, core: Core, tracking: Tracking) -> None:
         self.core = core
@@ -64,6 +64,14 @@ class Servers:
         settings = GuildSettings(preset, seconds, policy, bool(values["use_threads"]))
         await self.core.store.save_guild_settings(guild_id, settings, user_id)
         return settings
+
+    async def notify_wanted(self, user_id: int) -> bool:
+        """Whether a player asked to be told privately of their waiting turns."""
+        return await self.core.store.player_notify(user_id)
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        """A player's /yahtzee notify choice (off again when their DMs turn out closed)."""
+        await self.core.store.set_player_notify(user_id, on)
 
     async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameView:
         """The game a user may end here, or a refusal."""

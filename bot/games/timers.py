@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
-from bot.engine import (
-    TimeoutPolicy,
-)
-from bot.store import (
-    GameStatus,
-    MoveRecord,
-)
+from bot.engine import Game, TimeoutPolicy
+from bot.store import GameRow, GameStatus, MoveRecord
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
 from .replay import scoring_detail
@@ -20,6 +16,7 @@ from .results import (
     ComputerDue,
     Expired,
     GameView,
+    Notified,
     Outcome,
     Pinged,
     Refusal,
@@ -97,6 +94,9 @@ class Timers:
                     row, game, move, result, seat.name, round_no, {}
                 )
                 return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
+            notify = moment(row.notify_at)
+            if notify is not None and notify <= now and row.status == GameStatus.ACTIVE:
+                return await self._notify(row, game, deadline, now)
             if ping is not None and ping <= now and is_bot(game.current_player_id):
                 # the watchdog of a computer's turn: start it again, and watch again
                 timer = self.core.turn_timer(row, game)
@@ -114,3 +114,19 @@ class Timers:
             return await self.core.locked(game_id, work)
         except Refusal:
             return None  # another process acted first
+
+    async def _notify(
+        self, row: GameRow, game: Game, deadline: datetime | None, now: datetime
+    ) -> Notified | None:
+        """The turn's private notice is due: once per turn (the time is cleared, whoever
+        wanted it), and only to a player who asked for it and has not moved this turn."""
+        saved = await self.core.save(
+            row, MoveRecord(None, "notify", str(game.turn_number)), notify_at=None, unseen=True
+        )
+        player = game.current_player_id
+        if game.rolls_used or is_bot(player) or game.current_seat.away:
+            return None  # they are at it already (or nobody is there to tell)
+        if not await self.core.store.player_notify(int(player)):
+            return None
+        left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
+        return Notified(view_of(saved, game), player, left)

@@ -182,6 +182,10 @@ class Store(abc.ABC):
         """A server's settings (the defaults until an admin changes them)."""
         return await self.read(_READS.guild_settings(guild_id))
 
+    async def player_notify(self, user_id: int) -> bool:
+        """Whether a player asked to be told privately of their turns (/yahtzee notify)."""
+        return await self.read(_READS.player_notify(user_id))
+
     async def games_missing_final_message(self) -> list[GameRow]:
         """Finished games whose final message has not been posted."""
         return await self.read(_READS.games_missing_final_message())
@@ -287,6 +291,7 @@ class Store(abc.ABC):
         host_id: int = _UNSET,
         deadline_at: str | None = _UNSET,
         ping_at: str | None = _UNSET,
+        notify_at: str | None = _UNSET,
         last_move_at: str | None = _UNSET,
         turn_seconds: int = _UNSET,
         timeout_policy: str = _UNSET,
@@ -313,6 +318,7 @@ class Store(abc.ABC):
                 host_id=host_id,
                 deadline_at=deadline_at,
                 ping_at=ping_at,
+                notify_at=notify_at,
                 last_move_at=last_move_at,
                 turn_seconds=turn_seconds,
                 timeout_policy=timeout_policy,
@@ -371,6 +377,10 @@ class Store(abc.ABC):
     ) -> None:
         """Store a server's settings (validated by the caller)."""
         return await self.write(lambda tx: tx.save_guild_settings(guild_id, settings, user_id))
+
+    async def set_player_notify(self, user_id: int, notify: bool) -> None:
+        """Store a player's /yahtzee notify choice."""
+        return await self.write(lambda tx: tx.set_player_notify(user_id, notify))
 
     async def set_meta_value(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""

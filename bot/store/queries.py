@@ -103,7 +103,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
-    "timeout_policy, thread_id, hints, pictures, daily, reminder_message_id"
+    "timeout_policy, thread_id, hints, pictures, daily, reminder_message_id, notify_at"
 )
 
 
@@ -137,6 +137,7 @@ def _game(row: Row) -> GameRow:
         pictures=bool(row[24]),
         daily=row[25],
         reminder_message_id=row[26],
+        notify_at=row[27],
     )
 
 
@@ -298,12 +299,12 @@ class Reads:
         return str(row[0]) if row else None
 
     def due_games(self, now_at: str, idle_since: str) -> Plan[list[GameRow]]:
-        """Live games past a deadline or ping time, or with no move by a person since then."""
+        """Live games past a deadline, ping or notify time, or with no move since then."""
         rows = yield from _all(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') AND ("
-            "deadline_at <= ? OR ping_at <= ? "
+            "deadline_at <= ? OR ping_at <= ? OR (status = 'active' AND notify_at <= ?) "
             "OR (status = 'active' AND COALESCE(last_move_at, updated_at) <= ?)) ORDER BY id",
-            (now_at, now_at, idle_since),
+            (now_at, now_at, now_at, idle_since),
         )
         return [_game(r) for r in rows]
 
@@ -319,6 +320,11 @@ class Reads:
         if row is None:
             return GuildSettings()
         return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]))
+
+    def player_notify(self, user_id: int) -> Plan[bool]:
+        """Whether a player asked to be told privately of their turns (/yahtzee notify)."""
+        row = yield from _one("SELECT notify FROM player_settings WHERE user_id = ?", (user_id,))
+        return bool(row[0]) if row is not None else False
 
     def games_missing_final_message(self) -> Plan[list[GameRow]]:
         """Finished games whose final message has not been posted."""
@@ -542,6 +548,7 @@ class Transaction(Reads):
         host_id: int = _UNSET,
         deadline_at: str | None = _UNSET,
         ping_at: str | None = _UNSET,
+        notify_at: str | None = _UNSET,
         last_move_at: str | None = _UNSET,
         turn_seconds: int = _UNSET,
         timeout_policy: str = _UNSET,
@@ -596,6 +603,7 @@ class Transaction(Reads):
             ("host_id", host_id),
             ("deadline_at", deadline_at),
             ("ping_at", ping_at),
+            ("notify_at", notify_at),
             ("last_move_at", last_move_at),
             ("turn_seconds", turn_seconds),
             ("timeout_policy", timeout_policy),
@@ -733,6 +741,15 @@ class Transaction(Reads):
                 user_id,
                 now(),
             ),
+        )
+
+    def set_player_notify(self, user_id: int, notify: bool) -> Plan[None]:
+        """Store a player's /yahtzee notify choice."""
+        yield from _all(
+            "INSERT INTO player_settings (user_id, notify, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
+            "updated_at = excluded.updated_at",
+            (user_id, int(notify), now()),
         )
 
     def archive_results(self, guild_id: int, user_id: int) -> Plan[int]:

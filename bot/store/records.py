@@ -104,6 +104,7 @@ class GameRow:
     pictures: bool = True  # False: the bot may not attach files there, boards are text
     daily: str | None = None  # the day whose dice a daily challenge is played with
     reminder_message_id: int | None = None  # the turn's half-time reminder, until it ends
+    notify_at: str | None = None  # when the player to move is told privately (/yahtzee notify)
 
     @property
     def is_live(self) -> bool:

@@ -34,6 +34,7 @@ from .messages import (
     lobby_view,
     ping,
     png,
+    shown_name,
     summary_embed,
     waiting_embed,
 )
@@ -102,6 +103,35 @@ class Publisher:
         # recorded, so that the turn's end deletes it even after a restart in between
         self._reminders[row.id] = (row.board_channel_id, reminder.id)
         await self.games.tracking.reminder_posted(row.id, reminder.id)
+
+    async def notify(self, row: GameView, player_id: str, seconds_left: int) -> None:
+        """/yahtzee notify: tell a player privately that their turn is waiting. Closed DMs
+        turn the notices off for them, with a note in the game's channel (no ping: they are
+        not at their screen) saying how to have them back."""
+        user_id = int(player_id)
+        minutes, seconds = divmod(seconds_left, 60)
+        where = f"<#{row.board_channel_id}>"
+        if row.board_message_id:
+            where = (
+                f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
+                f"{row.board_message_id}"
+            )
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=user_id))
+            await dm.send(
+                f"\N{GAME DIE} It's your turn in Yahtzee: {minutes}:{seconds:02d} left to play. "
+                f"{where}\n-# `/yahtzee notify off` stops these messages."
+            )
+        except discord.Forbidden:
+            await self.games.servers.set_notify(user_id, False)
+            name = next((n for uid, n in row.players if uid == user_id), "a player")
+            who = f"**{shown_name(name)}**"
+            await self.channel(row.board_channel_id, row.guild_id).send(
+                f"I could not send {who} a private turn notice (their DMs are closed), so "
+                "turn notices are off for them. `/yahtzee notify on` turns them back on once "
+                "DMs from this server are allowed.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     async def turn_over(self, game_id: int, row: GameView | None = None) -> None:
         """A turn has ended: its half-time reminder, if any, has done its job and goes (the

@@ -134,6 +134,11 @@ class FakeDiscord:
         self.app_emojis: dict[str, dict[str, Any]] = {}
         self.emoji_refusal: int | None = None
         self.emoji_images: dict[str, bytes] = {}  # what each emoji was made from, by name
+        #: direct messages: each user's DM channel id, what the bot sent there, and the users
+        #: who allow no DMs from the server (Discord answers 50007)
+        self.dm_channels: dict[str, str] = {}
+        self.dms: dict[str, list[dict[str, Any]]] = {}
+        self.closed_dms: set[str] = set()
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
         self.global_limits: set[int] = set()  # indexes in rate_limits that are global
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
@@ -824,6 +829,14 @@ class FakeDiscord:
             message = self._create(record.channel_id, body, files, ephemeral_ok=True)
             record.followups.append(message)
             return _json(message)
+        if path == "/users/@me/channels" and method == "POST":
+            return self._open_dm(body)
+        if (
+            (match := re.fullmatch(r"/channels/(\d+)/messages", path))
+            and method == "POST"
+            and (match.group(1) in self.dm_channels.values())
+        ):
+            return self._send_dm(match.group(1), body)
         if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and method == "POST":
             if not self._may_post(match.group(1), body, files):
                 return _error(403, 50013, "Missing Permissions")
@@ -900,6 +913,34 @@ class FakeDiscord:
         needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if is_thread else SEND_MESSAGES)
         needed |= (EMBED_LINKS if body.get("embeds") else 0) | (ATTACH_FILES if files else 0)
         return allowed & needed == needed
+
+    def _open_dm(self, body: Any) -> web.Response:
+        """Create DM: the DM channel with a user (the same one every time)."""
+        user_id = str((body or {}).get("recipient_id") or "")
+        user = next((u for u in self.users.values() if u["id"] == user_id), None)
+        if user is None:
+            return _error(400, 50035, "Invalid Form Body: recipient_id")
+        channel_id = self.dm_channels.setdefault(user_id, snowflake())
+        return _json({"id": channel_id, "type": 1, "last_message_id": None, "recipients": [user]})
+
+    def _send_dm(self, channel_id: str, body: dict[str, Any]) -> web.Response:
+        """A message in a DM channel; 50007 if the user allows no DMs from the server."""
+        user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
+        if user_id in self.closed_dms:
+            return _error(403, 50007, "Cannot send messages to this user")
+        error = validate_message(body, self.emoji_ids)
+        if error:
+            return _error(400, 50035, error)
+        message = {
+            "id": snowflake(), "channel_id": channel_id, "author": self.bot_user,
+            "content": body.get("content") or "", "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [], "attachments": [],
+            "timestamp": now_iso(), "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
+            "type": 0, "flags": int(body.get("flags") or 0),
+        }  # fmt: skip
+        self.dms.setdefault(user_id, []).append(message)
+        return _json(message)
 
     @property
     def emoji_ids(self) -> set[str]:
