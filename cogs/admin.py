@@ -66,6 +66,9 @@ class Admin(
         if field == "threads":
             current = await games.servers.server_settings(guild_id)
             changes = {"use_threads": not current.use_threads}
+        elif field == "autoroll":
+            current = await games.servers.server_settings(guild_id)
+            changes = {"auto_roll": not current.auto_roll}
         elif field == "turn":
             changes = {"turn_seconds": value}
         elif field == "policy":

@@ -358,6 +358,52 @@ class Yahtzee(
         await answers.send(interaction, what, ephemeral=True)
 
     @app_commands.command(
+        name="autoroll", description="Have each of your turns start with its first roll made"
+    )
+    @app_commands.describe(setting="on, off, or as this server chooses (leave it out to see)")
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+            app_commands.Choice(name="as the server chooses", value="server"),
+        ]
+    )
+    async def autoroll(
+        self, interaction: discord.Interaction[Any], setting: str | None = None
+    ) -> None:
+        """A player's own choice, kept for every server: a turn's first roll is never a
+        decision, so it can be made for them as the turn starts (one tap less a turn)."""
+        servers = self.games.servers
+        user = interaction.user.id
+        if setting is not None:
+            await servers.set_auto_roll(user, None if setting == "server" else setting == "on")
+        mine = await servers.auto_roll_choice(user)
+        if mine is None:
+            server = (
+                (await servers.server_settings(interaction.guild_id)).auto_roll
+                if interaction.guild_id is not None
+                else False
+            )
+            what = (
+                f"Your turns follow each server's choice (here: **{'on' if server else 'off'}**)"
+                ": with it on, a turn starts with its first roll made for you."
+            )
+        elif mine:
+            what = (
+                "Your turns start with their first roll made for you (**on**), in every server: "
+                "one tap less a turn. The first roll is never a decision; everything after it "
+                "is yours."
+            )
+        else:
+            what = "Your turns start with you pressing **Roll** (**off**), in every server."
+        await answers.send(
+            interaction,
+            f"{what}\n`/yahtzee autoroll` with a setting (on, off, as the server chooses) "
+            "changes it.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"
     )
     async def rejoin(self, interaction: discord.Interaction[Any]) -> None:

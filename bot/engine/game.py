@@ -100,6 +100,9 @@ class _UndoPoint:
     dice: Dice
     held: tuple[bool, ...]
     rolls_used: int
+    #: the next player's opening roll, made while this scoring could still be undone: an
+    #: Undo keeps those dice for them (``Game._opening``), so it never re-rolls their turn
+    opening: Dice | None = None
 
 
 class Game:
@@ -131,6 +134,9 @@ class Game:
         self.held: tuple[bool, ...] = NO_HOLDS
         self.rolls_used = 0
         self._undo: _UndoPoint | None = None
+        #: (seat, dice): an opening roll an Undo took off the table, the seat's again when
+        #: the turn passes to it next
+        self._opening: tuple[int, Dice] | None = None
         self.dice_source: DiceSource = dice_source if dice_source is not None else RandomDice()
 
     # -- reading the game --------------------------------------------------------------------
@@ -221,18 +227,26 @@ class Game:
                 raise NotInGame("You left this game: you can watch, but not play in it.")
             raise NotYourTurn(f"It's {self.current_seat.name}'s turn: wait for yours.")
 
-    def roll(self, player_id: str) -> Dice:
-        """Roll every die not held (all five on the turn's first roll)."""
+    def roll(self, player_id: str, opening: bool = False) -> Dice:
+        """Roll every die not held (all five on the turn's first roll).
+
+        ``opening``: the turn's first roll, made for the player as their turn starts (their
+        choice, or their server's: it is never a decision). It is not the player's own move
+        (a run of timeouts goes on) and it leaves the last scoring's Undo open: an Undo then
+        keeps these dice for this player's turn."""
         self._check_turn(player_id)
         if self.rolls_used >= ROLLS_PER_TURN:
             raise NoRollsLeft("You have used all three rolls: pick a box to score.")
+        if opening and self.rolls_used:
+            raise InvalidDice("An opening roll is a turn's first roll.")
         if self.dice is None:
             held = NO_HOLDS
             old: list[int] = [1] * DICE_COUNT
         else:
             held = self.held
             old = list(self.dice)
-        self._present()
+        if not opening:
+            self._present()
         source = self.dice_source
         if isinstance(source, DailyDice):  # the day's dice: a face for every position
             faces = source.faces(self.current_seat.turns, self.rolls_used)
@@ -243,7 +257,10 @@ class Game:
         self.dice = rolled
         self.held = held
         self.rolls_used += 1
-        self._undo = None  # the undo window closes with the next roll
+        if opening and self._undo is not None:
+            self._undo = replace(self._undo, opening=rolled)
+        else:
+            self._undo = None  # the undo window closes with the next roll
         return rolled
 
     def _check_hold(self, player_id: str) -> None:
@@ -292,6 +309,8 @@ class Game:
         self._undo = _UndoPoint(self.current, seat, dice, self.held, self.rolls_used)
         self.seats[self.current] = replace(seat, card=card, turns=seat.turns + 1, timeouts=0)
         self._next_turn()
+        if self.dice is not None:  # an opening roll an Undo kept is on the table again
+            self._undo = replace(self._undo, opening=self.dice)
         if self.is_over:
             self._undo = None  # the last scoring of the game is final
         return ScoreResult(
@@ -309,6 +328,8 @@ class Game:
                 "There is nothing of yours to undo: undo works only on your last scoring, "
                 "before the next roll."
             )
+        if point.opening is not None:  # the next player's opening roll waits for them
+            self._opening = (self.current, point.opening)
         self.seats[point.seat] = point.before
         self.current = point.seat
         self.dice = point.dice
@@ -367,6 +388,8 @@ class Game:
             self._next_turn()
 
     def _next_turn(self) -> None:
+        """The turn passes to the next seat that plays (with the opening roll an Undo kept
+        for it, if any)."""
         self.dice = None
         self.held = NO_HOLDS
         self.rolls_used = 0
@@ -375,6 +398,9 @@ class Game:
             candidate = (self.current + step) % count
             if self.seats[candidate].playing:
                 self.current = candidate
+                kept, self._opening = self._opening, None
+                if kept is not None and kept[0] == candidate:
+                    self.dice, self.rolls_used = kept[1], 1
                 return
         # Nobody has a turn left: the game is over and ``current`` stays on the last player.
 
@@ -399,7 +425,11 @@ class Game:
                 "dice": list(undo.dice),
                 "held": list(undo.held),
                 "rolls_used": undo.rolls_used,
+                "opening": list(undo.opening) if undo.opening is not None else None,
             },
+            "opening": None
+            if self._opening is None
+            else {"seat": self._opening[0], "dice": list(self._opening[1])},
         }
 
     @classmethod
@@ -424,7 +454,11 @@ class Game:
                     Dice(raw_undo["dice"]),
                     tuple(bool(h) for h in raw_undo["held"]),
                     int(raw_undo["rolls_used"]),
+                    Dice(raw_undo["opening"]) if raw_undo.get("opening") else None,
                 )
+            raw_opening = data.get("opening")  # absent from games saved before it existed
+            if raw_opening is not None:
+                game._opening = (int(raw_opening["seat"]), Dice(raw_opening["dice"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidState(f"not a saved game: {exc}") from exc
         if not 0 <= game.current < len(seats) or len(game.held) != DICE_COUNT:

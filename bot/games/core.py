@@ -243,6 +243,25 @@ class Core:
             "notify_at": stamp(now + notice),
         }
 
+    async def opening_wanted(self, row: GameRow, game: Game) -> bool:
+        """Whether the turn that starts now is rolled for its player at once: a person's
+        turn (not a daily challenge's private board) whose dice are not on the table yet
+        (an Undo may have kept them), by the player's choice or else their server's."""
+        if game.is_over or game.dice is not None or row.daily is not None:
+            return False
+        player = game.current_player_id
+        if is_bot(player) or game.current_seat.away:
+            return False
+        return await self.store.auto_roll_for(row.guild_id, int(player))
+
+    @staticmethod
+    def opening_roll(game: Game) -> MoveRecord:
+        """Roll the turn's first roll for its player; the move to log (a roll of theirs,
+        ``opening``: not a move they made, so it never counts as their being there)."""
+        player = game.current_player_id
+        rolled = game.roll(player, opening=True)
+        return MoveRecord(int(player), "roll", "opening", str(rolled))
+
     def moved(self) -> dict[str, object]:
         return {"last_move_at": stamp(self.clock())}
 

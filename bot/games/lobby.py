@@ -196,6 +196,8 @@ class Lobby:
                 **self.core.turn_timer(started, game),
                 **self.core.moved(),
             )
+            if await self.core.opening_wanted(saved, game):
+                saved = await self.core.save(saved, self.core.opening_roll(game), game)
             return await self.core.board(saved, game)
 
         return await self.core.locked(game_id, work)

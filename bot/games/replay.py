@@ -105,7 +105,7 @@ def _apply(
         if action == "bot-roll" and game.dice is not None and detail:
             game.set_held(who, [c == "1" for c in detail])
         _script_roll(game, dice, shown)
-        rolled = game.roll(who)
+        rolled = game.roll(who, opening=action == "roll" and detail == "opening")
         _same_dice(rolled, shown)
     elif action == "hold":
         index = int((detail or "").rsplit(" ", 1)[-1]) - 1

@@ -48,6 +48,7 @@ class Servers:
             "turn_seconds": current.turn_seconds,
             "timeout_policy": current.timeout_policy,
             "use_threads": current.use_threads,
+            "auto_roll": current.auto_roll,
         }
         for key, value in changes.items():
             if key not in values:
@@ -61,7 +62,9 @@ class Servers:
             raise Refusal("That value is not one of the choices; pick one from the menu.") from None
         if seconds not in TURN_LIMITS:
             raise Refusal("The turn time limit must be one of the choices in the menu.")
-        settings = GuildSettings(preset, seconds, policy, bool(values["use_threads"]))
+        settings = GuildSettings(
+            preset, seconds, policy, bool(values["use_threads"]), bool(values["auto_roll"])
+        )
         await self.core.store.save_guild_settings(guild_id, settings, user_id)
         return settings
 
@@ -72,6 +75,14 @@ class Servers:
     async def set_notify(self, user_id: int, on: bool) -> None:
         """A player's /yahtzee notify choice (off again when their DMs turn out closed)."""
         await self.core.store.set_player_notify(user_id, on)
+
+    async def auto_roll_choice(self, user_id: int) -> bool | None:
+        """A player's own choice for each turn's opening roll (None: their server's)."""
+        return await self.core.store.player_auto_roll(user_id)
+
+    async def set_auto_roll(self, user_id: int, on: bool | None) -> None:
+        """A player's /yahtzee autoroll choice (None: follow the server's setting)."""
+        await self.core.store.set_player_auto_roll(user_id, on)
 
     async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameView:
         """The game a user may end here, or a refusal."""

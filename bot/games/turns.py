@@ -238,6 +238,9 @@ class Turns:
             )
             return Scored(Board(view_of(saved, game), game), result, name, round_no)
         changes = {**self.core.turn_timer(row, game), **extra}
+        if await self.core.opening_wanted(row, game):  # saved, then the next turn's roll
+            row = await self.core.save(row, move, game, **changes)
+            move, changes = self.core.opening_roll(game), {}
         board = await self.core.save_drawing(row, move, game, None, changes)
         return Scored(board if later else await board.drawn(), result, name, round_no)
 
@@ -394,6 +397,8 @@ class Turns:
         if hosting is not None and hosting.left:  # the host left, or was removed
             changes["host_id"] = next_host(game, row.host_id)
         saved = await self.core.save(row, move, game, **changes)
+        if turn_moved and await self.core.opening_wanted(saved, game):
+            saved = await self.core.save(saved, self.core.opening_roll(game), game)
         return await self.core.board(saved, game)
 
     async def rejoin(self, channel_id: int, user_id: int) -> GameView:

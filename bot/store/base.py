@@ -186,6 +186,14 @@ class Store(abc.ABC):
         """Whether a player asked to be told privately of their turns (/yahtzee notify)."""
         return await self.read(_READS.player_notify(user_id))
 
+    async def player_auto_roll(self, user_id: int) -> bool | None:
+        """A player's own choice for the opening roll (/yahtzee autoroll), None: the server's."""
+        return await self.read(_READS.player_auto_roll(user_id))
+
+    async def auto_roll_for(self, guild_id: int | None, user_id: int) -> bool:
+        """Whether a player's turns start rolled: their own choice, else their server's."""
+        return await self.read(_READS.auto_roll_for(guild_id, user_id))
+
     async def games_missing_final_message(self) -> list[GameRow]:
         """Finished games whose final message has not been posted."""
         return await self.read(_READS.games_missing_final_message())
@@ -377,6 +385,10 @@ class Store(abc.ABC):
     ) -> None:
         """Store a server's settings (validated by the caller)."""
         return await self.write(lambda tx: tx.save_guild_settings(guild_id, settings, user_id))
+
+    async def set_player_auto_roll(self, user_id: int, auto_roll: bool | None) -> None:
+        """Store a player's /yahtzee autoroll choice (None: follow the server)."""
+        return await self.write(lambda tx: tx.set_player_auto_roll(user_id, auto_roll))
 
     async def set_player_notify(self, user_id: int, notify: bool) -> None:
         """Store a player's /yahtzee notify choice."""

@@ -313,18 +313,36 @@ class Reads:
         if guild_id is None:
             return GuildSettings()
         row = yield from _one(
-            "SELECT preset, turn_seconds, timeout_policy, use_threads FROM guild_settings "
+            "SELECT preset, turn_seconds, timeout_policy, use_threads, auto_roll "
+            "FROM guild_settings "
             "WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return GuildSettings()
-        return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]))
+        return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]), bool(row[4]))
 
     def player_notify(self, user_id: int) -> Plan[bool]:
         """Whether a player asked to be told privately of their turns (/yahtzee notify)."""
         row = yield from _one("SELECT notify FROM player_settings WHERE user_id = ?", (user_id,))
         return bool(row[0]) if row is not None else False
+
+    def player_auto_roll(self, user_id: int) -> Plan[bool | None]:
+        """A player's own choice for the opening roll (/yahtzee autoroll), None: the server's."""
+        row = yield from _one("SELECT auto_roll FROM player_settings WHERE user_id = ?", (user_id,))
+        return None if row is None or row[0] is None else bool(row[0])
+
+    def auto_roll_for(self, guild_id: int | None, user_id: int) -> Plan[bool]:
+        """Whether a player's turns start rolled: their own choice, else their server's."""
+        row = yield from _one(
+            "SELECT (SELECT auto_roll FROM player_settings WHERE user_id = ?), "
+            "(SELECT auto_roll FROM guild_settings WHERE guild_id = ?)",
+            (user_id, guild_id if guild_id is not None else 0),
+        )
+        if row is None:
+            return False
+        mine, server = row
+        return bool(mine) if mine is not None else bool(server)
 
     def games_missing_final_message(self) -> Plan[list[GameRow]]:
         """Finished games whose final message has not been posted."""
@@ -727,20 +745,31 @@ class Transaction(Reads):
         """Store a server's settings (validated by the caller)."""
         yield from _all(
             "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
-            "use_threads, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "use_threads, auto_roll, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
             "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
-            "use_threads = excluded.use_threads, updated_by = excluded.updated_by, "
-            "updated_at = excluded.updated_at",
+            "use_threads = excluded.use_threads, auto_roll = excluded.auto_roll, "
+            "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (
                 guild_id,
                 settings.preset,
                 settings.turn_seconds,
                 settings.timeout_policy,
                 int(settings.use_threads),
+                int(settings.auto_roll),
                 user_id,
                 now(),
             ),
+        )
+
+    def set_player_auto_roll(self, user_id: int, auto_roll: bool | None) -> Plan[None]:
+        """Store a player's /yahtzee autoroll choice (None: follow the server)."""
+        value = None if auto_roll is None else int(auto_roll)
+        yield from _all(
+            "INSERT INTO player_settings (user_id, auto_roll, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET auto_roll = excluded.auto_roll, "
+            "updated_at = excluded.updated_at",
+            (user_id, value, now()),
         )
 
     def set_player_notify(self, user_id: int, notify: bool) -> Plan[None]:

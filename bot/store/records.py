@@ -125,6 +125,7 @@ class GuildSettings:
     turn_seconds: int = 300
     timeout_policy: str = "scratch"
     use_threads: bool = False
+    auto_roll: bool = False  # each turn's first roll is made as the turn starts
 
 
 # A message id recorded for a message that can never be posted (its channel is gone): the

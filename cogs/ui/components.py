@@ -479,18 +479,22 @@ class SettingSelect(
         super().__init__(select, guild_id=guild_id, field=field)
 
 
+#: The server settings that are switches: their buttons' words.
+TOGGLES = {"threads": "Games in threads", "autoroll": "First roll made for the player"}
+
+
 class ThreadsButton(
     Control[Button],
     key="set",
-    fields={"guild_id": ID, "field": choice("threads")},
+    fields={"guild_id": ID, "field": choice(*TOGGLES)},
     handler="change_setting",
     cog="Admin",
 ):
-    """Turns thread mode on or off."""
+    """Turns a switch setting on or off: thread mode, or each turn's opening roll."""
 
     def __init__(self, guild_id: int, field: str = "threads", on: bool = False) -> None:
         button = Button(
-            label=f"Games in threads: {'on' if on else 'off'}",
+            label=f"{TOGGLES[field]}: {'on' if on else 'off'}",
             style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
             custom_id=self.make_id(guild_id=guild_id, field=field),
             row=3,

@@ -736,6 +736,12 @@ def settings_embed(settings: GuildSettings) -> discord.Embed:
     )
     embed.add_field(name="When time runs out", value=POLICY_LABELS[settings.timeout_policy][0])
     embed.add_field(name="Games in threads", value="on" if settings.use_threads else "off")
+    embed.add_field(
+        name="First roll made for the player",
+        value="on (a player may choose otherwise: /yahtzee autoroll)"
+        if settings.auto_roll
+        else "off (a player may choose otherwise: /yahtzee autoroll)",
+    )
     embed.set_footer(
         text="Changes apply to games started from now on. "
         "Half-way through a timed turn the player is reminded."
@@ -773,6 +779,7 @@ def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
     view.add_item(SettingSelect(guild_id, "turn", limits))
     view.add_item(SettingSelect(guild_id, "policy", policies))
     view.add_item(ThreadsButton(guild_id, on=settings.use_threads))
+    view.add_item(ThreadsButton(guild_id, "autoroll", on=settings.auto_roll))
     return view
 
 

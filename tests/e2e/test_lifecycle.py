@@ -339,7 +339,7 @@ class Lifecycle(RuleBasedStateMachine):
         self.undos: list[str] = []  # messages with an Undo their player can click
         self.finals: list[str] = []  # messages with Play again
         self.tries: list[str] = list(PLAYERS)  # who has today's daily challenge still to try
-        self.restarts = self.policies = 0  # a few of each are enough in one run
+        self.restarts = self.policies = self.choices = 0  # a few of each are enough in a run
         self.problems: list[tuple[str, str]] = []
         self.sent: list[tuple[str, Interaction]] = []
         self.actor = ""  # who acted in the step
@@ -1043,6 +1043,40 @@ class Lifecycle(RuleBasedStateMachine):
                 await self.send("Ann", menu, select["custom_id"], [policy])
 
         self.act("policy", work)
+
+    @precondition(lambda self: self.choices < 4)
+    @rule(
+        who=st.sampled_from(PLAYERS),
+        command=st.sampled_from(["autoroll", "notify"]),
+        setting=st.sampled_from(["on", "off", "server"]),
+    )
+    def own_choice(self, who: str, command: str, setting: str) -> None:
+        """A player's own choices, at any moment: turns that start rolled, turn notices."""
+        self.choices += 1
+        value = "on" if command == "notify" and setting == "server" else setting
+
+        async def work() -> None:
+            await self.slash(who, CHANNELS[0], f"yahtzee {command}", setting=value)
+
+        self.act("own-choice", work)
+
+    @precondition(lambda self: self.choices < 4)
+    @rule()
+    def server_autoroll(self) -> None:
+        """Ann (Manage Server) switches the server's opening roll, mid-game as it may be."""
+        self.choices += 1
+
+        async def work() -> None:
+            answer = await self.slash("Ann", CHANNELS[0], "yahtzee-admin settings")
+            menu = answer.response
+            if menu is None:
+                return
+            switch = next((c for c in components(menu) if (c.get("custom_id") or "").endswith(
+                ":autoroll")), None)  # fmt: skip
+            if switch is not None:
+                await self.send("Ann", menu, switch["custom_id"])
+
+        self.act("server-autoroll", work)
 
     @precondition(lambda self: (self.targets or self.finals) and self.kind != "time")
     @rule(seconds=st.sampled_from([160, 310, 901, 86_401]))

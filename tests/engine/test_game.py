@@ -12,6 +12,7 @@ from bot.engine import (
     Dice,
     Game,
     GameOver,
+    InvalidDice,
     InvalidGame,
     InvalidState,
     JokerForcesBox,
@@ -381,3 +382,66 @@ def test_unreadable_saves_raise_invalid_state(broken: dict[str, object]) -> None
     """A dict that is not a saved game is refused with InvalidState, never a KeyError."""
     with pytest.raises(InvalidState):
         Game.from_dict(broken)
+
+
+# -- the opening roll: a turn's first roll made for its player as the turn starts ---------------
+
+
+def test_an_opening_roll_leaves_the_last_scoring_undoable() -> None:
+    """Bob's first roll is made for him as his turn starts: Ann may still undo her scoring,
+    and Bob's own next roll closes the window as any roll did."""
+    g = game("ann", "bob", faces=[1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 1, 1])
+    g.roll("ann")
+    g.score("ann", C.CHANCE)
+    assert g.roll("bob", opening=True) == Dice(6, 6, 6, 6, 6)
+    assert g.undo_player_id == "ann"
+    g.set_held("bob", [True] * 4 + [False])
+    g.roll("bob")
+    with pytest.raises(NothingToUndo):
+        g.undo("ann")
+
+
+def test_an_undo_keeps_the_opening_roll_for_the_next_player() -> None:
+    """Ann undoes after Bob's opening 6-6-6-6-6: the table is hers again, and when she scores
+    anew Bob's turn starts with the same five sixes (no new roll: an Undo cannot re-roll an
+    opponent's dice), still undoable by Ann, twice over, and saved with the game."""
+    g = game("ann", "bob", faces=[1, 2, 3, 4, 5, 6, 6, 6, 6, 6])  # nothing more to roll
+    g.roll("ann")
+    g.score("ann", C.CHANCE)
+    g.roll("bob", opening=True)
+    g.undo("ann")
+    assert (g.current_player_id, g.dice, g.rolls_used) == ("ann", Dice(1, 2, 3, 4, 5), 1)
+    g = Game.from_dict(json.loads(json.dumps(g.to_dict())))  # a restart in between
+    g.score("ann", C.LARGE_STRAIGHT)
+    assert (g.current_player_id, g.dice, g.rolls_used) == ("bob", Dice(6, 6, 6, 6, 6), 1)
+    g.undo("ann")
+    g.score("ann", C.SMALL_STRAIGHT)
+    assert (g.current_player_id, g.dice) == ("bob", Dice(6, 6, 6, 6, 6))
+    assert g.score("bob", C.YAHTZEE).points == 50
+
+
+def test_kept_opening_dice_are_only_for_the_seat_they_were_rolled_for() -> None:
+    """Ann undoes after Bob's opening roll, then Bob leaves: Cat's turn starts unrolled."""
+    g = game("ann", "bob", "cat", faces=[1, 2, 3, 4, 5, 6, 6, 6, 6, 6])
+    g.roll("ann")
+    g.score("ann", C.CHANCE)
+    g.roll("bob", opening=True)
+    g.undo("ann")
+    g.leave("bob")
+    g.score("ann", C.LARGE_STRAIGHT)
+    assert (g.current_player_id, g.dice, g.rolls_used) == ("cat", None, 0)
+
+
+def test_an_opening_roll_is_only_a_first_roll_and_not_the_players_own_move() -> None:
+    """It cannot be a second roll; and a player whose turns time out is not made present by
+    the roll made for them (their run of timeouts goes on)."""
+    g = game("ann", "bob", faces=[2, 2, 2, 2, 2] * 4)
+    g.roll("ann")
+    with pytest.raises(InvalidDice):
+        g.roll("ann", opening=True)
+    g.score("ann", C.TWOS)
+    g.timeout()  # Bob's turn runs out
+    g.roll("ann")
+    g.score("ann", C.CHANCE)
+    g.roll("bob", opening=True)
+    assert g.current_seat.timeouts == 1

@@ -62,8 +62,12 @@ def test_the_hand_made_cards() -> None:
     ],
 )
 def test_last_turn_needing_a_yahtzee_it_goes_for_it(
-    official_values: Table, to_win: Distributions, dice: list[int], rolls_left: int,
-    keep: object, chance: float,
+    official_values: Table,
+    to_win: Distributions,
+    dice: list[int],
+    rolls_left: int,
+    keep: object,
+    chance: float,
 ) -> None:
     """79 behind with only Chance open: the Optimal bot plays for the Chance points, the
     To-win bot for five alike, and its chance of winning is the hand-worked one."""
