@@ -5,6 +5,7 @@ does (``roll_dice`` for the Roll button: grep a control's ``handler=``)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,9 +28,8 @@ from .ui.components import dispatch, route
 from .ui.messages import (
     ended_embed,
     invitation,
-    leaderboard_embed,
     leaderboard_files,
-    leaderboard_view,
+    leaderboard_layout,
     lobby_embed,
     replay_text,
     report_text,
@@ -88,8 +88,7 @@ class Clicks(commands.Cog):
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
-            f"Shared by {interaction.user.mention}",
-            embed=leaderboard_embed(page, picture),
+            view=leaderboard_layout(page, picture, shared_by=interaction.user.mention),
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -105,9 +104,8 @@ class Clicks(commands.Cog):
         picture = interaction.app_permissions.attach_files
         await answers.edit(
             interaction,
-            embed=leaderboard_embed(shown, picture),
             attachments=leaderboard_files(shown, picture),
-            view=leaderboard_view(shown),
+            view=leaderboard_layout(shown, picture),
         )
 
     @guarded
@@ -306,11 +304,7 @@ class Clicks(commands.Cog):
             await self._refuse_unknown(interaction)
             return
         cls, values = routed
-        shown = {
-            (getattr(child, "custom_id", None), child.type.value)
-            for row in interaction.message.components
-            for child in getattr(row, "children", [])
-        }
+        shown = set(_controls(interaction.message.components))
         kind = data.get("component_type")
         if kind == cls.kind and (custom_id, kind) in shown:
             await dispatch(interaction, cls, values)
@@ -331,3 +325,16 @@ class Clicks(commands.Cog):
         self, interaction: discord.Interaction[Any], game_id: int | None
     ) -> None:
         raise await self.games.tracking.stale_click(game_id)
+
+
+def _controls(components: Sequence[Any]) -> Iterator[tuple[str | None, int]]:
+    """(custom_id, type) of every control a message shows: in its action rows, or at any
+    depth of a Components V2 layout (a container's rows, a section's accessory)."""
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id is not None:
+            yield custom_id, component.type.value
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _controls([accessory])
+        yield from _controls(getattr(component, "children", None) or [])

@@ -13,7 +13,7 @@ from bot.games import GameService, Refusal
 from bot.games.leaderboards import LeaderboardPage, Leaderboards
 
 from .ui import answers
-from .ui.messages import STATS_FILE, hint_text, png, share_view, stats_embed
+from .ui.messages import STATS_FILE, hint_text, png, stats_layout
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
 # (Without Attach Files a game is played with its scorecard as text instead of pictures.)
@@ -96,12 +96,11 @@ async def send_stats(
     if not interaction.app_permissions.attach_files:  # the figures are in the embed
         stats = replace(stats, image=None)
     files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
+    shared_by = None if private else interaction.user.mention
     await answers.send(
         interaction,
-        content=None if private else f"Shared by {interaction.user.mention}",
-        embed=stats_embed(name, stats),
+        view=stats_layout(name, stats, user_id, shared_by),
         files=files,
-        view=share_view("stats", str(user_id)) if private else discord.utils.MISSING,
         ephemeral=private,
         allowed_mentions=discord.AllowedMentions.none(),
     )

@@ -38,9 +38,8 @@ from .ui.messages import (
     daily_intro,
     end_confirm_view,
     ended_embed,
-    leaderboard_embed,
     leaderboard_files,
-    leaderboard_view,
+    leaderboard_layout,
     left_embed,
     moved_on_embed,
     send_card,
@@ -288,9 +287,8 @@ class Yahtzee(
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
-            embed=leaderboard_embed(page, picture),
+            view=leaderboard_layout(page, picture),
             files=leaderboard_files(page, picture),
-            view=leaderboard_view(page),
             ephemeral=True,  # Share posts it for the channel
         )
 

@@ -180,6 +180,23 @@ def action_row(*components: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": discord.ComponentType.action_row.value, "components": list(components)}
 
 
+class Layout(discord.ui.LayoutView):
+    """A Components V2 message (text, pictures and controls laid out together, shown to
+    members who turned embeds off too), sent as it is: like ``Controls``, never kept or
+    dispatched by discord.py."""
+
+    def __init__(self, *items: discord.ui.Item[Any]) -> None:
+        super().__init__(timeout=None)
+        for item in items:
+            self.add_item(item)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
 

@@ -44,6 +44,7 @@ from .components import (
     DieButton,
     EndConfirmButton,
     HintButton,
+    Layout,
     LobbyButton,
     PageButton,
     Payload,
@@ -632,15 +633,27 @@ EMPTY_BOARD = {
 }
 
 
-def leaderboard_embed(page: LeaderboardPage, picture: bool = True) -> discord.Embed:
-    """A board's page: the image carries the table (without ``picture``, where the bot may
-    not attach files, the page's lines are text)."""
-    embed = discord.Embed(
-        title=f"Leaderboard: {LEADERBOARD_KINDS[page.kind]} ({PERIODS[page.period].lower()})",
-        colour=GREEN,
-    )
+LEADERBOARD_FOOTER = "Bot opponents never count. /yahtzee stats for your own figures."
+
+
+def leaderboard_layout(
+    page: LeaderboardPage, picture: bool = True, shared_by: str | None = None
+) -> Layout:
+    """A board's page as a Components V2 message: its title, the table's picture (without
+    ``picture``, where the bot may not attach files, the page's lines as text), the asker's
+    own line, and in the same container Share, Previous and Next (a page ``shared_by``
+    someone is for reading: no buttons)."""
+    title = f"## Leaderboard: {LEADERBOARD_KINDS[page.kind]} ({PERIODS[page.period].lower()})"
+    parts: list[discord.ui.Item[Any]] = []
+    if shared_by is not None:
+        parts.append(discord.ui.TextDisplay(f"-# Shared by {shared_by}"))
+    parts.append(discord.ui.TextDisplay(title))
     lines: list[str] = []
-    if not picture:
+    if picture:
+        parts.append(
+            discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(LEADERBOARD_FILE)))
+        )
+    else:
         lines += [
             f"`{r.rank}.` {mention(player_id(r.user_id), r.name or 'a player')}: "
             f"**{format_figure(page.kind, r.figure)}** in {count_of(r.games, 'game')}"
@@ -652,11 +665,22 @@ def leaderboard_embed(page: LeaderboardPage, picture: bool = True) -> discord.Em
         lines.append(EMPTY_BOARD[page.kind] + ("" if page.period == "all" else " in this period"))
     elif page.footer:
         lines.append(shown_name(page.footer))  # the asker's line, readable on a phone
-    embed.description = "\n".join(lines)
-    if picture:
-        embed.set_image(url=f"attachment://{LEADERBOARD_FILE}")
-    embed.set_footer(text="Bot opponents never count. /yahtzee stats for your own figures.")
-    return embed
+    if lines:
+        parts.append(discord.ui.TextDisplay("\n".join(lines)))
+    parts.append(discord.ui.TextDisplay(f"-# {LEADERBOARD_FOOTER}"))
+    if shared_by is None:
+        buttons: list[discord.ui.Item[Any]] = [
+            ShareButton("lb", f"{page.kind}:{page.period}:{page.page}").item
+        ]
+        if page.pages > 1:
+            buttons += [
+                PageButton(page.kind, page.period, page.page, "prev", page.page == 0).item,
+                PageButton(
+                    page.kind, page.period, page.page, "next", page.page >= page.pages - 1
+                ).item,
+            ]
+        parts.append(discord.ui.ActionRow(*buttons))
+    return Layout(discord.ui.Container(*parts, accent_colour=GREEN))
 
 
 def leaderboard_files(page: LeaderboardPage, picture: bool = True) -> list[discord.File]:
@@ -664,54 +688,57 @@ def leaderboard_files(page: LeaderboardPage, picture: bool = True) -> list[disco
     return [png(page.image, LEADERBOARD_FILE)] if picture else []
 
 
-def share_view(what: str, *args: str) -> discord.ui.View:
-    """Only a Share button, for a private answer."""
-    view = Controls()
-    view.add_item(ShareButton(what, ":".join(args)))
-    return view
+def attachment(name: str) -> str:
+    """How a message's component shows one of its own attached files."""
+    return f"attachment://{name}"
 
 
-def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
-    """Previous and Next when the board has more than one page, and Share (the answer is
-    private: Share posts the page for the channel)."""
-    view = Controls()
-    view.add_item(ShareButton("lb", f"{page.kind}:{page.period}:{page.page}"))
-    if page.pages > 1:
-        view.add_item(PageButton(page.kind, page.period, page.page, "prev", page.page == 0))
-        view.add_item(
-            PageButton(page.kind, page.period, page.page, "next", page.page >= page.pages - 1)
-        )
-    return view
-
-
-def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
-    """A player's figures on this server."""
-    embed = discord.Embed(title=f"Yahtzee stats: {shown_name(name)}", colour=GREEN)
+def stats_layout(
+    name: str, stats: PlayerStats, user_id: int, shared_by: str | None = None
+) -> Layout:
+    """A player's figures on this server as a Components V2 message: the figures as text,
+    the chart beside them, and Share in the same container (a copy ``shared_by`` someone
+    for the channel has none)."""
+    parts: list[discord.ui.Item[Any]] = []
+    if shared_by is not None:
+        parts.append(discord.ui.TextDisplay(f"-# Shared by {shared_by}"))
+    parts.append(discord.ui.TextDisplay(f"## Yahtzee stats: {shown_name(name)}"))
     if stats.games == 0:
-        embed.description = (
-            f"{shown_name(name)} has no finished game on this server yet (a game left before "
-            "its end does not count)."
+        parts.append(
+            discord.ui.TextDisplay(
+                f"{shown_name(name)} has no finished game on this server yet (a game left "
+                "before its end does not count)."
+            )
         )
-        return embed
-    embed.add_field(name="Games", value=str(stats.games))
-    embed.add_field(
-        name="Wins",
-        value=f"{stats.wins} of {stats.multiplayer_games} ({stats.win_rate:.0%})"
-        if stats.multiplayer_games
-        else "no multiplayer games",
-    )
-    embed.add_field(name="Average", value=f"{stats.average:.1f}")
-    embed.add_field(name="Best", value=str(stats.best))
-    embed.add_field(name="Upper bonus", value=f"{stats.upper_bonus_rate:.0%} of games")
-    embed.add_field(name="Yahtzees per game", value=f"{stats.yahtzees_per_game:.2f}")
-    if stats.skill is not None:
-        embed.add_field(
-            name="Points left on the table",
-            value=f"{stats.skill:.1f} a game on average, against optimal play",
+    else:
+        figures = [
+            ("Games", str(stats.games)),
+            (
+                "Wins",
+                f"{stats.wins} of {stats.multiplayer_games} ({stats.win_rate:.0%})"
+                if stats.multiplayer_games
+                else "no multiplayer games",
+            ),
+            ("Average", f"{stats.average:.1f}"),
+            ("Best", str(stats.best)),
+            ("Upper bonus", f"{stats.upper_bonus_rate:.0%} of games"),
+            ("Yahtzees per game", f"{stats.yahtzees_per_game:.2f}"),
+        ]
+        if stats.skill is not None:
+            figures.append(
+                (
+                    "Points left on the table",
+                    f"{stats.skill:.1f} a game on average, against optimal play",
+                )
+            )
+        parts.append(
+            discord.ui.TextDisplay("\n".join(f"**{label}**: {value}" for label, value in figures))
         )
-    if stats.image is not None:
-        embed.set_image(url=f"attachment://{STATS_FILE}")
-    return embed
+        if stats.image is not None:
+            parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(STATS_FILE))))
+    if shared_by is None:
+        parts.append(discord.ui.ActionRow(ShareButton("stats", str(user_id)).item))
+    return Layout(discord.ui.Container(*parts, accent_colour=GREEN))
 
 
 TURN_LABELS = {0: "No time limit", 60: "1 minute", 120: "2 minutes", 180: "3 minutes",

@@ -809,7 +809,8 @@ class FakeDiscord:
             if record is None or record.original_message_id is None:
                 return _error(404, 10008, "Unknown Message")
             if method == "PATCH":
-                error = validate_message(body, self.emoji_ids)
+                was = self.messages[record.original_message_id].get("flags")
+                error = validate_message(body, self.emoji_ids, was_flags=int(was or 0))
                 if error:
                     return _error(400, 50035, error)
                 return _json(self._edit(record.original_message_id, body, files))
@@ -892,7 +893,8 @@ class FakeDiscord:
             if method in ("PATCH", "DELETE") and self.archived(match.group(1)):
                 return _error(400, 50083, "Thread is archived")
             if method == "PATCH":
-                error = validate_message(body, self.emoji_ids)
+                was = int(self.messages[message_id].get("flags") or 0)
+                error = validate_message(body, self.emoji_ids, was_flags=was)
                 if error:
                     return _error(400, 50035, error)
                 return _json(self._edit(message_id, body, files))
@@ -993,7 +995,10 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         kind = body.get("type")
         data = body.get("data") or {}
-        error = validate_message(data, self.emoji_ids)
+        was = None
+        if kind == 7 and record.message_id in self.messages:
+            was = int(self.messages[record.message_id].get("flags") or 0)
+        error = validate_message(data, self.emoji_ids, was_flags=was, deferred=kind in (5, 6))
         if error:
             return _error(400, 50035, error)
         channel_id = record.channel_id
@@ -1118,6 +1123,10 @@ class FakeDiscord:
                 message[key] = (
                     body[key] if body[key] is not None else ([] if key != "content" else "")
                 )
+        if "flags" in body:  # the V2 flag stays (validate_message refuses its removal)
+            message["flags"] = int(body["flags"] or 0) | (
+                int(message.get("flags") or 0) & IS_COMPONENTS_V2
+            )
         if (
             body.get("embeds")
             and message["attachments"]
@@ -1168,6 +1177,37 @@ def _data_uri_bytes(image: Any) -> bytes | None:
         return None
 
 
+def text_of(message: dict[str, Any]) -> str:
+    """What a message says, as a reader sees it: its content, its embeds' titles,
+    descriptions and fields, and (a Components V2 message) its text displays, in order."""
+    out = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        out += [embed.get("title") or "", embed.get("description") or ""]
+        out += [f"{f.get('name', '')}: {f.get('value', '')}" for f in embed.get("fields") or []]
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if component.get("type") == 10:
+                out.append(component.get("content") or "")
+            walk(component.get("components") or [])
+
+    walk(message.get("components") or [])
+    return "\n".join(part for part in out if part)
+
+
+def gallery_urls(message: dict[str, Any]) -> list[str]:
+    """The pictures a Components V2 message's media galleries show."""
+    urls: list[str] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            urls.extend(i["media"]["url"] for i in component.get("items") or [])
+            walk(component.get("components") or [])
+
+    walk(message.get("components") or [])
+    return urls
+
+
 def shown_label(component: dict[str, Any]) -> str:
     """What a button says: its label, or for a die drawn as an emoji (``yz1_die3``) its
     face ("3"), as a player reads it."""
@@ -1180,14 +1220,24 @@ def shown_label(component: dict[str, Any]) -> str:
 
 
 def find_component(message: dict[str, Any], label_or_id: str) -> dict[str, Any] | None:
-    """A button by custom_id or by the start of what it says (``shown_label``)."""
-    for row in message.get("components", []):
-        for component in row.get("components", []):
-            if component.get("custom_id") == label_or_id:
-                return component
-            if component["type"] == 2 and shown_label(component).startswith(label_or_id):
-                return component
-    return None
+    """A button by custom_id or by the start of what it says (``shown_label``), in action
+    rows, or at any depth of a Components V2 layout (containers, sections' accessories)."""
+
+    def search(components: list[dict[str, Any]]) -> dict[str, Any] | None:
+        for component in components:
+            for candidate in (component, component.get("accessory") or {}):
+                if not candidate:
+                    continue
+                if candidate.get("custom_id") == label_or_id:
+                    return candidate
+                if candidate.get("type") == 2 and shown_label(candidate).startswith(label_or_id):
+                    return candidate
+            found = search(component.get("components") or [])
+            if found is not None:
+                return found
+        return None
+
+    return search(message.get("components") or [])
 
 
 def _emoji_error(emoji: Any, known: set[str] | None) -> str | None:
@@ -1203,10 +1253,39 @@ def _emoji_error(emoji: Any, known: set[str] | None) -> str | None:
     return None
 
 
-def validate_message(body: dict[str, Any], known_emojis: set[str] | None = None) -> str | None:
-    """Discord's limits on message components, as an error message, or None. With
-    ``known_emojis``, a custom emoji on a button or an option must be one of them."""
+#: Message flag: the message is laid out with Components V2 (no content, no embeds).
+IS_COMPONENTS_V2 = 1 << 15
+#: V2 layout components: section, text display, thumbnail, media gallery, file, separator,
+#: container (an action row, type 1, may stand in a layout too).
+LAYOUT_TYPES = {9, 10, 11, 12, 13, 14, 17}
+
+
+def validate_message(
+    body: dict[str, Any],
+    known_emojis: set[str] | None = None,
+    was_flags: int | None = None,
+    deferred: bool = False,
+) -> str | None:
+    """Discord's limits on a message's components, as an error message, or None. With
+    ``known_emojis``, a custom emoji on a button or an option must be one of them.
+
+    A Components V2 message (flag ``IS_COMPONENTS_V2``) carries no content and no embeds, at
+    most 40 components counted through every level, and keeps the flag for good: an edit
+    (``was_flags``: the message's flags before it) cannot take it away. A deferred answer
+    (``deferred``) cannot carry it. Without the flag, only action rows, at most five."""
+    flags = int(body.get("flags") or 0)
+    v2 = bool(flags & IS_COMPONENTS_V2)
+    if deferred and v2:
+        return "flags: a deferred response cannot set IS_COMPONENTS_V2"
+    if was_flags is not None and was_flags & IS_COMPONENTS_V2:
+        if "flags" in body and not v2:
+            return "flags: IS_COMPONENTS_V2 cannot be removed from a message"
+        v2 = True  # an edit of a V2 message is V2, whether it says the flag again or not
     rows = body.get("components")
+    if v2:
+        if body.get("content") or body.get("embeds"):
+            return "content and embeds cannot be sent with IS_COMPONENTS_V2"
+        return _layout_error(rows or [], known_emojis)
     if not rows:
         return None
     if len(rows) > 5:
@@ -1214,30 +1293,83 @@ def validate_message(body: dict[str, Any], known_emojis: set[str] | None = None)
     for row in rows:
         if row.get("type") != 1:
             return "components: top-level components must be action rows"
-        children = row.get("components", [])
-        if not 1 <= len(children) <= 5:
-            return "components: an action row holds 1 to 5 components"
-        selects = [c for c in children if c["type"] in (3, 5, 6, 7, 8)]
-        if selects and len(children) > 1:
-            return "components: a select menu must be alone in its row"
-        for child in children:
-            custom_id = child.get("custom_id")
-            if custom_id is not None and not 1 <= len(custom_id) <= 100:
-                return "components: custom_id must be 1 to 100 characters"
-            if len(child.get("label") or "") > 80:
-                return "components: a label is at most 80 characters"
-            unlabelled = child["type"] == 2 and not child.get("label") and "emoji" not in child
-            if unlabelled and child.get("style") not in (5, 6):  # link, premium
-                return "components: a button needs a label or an emoji"
-            if "emoji" in child and (error := _emoji_error(child["emoji"], known_emojis)):
+        if error := _row_error(row, known_emojis):
+            return error
+    return None
+
+
+def _count(components: list[dict[str, Any]]) -> int:
+    """Components at every level (a container's, a section's and its accessory, a row's)."""
+    total = 0
+    for component in components:
+        total += 1 + _count(component.get("components") or [])
+        if component.get("accessory"):
+            total += 1
+    return total
+
+
+def _layout_error(components: list[dict[str, Any]], known: set[str] | None) -> str | None:
+    if not components:
+        return "components: a V2 message needs at least one component"
+    if _count(components) > 40:
+        return "components: a V2 message holds at most 40 components in all"
+    for component in components:
+        kind = component.get("type")
+        if kind == 1:
+            if error := _row_error(component, known):
                 return error
-            if child["type"] == 3:
-                options = child.get("options", [])
-                if not 1 <= len(options) <= 25:
-                    return "components: a select has 1 to 25 options"
-                for option in options:
-                    if not 1 <= len(option.get("label", "")) <= 100:
-                        return "components: an option label is 1 to 100 characters"
-                    if "emoji" in option and (error := _emoji_error(option["emoji"], known_emojis)):
-                        return error
+        elif kind == 17:  # container: rows, texts, sections, galleries, files, separators
+            inner = component.get("components") or []
+            if any(c.get("type") == 17 for c in inner):
+                return "components: a container cannot hold a container"
+            if error := _layout_error(inner, known):
+                return error
+        elif kind == 10:
+            if not 1 <= len(component.get("content") or "") <= 4000:
+                return "components: a text display holds 1 to 4000 characters"
+        elif kind == 12:
+            items = component.get("items") or []
+            if not 1 <= len(items) <= 10:
+                return "components: a media gallery holds 1 to 10 items"
+            if any(not (i.get("media") or {}).get("url") for i in items):
+                return "components: a media gallery item needs a media url"
+        elif kind == 9:
+            texts = component.get("components") or []
+            if not 1 <= len(texts) <= 3 or any(t.get("type") != 10 for t in texts):
+                return "components: a section holds 1 to 3 text displays"
+            if not component.get("accessory"):
+                return "components: a section needs an accessory"
+        elif kind not in LAYOUT_TYPES:
+            return f"components: type {kind} cannot be laid out in a V2 message"
+    return None
+
+
+def _row_error(row: dict[str, Any], known_emojis: set[str] | None) -> str | None:
+    """An action row's limits, as an error message, or None."""
+    children = row.get("components", [])
+    if not 1 <= len(children) <= 5:
+        return "components: an action row holds 1 to 5 components"
+    selects = [c for c in children if c["type"] in (3, 5, 6, 7, 8)]
+    if selects and len(children) > 1:
+        return "components: a select menu must be alone in its row"
+    for child in children:
+        custom_id = child.get("custom_id")
+        if custom_id is not None and not 1 <= len(custom_id) <= 100:
+            return "components: custom_id must be 1 to 100 characters"
+        if len(child.get("label") or "") > 80:
+            return "components: a label is at most 80 characters"
+        unlabelled = child["type"] == 2 and not child.get("label") and "emoji" not in child
+        if unlabelled and child.get("style") not in (5, 6):  # link, premium
+            return "components: a button needs a label or an emoji"
+        if "emoji" in child and (error := _emoji_error(child["emoji"], known_emojis)):
+            return error
+        if child["type"] == 3:
+            options = child.get("options", [])
+            if not 1 <= len(options) <= 25:
+                return "components: a select has 1 to 25 options"
+            for option in options:
+                if not 1 <= len(option.get("label", "")) <= 100:
+                    return "components: an option label is 1 to 100 characters"
+                if "emoji" in option and (error := _emoji_error(option["emoji"], known_emojis)):
+                    return error
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine import Category, ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import ATTACH_FILES, EPHEMERAL, FakeDiscord, find_component
+from .fake_discord import ATTACH_FILES, EPHEMERAL, FakeDiscord, find_component, text_of
 from .helpers import play_turn, png_size
 from .test_scenarios import open_game
 
@@ -117,5 +117,4 @@ async def test_play_again_after_a_solo_game(
     fake.deny(channel, ATTACH_FILES)
     board = await fake.slash(ann, channel, "yahtzee leaderboard")
     assert board.response is not None and board.response["attachments"] == []
-    text = board.response["embeds"][0]["description"]
-    assert "`1.` **Ann**: **110** in 1 game" in text
+    assert "`1.` **Ann**: **110** in 1 game" in text_of(board.response)

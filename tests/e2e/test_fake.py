@@ -74,6 +74,31 @@ def test_component_limits() -> None:
     assert "custom_id" in (validate_message({"components": [long_id]}) or "")
 
 
+def test_components_v2_limits() -> None:
+    """A V2 message (flag 1 << 15) as Discord checks it: no content or embeds beside it, at
+    most 40 components counted through containers and rows, the flag never removed by an
+    edit (and an edit of a V2 message is V2 without saying so again), no flag on a
+    deferred answer; a message without the flag may not use layout components."""
+    v2 = 1 << 15
+    text = {"type": 10, "content": "hello"}
+    row = {"type": 1, "components": [button("a")]}
+    layout = {"flags": v2, "components": [{"type": 17, "components": [text, row]}]}
+    assert validate_message(layout) is None
+    assert "content and embeds" in (validate_message(dict(layout, content="hi")) or "")
+    assert "content and embeds" in (validate_message(dict(layout, embeds=[{"title": "t"}])) or "")
+    big = {"flags": v2, "components": [{"type": 17, "components": [text] * 40}]}  # 41 in all
+    assert "at most 40" in (validate_message(big) or "")
+    assert validate_message(dict(big, components=[{"type": 17, "components": [text] * 39}])) is None
+    assert "cannot be removed" in (
+        validate_message({"flags": 0, "content": "x"}, was_flags=v2) or ""
+    )
+    assert "content and embeds" in (validate_message({"content": "x"}, was_flags=v2) or "")
+    assert "deferred" in (validate_message({"flags": v2 | 64}, deferred=True) or "")
+    assert "action rows" in (validate_message({"components": [text]}) or "")
+    nested = {"flags": v2, "components": [{"type": 17, "components": [{"type": 17}]}]}
+    assert "container cannot hold a container" in (validate_message(nested) or "")
+
+
 async def test_rate_limit_answers_429_once(fake: FakeDiscord) -> None:
     """A requested rate limit answers 429 with retry_after, then lets the retry through."""
     fake.rate_limit("POST", r"^/channels/\d+/messages$", retry_after=0.25)

@@ -8,7 +8,15 @@ from bot.store import open_store
 from ..conftest import Database
 from ..games.test_leaderboards import seed
 from .conftest import StartBot
-from .fake_discord import EPHEMERAL, GUILD_ID, FakeDiscord, find_component
+from .fake_discord import (
+    EPHEMERAL,
+    GUILD_ID,
+    IS_COMPONENTS_V2,
+    FakeDiscord,
+    find_component,
+    gallery_urls,
+    text_of,
+)
 from .helpers import play_turn, png_size
 from .test_scenarios import open_game
 
@@ -39,12 +47,18 @@ async def test_two_games_then_the_leaderboard(
     answer = await fake.slash(bob, general, "yahtzee leaderboard")
     assert answer.response is not None and answer.response["flags"] & EPHEMERAL  # private
     assert png_size(fake.attachment(answer.response))[0] == 520
-    assert answer.response["embeds"][0]["image"]["url"] == "attachment://leaderboard.png"
+    assert answer.response["flags"] & IS_COMPONENTS_V2 and answer.response["embeds"] == []
+    assert gallery_urls(answer.response) == ["attachment://leaderboard.png"]
+    assert text_of(answer.response).startswith("## Leaderboard: High scores (all time)")
     assert find_component(answer.response, "Next") is None  # one page only
     assert len(fake.channel_messages(general)) == before
     shared = await fake.click(bob, answer.response, "Share")
-    assert shared.response is not None and not shared.response["flags"] & EPHEMERAL
-    assert shared.response["content"] == f"Shared by <@{bob['id']}>"
+    assert shared.response is not None and not shared.response["flags"] & EPHEMERAL, (
+        shared.ephemeral_text
+    )
+    assert text_of(shared.response).startswith(f"-# Shared by <@{bob['id']}>")
+    assert shared.response["mentions"] == []  # named, not pinged
+    assert find_component(shared.response, "Share") is None  # for reading
     assert fake.attachment(shared.response) == fake.attachment(answer.response)
     assert fake.last(general)["id"] == shared.response["id"]
     guild = int(fake.last(general)["guild_id"])
@@ -53,13 +67,12 @@ async def test_two_games_then_the_leaderboard(
 
     answer = await fake.slash(bob, general, "yahtzee stats", player=ann)
     assert answer.response is not None and answer.response["flags"] & EPHEMERAL
-    embed = answer.response["embeds"][0]
-    fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Best"] == "110" and fields["Games"] == "1"
+    said = text_of(answer.response)
+    assert "**Best**: 110" in said and "**Games**: 1" in said
     shared = await fake.click(bob, answer.response, "Share")
     assert shared.response is not None and not shared.response["flags"] & EPHEMERAL
-    assert shared.response["embeds"][0]["title"] == "Yahtzee stats: Ann"  # her name, kept
-    assert shared.response["embeds"][0]["fields"] == embed["fields"]
+    assert "## Yahtzee stats: Ann" in text_of(shared.response)  # her name, kept
+    assert text_of(shared.response).endswith(said.split("\n", 1)[1])  # the same figures
 
     refused = await fake.slash(bob, general, "yahtzee-admin reset-leaderboard")
     assert "Manage Server" in refused.ephemeral_text

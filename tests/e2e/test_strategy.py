@@ -11,7 +11,7 @@ from bot.engine import Category, RandomDice, ScriptedDice
 from bot.strategy.table_file import distributions_path
 
 from .conftest import StartBot
-from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component, text_of
 from .helpers import die_labels, live_board, play_turn, start_game
 
 
@@ -63,11 +63,10 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     assert "Your costliest decisions:\n- Round " in analysis.ephemeral_text
     assert results[0].expected_loss is not None and results[0].expected_loss > 0
     stats = await fake.slash(ann, channel, "yahtzee stats")
-    fields = {f["name"]: f["value"] for f in stats.response["embeds"][0]["fields"]}  # type: ignore[index]
     assert (
-        fields["Points left on the table"]
-        == f"{results[0].expected_loss:.1f} a game on average, against optimal play"
-    )
+        f"**Points left on the table**: {results[0].expected_loss:.1f} a game on average, "
+        "against optimal play"
+    ) in text_of(stats.response)  # type: ignore[arg-type]
     outsider = await fake.click(fake.user("Zed"), final, "Analysis")
     assert "did not play" in outsider.ephemeral_text
 

@@ -13,7 +13,7 @@ from bot.engine import RandomDice, ScriptedDice
 from bot.games import MAX_LIVE_GAMES
 
 from .conftest import StartBot
-from .fake_discord import GUILD_ID, FakeDiscord, Interaction
+from .fake_discord import GUILD_ID, FakeDiscord, Interaction, text_of
 from .helpers import start_game
 
 pytestmark = pytest.mark.sqlite_only  # about what Discord users send, not the database
@@ -89,8 +89,7 @@ async def test_a_server_with_thousands_of_results(
         )
     answer = await fake.slash(ann, general, "yahtzee leaderboard")
     assert answer.error is None and answer.response is not None, answer.ephemeral_text
-    embed = answer.response["embeds"][0]
-    shown = " ".join([embed.get("description") or "", (embed.get("footer") or {}).get("text", "")])
+    shown = text_of(answer.response)
     assert "Ann" in shown and "of 300" in shown, shown
     rows = await bot.store.leaderboard(GUILD_ID, "high")
     assert len(rows) == 300
