@@ -96,7 +96,9 @@ class Timers:
                 return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
             notify = moment(row.notify_at)
             if notify is not None and notify <= now and row.status == GameStatus.ACTIVE:
-                return await self._notify(row, game, deadline, now)
+                row, notified = await self._notify(row, game, deadline, now)
+                if notified is not None:
+                    return notified  # else on to the reminder, due at the same time maybe
             if ping is not None and ping <= now and is_bot(game.current_player_id):
                 # the watchdog of a computer's turn: start it again, and watch again
                 timer = self.core.turn_timer(row, game)
@@ -117,16 +119,17 @@ class Timers:
 
     async def _notify(
         self, row: GameRow, game: Game, deadline: datetime | None, now: datetime
-    ) -> Notified | None:
+    ) -> tuple[GameRow, Notified | None]:
         """The turn's private notice is due: once per turn (the time is cleared, whoever
-        wanted it), and only to a player who asked for it and has not moved this turn."""
+        wanted it), and only to a player who asked for it and has not moved this turn.
+        The game as saved, and the notice to send, if any."""
         saved = await self.core.save(
             row, MoveRecord(None, "notify", str(game.turn_number)), notify_at=None, unseen=True
         )
         player = game.current_player_id
         if game.rolls_used or is_bot(player) or game.current_seat.away:
-            return None  # they are at it already (or nobody is there to tell)
+            return saved, None  # they are at it already (or nobody is there to tell)
         if not await self.core.store.player_notify(int(player)):
-            return None
+            return saved, None
         left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
-        return Notified(view_of(saved, game), player, left)
+        return saved, Notified(view_of(saved, game), player, left)

@@ -32,6 +32,7 @@ from bot.games.leaderboards import (
 )
 from bot.games.replay import Turn
 from bot.render.text_card import card_text, code_block
+from bot.strategy import supports
 from bot.strategy.analyst import BoxHint
 from bot.strategy.decisions import Choice, count_word
 from bot.strategy.winning import WinHint
@@ -374,12 +375,18 @@ def undo_view(game_id: int, turn: int) -> discord.ui.View:
     return view
 
 
-def final_embed(
-    row: GameView, game: Game, picture: bool = True, daily: DailyEntry | None = None
-) -> discord.Embed:
-    """Game over: the ranking with totals and bonuses, then the cards as text (for screen
-    readers, and in place of the picture where the bot may not attach files); a daily
-    challenge's score beside the Optimal bot's on the same dice."""
+def final_layout(
+    row: GameView,
+    game: Game,
+    picture: bool = True,
+    daily: DailyEntry | None = None,
+    said: str | None = None,
+) -> Layout:
+    """Game over, as a Components V2 message in one container: the title, the ranking with
+    totals and bonuses (a daily challenge's score beside the Optimal bot's on the same
+    dice), the final picture, the cards as text (for screen readers, and in place of the
+    picture where the bot may not attach files), and Play again (a daily: Replay) with each
+    player's Analysis. ``said``: a line above it all (the last scoring, on a private board)."""
     lines = []
     if daily is not None:
         lines.append(daily_line(daily))
@@ -407,26 +414,35 @@ def final_embed(
         title = f"Game over: a {len(winners)}-way tie at {winners[0].total}!"
     else:
         title = "Game over"
-    lines.append(code_block(card_text(game)))
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
-    if picture:
-        embed.set_image(url=f"attachment://{FINAL_FILE}")
     after = (
         "Replay tells the game turn by turn"
         if row.daily is not None
         else "Play again opens a lobby for the same players"
     )
-    embed.set_footer(text=f"{row.preset.title} rules · {after}")
-    return embed
+    parts: list[discord.ui.Item[Any]] = []
+    if said:
+        parts.append(discord.ui.TextDisplay(said))
+    parts += [discord.ui.TextDisplay(f"## {title}"), discord.ui.TextDisplay("\n".join(lines))]
+    if picture:
+        parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(FINAL_FILE))))
+    parts += [
+        discord.ui.TextDisplay(code_block(card_text(game))),
+        discord.ui.TextDisplay(f"-# {row.preset.title} rules \N{MIDDLE DOT} {after}"),
+        final_buttons(row.id, analysis=supports(row.preset), daily=row.daily is not None),
+    ]
+    return Layout(discord.ui.Container(*parts, accent_colour=GOLD))
 
 
-def final_view(game_id: int, analysis: bool = True, daily: bool = False) -> discord.ui.View:
+def final_buttons(
+    game_id: int, analysis: bool = True, daily: bool = False
+) -> discord.ui.ActionRow[Any]:
     """Play again (a daily challenge: its Replay instead), and each player's Analysis."""
-    view = Controls()
-    view.add_item(ReplayButton(game_id) if daily else PlayAgainButton(game_id))
+    buttons: list[discord.ui.Item[Any]] = [
+        (ReplayButton(game_id) if daily else PlayAgainButton(game_id)).item
+    ]
     if analysis:
-        view.add_item(AnalysisButton(game_id))
-    return view
+        buttons.append(AnalysisButton(game_id).item)
+    return discord.ui.ActionRow(*buttons)
 
 
 def daily_intro(day: str) -> str:
@@ -439,19 +455,25 @@ def daily_intro(day: str) -> str:
     )
 
 
-def daily_result_embed(row: GameView, game: Game, entry: DailyEntry | None) -> discord.Embed:
-    """What the channel sees of a daily challenge: the result alone (the card would tell
-    others which boxes the day's dice fill)."""
+def daily_result_layout(row: GameView, game: Game, entry: DailyEntry | None) -> Layout:
+    """What the channel sees of a daily challenge, as a Components V2 message: the result
+    alone (the card would tell others which boxes the day's dice fill), and Replay."""
     seat = game.seats[0]
-    embed = discord.Embed(
-        title=f"Daily challenge {row.daily}: {shown_name(seat.name)} scored {seat.card.total}!",
-        description=daily_line(entry) if entry is not None else None,
-        colour=GOLD,
-    )
-    embed.set_footer(
-        text="Play yours with /yahtzee daily · Replay opens to everyone when the day is over"
-    )
-    return embed
+    parts: list[discord.ui.Item[Any]] = [
+        discord.ui.TextDisplay(
+            f"## Daily challenge {row.daily}: {shown_name(seat.name)} scored {seat.card.total}!"
+        )
+    ]
+    if entry is not None:
+        parts.append(discord.ui.TextDisplay(daily_line(entry)))
+    parts += [
+        discord.ui.TextDisplay(
+            "-# Play yours with /yahtzee daily \N{MIDDLE DOT} Replay opens to everyone when the "
+            "day is over"
+        ),
+        final_buttons(row.id, analysis=False, daily=True),
+    ]
+    return Layout(discord.ui.Container(*parts, accent_colour=GOLD))
 
 
 def daily_line(entry: DailyEntry) -> str:

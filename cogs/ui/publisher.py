@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.games import Board, GameService, GameView, Scored, is_bot
-from bot.strategy import supports
 
 from . import answers
 from .emojis import DiceFaces
@@ -26,10 +25,9 @@ from .messages import (
     board_embed,
     board_files,
     board_view,
-    daily_result_embed,
+    daily_result_layout,
     ended_embed,
-    final_embed,
-    final_view,
+    final_layout,
     lobby_embed,
     lobby_view,
     ping,
@@ -340,10 +338,10 @@ class Publisher:
             picture = scored.final_image
             await answers.edit(
                 interaction,
-                content=said,
-                embed=final_embed(row, game, picture=picture is not None, daily=daily),
+                content=None,
+                embed=None,
                 attachments=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_view(row.id, analysis=supports(row.preset), daily=True),
+                view=final_layout(row, game, picture is not None, daily, said),
             )
             await self.post_final(row, picture)
             return
@@ -469,8 +467,7 @@ class Publisher:
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
             message = await self.channel(row.board_channel_id, row.guild_id).send(
                 nonce=await self.games.tracking.nonce(row, "final"),
-                embed=daily_result_embed(row, game, daily),
-                view=final_view(row.id, analysis=False, daily=True),
+                view=daily_result_layout(row, game, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.games.tracking.final_posted(row.id, message.id)
@@ -481,9 +478,8 @@ class Publisher:
                 nonce=await self.games.tracking.nonce(
                     row, "final" if picture is not None else "final-t"
                 ),
-                embed=final_embed(row, game, picture=picture is not None, daily=daily),
                 files=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_view(row.id, analysis=supports(row.preset), daily=row.daily is not None),
+                view=final_layout(row, game, picture is not None, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from bot.engine import Category, ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import ATTACH_FILES, EPHEMERAL, FakeDiscord, find_component, text_of
+from .fake_discord import (
+    ATTACH_FILES,
+    EPHEMERAL,
+    FakeDiscord,
+    find_component,
+    gallery_urls,
+    text_of,
+)
 from .helpers import play_turn, png_size
 from .test_scenarios import open_game
 
@@ -100,8 +107,9 @@ async def test_play_again_after_a_solo_game(
     final = fake.last(channel)
     # By hand: Twos 2, Threes 3, Fours 4, Fives 5, Sixes 6 (upper 20); Small Straight 30,
     # Large Straight 40, Chance 20; everything else 0: total 110.
-    assert final["embeds"][0]["title"] == "Game over: Ann scored 110!"  # solo: nobody beaten
-    text = final["embeds"][0]["description"].split("```")[1]  # the card as text too
+    assert text_of(final).startswith("## Game over: Ann scored 110!")  # solo: nobody beaten
+    assert gallery_urls(final) == ["attachment://final.png"]
+    text = text_of(final).split("```")[1]  # the card as text too
     assert [line.split() for line in text.splitlines() if line.startswith(("Total", "Upper"))] == [
         ["Upper", "20"], ["Total", "110"]
     ]  # fmt: skip

@@ -211,7 +211,7 @@ async def _finish_two_player_game(
     for box in Category:
         for player in (ann, bob):
             await play_turn(fake, dice, player, channel, [[1, 2, 3, 4, 6]], box.value)
-    await fake.wait_for(lambda: "Game over" in str(fake.last(channel)["embeds"]))
+    await fake.wait_for(lambda: "## Game over" in text_of(fake.last(channel)))
     return fake.last(channel)
 
 
@@ -312,9 +312,9 @@ async def test_words_after_a_solo_game_say_what_happened(
     await fake.click(ann, lobby, "Start")
     for box in Category:
         await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
-    final = fake.last(channel)["embeds"][0]
-    assert final["title"] == "Game over: Ann scored 110!"  # by hand, as in test_commands
-    assert final["footer"]["text"].endswith("Play again opens a lobby for the same players")
+    final = text_of(fake.last(channel))
+    assert final.startswith("## Game over: Ann scored 110!")  # by hand, as in test_commands
+    assert final.endswith("Play again opens a lobby for the same players")
     wins = await fake.slash(ann, channel, "yahtzee leaderboard", board="wins")
     described = text_of(wins.response)  # type: ignore[arg-type]
     assert "Nobody has won a game against another seat yet" in described

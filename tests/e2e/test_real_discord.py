@@ -26,6 +26,8 @@ from .fake_discord import (
     SEND_MESSAGES,
     FakeDiscord,
     find_component,
+    gallery_urls,
+    text_of,
 )
 from .helpers import die_labels, live_board, plain_dice, play_turn, start_game
 from .test_timers import one_minute_turns, settings_menu, tick
@@ -202,9 +204,9 @@ async def test_a_channel_without_attach_files_plays_with_text_scorecards(
     for box in [c for c in Category if c is not Category.LARGE_STRAIGHT]:
         await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
     final = fake.last(channel)
-    assert final["embeds"][0]["title"] == "Game over: Ann scored 110!"  # solo: nobody beaten
-    assert final["attachments"] == [] and "image" not in final["embeds"][0]
-    assert "```" in final["embeds"][0]["description"]
+    assert text_of(final).startswith("## Game over: Ann scored 110!")  # solo: nobody beaten
+    assert final["attachments"] == [] and gallery_urls(final) == []
+    assert "```" in text_of(final)
     assert find_component(final, "Play again") is not None
 
 

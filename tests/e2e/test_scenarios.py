@@ -9,7 +9,7 @@ from bot.engine import ScriptedDice
 
 from ..engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 from .conftest import StartBot
-from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component, gallery_urls, text_of
 from .helpers import die_labels, live_board, play_turn, png_size
 
 
@@ -64,10 +64,10 @@ async def test_full_two_player_game(
         await play_turn(fake, dice, bob, channel, bob_rolls, bob_box.value, bob_holds)
 
     final = fake.last(channel)
-    embed = final["embeds"][0]
-    assert embed["title"] == f"Game over: Ann wins with {ANN_TOTAL}!"
-    assert f"**{ANN_TOTAL}**" in embed["description"] and f"**{BOB_TOTAL}**" in embed["description"]
-    assert "Yahtzee bonus 300" in embed["description"] and "upper bonus 35" in embed["description"]
+    said = text_of(final)
+    assert said.startswith(f"## Game over: Ann wins with {ANN_TOTAL}!")
+    assert f"**{ANN_TOTAL}**" in said and f"**{BOB_TOTAL}**" in said
+    assert "Yahtzee bonus 300" in said and "upper bonus 35" in said
     game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
     results = await bot.store.results(game_id)
     assert [(r.user_id, r.total, r.place) for r in results] == [
@@ -86,7 +86,7 @@ async def test_full_two_player_game(
     assert len(pictures) == 1 and pictures[0][0] is messages[-1]
     message, attachment = pictures[0]
     png_size(fake.files[attachment["id"]])
-    assert message["embeds"][0]["image"]["url"] == f"attachment://{attachment['filename']}"
+    assert gallery_urls(message) == [f"attachment://{attachment['filename']}"]
     assert not any("your turn" in m["content"] for m in messages)
 
     # Play again invites rather than seats: one ping for Ann, Bob hosts, Ann's Join seats her.

@@ -11,7 +11,7 @@ from bot.engine import Category, RandomDice, ScriptedDice
 from bot.strategy.table_file import distributions_path
 
 from .conftest import StartBot
-from .fake_discord import EPHEMERAL, FakeDiscord, find_component, text_of
+from .fake_discord import EPHEMERAL, IS_COMPONENTS_V2, FakeDiscord, find_component, text_of
 from .helpers import die_labels, live_board, play_turn, start_game
 
 
@@ -47,10 +47,9 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     for box in [c for c in Category if c is not Category.THREES]:
         await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
         await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
-    await fake.wait_for(lambda: "Game over" in str(fake.last(channel)["embeds"]))
+    await fake.wait_for(lambda: "## Game over" in text_of(fake.last(channel)))
     final = fake.last(channel)
-    assert final["embeds"][0]["title"].startswith("Game over")
-    assert "\N{ROBOT FACE} **Optimal bot**" in final["embeds"][0]["description"]
+    assert "\N{ROBOT FACE} **Optimal bot**" in text_of(final)
     game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
     results = await bot.store.results(game_id)
     assert [r.user_id for r in results] == [int(ann["id"])]  # bots never count
@@ -305,16 +304,17 @@ async def test_the_daily_challenge(
             assert undone.response_type == 7, undone.ephemeral_text
             menu = _menu(fake.messages[board["id"]])
             await fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
-    await fake.wait_for(lambda: "Daily challenge" in str(fake.last(channel)["embeds"]))
+    await fake.wait_for(lambda: "## Daily challenge" in text_of(fake.last(channel)))
     private = fake.messages[board["id"]]
-    assert private["embeds"][0]["title"].startswith("Game over")  # the card, for Ann alone
+    assert "\n## Game over" in text_of(private)  # the card, for Ann alone
+    assert private["flags"] & IS_COMPONENTS_V2 and private["embeds"] == []
     final = fake.last(channel)
-    embed = final["embeds"][0]
-    assert embed["title"].startswith("Daily challenge ") and "Ann scored" in embed["title"]
-    assert "the Optimal bot, which scored **" in embed["description"]
-    assert "```" not in embed["description"] and final["attachments"] == []  # no card
+    said = text_of(final)
+    assert said.startswith("## Daily challenge ") and "Ann scored" in said.splitlines()[0]
+    assert "the Optimal bot, which scored **" in said
+    assert "```" not in said and final["attachments"] == []  # no card
     public = [m for m in fake.channel_messages(channel) if m["id"] != fake.last(channel)["id"]]
-    assert all("Daily" not in str(m["embeds"]) for m in public)  # Bob's lobby only
+    assert all("Daily" not in text_of(m) for m in public)  # Bob's lobby only
     assert dice.remaining == 0  # the scripted dice were never used: the day's were
     replay = await fake.click(ann, final, "Replay")
     lines = replay.ephemeral_text.splitlines()
