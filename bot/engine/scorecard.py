@@ -265,7 +265,10 @@ class Scorecard:
             raise BoxAlreadyFilled(
                 f"{category.label} is already filled ({self[category]}): choose an open box."
             )
-        names = ", ".join(c.label for c in allowed)
+        labels = [c.label for c in allowed]
+        names = (
+            labels[0] if len(labels) == 1 else f"one of {', '.join(labels[:-1])} or {labels[-1]}"
+        )
         raise JokerForcesBox(
             f"Your Yahtzee of {dice[0]}s is a Joker and cannot go in {category.label}: "
             f"it must go in {names}."

@@ -180,6 +180,12 @@ class Coaching:
         if not decisions:
             await self.tracking.check_log_kept(row)
             if any(uid == user_id for uid, _ in row.players):
+                seats = self.core.game_of(row).seats if row.state is not None else []
+                if any(s.left and s.player_id == player_id(user_id) for s in seats):
+                    raise Refusal(
+                        "You left this game before making a decision of your own, so there is "
+                        "nothing to analyse."
+                    )
                 raise Refusal(
                     "There is nothing to analyse: the strategy table was not ready during your "
                     "moves, or you made none."

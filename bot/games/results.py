@@ -150,6 +150,9 @@ class Scored:
     scorer_name: str
     round: int
     final_image: bytes | None = None
+    #: the version of the scoring's own move-log entry, where its cost goes (the board may
+    #: be a version later: the next player's opening roll, made as their turn started)
+    move_version: int | None = None
 
     @property
     def finished(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.engine import Game, TimeoutPolicy
 from bot.store import GameRow, GameStatus, MoveRecord
@@ -27,6 +27,10 @@ from .results import (
 from .turns import Turns
 
 log = logging.getLogger(__name__)
+
+#: A turn notice (/yahtzee notify) sent this close to the turn's half-time reminder stands in
+#: for it: one notice, not a DM and a channel ping within seconds of each other.
+NOTICE_IS_REMINDER = timedelta(seconds=15)
 
 
 class Timers:
@@ -127,9 +131,20 @@ class Timers:
             row, MoveRecord(None, "notify", str(game.turn_number)), notify_at=None, unseen=True
         )
         player = game.current_player_id
-        if game.rolls_used or is_bot(player) or game.current_seat.away:
-            return saved, None  # they are at it already (or nobody is there to tell)
-        if not await self.core.store.player_notify(int(player)):
+        if is_bot(player) or game.current_seat.away:
+            return saved, None  # nobody there to tell
+        store = self.core.store
+        opened = game.rolls_used == 1 and await store.auto_roll_for(row.guild_id, int(player))
+        if any(game.held) or game.rolls_used > (1 if opened else 0):
+            return saved, None  # they are at it already (a roll made for them is not theirs)
+        if not await store.player_notify(int(player)):
             return saved, None
+        ping = moment(saved.ping_at)
+        if ping is not None and ping <= now + NOTICE_IS_REMINDER:
+            # the half-time reminder is due about now: the DM they asked for is their
+            # reminder, so the channel does not ping them on top of it
+            saved = await self.core.save(
+                saved, MoveRecord(None, "ping", str(game.turn_number)), ping_at=None, unseen=True
+            )
         left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
         return saved, Notified(view_of(saved, game), player, left)

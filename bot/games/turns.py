@@ -184,7 +184,8 @@ class Turns:
                 row, game, move, result, seat.name, round_no, self.core.moved(), later=True
             )
             if not cost:
-                self.coaching.cost_later(row, scored.board.row.version, None, category)
+                version = scored.move_version or scored.board.row.version
+                self.coaching.cost_later(row, version, None, category)
             return scored
 
         return await self.core.locked(game_id, work)
@@ -238,11 +239,16 @@ class Turns:
             )
             return Scored(Board(view_of(saved, game), game), result, name, round_no)
         changes = {**self.core.turn_timer(row, game), **extra}
+        scoring: int | None = None
         if await self.core.opening_wanted(row, game):  # saved, then the next turn's roll
             row = await self.core.save(row, move, game, **changes)
+            scoring = row.version
             move, changes = self.core.opening_roll(game), {}
         board = await self.core.save_drawing(row, move, game, None, changes)
-        return Scored(board if later else await board.drawn(), result, name, round_no)
+        return Scored(
+            board if later else await board.drawn(), result, name, round_no,
+            move_version=scoring if scoring is not None else board.row.version,
+        )  # fmt: skip
 
     @staticmethod
     def _results(game: Game) -> list[ResultRow]:

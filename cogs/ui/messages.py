@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import ROLLS_PER_TURN, ROUNDS, BoxOption, Game, Preset
+from bot.engine import ROLLS_PER_TURN, ROUNDS, YAHTZEE_POINTS, BoxOption, Category, Game, Preset
 from bot.games import (
     Board,
     Card,
@@ -351,8 +351,11 @@ def summary_embed(
         if result.bonus:
             what += f", plus a **+{result.bonus}** Yahtzee bonus"
     text = f"{mention(result.player_id, scored.scorer_name)} {what}."
-    if result.dice.is_yahtzee and (result.points or result.bonus):
-        # five alike, wherever they scored; five alike scratched for 0 is no party
+    if (
+        result.bonus
+        or result.bonus_turn
+        or (result.category is Category.YAHTZEE and result.points >= YAHTZEE_POINTS)
+    ):  # a Yahtzee scored as one, or its bonus; five 1s put in Ones are no party
         text = f"\N{PARTY POPPER} **Yahtzee!** {text}"
     if timed_out:
         text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
@@ -526,8 +529,8 @@ def report_text(report: Report) -> str:
     """A player's report card in words."""
     share = report.optimal / report.decisions if report.decisions else 0.0
     well = (
-        f"**{report.optimal} of your {report.decisions} decisions** ({share:.0%}) were exactly "
-        "what optimal play would have done."
+        f"**{report.optimal} of your {count_of(report.decisions, 'decision')}** ({share:.0%}) "
+        f"{'was' if report.decisions == 1 else 'were'} exactly what optimal play would have done."
     )
     if report.left:  # a game left midway is no perfect game, however well it went
         well = f"You left this game before it ended; this covers the moves you made. {well}"
@@ -617,7 +620,7 @@ def moved_on_embed(finished: bool = False) -> discord.Embed:
 def left_embed(name: str) -> discord.Embed:
     """The board of a player who left during their own turn (``name`` already made inert)."""
     return discord.Embed(
-        title="Yahtzee: a player left", description=f"{name} left the game.", colour=GREY
+        title="Yahtzee: a player left", description=f"**{name}** left the game.", colour=GREY
     )
 
 
@@ -792,8 +795,9 @@ def settings_embed(settings: GuildSettings) -> discord.Embed:
         else "off (a player may choose otherwise: /yahtzee autoroll)",
     )
     embed.set_footer(
-        text="Changes apply to games started from now on. "
-        "Half-way through a timed turn the player is reminded."
+        text="Changes apply to games started from now on (the first roll made for the player: "
+        "from the next turn on, in running games too). Half-way through a timed turn the "
+        "player is reminded."
     )
     return embed
 

@@ -90,6 +90,8 @@ def test_a_report_card_says_perfect_only_for_a_whole_game() -> None:
     """Every decision optimal is a perfect game, unless the player left midway."""
     whole = Report(loss=0.0, decisions=40, optimal=40, costliest=[])
     assert "A perfect game!" in report_text(whole)
+    one = Report(loss=0.0, decisions=1, optimal=0, costliest=[])
+    assert report_text(one).startswith("**0 of your 1 decision** (0%) was exactly")
     left = Report(loss=0.0, decisions=4, optimal=4, costliest=[], left=True)
     assert "perfect" not in report_text(left).lower()
     assert report_text(left).startswith("You left this game before it ended")
@@ -101,10 +103,12 @@ def _summary(points: int, bonus: int, box: Category) -> str:
     return str(summary_embed(scored).description)
 
 
-def test_five_alike_is_cheered_only_when_it_scores() -> None:
-    """Five 2s in Yahtzee (50) or as a joker with its bonus are cheered; five 2s scratched
-    into Ones for 0 (the joker's last resort) are not."""
+def test_five_alike_is_cheered_only_as_a_yahtzee() -> None:
+    """Five 2s scored as a Yahtzee (50) or as a Joker with its bonus are cheered; five 2s
+    put in Twos (10, the Yahtzee box still open) or scratched into Ones for 0 (the Joker's
+    last resort) are not."""
     assert "**Yahtzee!**" in _summary(50, 0, Category.YAHTZEE)
     assert "**Yahtzee!**" in _summary(25, 100, Category.FULL_HOUSE)
+    assert "Yahtzee!" not in _summary(10, 0, Category.TWOS)
     scratched = _summary(0, 0, Category.ONES)
     assert "Yahtzee!" not in scratched and "scored **0** in **Ones**" in scratched

@@ -77,3 +77,31 @@ async def test_closed_dms_turn_the_notices_off_with_a_note(
     assert note["mentions"] == []
     asked = await fake.slash(ann, channel, "yahtzee notify")
     assert "Turn notices are **off**" in asked.ephemeral_text
+
+
+async def test_a_turn_started_rolled_is_still_told_and_the_dm_stands_in_for_the_reminder(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Ann's turns start rolled (/yahtzee autoroll on) and she asked for notices: the roll
+    made for her is not a move of hers, so her waiting turn is told. On 1-minute turns the
+    notice and the half-time reminder fall due together: she gets the DM alone, not a
+    channel ping on top of it."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    mod = fake.user("Mod", admin=True)
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 1, "60")
+    await fake.slash(ann, channel, "yahtzee notify", setting="on")
+    await fake.slash(ann, channel, "yahtzee autoroll", setting="on")
+    dice.extend([3, 3, 4, 5, 6])
+    board = await open_game(fake, channel, ann)
+    assert "roll 1 of 3" in fake.messages[board["id"]]["embeds"][0]["description"]
+    pings = len(fake.pings)
+    clock.advance(31)
+    await tick(bot, fake)
+    clock.advance(5)
+    await tick(bot, fake)
+    assert len(fake.dms.get(ann["id"], [])) == 1
+    assert "0:29 left" in fake.dms[ann["id"]][0]["content"]
+    assert len(fake.pings) == pings  # no "half your turn's time is gone" in the channel

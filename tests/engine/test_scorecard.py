@@ -161,8 +161,12 @@ def test_joker_with_upper_filled_offers_every_open_lower_box_at_full_value() -> 
         C.THREE_OF_A_KIND: 30, C.FOUR_OF_A_KIND: 30, C.FULL_HOUSE: 25,
         C.SMALL_STRAIGHT: 30, C.LARGE_STRAIGHT: 40, C.CHANCE: 30,
     }  # fmt: skip
-    with pytest.raises(JokerForcesBox):
+    with pytest.raises(JokerForcesBox) as refused:
         c.fill(C.ONES, [6, 6, 6, 6, 6])
+    assert str(refused.value).endswith(
+        "it must go in one of Three of a Kind, Four of a Kind, Full House, Small Straight, "
+        "Large Straight or Chance."
+    )
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import Category, RandomDice, Scorecard, ScriptedDice
 from bot.games import GameService, Refusal
-from bot.store import Store
+from bot.store import GuildSettings, Store
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import best, future
@@ -164,3 +164,23 @@ async def test_a_player_who_left_gets_no_perfect_game(
     await service.turns.leave_game(CHANNEL, 1)
     report = await service.coaching.report(channel.game_id, 1)
     assert (report.decisions, report.optimal, report.left) == (1, 1, True)
+
+
+async def test_a_scorings_cost_stays_with_its_player_when_the_next_turn_starts_rolled(
+    store: Store, official: Table, tmp_path: Path
+) -> None:
+    """The server rolls each turn's first roll: Ann's five sixes in Chance are charged to
+    Ann, not to the opening roll made for Bob right after (saved under Bob's id)."""
+    await store.save_guild_settings(1, GuildSettings(auto_roll=True), 0)
+    dice = ScriptedDice([6] * 5 + [1, 2, 3, 4, 6])
+    service = GameService(store, dice, analyst=analyst_with(official, tmp_path))
+    channel = Channel(service)
+    await channel.seat((1, "Ann"), (2, "Bob"))  # Ann's first roll is made as the game starts
+    await channel.score(1, Category.CHANCE)
+    row = await store.get_game(channel.game_id)
+    assert row is not None and service.core.game_of(row).dice is not None  # Bob's, rolled
+    report = await service.coaching.report(channel.game_id, 1)
+    assert report.decisions == 1 and report.optimal == 0
+    assert report.costliest[0].startswith("Round 1, first roll: you scored Chance")
+    with pytest.raises(Refusal, match="nothing to analyse"):
+        await service.coaching.report(channel.game_id, 2)
