@@ -324,6 +324,14 @@ class Clicks(commands.Cog):
     async def _refuse_stale(
         self, interaction: discord.Interaction[Any], game_id: int | None
     ) -> None:
+        message = interaction.message
+        if game_id is not None and message is not None and (
+            self.publisher.parked(game_id) == message.id
+        ):
+            raise Refusal(
+                "The last scoring was taken back (Undo), so this turn waits: this board comes "
+                "back when that scoring is made again. Nothing changed."
+            )
         raise await self.games.tracking.stale_click(game_id)
 
 

@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+#: How many (turn, player) pings a game remembers: the turn, the one an Undo went back to,
+#: and the next.
+PINGS_KEPT = 4
 
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
 THREAD_ARCHIVED = 50083
@@ -56,7 +59,9 @@ class Publisher:
         self.bot = bot
         self._on_computer_turn = on_computer_turn  # a computer player is to move in a game
         self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
-        self._pinged: dict[int, tuple[int, str]] = {}  # game id -> (turn, player) last pinged
+        #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
+        #: posted again for either turn (by /yahtzee board, say) must not ping again
+        self._pinged: dict[int, list[tuple[int, str]]] = {}
         #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
         self._parked: dict[int, tuple[int, tuple[int, str]]] = {}
         self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
@@ -163,8 +168,10 @@ class Publisher:
         reused = await self._unpark(board, turn, text)
         if reused is not None:
             return reused
-        pings = USER_MENTIONS if self._pinged.get(board.row.id) != turn else NO_MENTIONS
-        self._pinged[board.row.id] = turn
+        pinged = self._pinged.setdefault(board.row.id, [])
+        pings = USER_MENTIONS if turn not in pinged else NO_MENTIONS
+        if turn not in pinged:
+            pinged[:] = [*pinged[-(PINGS_KEPT - 1) :], turn]
         try:
             message = await post(
                 nonce=nonce or await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
@@ -196,6 +203,11 @@ class Publisher:
         if is_bot(game.current_player_id):
             self._on_computer_turn(board.row.id)
         return message
+
+    def parked(self, game_id: int) -> int | None:
+        """The message an Undo parked for a game (the next turn's board, waiting), if any."""
+        parked = self._parked.get(game_id)
+        return parked[0] if parked is not None else None
 
     async def park(
         self, game_id: int, channel_id: int, message_id: int | None, turn: tuple[int, str] | None

@@ -1208,6 +1208,22 @@ def gallery_urls(message: dict[str, Any]) -> list[str]:
     return urls
 
 
+def controls_of(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every button and select a message shows, in order: in its action rows, or at any
+    depth of a Components V2 layout (containers, sections' accessories)."""
+    out: list[dict[str, Any]] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            for candidate in (component, component.get("accessory") or {}):
+                if candidate.get("custom_id") is not None:
+                    out.append(candidate)
+            walk(component.get("components") or [])
+
+    walk(message.get("components") or [])
+    return out
+
+
 def shown_label(component: dict[str, Any]) -> str:
     """What a button says: its label, or for a die drawn as an emoji (``yz1_die3``) its
     face ("3"), as a player reads it."""

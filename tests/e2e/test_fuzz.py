@@ -34,7 +34,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
 
 from .conftest import StartBot, stop
-from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, find_component
+from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, find_component
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
@@ -198,7 +198,7 @@ async def test_random_and_forged_interactions_never_break_a_game(
     private: list[dict[str, Any]] = []  # ephemeral answers with controls: menus, confirmations
 
     async def send(who: dict[str, Any], channel: str) -> list[Interaction]:
-        messages = [m for m in fake.channel_messages(channel) if m.get("components")]
+        messages = [m for m in fake.channel_messages(channel) if controls_of(m)]
         roll = rng.random()
         if roll < 0.15 or not messages:
             command, options = rng.choice(SLASH)
@@ -206,12 +206,8 @@ async def test_random_and_forged_interactions_never_break_a_game(
                 command, options = rng.choice(ABOUT_SOMEONE), {"player": rng.choice(people)}
             did.append(f"/{command} {options} by {who['username']}")
             return [await fake.slash(who, channel, command, timeout=ANSWER_WITHIN, **options)]
-        controls = [
-            (m, c)
-            for m in private[-10:]
-            for row in m.get("components", [])
-            for c in row["components"]
-        ]  # private answers lose their controls when they are edited: what they have now
+        # private answers lose their controls when they are edited: what they have now
+        controls = [(m, c) for m in private[-10:] for c in controls_of(m)]
         if roll < 0.25 and controls:  # someone else's private menu, leaked or forged
             message, component = rng.choice(controls)
             values = None
@@ -221,7 +217,7 @@ async def test_random_and_forged_interactions_never_break_a_game(
             did.append(f"private {component['custom_id']} {values} by {who['username']}")
             return [await fake.forge(who, message, component["custom_id"], values, ANSWER_WITHIN)]
         message = rng.choice(messages[-4:])  # mostly recent ones, old boards too
-        components = [c for row in message["components"] for c in row["components"]]
+        components = controls_of(message)
         component = rng.choice(components)
         if roll < 0.40:
             game_ids = await referee.games()
@@ -276,9 +272,7 @@ async def test_random_and_forged_interactions_never_break_a_game(
             m
             for a in sent
             for m in [a.response, *a.followups]
-            if m
-            and m.get("flags", 0) & EPHEMERAL
-            and any(row["components"] for row in m.get("components", []))
+            if m and m.get("flags", 0) & EPHEMERAL and controls_of(m)
         ]
         for answer in sent:
             where = f"step {step} (seed {SEED}): {did[-1]}"

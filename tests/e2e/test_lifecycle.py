@@ -88,7 +88,7 @@ from bot.strategy.distribution import Distributions
 
 from ..clock import FakeClock
 from .conftest import TOKEN, bot_settings, place_table
-from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, shown_label
+from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, shown_label
 from .test_fuzz import Referee as FuzzReferee
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
@@ -133,8 +133,8 @@ COMPUTER_MOVES = ("bot-roll", "bot-score", "timeout")
 
 
 def components(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every button and select of a message, row by row."""
-    return [c for row in message.get("components") or [] for c in row.get("components", [])]
+    """Every button and select of a message, row by row (inside a V2 layout too)."""
+    return controls_of(message)
 
 
 def game_in(custom_id: str) -> int | None:

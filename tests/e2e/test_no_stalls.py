@@ -3,6 +3,7 @@ played through the real bot on the fake Discord."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 from bot.app import YahtzeeBot
@@ -260,7 +261,7 @@ async def test_leaving_out_of_turn_edits_the_board_and_pings_nobody(
     assert fake.live_boards(channel) == [fake.messages[board["id"]]]
     await fake.slash(ann, channel, "yahtzee leave")
     old = fake.messages[board["id"]]
-    assert old["content"] == "" and "Ann left the game" in old["embeds"][0]["description"]
+    assert old["content"] == "" and "**Ann** left the game" in old["embeds"][0]["description"]
     assert find_component(old, "Roll") is None
     new = await live_board(fake, channel)
     assert new["content"] == f"<@{cat['id']}>, your turn!"
@@ -298,6 +299,34 @@ async def test_an_undo_pings_the_next_player_once_and_leaves_nothing_untrue(
     assert not any("taken back" in str(m["embeds"]) for m in fake.channel_messages(channel))
     await play_turn(fake, dice, bob, channel, [[2, 2, 2, 3, 4]], "twos")
     assert _pings(fake, ann) == 2  # her first turn and her second
+
+
+async def test_an_undo_then_board_again_pings_nobody_twice_and_the_waiting_board_says_why(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Ann scores (Bob pinged), undoes, and someone brings the board down with /yahtzee
+    board: Ann's board of the same turn is posted again without a ping; when she scores
+    anew Bob's turn is posted again without one. A click on Bob's waiting board (a client
+    that still shows its buttons) says the scoring was taken back, not "out of date"."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    lobby = await _lobby(fake, channel, ann)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    scored = await play_turn(fake, dice, ann, channel, [[1, 1, 2, 3, 4]], "chance")
+    bobs = copy.deepcopy(fake.last(channel))  # as Bob's client shows it
+    summary = fake.messages[scored.original_message_id or ""]
+    undone = await fake.click(ann, summary, "Undo")
+    assert undone.response_type == 7, undone.ephemeral_text
+    waiting = await fake.click(bob, bobs, "Roll", stale=True)
+    assert "taken back (Undo)" in waiting.ephemeral_text, waiting.ephemeral_text
+    await fake.slash(bob, channel, "yahtzee board")
+    await fake.wait_for(lambda: fake.live_boards(channel)[-1:] != [fake.messages[summary["id"]]])
+    again = fake.live_boards(channel)[-1]
+    await fake.choose(ann, again, "ones")
+    await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{bob['id']}>"))
+    assert (_pings(fake, ann), _pings(fake, bob)) == (1, 1)
 
 
 async def test_words_after_a_solo_game_say_what_happened(
