@@ -325,8 +325,10 @@ class Clicks(commands.Cog):
         self, interaction: discord.Interaction[Any], game_id: int | None
     ) -> None:
         message = interaction.message
-        if game_id is not None and message is not None and (
-            self.publisher.parked(game_id) == message.id
+        if (
+            game_id is not None
+            and message is not None
+            and (self.publisher.parked(game_id) == message.id)
         ):
             raise Refusal(
                 "The last scoring was taken back (Undo), so this turn waits: this board comes "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import io
 import random
 import re
@@ -40,6 +41,7 @@ INNER = WIDTH - LEFT - 10
 SCALE = 2  # drawn at 2x, as a phone's screen shows it
 FONTS = ROOT / "bot" / "render" / "fonts"
 BG, CARD, TEXT, MUTED, LINK = "#313338", "#2b2d31", "#dbdee1", "#949ba4", "#c9cdfb"
+PICTOGRAPHS = re.compile("[\u2300-\u23ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f]")
 STYLES = {1: "#5865f2", 2: "#4e5058", 3: "#248046", 4: "#da373c", 5: "#4e5058"}
 
 
@@ -69,6 +71,7 @@ class Phone:
         """A line as (kind, text) pieces: words, custom emojis, mentions."""
         line = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.users.get(m.group(1), "user"), line)
         line = re.sub(r"<t:(\d+):R>", "in 5 minutes", line).replace("`", "")
+        line = PICTOGRAPHS.sub("", line)  # the client draws these; the mock's fonts have none
         out: list[tuple[str, str]] = []
         for part in re.split(r"(<a?:\w+:\d+>)", line):
             if match := re.fullmatch(r"<a?:\w+:(\d+)>", part):
@@ -90,9 +93,12 @@ class Phone:
                 line, line_size, bold = raw[3:], size + 4, True
             elif raw.startswith("-# "):
                 line, line_size, line_colour = raw[3:], size - 3, MUTED
-            if code:
-                self.box(x, self.y, width, line_size + 6, "#1e1f22")
-            self.words(line, x, width, line_size, line_colour, bold or code)
+            if code:  # a code block: a dark box, smaller type (the client's is monospace)
+                self.box(x, self.y, width, line_size + 4, "#1e1f22", 0)
+                self.words(line, x + 6, width - 12, line_size - 3, line_colour, False)
+                self.y -= 1
+                continue
+            self.words(line, x, width, line_size, line_colour, bold)
 
     def words(self, line: str, x: int, width: int, size: int, colour: str, bold: bool) -> None:
         height = size + 6
@@ -148,15 +154,23 @@ class Phone:
     def row(self, components: list[dict[str, Any]], x: int, width: int) -> None:
         """Buttons side by side, wrapping as a phone wraps them; a select across the row."""
         cx, self.y = x, self.y + 4
+        buttons = False
         for c in components:
-            if c["type"] == 3:
-                self.box(x, self.y, width, 38, "#1e1f22")
-                self.words(c.get("placeholder") or "", x + 10, width - 30, 13, MUTED, False)
-                self.y += 14
+            if c["type"] == 3:  # a select: its chosen option, else its placeholder
+                chosen = [o["label"] for o in c.get("options") or [] if o.get("default")]
+                top = self.y
+                self.box(x, top, width, 38, "#1e1f22")
+                self.y = top + 10
+                shown = chosen[0] if chosen else c.get("placeholder") or ""
+                self.words(shown, x + 10, width - 30, 13, TEXT if chosen else MUTED, False)
+                self.y = top + 46
                 continue
+            buttons = True
             label = c.get("label") or ""
             face = font(13, True)
             emoji = (c.get("emoji") or {}).get("id")
+            if not emoji and (c.get("emoji") or {}).get("name"):
+                label = PICTOGRAPHS.sub("", f"{c['emoji']['name']} {label}").strip()
             w = max(44, int(face.getlength(label) / SCALE) + (26 if emoji else 0) + 22)
             if cx + w > x + width:
                 cx, self.y = x, self.y + 40
@@ -166,11 +180,10 @@ class Phone:
             if emoji:
                 self.emoji(emoji, tx, self.y + 6, 22)
                 tx += 26
-            elif (c.get("emoji") or {}).get("name"):
-                label = c["emoji"]["name"] + " " + label
             self.draw.text(((tx) * SCALE, (self.y + 9) * SCALE), label, font=face, fill="#ffffff")
             cx += w + 8
-        self.y += 42
+        if buttons:
+            self.y += 42
 
     def layout(self, components: list[dict[str, Any]], x: int, width: int) -> None:
         for c in components:
@@ -287,11 +300,14 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
     channel = fake.channel("general")
     shots: list[tuple[str, dict[str, Any], str]] = []
 
+    def shot(name: str, message: dict[str, Any], note: str = "") -> None:
+        shots.append((name, copy.deepcopy(message), note))  # as it is now: messages change
+
     # a lobby with two players, then a turn: rolled, two dice held
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
-    shots.append(("lobby", fake.messages[lobby["id"]], ""))
+    shot("lobby", fake.messages[lobby["id"]], "")
     await fake.click(ann, lobby, "Start")
     board = fake.live_boards(channel)[-1]
     dice.extend([5, 5, 2, 6, 5])
@@ -299,18 +315,18 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
     for index in (0, 1):
         die = fake.messages[board["id"]]["components"][0]["components"][index]
         await fake.click(ann, fake.messages[board["id"]], die["custom_id"])
-    shots.append(("board", fake.messages[board["id"]], ""))
+    shot("board", fake.messages[board["id"]], "")
     dice.extend([5, 1, 3])
     await fake.click(ann, fake.messages[board["id"]], "Roll")
     await fake.choose(ann, fake.messages[board["id"]], "three_of_a_kind")
     await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
-    shots.append(("summary", fake.messages[board["id"]], ""))
+    shot("summary", fake.messages[board["id"]], "")
     settings = await fake.slash(mod, channel, "yahtzee-admin settings")
     assert settings.response is not None
-    shots.append(("settings", settings.response, "Only you can see this"))
+    shot("settings", settings.response, "Only you can see this")
 
     # a solo game to its end in another channel: the final scorecard
-    solo = fake.channel("solo")
+    solo = fake.channel("games")
     await fake.slash(ann, solo, "yahtzee start")
     await fake.click(ann, fake.last(solo), "Start")
     for box in Category:
@@ -324,16 +340,17 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
         await fake.choose(ann, fake.messages[board["id"]], box.value if box.value in values
                           else values[0])  # fmt: skip
         await fake.wait_for(lambda b=board: fake.last(solo)["id"] != b["id"])
-    shots.append(("final", fake.last(solo), ""))
+    shot("final", fake.last(solo), "")
     board_answer = await fake.slash(ann, solo, "yahtzee leaderboard")
     assert board_answer.response is not None
-    shots.append(("leaderboard", board_answer.response, "Only you can see this"))
+    shot("leaderboard", board_answer.response, "Only you can see this")
     stats = await fake.slash(ann, solo, "yahtzee stats")
     assert stats.response is not None
-    shots.append(("stats", stats.response, "Only you can see this"))
+    shot("stats", stats.response, "Only you can see this")
     assert find_component(stats.response, "Share") is not None
 
     await bot.close()
+    await asyncio.sleep(0.2)  # the gateway's heartbeat thread ends with the connection
     task.cancel()
     await fake.stop()
     return fake, shots

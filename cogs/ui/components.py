@@ -244,9 +244,10 @@ class LobbyButton(
         game_id: int,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> None:
         custom_id = self.make_id(action=action, game_id=game_id)
-        button = Button(label=label or action.title(), style=style, custom_id=custom_id)
+        button = Button(label=label or action.title(), style=style, custom_id=custom_id, row=row)
         super().__init__(button, action=action, game_id=game_id)
 
 

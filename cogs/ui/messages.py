@@ -162,21 +162,23 @@ def lobby_view(row: GameView) -> discord.ui.View:
     view = Controls()
     if row.status != "lobby":
         return view
-    for action, label, style in (
-        ("join", "Join", discord.ButtonStyle.success),
-        ("leave", "Leave", discord.ButtonStyle.secondary),
-        ("start", "Start", discord.ButtonStyle.primary),
-        ("cancel", "Cancel", discord.ButtonStyle.danger),
-        ("bot-optimal", "Add bot (Optimal)", discord.ButtonStyle.secondary),
-        ("bot-casual", "Add bot (Casual)", discord.ButtonStyle.secondary),
-        ("bot-winning", "Add bot (To win)", discord.ButtonStyle.secondary),
-        ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary),
+    # A row each: the seats, the computer players, the switches (on a phone a row of five
+    # wraps anywhere; these break where the meaning does)
+    for action, label, style, line in (
+        ("join", "Join", discord.ButtonStyle.success, 0),
+        ("leave", "Leave", discord.ButtonStyle.secondary, 0),
+        ("start", "Start", discord.ButtonStyle.primary, 0),
+        ("cancel", "Cancel", discord.ButtonStyle.danger, 0),
+        ("bot-optimal", "Add bot (Optimal)", discord.ButtonStyle.secondary, 1),
+        ("bot-casual", "Add bot (Casual)", discord.ButtonStyle.secondary, 1),
+        ("bot-winning", "Add bot (To win)", discord.ButtonStyle.secondary, 1),
+        ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary, 2),
     ):
-        view.add_item(LobbyButton(action, row.id, label, style))
+        view.add_item(LobbyButton(action, row.id, label, style, line))
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
         label = f"Remove {bots[-1]}"[:80]
-        view.add_item(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary))
+        view.add_item(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary, 2))
     return view
 
 
