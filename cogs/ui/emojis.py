@@ -78,28 +78,42 @@ class DiceFaces:
 
     async def ensure(self, client: discord.Client) -> None:
         """Find the die-face emojis by name; create each one missing from the renderer's
-        dice. Any refusal (no permission, a full emoji list, Discord down) leaves the dice as
-        numbers and is logged once, with what to do."""
-        try:
-            found = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
-            emojis: dict[tuple[int, bool], discord.PartialEmoji] = {}
-            created = 0
-            for face in FACES:
-                for held in (False, True):
-                    name = emoji_name(face, held)
-                    emoji = found.get(name)
-                    if emoji is None:
-                        image = die_emoji_png(face, held)
-                        emoji = await client.create_application_emoji(name=name, image=image)
-                        created += 1
-                    emojis[(face, held)] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
-        except (discord.HTTPException, OSError, ValueError) as exc:
-            log.warning(
-                "the dice emojis could not be made (%s): the dice show as numbers. They are "
-                "made at start-up; check the bot's application in the Developer Portal "
-                "(Emojis) if this persists",
-                exc,
-            )
+        dice. A failed creation is tried once more after listing again: another process of
+        this bot (a second shard, a deploy overlapping the old process) may have just made
+        that emoji, so its name is taken. Any refusal after that (no permission, a full emoji
+        list, Discord down) leaves the dice as numbers and is logged once, with what to do."""
+        for attempt in (1, 2):
+            try:
+                emojis, created = await self._make(client)
+            except (discord.HTTPException, OSError, ValueError) as exc:
+                if attempt == 1 and isinstance(exc, discord.HTTPException):
+                    continue
+                log.warning(
+                    "the dice emojis could not be made (%s): the dice show as numbers. They "
+                    "are made at start-up; check the bot's application in the Developer "
+                    "Portal (Emojis) if this persists",
+                    exc,
+                )
+                return
+            self._emojis = emojis
+            log.info("dice emojis ready (%d made now, %d found)", created, len(emojis) - created)
             return
-        self._emojis = emojis
-        log.info("dice emojis ready (%d made now, %d found)", created, len(emojis) - created)
+
+    @staticmethod
+    async def _make(
+        client: discord.Client,
+    ) -> tuple[dict[tuple[int, bool], discord.PartialEmoji], int]:
+        """The twelve emojis, listed and made where missing; how many were made."""
+        found = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+        emojis: dict[tuple[int, bool], discord.PartialEmoji] = {}
+        created = 0
+        for face in FACES:
+            for held in (False, True):
+                name = emoji_name(face, held)
+                emoji = found.get(name)
+                if emoji is None:
+                    image = die_emoji_png(face, held)
+                    emoji = await client.create_application_emoji(name=name, image=image)
+                    created += 1
+                emojis[(face, held)] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+        return emojis, created
