@@ -327,10 +327,11 @@ async def test_a_stop_during_a_burst_of_clicks_answers_every_click_it_took(
     assert proc.returncode == 0 and "Traceback" not in err, err[-2000:]
     assert before >= 12
     # Every click sent while the bot was connected is answered, but for those still on the
-    # wire when it closed the connection (sent in its last few milliseconds: Discord would
-    # have shown those players an error, as for any bot that stops).
+    # wire when it closed the connection (sent in its last moments: Discord would have shown
+    # those players an error, as for any bot that stops). "Last moments": 0.25 s, as a loaded
+    # 2-core CI machine once took longer than 50 ms to read a click the fake had sent.
     (closed,) = fake.closed_at[-1:]
-    taken = [r for r in sent if r.delivered and r.created < closed - 0.05]
+    taken = [r for r in sent if r.delivered and r.created < closed - 0.25]
     unanswered = [r.id for r in taken if r.response_type is None]
     assert unanswered == [] and [r.error for r in taken if r.error] == []
     moved = [r for r in sent if r.response_type == 7]
