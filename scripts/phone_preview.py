@@ -19,6 +19,7 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -199,22 +200,44 @@ class Phone:
             elif kind == 14:
                 self.y += 8
             elif kind == 17:
-                top = self.y
-                self.y += 10
-                self.layout(c.get("components") or [], x + 14, width - 24)
                 accent = f"#{int(c.get('accent_color') or 0x4E5058):06x}"
-                self.box(x, top, width, self.y - top + 4, CARD)
-                self.box(x, top, 4, self.y - top + 4, accent, 2)
-                # drawn under: paint the container, then its content again on top
-                self.y = top + 10
-                self.layout(c.get("components") or [], x + 14, width - 24)
-                self.y += 10
+                inner = c.get("components") or []
+                self.card(x, width, accent, lambda i=inner: self.layout(i, x + 14, width - 24))
+                self.y += 4
 
     def attached(self, url: str, x: int, width: int) -> None:
         name = url.removeprefix("attachment://")
         files = [a for a in self.message.get("attachments") or [] if a["filename"] == name]
         if files:
             self.picture(self.fake.files[files[0]["id"]], x, width)
+
+    # -- cards ---------------------------------------------------------------------------
+
+    def card(self, x: int, width: int, accent: str, body: Callable[[], None]) -> None:
+        """``body`` on a card with an accent bar: drawn once to learn its height, then the
+        card is painted and ``body`` drawn again on it."""
+        top = self.y
+        self.y += 8
+        body()
+        bottom = self.y + 6
+        self.box(x, top, width, bottom - top, CARD)
+        self.box(x, top, 4, bottom - top, accent, 2)
+        self.y = top + 8
+        body()
+        self.y = bottom
+
+    def embed_body(self, embed: dict[str, Any], x: int, width: int) -> None:
+        if embed.get("title"):
+            self.words(embed["title"], x, width, 14, "#ffffff", True)
+        if embed.get("description"):
+            self.text(embed["description"], x, width)
+        for f in embed.get("fields") or []:
+            self.words(f["name"], x, width, 13, "#ffffff", True)
+            self.text(f["value"], x, width, 13)
+        if (embed.get("image") or {}).get("url"):
+            self.attached(embed["image"]["url"], x, width)
+        if (embed.get("footer") or {}).get("text"):
+            self.words(embed["footer"]["text"], x, width, 11, MUTED, False)
 
     # -- a message -----------------------------------------------------------------------
 
@@ -235,38 +258,11 @@ class Phone:
         if message.get("content"):
             self.text(message["content"], LEFT, INNER)
         for embed in message.get("embeds") or []:
-            top = self.y
-            self.y += 8
-            x, width = LEFT + 14, INNER - 24
-            if embed.get("title"):
-                self.words(embed["title"], x, width, 14, "#ffffff", True)
-            if embed.get("description"):
-                self.text(embed["description"], x, width)
-            for f in embed.get("fields") or []:
-                self.words(f["name"], x, width, 13, "#ffffff", True)
-                self.text(f["value"], x, width, 13)
-            if (embed.get("image") or {}).get("url"):
-                self.attached(embed["image"]["url"], x, width)
-            if (embed.get("footer") or {}).get("text"):
-                self.words(embed["footer"]["text"], x, width, 11, MUTED, False)
             colour = f"#{int(embed.get('color') or 0x4E5058):06x}"
-            bottom = self.y + 6
-            # paint the card behind what was drawn: draw it again over a fresh card
-            self.box(LEFT, top, INNER, bottom - top, CARD)
-            self.box(LEFT, top, 4, bottom - top, colour, 2)
-            self.y = top + 8
-            if embed.get("title"):
-                self.words(embed["title"], x, width, 14, "#ffffff", True)
-            if embed.get("description"):
-                self.text(embed["description"], x, width)
-            for f in embed.get("fields") or []:
-                self.words(f["name"], x, width, 13, "#ffffff", True)
-                self.text(f["value"], x, width, 13)
-            if (embed.get("image") or {}).get("url"):
-                self.attached(embed["image"]["url"], x, width)
-            if (embed.get("footer") or {}).get("text"):
-                self.words(embed["footer"]["text"], x, width, 11, MUTED, False)
-            self.y = bottom + 6
+            self.card(
+                LEFT, INNER, colour, lambda e=embed: self.embed_body(e, LEFT + 14, INNER - 24)
+            )
+            self.y += 6
         components = message.get("components") or []
         if components and components[0]["type"] == 1 and not message.get("flags", 0) & 32768:
             for row in components:
