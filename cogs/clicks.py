@@ -26,11 +26,10 @@ from .shared import (
 from .ui import answers
 from .ui.components import dispatch, route
 from .ui.messages import (
-    ended_embed,
     invitation,
     leaderboard_files,
     leaderboard_layout,
-    lobby_embed,
+    lobby_edit,
     replay_text,
     report_text,
     send_card,
@@ -118,7 +117,7 @@ class Clicks(commands.Cog):
             await check_permissions(self.games, interaction)
             pictures = interaction.app_permissions.attach_files
             board = await self.games.lobby.begin(game_id, user.id, pictures)
-            await answers.edit(interaction, embed=lobby_embed(board.row), view=None)
+            await answers.edit(interaction, **lobby_edit(board.row))
             await self._launch(interaction, board, interaction.message)
             return
         if action == "unseat":
@@ -155,14 +154,12 @@ class Clicks(commands.Cog):
             log.warning("game %s: its first board could not be posted: %s", game_id, exc)
             row = await self.games.servers.unreachable(game_id, "first board refused (403)")
             if row is not None and lobby is not None:
-                await self.publisher.retire(
-                    row.channel_id,
+                await self.publisher.retire_lobby(
+                    row,
                     lobby.id,
-                    embed=ended_embed(
-                        "Discord did not let me post the board in this channel (missing "
-                        "permissions), so the game did not start and counts for nobody. "
-                        "Ask a server admin to check my permissions here."
-                    ),
+                    "Discord did not let me post the board in this channel (missing "
+                    "permissions), so the game did not start and counts for nobody. "
+                    "Ask a server admin to check my permissions here.",
                 )
             await tell(
                 interaction,
@@ -264,17 +261,17 @@ class Clicks(commands.Cog):
             game_id, interaction.guild_id, interaction.user.id, host
         )
         row = rematch.row
-        content = invitation(host, rematch.invited)
+        invited = invitation(host, rematch.invited)
         pinged = discord.AllowedMentions(
             everyone=False,
             roles=False,
             users=[discord.Object(uid) for uid, _ in rematch.invited] if rematch.ping else [],
         )
         if row.channel_id == interaction.channel_id:
-            await self.publisher.answer_with_lobby(interaction, row, content, pinged)
+            await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
             return
         # The game was played in a thread: the new lobby opens in the channel it came from.
-        message = await self.publisher.post_lobby(row, content, pinged)
+        message = await self.publisher.post_lobby(row, invited, pinged)
         await tell(interaction, f"A new lobby is open: {message.jump_url}")
 
     @guarded

@@ -23,7 +23,7 @@ from bot.games import (
 )
 
 from .computer import ComputerPlayers
-from .ui.messages import ended_embed, lobby_embed, summary_embed
+from .ui.messages import ended_embed, summary_embed
 from .ui.publisher import Publisher
 from .ui.repairs import Repairs
 
@@ -122,9 +122,7 @@ class TurnTimers(commands.Cog):
             row = outcome.row
             await publisher.turn_over(row.id, row)
             if row.status == GameStatus.CANCELLED:
-                embed = lobby_embed(row)
-                embed.description = outcome.reason
-                await publisher.retire(row.channel_id, row.board_message_id, embed=embed)
+                await publisher.retire_lobby(row, row.board_message_id, outcome.reason)
             else:
                 await publisher.retire(
                     row.board_channel_id, row.board_message_id, embed=ended_embed(outcome.reason)

@@ -34,6 +34,7 @@ from .shared import check_permissions, display_name, leaderboard_page, send_hint
 from .turn_timers import TurnTimers
 from .ui import answers
 from .ui.messages import (
+    BOARD_MOVED,
     daily_board_embed,
     daily_intro,
     end_confirm_view,
@@ -312,11 +313,11 @@ class Yahtzee(
         assert interaction.channel_id is not None
         row = await self.games.tracking.live_game(interaction.channel_id)
         await answers.send(interaction, "Here it is again, at the bottom.", ephemeral=True)
-        moved = ended_embed("This board moved to the bottom of the channel.")
+        moved = ended_embed(BOARD_MOVED)
         moved.title = "Yahtzee: board moved"
         if row.status == GameStatus.LOBBY:
             await self.publisher.post_lobby(row)
-            await self.publisher.retire(row.channel_id, row.board_message_id, embed=moved)
+            await self.publisher.retire_lobby(row, row.board_message_id, BOARD_MOVED)
             return
         board = await self.games.tracking.render(row)
         old = row.board_message_id

@@ -157,13 +157,32 @@ def invitation(host: str, invited: list[tuple[int, str]]) -> str | None:
     return f"{who}: {shown_name(host)} wants a rematch. Press **Join** to take a seat."
 
 
-def lobby_view(row: GameView) -> discord.ui.View:
-    """Join, Leave, Start and Cancel while the lobby is open (no buttons once it closes)."""
-    view = Controls()
+def lobby_layout(row: GameView, note: str | None = None, controls: bool = True) -> Layout:
+    """The lobby as a Components V2 message (readable with embeds turned off): its words
+    (``lobby_embed``) and, while it is open, its buttons, in one container. ``note``: why
+    a lobby message was retired (closed, moved, its game could not start), in place of what
+    to do, greyed and without buttons."""
+    embed = lobby_embed(row)
+    if note is not None:
+        embed.description = note
+        embed.colour = GREY
+        controls = False
+    return layout_of(embed, *(lobby_rows(row) if controls else []))
+
+
+def lobby_edit(row: GameView, note: str | None = None) -> dict[str, Any]:
+    """The edit that shows the lobby (``lobby_layout``) on its message. It clears content,
+    embeds and files, so a lobby posted as an embed before the V2 lobby becomes one."""
+    return {"content": None, "embed": None, "attachments": [], "view": lobby_layout(row, note)}
+
+
+def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
+    """Join, Leave, Start and Cancel, the computer players and the switches while the lobby
+    is open (none once it closes): a row each, since on a phone a row of five wraps anywhere
+    and these break where the meaning does."""
     if row.status != "lobby":
-        return view
-    # A row each: the seats, the computer players, the switches (on a phone a row of five
-    # wraps anywhere; these break where the meaning does)
+        return []
+    rows: list[list[discord.ui.Item[Any]]] = [[], [], []]
     for action, label, style, line in (
         ("join", "Join", discord.ButtonStyle.success, 0),
         ("leave", "Leave", discord.ButtonStyle.secondary, 0),
@@ -174,12 +193,28 @@ def lobby_view(row: GameView) -> discord.ui.View:
         ("bot-winning", "Add bot (To win)", discord.ButtonStyle.secondary, 1),
         ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary, 2),
     ):
-        view.add_item(LobbyButton(action, row.id, label, style, line))
+        rows[line].append(LobbyButton(action, row.id, label, style).item)
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
         label = f"Remove {bots[-1]}"[:80]
-        view.add_item(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary, 2))
-    return view
+        rows[2].append(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary).item)
+    return [discord.ui.ActionRow(*items) for items in rows]
+
+
+def layout_of(embed: discord.Embed, *rows: discord.ui.Item[Any]) -> Layout:
+    """An embed's words as a Components V2 message in one container of its colour (the
+    title as a heading, each field's name in bold above its value, the footer small), with
+    ``rows`` of controls at the bottom."""
+    parts: list[discord.ui.Item[Any]] = []
+    if embed.title:
+        parts.append(discord.ui.TextDisplay(f"## {embed.title}"))
+    if embed.description:
+        parts.append(discord.ui.TextDisplay(embed.description))
+    parts += [discord.ui.TextDisplay(f"**{f.name}**\n{f.value}") for f in embed.fields]
+    if embed.footer.text:
+        parts.append(discord.ui.TextDisplay(f"-# {embed.footer.text}"))
+    colour = embed.colour if isinstance(embed.colour, discord.Colour) else None
+    return Layout(discord.ui.Container(*parts, *rows, accent_colour=colour))
 
 
 # -- a turn ----------------------------------------------------------------------------------
@@ -601,6 +636,10 @@ def percent(chance: float) -> str:
     if chance > 0.995:
         return "more than 99%"
     return f"about {chance:.0%}"
+
+
+#: What a board (or lobby) left behind by /yahtzee board says.
+BOARD_MOVED = "This board moved to the bottom of the channel."
 
 
 def ended_embed(reason: str) -> discord.Embed:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import Board, GameService, GameView, Scored, is_bot
+from bot.games import Board, GameService, GameStatus, GameView, Scored, is_bot
 
 from . import answers
 from .emojis import DiceFaces
@@ -28,8 +28,8 @@ from .messages import (
     daily_result_layout,
     ended_embed,
     final_layout,
-    lobby_embed,
-    lobby_view,
+    lobby_edit,
+    lobby_layout,
     ping,
     png,
     shown_name,
@@ -370,29 +370,29 @@ class Publisher:
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
-        await answers.edit(interaction, embed=lobby_embed(row), view=lobby_view(row))
+        await answers.edit(interaction, **lobby_edit(row))
         if interaction.message is not None:
             await self.games.tracking.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
         message = self.channel(row.board_channel_id).get_partial_message(message_id)
-        await message.edit(embed=lobby_embed(row), view=lobby_view(row))
+        await message.edit(**lobby_edit(row))
 
     async def answer_with_lobby(
         self,
         interaction: discord.Interaction[Any],
         row: GameView,
-        content: str | None = None,
+        invitation: str | None = None,
         mentions: discord.AllowedMentions | None = None,
     ) -> None:
-        """Answer the interaction with the lobby message, and note it as the game's board."""
+        """Answer the interaction with the lobby message, and note it as the game's board.
+        ``invitation`` (a rematch's ping) comes first as a message of its own: a V2 lobby
+        carries no content, and a mention inside its text would notify with an empty push."""
+        if invitation:
+            await answers.send(interaction, invitation, allowed_mentions=mentions or NO_MENTIONS)
         message_id = await answers.send(
-            interaction,
-            content,
-            embed=lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=mentions or discord.AllowedMentions.none(),
+            interaction, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
         )
         if message_id is not None:
             await self.games.tracking.board_shown(row, message_id, None)
@@ -400,18 +400,22 @@ class Publisher:
     async def post_lobby(
         self,
         row: GameView,
-        content: str | None = None,
+        invitation: str | None = None,
         mentions: discord.AllowedMentions | None = None,
     ) -> discord.Message:
-        """A lobby message posted (not as an answer), noted as the game's board."""
-        message = await self.channel(row.board_channel_id, row.guild_id).send(
-            content,
-            embed=lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=mentions or discord.AllowedMentions.none(),
-        )
+        """A lobby message posted (not as an answer), noted as the game's board; its
+        ``invitation`` just above it."""
+        channel = self.channel(row.board_channel_id, row.guild_id)
+        if invitation:
+            await channel.send(invitation, allowed_mentions=mentions or NO_MENTIONS)
+        message = await channel.send(view=lobby_layout(row), allowed_mentions=NO_MENTIONS)
         await self.games.tracking.board_shown(row, message.id, None)
         return message
+
+    async def retire_lobby(self, row: GameView, message_id: int | None, note: str) -> None:
+        """A lobby closed (cancelled, expired, moved, or its game could not start): its
+        words with ``note`` in place of what to do, and no buttons."""
+        await self.retire(row.channel_id, message_id, **lobby_edit(row, note))
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
@@ -442,15 +446,17 @@ class Publisher:
 
     async def retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
         """Take a message's components away (a turn that is over), ignoring a deleted message.
-        A new embed also drops the message's picture and its ping text."""
+        A new embed also drops the message's picture and its ping text; a ``view`` (a V2
+        lobby's layout without controls, ``lobby_edit``) stands in for its components."""
         if message_id is None:
             return
         if "embed" in changes:
             changes.setdefault("attachments", [])
             changes.setdefault("content", None)
+        changes.setdefault("view", None)
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            await self.unarchiving(channel_id, lambda: message.edit(view=None, **changes))
+            await self.unarchiving(channel_id, lambda: message.edit(**changes))
         except discord.HTTPException as exc:
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
@@ -509,5 +515,8 @@ class Publisher:
         if before is None:
             return
         await self.turn_over(row.id, before)
+        if before.status == GameStatus.LOBBY:
+            await self.retire_lobby(before, before.board_message_id, reason)
+            return
         await self.retire(row.board_channel_id, before.board_message_id, embed=ended_embed(reason))
         await self.retire(row.board_channel_id, before.undo_message_id)

@@ -14,7 +14,7 @@ import discord
 
 from bot.games import NOBODY_LEFT, GameService, GameStatus, GameView, is_bot
 
-from .messages import ended_embed, lobby_embed, lobby_view, moved_on_embed
+from .messages import ended_embed, lobby_edit, moved_on_embed
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class Repairs:
             return
         if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
             await self.publisher.retire(
-                fresh.board_channel_id, fresh.board_message_id, embed=lobby_embed(fresh)
+                fresh.board_channel_id, fresh.board_message_id, **lobby_edit(fresh)
             )
             return
         await self.repair(fresh)
@@ -99,7 +99,7 @@ class Repairs:
                 await (
                     self.publisher.channel(row.board_channel_id)
                     .get_partial_message(row.board_message_id)
-                    .edit(embed=lobby_embed(row), view=lobby_view(row))
+                    .edit(**lobby_edit(row))
                 )
                 await self.games.tracking.board_shown(row, row.board_message_id, None)
                 return True

@@ -91,3 +91,21 @@ async def start_game(
     assert started.response_type == 7, started.ephemeral_text
     thread = next((t for t in fake.threads(channel) if t["id"] == lobby["id"]), None)
     return await live_board(fake, thread["id"] if thread else channel)
+
+
+def seated(message: dict[str, Any]) -> str:
+    """Who a lobby message (a Components V2 layout) shows seated: the text under its
+    "Players (n/8)" heading."""
+
+    def texts(components: list[dict[str, Any]]) -> list[str]:
+        out: list[str] = []
+        for component in components:
+            if component.get("type") == 10:
+                out.append(str(component.get("content") or ""))
+            out += texts(component.get("components") or [])
+        return out
+
+    for text in texts(message.get("components") or []):
+        if text.startswith("**Players ("):
+            return text.split("\n", 1)[1] if "\n" in text else ""
+    raise AssertionError(f"no players in this lobby: {message.get('components')}")

@@ -8,12 +8,14 @@ from .conftest import StartBot
 from .fake_discord import (
     ATTACH_FILES,
     EPHEMERAL,
+    IS_COMPONENTS_V2,
     FakeDiscord,
+    controls_of,
     find_component,
     gallery_urls,
     text_of,
 )
-from .helpers import play_turn, png_size
+from .helpers import play_turn, png_size, seated
 from .test_scenarios import open_game
 
 
@@ -50,12 +52,48 @@ async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
     assert "Only the host can start" in (await fake.click(bob, lobby, "Start")).ephemeral_text
     assert "Only the host can cancel" in (await fake.click(bob, lobby, "Cancel")).ephemeral_text
     await fake.click(ann, lobby, "Leave")
-    players = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    players = seated(fake.messages[lobby["id"]])
     assert "**Bob** (host)" in players and "Ann" not in players
     await fake.click(cat, lobby, "Join")
     await fake.click(bob, lobby, "Cancel")
-    assert fake.messages[lobby["id"]]["components"] == []
+    closed = fake.messages[lobby["id"]]
+    assert controls_of(closed) == [] and "This lobby is closed." in text_of(closed)
+    assert closed["flags"] & IS_COMPONENTS_V2 and closed["content"] == "" and not closed["embeds"]
     assert (await fake.slash(cat, channel, "yahtzee start")).response_type == 4  # channel free
+
+
+async def test_the_lobby_is_one_v2_box_and_an_old_embed_lobby_becomes_one(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The lobby is a Components V2 message: its words and its buttons in one container,
+    nothing in content or embeds (members with embeds turned off read it). A lobby posted as
+    an embed by the bot before this change turns into the same box at its next click."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    assert lobby["flags"] & IS_COMPONENTS_V2 and lobby["content"] == "" and not lobby["embeds"]
+    [box] = lobby["components"]
+    assert box["type"] == 17  # a container holds the words and every button
+    assert [c["label"] for c in controls_of(lobby)][:4] == ["Join", "Leave", "Start", "Cancel"]
+    assert all(row["type"] in (1, 10) for row in box["components"])
+    said = text_of(lobby)
+    assert "Yahtzee: lobby" in said and "Press **Join**" in said and "Official rules" in said
+    assert "**Ann** (host)" in seated(lobby)
+
+    # as the bot posted lobbies before: an embed, its buttons in top-level rows
+    old = fake.messages[lobby["id"]]
+    old.update(
+        flags=0,
+        embeds=[{"title": "Yahtzee: lobby", "fields": [{"name": "Players (1/8)", "value": "x"}]}],
+        components=[{"type": 1, "components": controls_of(lobby)[:4]}],
+    )
+    joined = await fake.click(bob, old, "Join")
+    assert joined.response_type == 7, joined.ephemeral_text
+    now = fake.messages[lobby["id"]]
+    assert now["flags"] & IS_COMPONENTS_V2 and not now["embeds"] and now["content"] == ""
+    assert "**Bob**" in seated(now) and find_component(now, "Start") is not None
 
 
 async def test_leave_passes_the_turn_and_end_needs_rights(
@@ -120,7 +158,7 @@ async def test_play_again_after_a_solo_game(
     await fake.click(ann, final, "Play again")
     lobby = fake.last(channel)
     assert find_component(lobby, "Start") is not None
-    assert "**Ann** (host)" in lobby["embeds"][0]["fields"][0]["value"]
+    assert "**Ann** (host)" in seated(lobby)
     # Where the bot may not attach files, the leaderboard's page is text.
     fake.deny(channel, ATTACH_FILES)
     board = await fake.slash(ann, channel, "yahtzee leaderboard")

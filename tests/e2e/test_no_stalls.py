@@ -11,8 +11,8 @@ from bot.engine import Category, RandomDice, ScriptedDice
 from bot.store import GameStatus
 
 from .conftest import StartBot
-from .fake_discord import FakeDiscord, find_component, text_of
-from .helpers import live_board, play_turn
+from .fake_discord import FakeDiscord, controls_of, find_component, text_of
+from .helpers import live_board, play_turn, seated
 
 
 async def _lobby(fake: FakeDiscord, channel: str, host: dict) -> dict:
@@ -22,11 +22,11 @@ async def _lobby(fake: FakeDiscord, channel: str, host: dict) -> dict:
 
 
 def _seated(fake: FakeDiscord, lobby: dict) -> str:
-    return str(fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"])
+    return seated(fake.messages[lobby["id"]])
 
 
 def _game_id(lobby: dict) -> int:
-    return int(lobby["components"][0]["components"][0]["custom_id"].split(":")[-1])
+    return int(controls_of(lobby)[0]["custom_id"].split(":")[-1])
 
 
 def _pings(fake: FakeDiscord, user: dict) -> int:
@@ -167,8 +167,8 @@ async def test_the_host_role_passes_to_a_person_never_to_a_computer(
     lobby = await _lobby(fake, other, ann)
     await fake.click(ann, lobby, "Add bot (Casual)")
     await fake.click(ann, lobby, "Leave")
-    assert "closed" in fake.messages[lobby["id"]]["embeds"][0]["description"]
-    assert fake.messages[lobby["id"]]["components"] == []
+    assert "closed" in text_of(fake.messages[lobby["id"]])
+    assert controls_of(fake.messages[lobby["id"]]) == []
     again = await fake.slash(bob, other, "yahtzee start")
     assert again.response_type == 4 and not again.ephemeral_text, again.ephemeral_text
 
@@ -231,13 +231,13 @@ async def test_play_again_is_for_the_players_and_pings_them_once(
         assert "Only the players of this game" in refused.ephemeral_text
     assert len(fake.pings) == before
     await fake.click(ann, final, "Play again")
-    lobby = fake.last(channel)
-    assert lobby["mentions"] == [{"id": bob["id"]}]
+    invitation, lobby = fake.channel_messages(channel)[-2:]
+    assert invitation["mentions"] == [{"id": bob["id"]}]
     await fake.click(ann, lobby, "Cancel")
     await fake.click(ann, final, "Play again")
-    second = fake.last(channel)
-    assert second["id"] != lobby["id"] and "rematch" in second["content"]
-    assert second["mentions"] == []
+    second, lobby_again = fake.channel_messages(channel)[-2:]
+    assert second["id"] != invitation["id"] and "rematch" in second["content"]
+    assert second["mentions"] == [] and find_component(lobby_again, "Join") is not None
     assert len(fake.pings) == before + 1
 
 

@@ -18,7 +18,7 @@ from bot.strategy import Table
 from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import TOKEN, StartBot, database_env, place_table, stop
-from .fake_discord import GUILD_ID, FakeDiscord
+from .fake_discord import GUILD_ID, FakeDiscord, text_of
 from .helpers import die_labels, live_board, png_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,7 +173,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
         assert fake.intents == [1]
         await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
         lobby = fake.last(channel)
-        assert "Bonus Turn" in lobby["embeds"][0]["footer"]["text"]
+        assert "Bonus Turn" in text_of(lobby)
         await fake.click(ann, lobby, "Start")
         board = await live_board(fake, channel)
         answer = await fake.click(ann, board, "Roll")

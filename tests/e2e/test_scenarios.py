@@ -9,8 +9,15 @@ from bot.engine import ScriptedDice
 
 from ..engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 from .conftest import StartBot
-from .fake_discord import EPHEMERAL, FakeDiscord, find_component, gallery_urls, text_of
-from .helpers import die_labels, live_board, play_turn, png_size
+from .fake_discord import (
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    FakeDiscord,
+    find_component,
+    gallery_urls,
+    text_of,
+)
+from .helpers import die_labels, live_board, play_turn, png_size, seated
 
 
 async def open_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) -> dict:
@@ -90,16 +97,19 @@ async def test_full_two_player_game(
     assert not any("your turn" in m["content"] for m in messages)
 
     # Play again invites rather than seats: one ping for Ann, Bob hosts, Ann's Join seats her.
+    # The invitation is a message of its own (a V2 lobby carries no content, and a mention
+    # in its text would notify with an empty push), the lobby right below it.
     await fake.click(bob, final, "Play again")
-    lobby = fake.last(channel)
-    assert lobby["id"] != final["id"]
-    assert lobby["mentions"] == [{"id": ann["id"]}]
-    assert "rematch" in lobby["content"] and "Join" in lobby["content"]
-    seated = lobby["embeds"][0]["fields"][0]["value"]
-    assert "**Bob** (host)" in seated and "Ann" not in seated
+    invitation, lobby = fake.channel_messages(channel)[-2:]
+    assert invitation["id"] != final["id"]
+    assert invitation["mentions"] == [{"id": ann["id"]}] and lobby["mentions"] == []
+    assert "rematch" in invitation["content"] and "Join" in invitation["content"]
+    assert lobby["flags"] & IS_COMPONENTS_V2 and lobby["content"] == ""
+    players = seated(lobby)
+    assert "**Bob** (host)" in players and "Ann" not in players
     joined = await fake.click(ann, lobby, "Join")
     assert joined.response_type == 7, joined.ephemeral_text
-    assert "**Ann**" in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+    assert "**Ann**" in seated(fake.messages[lobby["id"]])
 
 
 async def test_out_of_turn_and_strangers_are_refused(

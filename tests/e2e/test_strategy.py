@@ -12,7 +12,7 @@ from bot.strategy.table_file import distributions_path
 
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, IS_COMPONENTS_V2, FakeDiscord, find_component, text_of
-from .helpers import die_labels, live_board, play_turn, start_game
+from .helpers import die_labels, live_board, play_turn, seated, start_game
 
 
 async def test_a_game_against_the_optimal_bot_with_a_hint(
@@ -30,7 +30,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     await fake.click(ann, lobby, "Add bot (Optimal)")
     assert (
         "\N{ROBOT FACE} **Optimal bot**"
-        in fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
+        in seated(fake.messages[lobby["id"]])
     )
     await fake.click(ann, lobby, "Start")
 
@@ -187,8 +187,8 @@ async def test_a_game_against_the_to_win_bot(
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (To win)")
-    seated = fake.messages[lobby["id"]]["embeds"][0]["fields"][0]["value"]
-    assert "\N{ROBOT FACE} **To-win bot**" in seated
+    players = seated(fake.messages[lobby["id"]])
+    assert "\N{ROBOT FACE} **To-win bot**" in players
     await fake.click(ann, lobby, "Start")
     for box in ("chance", "sixes"):
         await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
