@@ -212,7 +212,13 @@ class YahtzeeBot(commands.AutoShardedBot):
         last published (the first start, or an update that changed them), so that `/yahtzee`
         shows without anyone running `sync`. Global publishing is rate limited by Discord
         (about 200 a day), hence only on a change."""
-        commands = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        translator = self.tree.translator  # a changed translation is a change too
+        commands = [
+            await command.get_translated_payload(self.tree, translator)
+            if translator is not None
+            else command.to_dict(self.tree)
+            for command in self.tree.get_commands()
+        ]
         fingerprint = hashlib.sha256(
             json.dumps(commands, sort_keys=True, default=str).encode()
         ).hexdigest()

@@ -12,6 +12,7 @@ from bot.games import Refusal
 
 from .errors import guarded
 from .ui import answers
+from .ui.language import private
 from .ui.messages import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
@@ -46,10 +47,11 @@ class Admin(
         """The current values, with a menu for each."""
         guild_id = require_manager(interaction)
         current = await self.bot.games.servers.server_settings(guild_id)
+        _ = private(interaction)
         await answers.send(
             interaction,
-            embed=settings_embed(current),
-            view=settings_view(guild_id, current),
+            embed=settings_embed(_, current),
+            view=settings_view(_, guild_id, current),
             ephemeral=True,
         )
 
@@ -73,11 +75,16 @@ class Admin(
             changes = {"turn_seconds": value}
         elif field == "policy":
             changes = {"timeout_policy": value}
+        elif field == "language":
+            changes = {"language": None if value == "discord" else value}
         else:
             changes = {"preset": value}
         changed = await games.servers.change_settings(guild_id, user, is_admin, **changes)
+        _ = private(interaction)
         await answers.edit(
-            interaction, embed=settings_embed(changed), view=settings_view(guild_id, changed)
+            interaction,
+            embed=settings_embed(_, changed),
+            view=settings_view(_, guild_id, changed),
         )
 
     @app_commands.command(
@@ -87,11 +94,15 @@ class Admin(
     async def reset_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Ask for confirmation first."""
         guild_id = require_manager(interaction)
+        _ = private(interaction)
         await answers.send(
             interaction,
-            "Reset this server's leaderboard? Every result so far is archived (not deleted) and "
-            "the boards start empty. `/yahtzee-admin restore-leaderboard` brings them back.",
-            view=reset_confirm_view(guild_id),
+            _(
+                "Reset this server's leaderboard? Every result so far is archived (not deleted) "
+                "and the boards start empty. `/yahtzee-admin restore-leaderboard` brings them "
+                "back."
+            ),
+            view=reset_confirm_view(_, guild_id),
             ephemeral=True,
         )
 
@@ -101,10 +112,16 @@ class Admin(
         if require_manager(interaction) != guild_id:
             raise Refusal("That button belongs to another server.")
         count = await self.bot.games.leaderboards.reset(guild_id, interaction.user.id)
+        _ = private(interaction)
         text = (
-            f"Leaderboard reset: {count} results archived."
+            _.ngettext(
+                "Leaderboard reset: {n} result archived.",
+                "Leaderboard reset: {n} results archived.",
+                count,
+                n=count,
+            )
             if count
-            else "The leaderboard was already empty; nothing to archive."
+            else _("The leaderboard was already empty; nothing to archive.")
         )
         await answers.edit(interaction, content=text, view=None)
 
@@ -115,10 +132,16 @@ class Admin(
         """Undo the last reset."""
         guild_id = require_manager(interaction)
         count = await self.bot.games.leaderboards.restore(guild_id)
+        _ = private(interaction)
         text = (
-            f"Leaderboard restored: {count} results are back on the boards."
+            _.ngettext(
+                "Leaderboard restored: {n} result is back on the boards.",
+                "Leaderboard restored: {n} results are back on the boards.",
+                count,
+                n=count,
+            )
             if count
-            else "There is no archived leaderboard to restore."
+            else _("There is no archived leaderboard to restore.")
         )
         await answers.send(interaction, text, ephemeral=True)
 

@@ -25,6 +25,7 @@ from .shared import (
 )
 from .ui import answers
 from .ui.components import dispatch, route
+from .ui.language import channel, private, public
 from .ui.messages import (
     invitation,
     leaderboard_files,
@@ -59,7 +60,7 @@ class Clicks(commands.Cog):
     async def show_replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Replay button of a finished daily challenge: its turns as text (private)."""
         turns = await self.games.daily.daily_replay(game_id, interaction.user.id)
-        text = replay_text(turns)
+        text = replay_text(private(interaction), turns)
         await answers.send(interaction, text[:2000], ephemeral=True)
 
     @guarded
@@ -75,19 +76,21 @@ class Clicks(commands.Cog):
         if what == "stats":
             user_id = int(parts[0])
             name = display_name(interaction.user) if user_id == interaction.user.id else (
-                await self.bot.games.leaderboards.name(interaction.guild_id, user_id) or "a player"
+                await self.bot.games.leaderboards.name(interaction.guild_id, user_id)
+                or (await channel(self.games, interaction))("a player")
             )  # fmt: skip
-            await send_stats(self.bot.games.leaderboards, interaction, user_id, name, private=False)
+            await send_stats(self.games, interaction, user_id, name, private_answer=False)
             return
         kind, period, number = (parts + ("", "", ""))[:3]
         if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
             raise Refusal("That leaderboard does not exist; use /yahtzee leaderboard.")
         boards = self.bot.games.leaderboards
-        page = await leaderboard_page(boards, interaction, kind, period, int(number))
+        _ = await channel(self.games, interaction)  # for everyone: the server's language
+        page = await leaderboard_page(boards, interaction, kind, period, int(number), _)
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
-            view=leaderboard_layout(page, picture, shared_by=interaction.user.mention),
+            view=leaderboard_layout(_, page, picture, shared_by=interaction.user.mention),
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -99,12 +102,13 @@ class Clicks(commands.Cog):
         """Previous or Next on a leaderboard: the message shows the other page."""
         number = page - 1 if step == "prev" else page + 1
         boards = self.bot.games.leaderboards
-        shown = await leaderboard_page(boards, interaction, kind, period, number)
+        _ = private(interaction)
+        shown = await leaderboard_page(boards, interaction, kind, period, number, _)
         picture = interaction.app_permissions.attach_files
         await answers.edit(
             interaction,
             attachments=leaderboard_files(shown, picture),
-            view=leaderboard_layout(shown, picture),
+            view=leaderboard_layout(_, shown, picture),
         )
 
     @guarded
@@ -154,17 +158,23 @@ class Clicks(commands.Cog):
             log.warning("game %s: its first board could not be posted: %s", game_id, exc)
             row = await self.games.servers.unreachable(game_id, "first board refused (403)")
             if row is not None and lobby is not None:
+                _ = public(row)
                 await self.publisher.retire_lobby(
                     row,
                     lobby.id,
-                    "Discord did not let me post the board in this channel (missing "
-                    "permissions), so the game did not start and counts for nobody. "
-                    "Ask a server admin to check my permissions here.",
+                    _(
+                        "Discord did not let me post the board in this channel (missing "
+                        "permissions), so the game did not start and counts for nobody. "
+                        "Ask a server admin to check my permissions here."
+                    ),
                 )
+            _ = private(interaction)
             await tell(
                 interaction,
-                "The game could not start: I'm not allowed to post its board here. "
-                "Ask a server admin to check my permissions.",
+                _(
+                    "The game could not start: I'm not allowed to post its board here. "
+                    "Ask a server admin to check my permissions."
+                ),
             )
 
     @guarded
@@ -209,7 +219,7 @@ class Clicks(commands.Cog):
                 content=None,
                 embed=summary_embed(scored, faces=self.publisher.faces),
                 attachments=[],
-                view=None if scored.finished else undo_view(game_id, turn),
+                view=None if scored.finished else undo_view(public(row), game_id, turn),
             ),
         )
         if scored.finished:
@@ -241,7 +251,11 @@ class Clicks(commands.Cog):
     async def show_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Scorecard button: the clicker's card, ephemeral."""
         card = await self.games.tracking.scorecard_of(
-            game_id, interaction.user.id, None, interaction.app_permissions.attach_files
+            game_id,
+            interaction.user.id,
+            None,
+            interaction.app_permissions.attach_files,
+            private(interaction).code,  # only the clicker sees it
         )
         await send_card(interaction, card)
 
@@ -249,7 +263,7 @@ class Clicks(commands.Cog):
     async def show_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Analysis button: the clicker's report card, only for them."""
         report = await self.games.coaching.report(game_id, interaction.user.id)
-        await answers.send(interaction, report_text(report), ephemeral=True)
+        await answers.send(interaction, report_text(private(interaction), report), ephemeral=True)
 
     @guarded
     async def play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -261,18 +275,19 @@ class Clicks(commands.Cog):
             game_id, interaction.guild_id, interaction.user.id, host
         )
         row = rematch.row
-        invited = invitation(host, rematch.invited)
+        invited = invitation(public(row), host, rematch.invited)
         pinged = discord.AllowedMentions(
             everyone=False,
             roles=False,
-            users=[discord.Object(uid) for uid, _ in rematch.invited] if rematch.ping else [],
+            users=[discord.Object(uid) for uid, _name in rematch.invited] if rematch.ping else [],
         )
         if row.channel_id == interaction.channel_id:
             await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
             return
         # The game was played in a thread: the new lobby opens in the channel it came from.
         message = await self.publisher.post_lobby(row, invited, pinged)
-        await tell(interaction, f"A new lobby is open: {message.jump_url}")
+        _ = private(interaction)
+        await tell(interaction, _("A new lobby is open: {link}", link=message.jump_url))
 
     @guarded
     async def end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -281,8 +296,11 @@ class Clicks(commands.Cog):
         row = await self.games.servers.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild
         )
-        await answers.edit(interaction, content="The game has been ended.", view=None)
-        reason = f"{interaction.user.mention} ended the game. Start a new one with /yahtzee start."
+        _ = private(interaction)
+        await answers.edit(interaction, content=_("The game has been ended."), view=None)
+        _ = public(row)
+        reason = _("{who} ended the game. Start a new one with /yahtzee start.",
+                   who=interaction.user.mention)  # fmt: skip
         await self.publisher.ended(before, row, reason)
 
     @commands.Cog.listener()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.games import NOBODY_LEFT, Board, GameStatus
 
+from .ui.language import public
 from .ui.messages import ended_embed, summary_embed
 from .ui.publisher import Publisher
 
@@ -99,7 +100,8 @@ class ComputerPlayers:
                     await publisher.post_final(row, step.final_image)
                     return
                 if step.board.row.status != GameStatus.ACTIVE:  # nobody is left to play
-                    ended = ended_embed(NOBODY_LEFT)
+                    _ = public(row)
+                    ended = ended_embed(_, _(NOBODY_LEFT))
                     await publisher.channel(row.board_channel_id).send(embed=ended)
                     return
                 # The next seat may be a computer too: this run plays it (the post's own

@@ -18,6 +18,7 @@ from bot.games import AnsweredElsewhere, GameService, Refusal, StoreUnavailable
 from bot.metrics import INTERACTIONS, LATE
 
 from .ui import answers
+from .ui.language import private
 
 log = logging.getLogger(__name__)
 
@@ -92,31 +93,34 @@ async def _handle_error(interaction: discord.Interaction[Any], error: BaseExcept
 
 
 def _wording(interaction: discord.Interaction[Any], original: BaseException, what: Any) -> str:
-    """What the user is told about an error (``what``: the control or command it came from);
-    the errors that are ours, or Discord's refusals, are logged here."""
+    """What the user is told about an error (``what``: the control or command it came from),
+    in their own language; the errors that are ours, or Discord's refusals, are logged here."""
+    _ = private(interaction)
     if isinstance(original, Refusal):
         if original.link:
-            return f"{original.message}\n{jump_url(*original.link)}"
-        return original.message
+            return f"{_.say(original)}\n{jump_url(*original.link)}"
+        return _.say(original)
     elif isinstance(original, RuleError):
-        return str(original)
+        return _.say(original)
     elif isinstance(original, StoreUnavailable):  # logged where it happened, once per write
-        return (
+        return _(
             "Your move was not saved: the bot cannot write to its database right now (its "
             "disk is full or read-only). Nothing changed; try again in a few minutes."
         )
     elif isinstance(original, app_commands.TransformerError):
         # Discord only sends the options it offered; a modified client can send anything
-        return (
-            f"{str(original.value)[:50]!r} is not one of this command's choices: pick one "
-            "from the list Discord shows as you type."
+        return _(
+            "{value} is not one of this command's choices: pick one from the list Discord "
+            "shows as you type.",
+            value=repr(str(original.value)[:50]),
         )
     elif isinstance(original, app_commands.NoPrivateMessage):
-        return "Yahtzee is played in a server channel, not in direct messages."
+        return _("Yahtzee is played in a server channel, not in direct messages.")
     elif isinstance(original, app_commands.CheckFailure):
-        return "You don't have permission to do that here."
+        return _("You don't have permission to do that here.")
     elif isinstance(original, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {original.retry_after:.0f} s."
+        return _("Slow down a little: try again in {seconds} s.",
+                 seconds=f"{original.retry_after:.0f}")  # fmt: skip
     elif isinstance(original, discord.HTTPException) and original.status == 429:
         # discord.py retried and Discord still said "too many requests": a storm, not a bug
         log.warning(
@@ -125,7 +129,7 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
             what,
             original,
         )
-        return (
+        return _(
             "Discord is slowing the bot down right now (rate limits). Whatever you did was "
             "saved; the board catches up in a few seconds."
         )
@@ -137,7 +141,7 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
             interaction.channel_id,
             original,
         )
-        return (
+        return _(
             "Discord did not let me do that in this channel: I'm missing a permission here "
             "(Send Messages, Embed Links, Attach Files, or in threads Send Messages in "
             "Threads). Ask a server admin to check my permissions; what you did so far is saved."
@@ -153,9 +157,10 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
             interaction.channel_id,
             exc_info=original,
         )
-        return (
-            f"Something went wrong on our side (error {code}); nothing you did was lost. "
-            "Try again in a moment, and mention the code if you report it."
+        return _(
+            "Something went wrong on our side (error {code}); nothing you did was lost. "
+            "Try again in a moment, and mention the code if you report it.",
+            code=code,
         )
 
 

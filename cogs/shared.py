@@ -11,8 +11,10 @@ import discord
 
 from bot.games import GameService, Refusal
 from bot.games.leaderboards import LeaderboardPage, Leaderboards
+from bot.i18n import Lang
 
 from .ui import answers
+from .ui.language import channel, private
 from .ui.messages import STATS_FILE, hint_text, png, stats_layout
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
@@ -42,12 +44,18 @@ def missing_permissions(interaction: discord.Interaction[Any], threads: bool) ->
 
 def permissions_refusal(missing: list[str]) -> Refusal:
     """One plain sentence naming what a server admin has to grant."""
-    names = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
-    which = "permission" if len(missing) == 1 else "permissions"
+    if len(missing) == 1:
+        return Refusal(
+            "I can't run a game in this channel: I'm missing the {name} permission here. "
+            "Ask a server admin to give me it, or play in another channel.",
+            name=missing[0],
+        )
+    # TRANSLATORS: {names} is Discord's names of permissions joined by ", " (not translated)
     return Refusal(
-        f"I can't run a game in this channel: I'm missing the {names} {which} here. "
-        "Ask a server admin to give me "
-        f"{'it' if len(missing) == 1 else 'them'}, or play in another channel."
+        "I can't run a game in this channel: I'm missing the {names} and {last} permissions "
+        "here. Ask a server admin to give me them, or play in another channel.",
+        names=", ".join(missing[:-1]),
+        last=missing[-1],
     )
 
 
@@ -79,29 +87,31 @@ async def send_hint(
     row = await games.tracking.find(game_id)
     assert row is not None
     off = to_win is None and await games.coaching.to_win_off(game_id)
-    text = hint_text(choices, row.require_game(), to_win, to_win_off=off)
+    text = hint_text(private(interaction), choices, row.require_game(), to_win, to_win_off=off)
     await answers.send(interaction, text, ephemeral=True)
 
 
 async def send_stats(
-    leaderboards: Leaderboards,
+    games: GameService,
     interaction: discord.Interaction[Any],
     user_id: int,
     name: str,
-    private: bool,
+    private_answer: bool,
 ) -> None:
-    """A player's statistics: private with a Share button, or shared in the channel."""
+    """A player's statistics: private with a Share button (in the asker's language), or
+    shared in the channel (in the server's)."""
     assert interaction.guild_id is not None
-    stats = await leaderboards.stats(interaction.guild_id, user_id, name)
+    _ = private(interaction) if private_answer else await channel(games, interaction)
+    stats = await games.leaderboards.stats(interaction.guild_id, user_id, name, _.code)
     if not interaction.app_permissions.attach_files:  # the figures are in the embed
         stats = replace(stats, image=None)
     files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
-    shared_by = None if private else interaction.user.mention
+    shared_by = None if private_answer else interaction.user.mention
     await answers.send(
         interaction,
-        view=stats_layout(name, stats, user_id, shared_by),
+        view=stats_layout(_, name, stats, user_id, shared_by),
         files=files,
-        ephemeral=private,
+        ephemeral=private_answer,
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
@@ -112,11 +122,13 @@ async def leaderboard_page(
     kind: str,
     period: str,
     number: int | None,
+    language: Lang,
 ) -> LeaderboardPage:
     """Page ``number`` of this server's leaderboard as the asker sees it (their own rank
-    under it; ``None``: the page they are on): for /yahtzee leaderboard, its pages, Share."""
+    under it; ``None``: the page they are on), its picture in ``language``: for /yahtzee
+    leaderboard, its pages, Share."""
     assert interaction.guild_id is not None
     return await leaderboards.page(
         interaction.guild_id, kind, period, number, interaction.user.id,
-        display_name(interaction.user),
+        display_name(interaction.user), language.code,
     )  # fmt: skip

@@ -23,6 +23,7 @@ from bot.games import (
 )
 
 from .computer import ComputerPlayers
+from .ui.language import public
 from .ui.messages import ended_embed, summary_embed
 from .ui.publisher import Publisher
 from .ui.repairs import Repairs
@@ -113,18 +114,22 @@ class TurnTimers(commands.Cog):
                 await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
                 await publisher.turn_over(row.id, row)
+                _ = public(row)
                 await publisher.channel(row.board_channel_id).send(
-                    embed=ended_embed(f"Everyone is away. {NOBODY_LEFT}")
+                    embed=ended_embed(_, _("Everyone is away. {reason}", reason=_(NOBODY_LEFT)))
                 )
             else:
                 await publisher.post_board(scored.board)
         elif isinstance(outcome, Expired):
             row = outcome.row
             await publisher.turn_over(row.id, row)
+            _ = public(row)
             if row.status == GameStatus.CANCELLED:
-                await publisher.retire_lobby(row, row.board_message_id, outcome.reason)
+                await publisher.retire_lobby(row, row.board_message_id, _(outcome.reason))
             else:
                 await publisher.retire(
-                    row.board_channel_id, row.board_message_id, embed=ended_embed(outcome.reason)
+                    row.board_channel_id,
+                    row.board_message_id,
+                    embed=ended_embed(_, _(outcome.reason)),
                 )
                 await publisher.retire(row.board_channel_id, row.undo_message_id)

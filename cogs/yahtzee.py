@@ -26,13 +26,16 @@ from bot.engine import (
 )
 from bot.games import NOBODY_LEFT, GameService, GameStatus
 from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
+from bot.i18n import Lang
 
 from .clicks import Clicks
 from .computer import ComputerPlayers
 from .gateway import Gateway
 from .shared import check_permissions, display_name, leaderboard_page, send_hint, send_stats
+from .translator import CatalogTranslator
 from .turn_timers import TurnTimers
 from .ui import answers
+from .ui.language import private, public, server
 from .ui.messages import (
     BOARD_MOVED,
     daily_board_embed,
@@ -42,6 +45,7 @@ from .ui.messages import (
     leaderboard_files,
     leaderboard_layout,
     left_embed,
+    moved_embed,
     moved_on_embed,
     send_card,
     shown_name,
@@ -58,22 +62,30 @@ TIMER_TICK_SECONDS = 5
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 
 
-def rules_text(preset: Preset) -> str:
+def rules_text(_: Lang, preset: Preset) -> str:
     """The rules in a few lines, with what the preset in play changes."""
-    return (
-        f"**Yahtzee**: {ROUNDS} rounds; each turn roll five dice up to {ROLLS_PER_TURN} times, "
-        "holding any dice between rolls, then score them in one open box (0 if they don't fit).\n"
-        "**Upper boxes** (Ones to Sixes) score the dice of that face; "
-        f"{UPPER_BONUS_THRESHOLD} or more earns +{UPPER_BONUS_POINTS}.\n"
-        "**Lower boxes**: Three/Four of a Kind score all five dice; "
-        f"Full House {FULL_HOUSE_POINTS}; Small Straight (four in a row) "
-        f"{SMALL_STRAIGHT_POINTS}; Large Straight (five in a row) {LARGE_STRAIGHT_POINTS}; "
-        f"Yahtzee (five alike) {YAHTZEE_POINTS}; Chance the sum.\n"
-        f"**Preset in play: {preset.title}**: {preset.description}\n"
+    return _(
+        "**Yahtzee**: {rounds} rounds; each turn roll five dice up to {rolls} times, holding "
+        "any dice between rolls, then score them in one open box (0 if they don't fit).\n"
+        "**Upper boxes** (Ones to Sixes) score the dice of that face; {threshold} or more "
+        "earns +{bonus}.\n"
+        "**Lower boxes**: Three/Four of a Kind score all five dice; Full House {full_house}; "
+        "Small Straight (four in a row) {small}; Large Straight (five in a row) {large}; "
+        "Yahtzee (five alike) {yahtzee}; Chance the sum.\n"
+        "**Preset in play: {preset}**: {description}\n"
         "**Undo**: after scoring, Undo on that message takes it back until the next roll.\n"
-        "Other presets: "
-        + "; ".join(f"`{p.value}`" for p in Preset if p is not preset)
-        + ". The host picks one with `/yahtzee start preset:`."
+        "Other presets: {others}. The host picks one with `/yahtzee start preset:`.",
+        rounds=ROUNDS,
+        rolls=ROLLS_PER_TURN,
+        threshold=UPPER_BONUS_THRESHOLD,
+        bonus=UPPER_BONUS_POINTS,
+        full_house=FULL_HOUSE_POINTS,
+        small=SMALL_STRAIGHT_POINTS,
+        large=LARGE_STRAIGHT_POINTS,
+        yahtzee=YAHTZEE_POINTS,
+        preset=_(preset.title),
+        description=_(preset.description),
+        others="; ".join(f"`{p.value}`" for p in Preset if p is not preset),
     )
 
 
@@ -127,6 +139,7 @@ class Yahtzee(
             interaction.user.id,
             display_name(interaction.user),
             preset.value if preset else None,
+            server(interaction),  # the server's own choice, if it made one, comes first
         )
         await self.publisher.answer_with_lobby(interaction, row)
 
@@ -137,14 +150,18 @@ class Yahtzee(
         """Start the caller's try at today's challenge in this channel."""
         assert interaction.channel_id is not None
         await check_permissions(self.games, interaction)
+        _ = private(interaction)  # a private board: in the player's own language
         board = await self.games.daily.start_daily(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
             display_name(interaction.user),
             interaction.app_permissions.attach_files,
+            _.code,
         )
-        await self.publisher.show_privately(interaction, board, daily_intro(board.row.daily or ""))
+        await self.publisher.show_privately(
+            interaction, board, daily_intro(_, board.row.daily or "")
+        )
 
     @app_commands.command(name="daily-board", description="Today's daily challenge scores")
     @app_commands.describe(everywhere="Every server's players, not only this server's")
@@ -153,9 +170,10 @@ class Yahtzee(
     ) -> None:
         """Today's best tries, on this server or everywhere (only for you)."""
         entries = await self.games.daily.daily_board(interaction.guild_id, everywhere)
+        today = self.games.daily.today()
         await answers.send(
             interaction,
-            embed=daily_board_embed(entries, self.games.daily.today(), everywhere),
+            embed=daily_board_embed(private(interaction), entries, today, everywhere),
             ephemeral=True,
         )
 
@@ -175,6 +193,7 @@ class Yahtzee(
             interaction.user.id,
             player.id if player else None,
             interaction.app_permissions.attach_files,
+            private(interaction).code,  # only the asker sees it
         )
         await send_card(interaction, card)
 
@@ -185,11 +204,13 @@ class Yahtzee(
         row = await self.games.servers.check_can_end(
             interaction.channel_id, interaction.user.id, interaction.permissions.manage_guild
         )
-        what = "game" if row.status == GameStatus.ACTIVE else "lobby"
+        _ = private(interaction)
         await answers.send(
             interaction,
-            f"End this {what} for everyone? It is kept as abandoned and counts for nobody.",
-            view=end_confirm_view(row.id),
+            _("End this game for everyone? It is kept as abandoned and counts for nobody.")
+            if row.status == GameStatus.ACTIVE
+            else _("End this lobby for everyone? It is kept as abandoned and counts for nobody."),
+            view=end_confirm_view(_, row.id),
             ephemeral=True,
         )
 
@@ -199,8 +220,9 @@ class Yahtzee(
         assert interaction.channel_id is not None
         row = await self.games.tracking.find_live(interaction.channel_id)
         preset = row.preset if row else DEFAULT_PRESET
+        _ = private(interaction)
         embed = discord.Embed(
-            title="Yahtzee rules", description=rules_text(preset), colour=0x24593B
+            title=_("Yahtzee rules"), description=rules_text(_, preset), colour=0x24593B
         )
         await answers.send(interaction, embed=embed, ephemeral=True)
 
@@ -211,14 +233,16 @@ class Yahtzee(
         before = await self.games.turns.game_to_leave(interaction.channel_id, interaction.user.id)
         board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
         row = board.row
+        mine = private(interaction)
         if row.daily is not None:  # a private try: nothing in the channel to change
             await answers.send(
                 interaction,
-                "You left your daily challenge; it counts as today's try.",
+                mine("You left your daily challenge; it counts as today's try."),
                 ephemeral=True,
             )
             return
-        await answers.send(interaction, "You left the game.", ephemeral=True)
+        await answers.send(interaction, mine("You left the game."), ephemeral=True)
+        _ = public(row)
         publisher = self.publisher
         if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
             if before.board_message_id:
@@ -235,12 +259,12 @@ class Yahtzee(
                 await publisher.edit_board(before.board_message_id, board)
                 return
             await publisher.retire(
-                row.board_channel_id, before.board_message_id, embed=left_embed(name)
+                row.board_channel_id, before.board_message_id, embed=left_embed(_, name)
             )
             await publisher.post_board(board)
         elif row.status == GameStatus.FINISHED:
             await publisher.retire(
-                row.board_channel_id, before.board_message_id, embed=moved_on_embed(True)
+                row.board_channel_id, before.board_message_id, embed=moved_on_embed(_, True)
             )
             await publisher.close_undo(before)
             await publisher.post_final(row)
@@ -249,7 +273,7 @@ class Yahtzee(
             await publisher.retire(
                 row.board_channel_id,
                 before.board_message_id,
-                embed=ended_embed(f"{name} left. {NOBODY_LEFT}"),
+                embed=ended_embed(_, _("{name} left. {reason}", name=name, reason=_(NOBODY_LEFT))),
             )
             await publisher.close_undo(before)
 
@@ -278,17 +302,19 @@ class Yahtzee(
         period: app_commands.Choice[str] | None = None,
     ) -> None:
         """A page of a leaderboard as an image, with the caller's own rank under it."""
+        _ = private(interaction)
         page = await leaderboard_page(
             self.bot.games.leaderboards,
             interaction,
             kind.value if kind else "high",
             period.value if period else "all",
             None,  # the asker's own page
+            _,
         )
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
-            view=leaderboard_layout(page, picture),
+            view=leaderboard_layout(_, page, picture),
             files=leaderboard_files(page, picture),
             ephemeral=True,  # Share posts it for the channel
         )
@@ -301,9 +327,7 @@ class Yahtzee(
         """Games, wins, averages and charts."""
         assert interaction.guild_id is not None
         who = player or interaction.user
-        await send_stats(
-            self.bot.games.leaderboards, interaction, who.id, display_name(who), private=True
-        )
+        await send_stats(self.games, interaction, who.id, display_name(who), private_answer=True)
 
     @app_commands.command(
         name="board", description="Post this channel's live board again, at the bottom"
@@ -312,12 +336,14 @@ class Yahtzee(
         """Re-post the lobby or the turn board and retire the old message's buttons."""
         assert interaction.channel_id is not None
         row = await self.games.tracking.live_game(interaction.channel_id)
-        await answers.send(interaction, "Here it is again, at the bottom.", ephemeral=True)
-        moved = ended_embed(BOARD_MOVED)
-        moved.title = "Yahtzee: board moved"
+        await answers.send(
+            interaction, private(interaction)("Here it is again, at the bottom."), ephemeral=True
+        )
+        _ = public(row)
+        moved = moved_embed(_)
         if row.status == GameStatus.LOBBY:
             await self.publisher.post_lobby(row)
-            await self.publisher.retire_lobby(row, row.board_message_id, BOARD_MOVED)
+            await self.publisher.retire_lobby(row, row.board_message_id, _(BOARD_MOVED))
             return
         board = await self.games.tracking.render(row)
         old = row.board_message_id
@@ -345,15 +371,16 @@ class Yahtzee(
         if setting is not None:
             await servers.set_notify(user, setting == "on")
         on = await servers.notify_wanted(user)
+        _ = private(interaction)
         what = (
-            "Turn notices are **on**: when a turn of yours in a timed game has waited a minute "
-            "(or half its time, if that is sooner) without a move, I send you a DM with a link "
-            "to the board. One per turn, none while you are playing. `/yahtzee notify off` "
-            "stops them."
+            _("Turn notices are **on**: when a turn of yours in a timed game has waited a "
+              "minute (or half its time, if that is sooner) without a move, I send you a DM "
+              "with a link to the board. One per turn, none while you are playing. "
+              "`/yahtzee notify off` stops them.")
             if on
-            else "Turn notices are **off**. `/yahtzee notify on` has me send you a DM when a "
-            "turn of yours in a timed game is waiting for you."
-        )
+            else _("Turn notices are **off**. `/yahtzee notify on` has me send you a DM when a "
+                   "turn of yours in a timed game is waiting for you.")
+        )  # fmt: skip
         await answers.send(interaction, what, ephemeral=True)
 
     @app_commands.command(
@@ -377,30 +404,30 @@ class Yahtzee(
         if setting is not None:
             await servers.set_auto_roll(user, None if setting == "server" else setting == "on")
         mine = await servers.auto_roll_choice(user)
+        _ = private(interaction)
         if mine is None:
-            server = (
+            here = (
                 (await servers.server_settings(interaction.guild_id)).auto_roll
                 if interaction.guild_id is not None
                 else False
             )
             what = (
-                f"Your turns follow each server's choice (here: **{'on' if server else 'off'}**)"
-                ": with it on, a turn starts with its first roll made for you."
-            )
+                _("Your turns follow each server's choice (here: **on**): with it on, a turn "
+                  "starts with its first roll made for you.")
+                if here
+                else _("Your turns follow each server's choice (here: **off**): with it on, a "
+                       "turn starts with its first roll made for you.")
+            )  # fmt: skip
         elif mine:
-            what = (
-                "Your turns start with their first roll made for you (**on**), in every server: "
-                "one tap less a turn. The first roll is never a decision; everything after it "
-                "is yours."
+            what = _(
+                "Your turns start with their first roll made for you (**on**), in every "
+                "server: one tap less a turn. The first roll is never a decision; everything "
+                "after it is yours."
             )
         else:
-            what = "Your turns start with you pressing **Roll** (**off**), in every server."
-        await answers.send(
-            interaction,
-            f"{what}\n`/yahtzee autoroll` with a setting (on, off, as the server chooses) "
-            "changes it.",
-            ephemeral=True,
-        )
+            what = _("Your turns start with you pressing **Roll** (**off**), in every server.")
+        more = _("`/yahtzee autoroll` with a setting (on, off, as the server chooses) changes it.")
+        await answers.send(interaction, f"{what}\n{more}", ephemeral=True)
 
     @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"
@@ -410,7 +437,9 @@ class Yahtzee(
         assert interaction.channel_id is not None
         row = await self.games.turns.rejoin(interaction.channel_id, interaction.user.id)
         await answers.send(
-            interaction, "Welcome back: you play again from your next turn.", ephemeral=True
+            interaction,
+            private(interaction)("Welcome back: you play again from your next turn."),
+            ephemeral=True,
         )
         await self.repairs.publish(row.id)
 
@@ -429,7 +458,9 @@ class Yahtzee(
         )
         await answers.send(
             interaction,
-            f"{shown_name(display_name(player))} was removed from the game.",
+            private(interaction)(
+                "{name} was removed from the game.", name=shown_name(display_name(player))
+            ),
             ephemeral=True,
         )
         await self.repairs.publish(board.row.id)
@@ -451,6 +482,7 @@ async def setup(bot: YahtzeeBot) -> None:
     publisher = Publisher(bot, computers.start)
     repairs = Repairs(bot, publisher, computers.start)
     computers.publisher = publisher
+    await bot.tree.set_translator(CatalogTranslator())  # the commands in the user's language
     await bot.add_cog(Yahtzee(bot, publisher, repairs, computers))
     await bot.add_cog(Clicks(bot, publisher))
     await bot.add_cog(TurnTimers(bot, publisher, repairs, computers))

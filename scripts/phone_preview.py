@@ -32,8 +32,12 @@ from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 from benchmarks.load import prepare  # noqa: E402
 from bot.app import YahtzeeBot  # noqa: E402
 from bot.engine import Category, RandomDice, ScriptedDice  # noqa: E402
+from bot.i18n import lang, language_of  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from tests.e2e.fake_discord import FakeDiscord, find_component  # noqa: E402
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component  # noqa: E402
+
+#: What Discord's client writes under a private answer (the client's own words).
+ONLY_YOU = "Only you can see this"
 
 TOKEN = "fake.bot.token"
 WIDTH = 360  # a phone's width in CSS pixels
@@ -272,12 +276,18 @@ class Phone:
         return self.image.crop((0, 0, WIDTH * SCALE, (self.y + 10) * SCALE))
 
 
-async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]:
+async def capture(
+    locale: str = "en-US",
+) -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]:
     """The messages to draw (name, message, the note beside the bot's name), and the fake
-    Discord that holds their files and emojis."""
+    Discord that holds their files and emojis; ``locale``: the server's and the players'
+    language (Discord's code, e.g. "de")."""
+    _ = lang(language_of(locale))
+    roll = _("Roll ({left} left)", left=9).split("(")[0].strip()  # a button's label starts so
     work = Path(tempfile.mkdtemp(prefix="yahtzee-phone-"))
     setting, _ = await prepare(work, timer=False, postgres=None, guilds=[])
     fake = FakeDiscord()
+    fake.guild_locales[str(GUILD_ID)] = locale
     await fake.start()
     discord.http.Route.BASE = fake.api_base
     dice = ScriptedDice(fallback=RandomDice(random.Random(5)))
@@ -292,7 +302,8 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
     cog: Any = bot.get_cog("Yahtzee")
     while not cog.publisher.faces.ready:  # noqa: ASYNC110
         await asyncio.sleep(0.05)
-    ann, bob, mod = fake.user("Ann"), fake.user("Bob"), fake.user("Mod", admin=True)
+    ann, bob = fake.user("Ann", locale=locale), fake.user("Bob", locale=locale)
+    mod = fake.user("Mod", admin=True, locale=locale)
     channel = fake.channel("general")
     shots: list[tuple[str, dict[str, Any], str]] = []
 
@@ -302,32 +313,32 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
     # a lobby with two players, then a turn: rolled, two dice held
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
+    await fake.click(bob, lobby, _("Join"))
     shot("lobby", fake.messages[lobby["id"]], "")
-    await fake.click(ann, lobby, "Start")
+    await fake.click(ann, lobby, _("Start"))
     board = fake.live_boards(channel)[-1]
     dice.extend([5, 5, 2, 6, 5])
-    await fake.click(ann, board, "Roll")
+    await fake.click(ann, board, roll)
     for index in (0, 1):
         die = fake.messages[board["id"]]["components"][0]["components"][index]
         await fake.click(ann, fake.messages[board["id"]], die["custom_id"])
     shot("board", fake.messages[board["id"]], "")
     dice.extend([5, 1, 3])
-    await fake.click(ann, fake.messages[board["id"]], "Roll")
+    await fake.click(ann, fake.messages[board["id"]], roll)
     await fake.choose(ann, fake.messages[board["id"]], "three_of_a_kind")
     await fake.wait_for(lambda: fake.last(channel)["id"] != board["id"])
     shot("summary", fake.messages[board["id"]], "")
     settings = await fake.slash(mod, channel, "yahtzee-admin settings")
     assert settings.response is not None
-    shot("settings", settings.response, "Only you can see this")
+    shot("settings", settings.response, ONLY_YOU)
 
     # a solo game to its end in another channel: the final scorecard
     solo = fake.channel("games")
     await fake.slash(ann, solo, "yahtzee start")
-    await fake.click(ann, fake.last(solo), "Start")
+    await fake.click(ann, fake.last(solo), _("Start"))
     for box in Category:
         board = fake.live_boards(solo)[-1]
-        await fake.click(ann, board, "Roll")
+        await fake.click(ann, board, roll)
         menu = next(
             c for r in fake.messages[board["id"]]["components"] for c in r["components"]
             if c["type"] == 3
@@ -339,11 +350,11 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
     shot("final", fake.last(solo), "")
     board_answer = await fake.slash(ann, solo, "yahtzee leaderboard")
     assert board_answer.response is not None
-    shot("leaderboard", board_answer.response, "Only you can see this")
+    shot("leaderboard", board_answer.response, ONLY_YOU)
     stats = await fake.slash(ann, solo, "yahtzee stats")
     assert stats.response is not None
-    shot("stats", stats.response, "Only you can see this")
-    assert find_component(stats.response, "Share") is not None
+    shot("stats", stats.response, ONLY_YOU)
+    assert find_component(stats.response, _("Share")) is not None
 
     await bot.close()
     await asyncio.sleep(0.2)  # the gateway's heartbeat thread ends with the connection
@@ -355,12 +366,16 @@ async def capture() -> tuple[FakeDiscord, list[tuple[str, dict[str, Any], str]]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument(
+        "--locale", default="en-US", help="the server's and players' Discord locale, e.g. de"
+    )
     args = parser.parse_args()
-    fake, shots = asyncio.run(capture())
+    fake, shots = asyncio.run(capture(args.locale))
     args.out.mkdir(parents=True, exist_ok=True)
+    suffix = "" if language_of(args.locale) == "en" else f"-{language_of(args.locale)}"
     for name, message, note in shots:
         image = Phone(fake).render(message, note)
-        path = args.out / f"phone-{name}.png"
+        path = args.out / f"phone-{name}{suffix}.png"
         image.save(path, optimize=True)
         print(f"{path}: {image.width // SCALE} x {image.height // SCALE}")
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 
+from bot.i18n.words import N_
+
 from .dice import Dice, as_dice
 
 
@@ -70,19 +72,19 @@ UPPER: tuple[Category, ...] = (
 LOWER: tuple[Category, ...] = tuple(c for c in Category if c not in UPPER)
 
 _LABELS = {
-    Category.ONES: "Ones",
-    Category.TWOS: "Twos",
-    Category.THREES: "Threes",
-    Category.FOURS: "Fours",
-    Category.FIVES: "Fives",
-    Category.SIXES: "Sixes",
-    Category.THREE_OF_A_KIND: "Three of a Kind",
-    Category.FOUR_OF_A_KIND: "Four of a Kind",
-    Category.FULL_HOUSE: "Full House",
-    Category.SMALL_STRAIGHT: "Small Straight",
-    Category.LARGE_STRAIGHT: "Large Straight",
-    Category.YAHTZEE: "Yahtzee",
-    Category.CHANCE: "Chance",
+    Category.ONES: N_("Ones"),
+    Category.TWOS: N_("Twos"),
+    Category.THREES: N_("Threes"),
+    Category.FOURS: N_("Fours"),
+    Category.FIVES: N_("Fives"),
+    Category.SIXES: N_("Sixes"),
+    Category.THREE_OF_A_KIND: N_("Three of a Kind"),
+    Category.FOUR_OF_A_KIND: N_("Four of a Kind"),
+    Category.FULL_HOUSE: N_("Full House"),
+    Category.SMALL_STRAIGHT: N_("Small Straight"),
+    Category.LARGE_STRAIGHT: N_("Large Straight"),
+    Category.YAHTZEE: N_("Yahtzee"),
+    Category.CHANCE: N_("Chance"),
 }
 
 FULL_HOUSE_POINTS = 25

@@ -31,7 +31,7 @@ class Dice:
         if len(flat) != DICE_COUNT or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in flat
         ):
-            raise InvalidDice(f"Dice must be five values from 1 to 6, not {flat!r}.")
+            raise InvalidDice("Dice must be five values from 1 to 6, not {dice}.", dice=repr(flat))
         object.__setattr__(self, "values", tuple(flat))
 
     @classmethod
@@ -111,7 +111,7 @@ class ScriptedDice:
         """Append faces to the script."""
         for face in faces:
             if face not in FACES:
-                raise InvalidDice(f"A scripted face must be 1 to 6, not {face!r}.")
+                raise InvalidDice("A scripted face must be 1 to 6, not {face}.", face=repr(face))
             self._faces.append(face)
 
     @property

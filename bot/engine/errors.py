@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from bot.i18n.words import Sentence
 
-class RuleError(ValueError):
-    """A move that the rules do not allow; ``str(error)`` is a sentence for the player."""
+
+class RuleError(Sentence, ValueError):
+    """A move that the rules do not allow; ``str(error)`` is a sentence for the player, in
+    English. Its values are kept apart (``template``, ``values``: ``str.format`` fields) so
+    that the player's language can say it: ``NotYourTurn("It's {name}'s turn.", name=...)``."""
+
+    def __init__(self, message: str = "", /, **values: object) -> None:
+        super().__init__(self.set_sentence(message, values))
 
 
 class NotYourTurn(RuleError):

@@ -124,7 +124,12 @@ class Game:
             player_id, name = (player, player) if isinstance(player, str) else player
             seats.append(Seat(str(player_id), str(name), Scorecard(self.preset)))
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-            raise InvalidGame(f"A game needs {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}.")
+            raise InvalidGame(
+                "A game needs {least} to {most} players, not {count}.",
+                least=MIN_SEATS,
+                most=MAX_SEATS,
+                count=len(seats),
+            )
         ids = [s.player_id for s in seats]
         if len(set(ids)) != len(ids):
             raise InvalidGame("A player cannot take two seats in one game.")
@@ -225,7 +230,7 @@ class Game:
             # a stranger hears that they are not playing, a leaver that they left
             if self.seats[self.seat_of(player_id)].left:
                 raise NotInGame("You left this game: you can watch, but not play in it.")
-            raise NotYourTurn(f"It's {self.current_seat.name}'s turn: wait for yours.")
+            raise NotYourTurn("It's {name}'s turn: wait for yours.", name=self.current_seat.name)
 
     def roll(self, player_id: str, opening: bool = False) -> Dice:
         """Roll every die not held (all five on the turn's first roll).
@@ -274,7 +279,9 @@ class Game:
         """Hold a die that is free, or release one that is held; returns the new hold state."""
         self._check_hold(player_id)
         if not 0 <= index < DICE_COUNT:
-            raise InvalidDice(f"There is no die number {index + 1}: dice are numbered 1 to 5.")
+            raise InvalidDice(
+                "There is no die number {number}: dice are numbered 1 to 5.", number=index + 1
+            )
         held = list(self.held)
         held[index] = not held[index]
         self.held = tuple(held)

@@ -6,6 +6,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n.words import Word
+
 from .categories import LOWER, UPPER, YAHTZEE_POINTS, Category, joker_score, score
 from .dice import Dice, as_dice
 from .errors import BoxAlreadyFilled, InvalidState, JokerForcesBox
@@ -258,20 +260,33 @@ class Scorecard:
                 )
             if self.yahtzee_bonuses >= BONUS_TURN_LIMIT:
                 raise BoxAlreadyFilled(
-                    f"You have taken all {BONUS_TURN_LIMIT} Yahtzee bonuses this game: "
-                    "score these dice in an open box."
+                    "You have taken all {limit} Yahtzee bonuses this game: "
+                    "score these dice in an open box.",
+                    limit=BONUS_TURN_LIMIT,
                 )
         if self.is_filled(category):
             raise BoxAlreadyFilled(
-                f"{category.label} is already filled ({self[category]}): choose an open box."
+                "{box} is already filled ({points}): choose an open box.",
+                box=Word(category.label),
+                points=self[category],
             )
         labels = [c.label for c in allowed]
-        names = (
-            labels[0] if len(labels) == 1 else f"one of {', '.join(labels[:-1])} or {labels[-1]}"
-        )
+        if len(labels) == 1:
+            raise JokerForcesBox(
+                "Your Yahtzee of {face}s is a Joker and cannot go in {box}: "
+                "it must go in {allowed}.",
+                face=dice[0],
+                box=Word(category.label),
+                allowed=Word(labels[0]),
+            )
+        # TRANSLATORS: {boxes} is the other open boxes' names joined by ", " (not translated)
         raise JokerForcesBox(
-            f"Your Yahtzee of {dice[0]}s is a Joker and cannot go in {category.label}: "
-            f"it must go in {names}."
+            "Your Yahtzee of {face}s is a Joker and cannot go in {box}: "
+            "it must go in one of {boxes} or {last}.",
+            face=dice[0],
+            box=Word(category.label),
+            boxes=", ".join(labels[:-1]),
+            last=Word(labels[-1]),
         )
 
     def _replace(

@@ -9,6 +9,7 @@ from bot.engine import (
     Category,
     Game,
 )
+from bot.i18n.words import said_of
 from bot.store import (
     GameRow,
     GameStatus,
@@ -69,7 +70,9 @@ class Coaching:
             mine = [s for s in game.seats if s.player_id == player_id(user_id)]
             if mine and mine[0].left:
                 raise Refusal("You left this game: hints are for the players still in it.")
-            raise Refusal(f"Hints are for the player whose turn it is: {game.current_seat.name}.")
+            raise Refusal(
+                "Hints are for the player whose turn it is: {name}.", name=game.current_seat.name
+            )
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")
         if self.core.analyst is None or self.core.analyst.table is None:
@@ -80,7 +83,7 @@ class Coaching:
         try:
             return await self.core.analyst.choices(game, count)
         except Unsupported as exc:
-            raise Refusal(str(exc)) from None
+            raise Refusal(exc.template, None, **exc.values) from None
 
     async def daily_optimal(self, day: str) -> int | None:
         """What the Optimal bot scores on ``day``'s dice (None until the table is ready):
@@ -198,6 +201,6 @@ class Coaching:
             loss=sum(loss for loss, _ in decisions),
             decisions=len(decisions),
             optimal=sum(1 for loss, _ in decisions if loss < 0.05),
-            costliest=[text for loss, text in worst if loss >= 0.05],
+            costliest=[said_of(text) for loss, text in worst if loss >= 0.05],
             left=left,
         )

@@ -64,8 +64,9 @@ def stamp(moment: datetime) -> str:
 
 def _no_room(limit: int) -> Refusal:
     return Refusal(
-        f"You are already in {limit} games or lobbies. Finish or leave one "
-        "(/yahtzee leave in its channel) before you start or join another."
+        "You are already in {limit} games or lobbies. Finish or leave one "
+        "(/yahtzee leave in its channel) before you start or join another.",
+        limit=limit,
     )
 
 
@@ -103,11 +104,12 @@ class _Locks:
 
 @contextmanager
 def refusing() -> Iterator[None]:
-    """An engine rule that says no becomes a ``Refusal`` with the engine's own sentence."""
+    """An engine rule that says no becomes a ``Refusal`` with the engine's own sentence (its
+    template and values, for the reader's language)."""
     try:
         yield
     except RuleError as exc:
-        raise Refusal(str(exc)) from None
+        raise Refusal(exc.template, None, **exc.values) from None
 
 
 def _drop(work: asyncio.Future[Any]) -> None:
@@ -473,7 +475,7 @@ class Core:
         to decide yet: the board says whose turn it is, and the roll brings the picture)."""
         if not row.pictures or game.dice is None:
             return None
-        return self.drawing_pool.submit(turn_png, game.to_dict())
+        return self.drawing_pool.submit(turn_png, game.to_dict(), row.language)
 
     def best_box(self, row: GameRow, game: Game) -> BoxHint | None:
         """The box the menu marks as the hint's best (hints on, a person's dice, official

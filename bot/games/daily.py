@@ -33,12 +33,19 @@ class Daily:
         return datetime(now.year, now.month, now.day, tzinfo=UTC) + timedelta(days=1)
 
     async def start_daily(
-        self, guild_id: int | None, channel_id: int, user_id: int, name: str, pictures: bool
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        pictures: bool,
+        language: str = "en",
     ) -> Board:
         """Start the member's try at today's challenge in this channel: a solo game on the
         day's dice, under the official rules and without hints (everyone plays on their own
-        judgement), played on a private board. A try in progress is shown again; refused if
-        they had today's try already (an abandoned try counts)."""
+        judgement), played on a private board, in the member's own ``language``. A try in
+        progress is shown again; refused if they had today's try already (an abandoned try
+        counts)."""
         going = await self.core.store.live_daily_of(user_id)
         if going is not None and going.status == GameStatus.ACTIVE:
             return await self.tracking.board_of(going)  # the try in progress: its board again
@@ -54,12 +61,15 @@ class Daily:
                 room_for=self.core.room_for(user_id),
                 daily=day,
                 hints=False,
+                language=language,
             )
         except DailyTaken:
             until = int(self.next_day_at().timestamp())
             raise Refusal(
-                f"You have had today's daily challenge ({day}): one try a day. The next one "
-                f"starts <t:{until}:R>; see how you did with /yahtzee daily-board."
+                "You have had today's daily challenge ({day}): one try a day. The next one "
+                "starts <t:{until}:R>; see how you did with /yahtzee daily-board.",
+                day=day,
+                until=until,
             ) from None
         # Played privately (only its player sees the board), so it holds no channel; and
         # untimed: nobody waits for a solo try (a day without a move still abandons it).

@@ -11,6 +11,8 @@ import statistics
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.i18n import lang
+from bot.i18n.words import N_
 from bot.render import TableRow, render_stats, render_table
 from bot.render.cards import ordinal
 from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame
@@ -18,13 +20,22 @@ from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame
 from .core import Core
 
 LEADERBOARD_KINDS: dict[str, str] = {
-    "high": "High scores",
-    "wins": "Wins",
-    "average": "Average score",
-    "yahtzees": "Yahtzees",
+    "high": N_("High scores"),
+    "wins": N_("Wins"),
+    "average": N_("Average score"),
+    "yahtzees": N_("Yahtzees"),
 }
-FIGURE_HEADERS = {"high": "Best", "wins": "Wins", "average": "Average", "yahtzees": "Yahtzees"}
-PERIODS: dict[str, str] = {"all": "All time", "month": "This month", "week": "This week"}
+FIGURE_HEADERS = {
+    "high": N_("Best"),
+    "wins": N_("Wins"),
+    "average": N_("Average"),
+    "yahtzees": N_("Yahtzees"),
+}
+PERIODS: dict[str, str] = {
+    "all": N_("All time"),
+    "month": N_("This month"),
+    "week": N_("This week"),
+}
 PAGE_SIZE = 10
 RECENT_GAMES = 20
 BUCKET = 50  # score distribution: 0-49, 50-99, ...
@@ -106,9 +117,12 @@ class Leaderboards:
         page: int | None,
         viewer_id: int,
         viewer_name: str = "",
+        language: str = "en",
     ) -> LeaderboardPage:
         """Page ``page`` (from 0; None: the viewer's own page, or the first if they are not
-        on the leaderboard) of a leaderboard, with the viewer's rank under the table."""
+        on the leaderboard) of a leaderboard, with the viewer's rank under the table; its
+        words in ``language`` (a catalog of ``bot.i18n``)."""
+        _ = lang(language)
         if kind not in LEADERBOARD_KINDS or period not in PERIODS:
             raise ValueError(f"unknown leaderboard or period: {kind!r}, {period!r}")
         since = period_start(period, self.clock())
@@ -121,34 +135,45 @@ class Leaderboards:
             page = where // PAGE_SIZE if where is not None else 0
         page = min(max(page, 0), pages - 1)
         rows = ranking[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-        title = f"{LEADERBOARD_KINDS[kind]} · {PERIODS[period]}"
+        title = f"{_(LEADERBOARD_KINDS[kind])} · {_(PERIODS[period])}"
         if pages > 1:
-            title += f" · page {page + 1}/{pages}"
+            title += " · " + _("page {page}/{pages}", page=page + 1, pages=pages)
         table_rows = [
-            TableRow(r.rank, r.name or f"player {r.user_id}", format_figure(kind, r.figure),
-                     str(r.games), r.user_id == viewer_id)
+            TableRow(r.rank, r.name or _("player {id}", id=r.user_id),
+                     format_figure(kind, r.figure), str(r.games), r.user_id == viewer_id)
             for r in rows
         ]  # fmt: skip
-        who = viewer_name or "you"
+        who = viewer_name or _("you")
         if viewer is not None:
-            footer = (
-                f"{who}: {ordinal(viewer.rank)} of {players}, "
-                f"{format_figure(kind, viewer.figure)} in {count_of(viewer.games, 'game')}"
+            rank = ordinal(viewer.rank, language)
+            footer = _.ngettext(
+                "{who}: {rank} of {players}, {figure} in {n} game",
+                "{who}: {rank} of {players}, {figure} in {n} games",
+                viewer.games,
+                who=who,
+                rank=rank,
+                players=players,
+                figure=format_figure(kind, viewer.figure),
+                n=viewer.games,
             )
         elif kind == "average":
-            footer = f"{who}: not ranked yet ({AVERAGE_MIN_GAMES} games needed)"
+            footer = _("{who}: not ranked yet ({n} games needed)", who=who, n=AVERAGE_MIN_GAMES)
         else:
-            footer = f"{who}: not on this leaderboard yet"
-        headers = ("#", "Player", FIGURE_HEADERS[kind], "Games")
-        image = await asyncio.to_thread(render_table, title, table_rows, headers, footer)
+            footer = _("{who}: not on this leaderboard yet", who=who)
+        headers = ("#", _("Player"), _(FIGURE_HEADERS[kind]), _("Games"))
+        image = await asyncio.to_thread(render_table, title, table_rows, headers, footer, language)
         return LeaderboardPage(kind, period, page, pages, players, rows, viewer, image, footer)
 
     async def name(self, guild_id: int, user_id: int) -> str | None:
         """The name a player had in their last game on this server."""
         return await self.store.player_name(guild_id, user_id)
 
-    async def stats(self, guild_id: int, user_id: int, name: str) -> PlayerStats:
-        """A player's statistics from their finished games here."""
+    async def stats(
+        self, guild_id: int, user_id: int, name: str, language: str = "en"
+    ) -> PlayerStats:
+        """A player's statistics from their finished games here (the chart's words in
+        ``language``)."""
+        _ = lang(language)
         games: list[PlayerGame] = await self.store.player_games(guild_id, user_id)
         totals = [g.total for g in games]
         multiplayer = [g for g in games if g.seats > 1]
@@ -161,9 +186,11 @@ class Leaderboards:
                 (f"{b * BUCKET}", sum(1 for t in totals if t // BUCKET == b))
                 for b in range(top + 1)
             ]
-            image = await asyncio.to_thread(
-                render_stats, f"{name}: last {count_of(len(recent), 'game')}", recent, buckets
-            )
+            title = _.ngettext(
+                "{name}: last {n} game", "{name}: last {n} games", len(recent),
+                name=name, n=len(recent),
+            )  # fmt: skip
+            image = await asyncio.to_thread(render_stats, title, recent, buckets, language)
         count = len(games)
         losses = [g.expected_loss for g in games if g.expected_loss is not None]
         return PlayerStats(

@@ -17,7 +17,17 @@ from bot.store import (
     MoveRecord,
 )
 
-from .core import BOT_LEVELS, BOT_NAMES, LOBBY_TIMEOUT, Core, bot_level, is_bot, player_id, stamp
+from .core import (
+    BOT_LEVELS,
+    BOT_NAMES,
+    LOBBY_TIMEOUT,
+    Core,
+    bot_level,
+    is_bot,
+    player_id,
+    refusing,
+    stamp,
+)
 from .results import Board, GameView, Refusal, Rematch, view_of
 
 log = logging.getLogger(__name__)
@@ -30,18 +40,25 @@ class Lobby:
         self.core = core
 
     async def open_lobby(
-        self, guild_id: int | None, channel_id: int, user_id: int, name: str, preset: str | None
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        preset: str | None,
+        language: str = "en",
     ) -> GameView:
         """Open a lobby in a channel with its host seated; refused if the channel is busy.
 
-        Without a preset the server's default applies.
+        Without a preset the server's default applies. ``language``: the server's language
+        as Discord reports it (a ``bot.i18n`` catalog); the server's own choice comes first.
+        The game's channel messages and pictures are in it from the lobby to the end.
         """
+        settings = await self.core.store.guild_settings(guild_id)
         if preset is None:
-            preset = (await self.core.store.guild_settings(guild_id)).preset
-        try:
+            preset = settings.preset
+        with refusing():  # an unknown preset: the engine's InvalidGame
             chosen = Preset.parse(preset)
-        except ValueError as exc:
-            raise Refusal(str(exc)) from None
         try:
             return view_of(
                 await self.core.create(
@@ -50,14 +67,20 @@ class Lobby:
                     host_id=user_id,
                     preset=chosen.value,
                     players=[(user_id, name)],
+                    language=settings.language or language,
                     deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
                     room_for=self.core.room_for(user_id),
                 )
             )
         except ChannelBusy as busy:
-            what = "a lobby" if busy.existing.status == GameStatus.LOBBY else "a game in progress"
+            if busy.existing.status == GameStatus.LOBBY:
+                raise Refusal(
+                    "This channel already has a lobby: join it, or start yours in another channel.",
+                    self.core.link(busy.existing),
+                ) from None
             raise Refusal(
-                f"This channel already has {what}: join it, or start yours in another channel.",
+                "This channel already has a game in progress: join it, or start yours in "
+                "another channel.",
                 self.core.link(busy.existing),
             ) from None
 
@@ -70,7 +93,7 @@ class Lobby:
             if any(uid == user_id for uid, _ in row.players):
                 raise Refusal("You are already in this lobby: wait for the host to press Start.")
             if len(row.players) >= MAX_SEATS:
-                raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
+                raise Refusal("This lobby is full ({most} players).", most=MAX_SEATS)
             players = [*row.players, (user_id, name)]
             return await self.core.save(
                 row,
@@ -110,7 +133,7 @@ class Lobby:
             if user_id != row.host_id:
                 raise Refusal("Only the host can add bots to the lobby.")
             if len(row.players) >= MAX_SEATS:
-                raise Refusal(f"This lobby is full ({MAX_SEATS} players).")
+                raise Refusal("This lobby is full ({most} players).", most=MAX_SEATS)
             code = {v: k for k, v in BOT_LEVELS.items()}[level]
             bots = [uid for uid, _ in row.players if uid < 0]
             bot_id = -(10 * (max((-uid // 10 for uid in bots), default=0) + 1) + code)
@@ -251,6 +274,7 @@ class Lobby:
                 players=players[:MAX_SEATS],
                 deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
                 room_for=self.core.room_for(user_id),
+                language=old.language,  # the same channel: its language
             )
         except ChannelBusy as busy:
             raise Refusal(

@@ -12,26 +12,33 @@ from bot.engine import (
     Preset,
     ScoreResult,
 )
+from bot.i18n.words import N_, Said, Sentence
 from bot.store import LIVE, GameRow, GameStatus
 from bot.strategy.analyst import BoxHint
 
-NO_GAME_HERE = "There is no game in this channel. Start one with /yahtzee start."
-NOBODY_LEFT = (
+NO_GAME_HERE = N_("There is no game in this channel. Start one with /yahtzee start.")
+NOBODY_LEFT = N_(
     "No person is left playing, so the game has ended without a result. "
     "Start a new one with /yahtzee start."
 )
 
 
-class Refusal(Exception):
+class Refusal(Sentence, Exception):
     """A request turned down, with a sentence for the user (the one user-facing error type).
 
     ``link`` optionally points at the message the user should look at instead:
     (guild id, channel id, message id).
     """
 
-    def __init__(self, message: str, link: tuple[int | None, int, int] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self,
+        message: str,
+        /,
+        link: tuple[int | None, int, int] | None = None,
+        **values: object,
+    ) -> None:
+        self.message = self.set_sentence(message, values)
+        super().__init__(self.message)
         self.link = link
 
 
@@ -62,6 +69,7 @@ class GameView:
     pictures: bool  # False: boards carry the scorecard as text
     daily: str | None  # the day of a daily challenge's dice
     game: Game | None
+    language: str = "en"  # what its channel messages and pictures say (a bot.i18n catalog)
 
     @property
     def is_live(self) -> bool:
@@ -113,6 +121,7 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
         pictures=row.pictures,
         daily=row.daily,
         game=game,
+        language=row.language,
     )
 
 
@@ -210,7 +219,7 @@ class Expired:
     """A lobby that was never started, or a game nobody moved in for a day, was closed."""
 
     row: GameView
-    reason: str
+    reason: str  # in English, marked for the catalogs: said in the game's language
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +239,7 @@ class Report:
     loss: float  # expected points lost in all
     decisions: int
     optimal: int  # decisions within 0.05 points of the best
-    costliest: list[str]  # the three costliest decisions, in words
+    costliest: list[Said | str]  # the three costliest decisions, in words (or as logged)
     left: bool = False  # the player left the game before it ended: the card covers part of it
 
 

@@ -9,6 +9,7 @@ from bot.engine import (
     Preset,
     TimeoutPolicy,
 )
+from bot.i18n import LANGUAGE_NAMES
 from bot.store import (
     NO_MESSAGE,
     GameRow,
@@ -49,10 +50,11 @@ class Servers:
             "timeout_policy": current.timeout_policy,
             "use_threads": current.use_threads,
             "auto_roll": current.auto_roll,
+            "language": current.language,
         }
         for key, value in changes.items():
             if key not in values:
-                raise Refusal(f"There is no setting called {key!r}.")
+                raise Refusal("There is no setting called {key}.", key=repr(key))
             values[key] = value
         try:
             preset = Preset.parse(str(values["preset"])).value
@@ -62,9 +64,13 @@ class Servers:
             raise Refusal("That value is not one of the choices; pick one from the menu.") from None
         if seconds not in TURN_LIMITS:
             raise Refusal("The turn time limit must be one of the choices in the menu.")
+        language = values["language"]
+        if language is not None and language not in LANGUAGE_NAMES:
+            raise Refusal("That value is not one of the choices; pick one from the menu.")
         settings = GuildSettings(
-            preset, seconds, policy, bool(values["use_threads"]), bool(values["auto_roll"])
-        )
+            preset, seconds, policy, bool(values["use_threads"]), bool(values["auto_roll"]),
+            None if language is None else str(language),
+        )  # fmt: skip
         await self.core.store.save_guild_settings(guild_id, settings, user_id)
         return settings
 

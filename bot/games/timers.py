@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.engine import Game, TimeoutPolicy
+from bot.i18n.words import N_
 from bot.store import GameRow, GameStatus, MoveRecord
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
@@ -77,7 +78,7 @@ class Timers:
                         status=GameStatus.CANCELLED,
                         deadline_at=None,
                     )
-                    reason = "Nobody started this lobby in time, so it closed."
+                    reason = N_("Nobody started this lobby in time, so it closed.")
                     return Expired(view_of(saved), reason)
                 return None
             game = self.core.game_of(row)
@@ -87,7 +88,9 @@ class Timers:
                     row, MoveRecord(None, "idle-timeout"), status=GameStatus.ABANDONED,
                     deadline_at=None, ping_at=None,
                 )  # fmt: skip
-                return Expired(view_of(saved), "No move for 24 hours, so the game was abandoned.")
+                return Expired(
+                    view_of(saved), N_("No move for 24 hours, so the game was abandoned.")
+                )
             if deadline is not None and deadline <= now:
                 seat = game.current_seat
                 round_no = game.round

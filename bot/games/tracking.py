@@ -177,22 +177,35 @@ class Tracking:
 
     async def final_image(self, row: GameView) -> bytes:
         """The final scorecard of a finished game."""
-        return await self.core.drawing_pool.run(final_png, row.require_game().to_dict())
+        return await self.core.drawing_pool.run(
+            final_png, row.require_game().to_dict(), row.language
+        )
 
     async def scorecard(
-        self, channel_id: int, viewer_id: int, member_id: int | None, picture: bool = True
+        self,
+        channel_id: int,
+        viewer_id: int,
+        member_id: int | None,
+        picture: bool = True,
+        language: str | None = None,
     ) -> Card:
         """A player's scorecard: the named player, else the viewer, else whoever plays.
-        With no game going on, the cards of the game that finished last here."""
+        With no game going on, the cards of the game that finished last here. ``language``:
+        the viewer's (it is shown to them alone); the game's if not given."""
         row = await self.core.store.live_game_in(channel_id)
         if row is None:
             row = await self.core.store.last_finished_game_in(channel_id)
         if row is None:
             raise Refusal(NO_GAME_HERE)
-        return await self.scorecard_of(row.id, viewer_id, member_id, picture)
+        return await self.scorecard_of(row.id, viewer_id, member_id, picture, language)
 
     async def scorecard_of(
-        self, game_id: int, viewer_id: int, member_id: int | None, picture: bool = True
+        self,
+        game_id: int,
+        viewer_id: int,
+        member_id: int | None,
+        picture: bool = True,
+        language: str | None = None,
     ) -> Card:
         """Like ``scorecard``, for a game by id (also a finished one)."""
         row = await self.core.row(game_id)
@@ -207,8 +220,9 @@ class Tracking:
                 raise Refusal("That member is not playing in this game.") from None
             seat = game.current
         pool = self.core.drawing_pool
-        image = await pool.run(scorecard_png, game.to_dict(), seat) if picture else None
-        return Card(game.seats[seat].name, card_text(game, [seat]), image)
+        language = language or row.language
+        image = await pool.run(scorecard_png, game.to_dict(), seat, language) if picture else None
+        return Card(game.seats[seat].name, card_text(game, [seat], language), image)
 
     async def stale_click(self, game_id: int | None) -> Refusal:
         """The refusal for a button that is out of date, pointing at the game's live message."""

@@ -226,7 +226,9 @@ class Turns:
                     deadline_at=None, ping_at=None, **extra,
                 )  # fmt: skip
                 pool = self.core.drawing_pool
-                final = await pool.run(final_png, game.to_dict()) if row.pictures else None
+                final = None
+                if row.pictures:
+                    final = await pool.run(final_png, game.to_dict(), row.language)
                 return Scored(Board(view_of(saved, game), game), result, name, round_no, final)
             saved = await self.core.save(
                 row,
@@ -440,11 +442,12 @@ class Turns:
             except RuleError:
                 raise Refusal("That member is not playing in this game.") from None
             if seat.left:
-                raise Refusal(f"{seat.name} has left the game already.")
+                raise Refusal("{name} has left the game already.", name=seat.name)
             if not seat.away:
                 raise Refusal(
-                    f"{seat.name} is not away: only a player who timed out and is being "
-                    "skipped can be removed."
+                    "{name} is not away: only a player who timed out and is being "
+                    "skipped can be removed.",
+                    name=seat.name,
                 )
             game.leave(seat.player_id)
             # An away seat is never the one to play, so the turn does not move.

@@ -1,8 +1,13 @@
 """The game's pictures: the turn image, the final image and one player's scorecard.
 
 Pure functions from engine state to PNG bytes. Everything that does not change within a
-game (the dice sprites, the empty grid for a seat count, the labels, every text tile) is
-drawn once and cached; a call pastes the pieces that changed and encodes a palette PNG.
+game (the dice sprites, the empty grid for a seat count, the column of labels in each
+language, every text tile) is drawn once and cached; a call pastes the pieces that changed
+and encodes a palette PNG.
+
+Every word is in the game's language (``language``, a ``bot.i18n`` catalog code): each is
+written ``_("...")`` here, with its English text, so ``scripts/i18n.py`` finds it; the boxes'
+names are the engine's (``_(category.label)``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from bot.engine import (
     Seat,
 )
 from bot.engine import UPPER_BONUS_THRESHOLD as TARGET
+from bot.i18n import ENGLISH, Lang, lang
 
 from . import style as s
 from .text import ELLIPSIS, clean, fit, has_glyph, text_tile, text_width
@@ -39,21 +45,6 @@ LOWER_ROWS: tuple[Row, ...] = (*LOWER, "ybonus", "total")
 STACKED_ROWS: tuple[Row, ...] = (*UPPER, "upper", "bonus", *LOWER, "ybonus", "total")
 SIDE_BY_SIDE_SEATS = 4
 PLACE = "place"  # the final sheet's last row
-# The engine's box names, shortened where a phone-width column needs it.
-LABELS: dict[Row, str] = {
-    **{c: c.label for c in Category},
-    "upper": "Upper",
-    "bonus": "Bonus 63+",
-    "uppertotal": "Upper total",
-    Category.THREE_OF_A_KIND: "3 of a kind",
-    Category.FOUR_OF_A_KIND: "4 of a kind",
-    Category.FULL_HOUSE: "Full house",
-    Category.SMALL_STRAIGHT: "Sm straight",
-    Category.LARGE_STRAIGHT: "Lg straight",
-    "ybonus": "Yahtzee +",
-    "total": "Total",
-    PLACE: "Place",
-}
 BAND_ROWS = frozenset({"upper", "bonus", "uppertotal", "ybonus", "total", PLACE})
 FONT = s.BOARD_FONT_SIZE
 ROW_H = s.BOARD_ROW_H
@@ -63,6 +54,89 @@ NARROW_COL_W = 80  # below this a column's names may shrink to fit (3, 4, 7 and 
 HEADER_MIN_FONT = 18  # px: as small as they shrink, before they are cut with an ellipsis
 CELL_PAD = 4
 NARROW_HEADER_PAD = 2  # a narrow column's name may come this close to its edges
+LABEL_INNER = s.BOARD_LABEL_W - 2 * CELL_PAD - 2  # px a row's label may take (122)
+LABEL_MIN_FONT = 20  # px: a long label shrinks to this (12.5 px shown 400 px wide)
+STATUS_MIN_FONT = 20  # px: the strip's "Round 13/13 · Roll 3 of 3" likewise
+
+
+def row_words(row: Row, language: str = ENGLISH) -> tuple[str, ...]:
+    """What a row of the sheet is called in ``language``, the words to try in order: for
+    the five boxes whose English name is too long for the label column, the board's own
+    word first ("Sm straight", which a catalog gives as the language's short form), then
+    the box's name (``_(category.label)``); else the box's or the sum's name. A board word
+    a catalog lacks comes after the box's name, so a missing one is never shown in
+    English while the name is translated."""
+    _ = lang(language)
+    if row == "upper":
+        return (_("Upper"),)
+    if row == "bonus":
+        # TRANSLATORS: the upper section's bonus row (35 points for 63 or more). The
+        # board's label column: at most 11 characters, like every label of the sheet.
+        return (_("Bonus 63+"),)
+    if row == "uppertotal":
+        # TRANSLATORS: the upper section's sum with its bonus; at most 11 characters.
+        return (_("Upper total"),)
+    if row == "ybonus":
+        # TRANSLATORS: the row of Yahtzee bonuses (+100 each); the game's name, then " +".
+        return (_("Yahtzee +"),)
+    if row == "total":
+        return (_("Total"),)
+    if row == PLACE:
+        # TRANSLATORS: the final sheet's last row: each player's place (1st, 2nd ...).
+        return (_("Place"),)
+    if not isinstance(row, Category):
+        raise KeyError(row)
+    name = _(row.label)
+    english = _board_word(row, lang(ENGLISH))
+    if english is None:
+        return (name,)
+    word = _board_word(row, _)
+    assert word is not None
+    return (word, name) if _.translates(english) else (name, word)
+
+
+def _board_word(category: Category, _: Lang) -> str | None:
+    """The board's own word for a box whose name is too long for its label column (and the
+    text scorecard's: at most 11 characters and about 120 px at 23 px)."""
+    if category is Category.THREE_OF_A_KIND:
+        # TRANSLATORS: Three of a Kind on the board: at most 11 characters (else shortened).
+        return _("3 of a kind")
+    if category is Category.FOUR_OF_A_KIND:
+        # TRANSLATORS: Four of a Kind on the board: at most 11 characters (else shortened).
+        return _("4 of a kind")
+    if category is Category.FULL_HOUSE:
+        # TRANSLATORS: Full House on the board: at most 11 characters (else shortened).
+        return _("Full house")
+    if category is Category.SMALL_STRAIGHT:
+        # TRANSLATORS: Small Straight on the board: at most 11 characters ("Kl. Straße").
+        return _("Sm straight")
+    if category is Category.LARGE_STRAIGHT:
+        # TRANSLATORS: Large Straight on the board: at most 11 characters ("Gr. Straße").
+        return _("Lg straight")
+    return None
+
+
+@lru_cache(maxsize=512)
+def shrink_to_fit(
+    words: tuple[str, ...], width: int, largest: int, smallest: int, bold: bool = False
+) -> tuple[str, int]:
+    """The first of ``words`` that fits ``width`` px at the largest size from ``largest``
+    down to ``smallest``, and that size; if none does, the first cut with an ellipsis at
+    ``smallest``. What it returns is never wider than ``width``."""
+    cleaned = [clean(word, largest, bold) or "?" for word in words]
+    for size in range(largest, smallest - 1, -1):
+        for word in cleaned:
+            if text_width(word, size, bold) <= width:
+                return word, size
+    return fit(cleaned[0], width, smallest, bold), smallest
+
+
+def board_label(row: Row, language: str = ENGLISH) -> tuple[str, int]:
+    """A row's label in the board's label column and its size in px: the first of its
+    words (``row_words``) that fits the column at the board's 23 px, else at a size
+    down to ``LABEL_MIN_FONT``, else cut; never wider than the column."""
+    return shrink_to_fit(row_words(row, language), LABEL_INNER, FONT, LABEL_MIN_FONT,
+                         row == "total")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,17 +243,34 @@ def _base(
         for c in range(columns):
             x = lay.col_x(p, c)
             draw.line((x, lay.row_y(0), x, bottom), fill=s.GRID)
+    return s.to_palette(image)
+
+
+@lru_cache(maxsize=64)
+def _label_column(rows: tuple[Row, ...], language: str) -> Image.Image:
+    """A panel's column of row labels in ``language``, drawn as ``_base`` draws the rest of
+    its rows (bands and rules), to paste at the panel's left under the row of names."""
+    image = Image.new("RGB", (s.BOARD_LABEL_W, len(rows) * ROW_H), s.PAPER)
+    draw = ImageDraw.Draw(image)
+    right = s.BOARD_LABEL_W - 1
+    for r, row in enumerate(rows):
+        y = r * ROW_H
+        draw.rectangle((0, y, right, y + ROW_H - 1), fill=_cell_bg(row, False))
+        draw.line((0, y, right, y), fill=s.GRID)
+        if row == LOWER[0] and r:
+            draw.line((0, y, right, y), fill=s.INK)
     image = s.to_palette(image)
-    for p, rows in enumerate(lay.panels):
-        for r, row in enumerate(rows):
-            bold = row == "total"
-            inner = s.BOARD_LABEL_W - 2 * CELL_PAD - 2
-            label = fit(LABELS.get(row, str(row)), inner, FONT, bold)
-            tile = text_tile(
-                label, inner, ROW_H - 2, s.INK, _cell_bg(row, False), FONT, bold, "left"
-            )
-            image.paste(tile, (lay.panel_x(p) + CELL_PAD + 2, lay.row_y(r) + 1))
+    for r, row in enumerate(rows):
+        label, size = board_label(row, language)
+        tile = text_tile(label, LABEL_INNER, ROW_H - 2, s.INK, _cell_bg(row, False), size,
+                         row == "total", "left")  # fmt: skip
+        image.paste(tile, (CELL_PAD + 2, r * ROW_H + 1))
     return image
+
+
+def _draw_labels(image: Image.Image, lay: Layout, language: str) -> None:
+    for p, rows in enumerate(lay.panels):
+        image.paste(_label_column(rows, lang(language).code), (lay.panel_x(p), lay.row_y(0)))
 
 
 def _cell(
@@ -192,26 +283,31 @@ def _cell(
     bg: s.RGB,
     bold: bool = False,
     height: int = ROW_H - 2,
+    size: int = FONT,
+    pad: int = CELL_PAD,
 ) -> None:
     """Write a cell's text in every panel that has the row (the final's places are in both)."""
-    tile = text_tile(text, lay.col_w - 2 * CELL_PAD, height, fg, bg, FONT, bold)
+    tile = text_tile(text, lay.col_w - 2 * pad, height, fg, bg, size, bold)
     for p, rows in enumerate(lay.panels):
         if row in rows:
-            image.paste(tile, (lay.col_x(p, column) + CELL_PAD, lay.row_y(rows.index(row)) + 1))
+            image.paste(tile, (lay.col_x(p, column) + pad, lay.row_y(rows.index(row)) + 1))
 
 
 @lru_cache(maxsize=1024)
-def header_names(names: tuple[str, ...], col_w: int) -> tuple[tuple[str, ...], int]:
+def header_names(
+    names: tuple[str, ...], col_w: int, empty: str = "Player"
+) -> tuple[tuple[str, ...], int]:
     """The names as a board's columns of ``col_w`` px show them, and their size in px.
 
     Every name whole, at the board's size or, in a narrow column, at the largest size down
     to ``HEADER_MIN_FONT`` at which they all fit; else at that size, each cut with an
     ellipsis to its column. Two names that would then read the same keep the end that tells
-    them apart ("Player 1", "Player 2": "Pla…1", "Pla…2").
+    them apart ("Player 1", "Player 2": "Pla…1", "Pla…2"). A name with nothing to draw
+    is ``empty`` (the word "Player" in the game's language).
     """
     width = col_w - 2 * _header_pad(col_w)
     smallest = HEADER_MIN_FONT if col_w < NARROW_COL_W else FONT
-    whole = [clean(name, FONT, True) or "Player" for name in names]
+    whole = [clean(name, FONT, True) or clean(empty, FONT, True) for name in names]
     for size in range(FONT, smallest - 1, -1):
         if all(text_width(name, size, True) <= width for name in whole):
             return tuple(whole), size
@@ -251,9 +347,11 @@ def _draw_names(
     seats: Sequence[Seat],
     gold: frozenset[int],
     current: int | None,
+    language: str = ENGLISH,
 ) -> None:
+    _ = lang(language)
     draw = ImageDraw.Draw(image)
-    names, size = header_names(tuple(seat.name for seat in seats), lay.col_w)
+    names, size = header_names(tuple(seat.name for seat in seats), lay.col_w, _("Player"))
     pad = _header_pad(lay.col_w)
     for c, name in enumerate(names):
         bg = s.HILITE_HEADER if c in gold or c == current else s.HEADER
@@ -417,17 +515,24 @@ def _draw_dice(image: Image.Image, game: Game) -> None:
         image.paste(_sprite(game.dice[i] if game.dice is not None else None, False), (x, y))
 
 
-def _strip_text(image: Image.Image, width: int, game: Game) -> None:
+def _strip_text(image: Image.Image, width: int, game: Game, language: str) -> None:
     """Beside the dice: whose turn it is and the preset, then the round and the roll."""
+    _ = lang(language)
     x = DICE_ROW_W + 2 * s.PAD
     inner = width - x - s.PAD
     half = s.STRIP_H // 2
-    preset = game.preset.title
-    preset_w = min(inner // 2, round(text_width(preset, FONT)) + 4)
+    preset = _(game.preset.title)
+    # the preset may take half the line, or what a short name leaves (a long preset name)
+    name_needs = round(text_width(clean(game.current_seat.name, FONT, True), FONT, True)) + 4
+    preset_w = min(max(inner // 2, inner - s.PAD - name_needs), round(text_width(preset, FONT)) + 4)
     name_w = inner - preset_w - s.PAD
     _line(image, x, 4, name_w, half - 4, game.current_seat.name, s.FELT_TEXT, True)
-    _line(image, x + inner - preset_w, 4, preset_w, half - 4, preset, s.FELT_MUTED, align="right")
-    _line(image, x, half, inner, half - 4, _status(game), s.FELT_TEXT)
+    preset, size = shrink_to_fit((preset,), preset_w, FONT, STATUS_MIN_FONT)  # a long name
+    tile = text_tile(preset, preset_w, half - 4, s.FELT_MUTED, s.FELT, size, False, "right")
+    image.paste(tile, (x + inner - preset_w, 4))
+    status, size = shrink_to_fit((_status(game, _),), inner, FONT, STATUS_MIN_FONT)
+    tile = text_tile(status, inner, half - 4, s.FELT_TEXT, s.FELT, size, False, "left")
+    image.paste(tile, (x, half))
 
 
 #: zlib level of the live board, drawn at every click: level 2 encodes in 1.3 ms instead of
@@ -441,22 +546,26 @@ def _encode(image: Image.Image, level: int = 6) -> bytes:
     return buffer.getvalue()
 
 
-def _status(game: Game) -> str:
+def _status(game: Game, _: Lang) -> str:
     if game.dice is None:
-        return f"Round {game.round}/{ROUNDS} · to roll"
-    return f"Round {game.round}/{ROUNDS} · Roll {game.rolls_used} of {ROLLS_PER_TURN}"
+        # TRANSLATORS: beside the dice before the turn's first roll; about 250 px at most.
+        return _("Round {round}/{rounds} · to roll", round=game.round, rounds=ROUNDS)
+    # TRANSLATORS: beside the dice: the round, and which of the turn's three rolls it is.
+    return _("Round {round}/{rounds} · Roll {roll} of {rolls}", round=game.round,
+             rounds=ROUNDS, roll=game.rolls_used, rolls=ROLLS_PER_TURN)  # fmt: skip
 
 
-def turn_image(game: Game) -> Image.Image:
+def turn_image(game: Game, language: str = ENGLISH) -> Image.Image:
     """The live board: the dice (holds are on the buttons only), then every seat's column, the
-    current one previewed."""
+    current one previewed; its words in ``language``."""
     seats = len(game.seats)
     current = game.current
     lay = layout(seats, s.STRIP_H, min_width=s.BOARD_MIN_WIDTH)
     image = _base(seats, frozenset({current}), s.STRIP_H, False, lay.width).copy()
+    _draw_labels(image, lay, language)
     _draw_dice(image, game)
-    _strip_text(image, lay.width, game)
-    _draw_names(image, lay, game.seats, frozenset(), current)
+    _strip_text(image, lay.width, game, language)
+    _draw_names(image, lay, game.seats, frozenset(), current, language)
     seat = game.current_seat
     preview = game.options() if game.dice is not None else None
     joker = game.dice is not None and seat.card.joker_applies(game.dice)
@@ -473,45 +582,63 @@ def turn_image(game: Game) -> Image.Image:
     return image
 
 
-def render_turn(game: Game) -> bytes:
-    """PNG bytes of the live board for ``game``."""
-    return _encode(turn_image(game), LIVE_BOARD_COMPRESSION)
+def render_turn(game: Game, language: str = ENGLISH) -> bytes:
+    """PNG bytes of the live board for ``game``, its words in ``language``."""
+    return _encode(turn_image(game, language), LIVE_BOARD_COMPRESSION)
 
 
-def final_image(game: Game) -> Image.Image:
+def final_image(game: Game, language: str = ENGLISH) -> Image.Image:
     """The final sheet: every column, winners highlighted, and a row of places."""
+    _ = lang(language)
     top = s.BOARD_TITLE_H
     standings = game.standings()
     winners = frozenset(st.seat for st in standings if st.place == 1)
     lay = layout(len(game.seats), top, final=True)
     image = _base(len(game.seats), winners, top, True, lay.width).copy()
-    names = ", ".join(game.seats[w].name for w in sorted(winners)) or "nobody"
-    _title(image, lay.width, f"Game over · {names} won", game.preset.title)
-    _draw_names(image, lay, game.seats, winners, None)
+    _draw_labels(image, lay, language)
+    names = ", ".join(game.seats[w].name for w in sorted(winners))
+    if names:
+        # TRANSLATORS: the final sheet's title; {names} is one winner or several (a tie).
+        title = _.ngettext("Game over · {names} won", "Game over · {names} won",
+                           len(winners), names=names)  # fmt: skip
+    else:
+        title = _("Game over · nobody won")
+    _title(image, lay.width, title, _(game.preset.title))
+    _draw_names(image, lay, game.seats, winners, None, language)
     place_of = {st.seat: st.place for st in standings}
+    pad = _header_pad(lay.col_w)  # a narrow column's place may use it all, as its name does
     for c, seat in enumerate(game.seats):
         _draw_column(image, lay, c, seat, c in winners, None, False, 0)
         place = place_of.get(c)
-        label = ordinal(place) if place is not None else "left"
+        # TRANSLATORS: the place of a player who left the game before its end; a short word.
+        label = ordinal(place, language) if place is not None else _("left")
         fg = s.INK if place is not None else s.MUTED
-        _cell(image, lay, c, PLACE, label, fg, _cell_bg(PLACE, c in winners), True)
+        text, size = shrink_to_fit((label,), lay.col_w - 2 * pad, FONT, HEADER_MIN_FONT, True)
+        bg = _cell_bg(PLACE, c in winners)
+        _cell(image, lay, c, PLACE, text, fg, bg, True, size=size, pad=pad)
     return image
 
 
-def render_final(game: Game) -> bytes:
+def render_final(game: Game, language: str = ENGLISH) -> bytes:
     """PNG bytes of the final scorecard with places, winners highlighted."""
-    return _encode(final_image(game))
+    return _encode(final_image(game, language))
 
 
-def scorecard_image(game: Game, seat_index: int) -> Image.Image:
+def scorecard_image(game: Game, seat_index: int, language: str = ENGLISH) -> Image.Image:
     """One player's sheet; their open boxes are previewed if it is their turn and dice lie."""
+    _ = lang(language)
     seat = game.seats[seat_index]
     top = s.BOARD_TITLE_H
     lay = layout(1, top)
     is_current = seat_index == game.current and not game.is_over
     image = _base(1, frozenset({0}) if is_current else frozenset(), top, False, lay.width).copy()
-    _title(image, lay.width, f"{seat.name} · {seat.card.total} points", game.preset.title)
-    _draw_names(image, lay, [seat], frozenset(), 0 if is_current else None)
+    _draw_labels(image, lay, language)
+    total = seat.card.total
+    # TRANSLATORS: the scorecard's title: the player's name and their points so far.
+    title = _.ngettext("{name} · {points} point", "{name} · {points} points", total,
+                       name=seat.name, points=total)  # fmt: skip
+    _title(image, lay.width, title, _(game.preset.title))
+    _draw_names(image, lay, [seat], frozenset(), 0 if is_current else None, language)
     preview = game.options() if is_current and game.dice is not None else None
     joker = preview is not None and game.dice is not None and seat.card.joker_applies(game.dice)
     bonus = 0
@@ -521,12 +648,25 @@ def scorecard_image(game: Game, seat_index: int) -> Image.Image:
     return image
 
 
-def render_scorecard(game: Game, seat_index: int) -> bytes:
+def render_scorecard(game: Game, seat_index: int, language: str = ENGLISH) -> bytes:
     """PNG bytes of one player's scorecard."""
-    return _encode(scorecard_image(game, seat_index))
+    return _encode(scorecard_image(game, seat_index, language))
 
 
-def ordinal(place: int) -> str:
-    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+def ordinal(place: int, language: str = ENGLISH) -> str:
+    """A place as ``language`` writes it: 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st in
+    English; 1., 2. in German, 1er, 2e in French... (by CLDR's ordinal categories)."""
+    _ = lang(language)
+    form = _.locale.ordinal_form(place)
+    if form == "one":
+        # TRANSLATORS: a place, by CLDR's ordinal category of the number: "one" (English
+        # 1, 21, 31: 1st; French 1: "{n}er"). A language without it writes it as "{n}th".
+        return _("{n}st", n=place)
+    if form == "two":
+        # TRANSLATORS: a place, CLDR's ordinal category "two" (English 2, 22: 2nd); else as "{n}th".
+        return _("{n}nd", n=place)
+    if form == "few":
+        # TRANSLATORS: a place, CLDR's ordinal category "few" (English 3, 23: 3rd); else as "{n}th".
+        return _("{n}rd", n=place)
+    # TRANSLATORS: a place, every other number (4th, 11th; German "{n}.", French "{n}e").
+    return _("{n}th", n=place)

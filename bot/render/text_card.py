@@ -2,8 +2,10 @@
 in for the pictures in a channel where the bot may not attach files.
 
 Kept narrow for a phone (a code block that wraps loses its columns): 27 characters for two
-seats, a name column as wide as "Optimal" (the computer player's name); from four seats on
-the boxes get short names.
+seats, a name column as wide as "Optimal" (the computer player's name), labels of at most 11
+characters (the board's words, ``cards.row_words``; a language whose word is longer gives a
+short form, "Kl. Straße"); from four seats on the boxes get short names of at most 5.
+Every word is in the game's language (``language``, a ``bot.i18n`` catalog code).
 """
 
 from __future__ import annotations
@@ -11,31 +13,58 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine import UPPER, Category, Game, Seat
+from bot.i18n import ENGLISH, lang
 
-from .cards import LABELS, STACKED_ROWS, Row
+from .cards import STACKED_ROWS, Row, row_words
 
-SHORT: dict[Row, str] = {
-    Category.ONES: "1s",
-    Category.TWOS: "2s",
-    Category.THREES: "3s",
-    Category.FOURS: "4s",
-    Category.FIVES: "5s",
-    Category.SIXES: "6s",
-    "upper": "Up",
-    "bonus": "+35",
-    Category.THREE_OF_A_KIND: "3K",
-    Category.FOUR_OF_A_KIND: "4K",
-    Category.FULL_HOUSE: "FH",
-    Category.SMALL_STRAIGHT: "SS",
-    Category.LARGE_STRAIGHT: "LS",
-    Category.YAHTZEE: "Yz",
-    Category.CHANCE: "Ch",
-    "ybonus": "Y+",
-    "total": "Tot",
-}
 SHORT_FROM_SEATS = 4
 NAME_W = 7  # a column's width: names are cut to it ("Optimal" fits whole)
+LABEL_W = 11  # a label's most characters: 11 + 2 x (1 + 7) = 27, a phone's code block
+SHORT_W = 5  # a short label's most characters: 5 + 8 x (1 + 4) = 45
 OPEN = "-"
+
+
+def label(row: Row, language: str = ENGLISH) -> str:
+    """A row's name in the text scorecard: the first of its words (as the board has them)
+    of at most ``LABEL_W`` characters, else the first cut to that with an ellipsis."""
+    words = row_words(row, language)
+    return next((w for w in words if len(w) <= LABEL_W), words[0][: LABEL_W - 1] + "…")
+
+
+def short_label(row: Row, language: str = ENGLISH) -> str:
+    """A row's short name, for four seats or more ("1s", "3K", "Tot")."""
+    _ = lang(language)
+    if isinstance(row, Category) and row.face is not None:
+        # TRANSLATORS: Ones ... Sixes ({n} is 1 to 6) in the text scorecard of 4 or more
+        # players, where each box has a name of at most 5 characters: "1s" ... "6s".
+        word = _("{n}s", n=row.face)
+    elif row == "bonus":
+        word = "+35"
+    else:
+        words: dict[Row, str] = {
+            # TRANSLATORS: the upper section's sum, short (at most 5 characters): "Up".
+            "upper": _("Up"),
+            # TRANSLATORS: Three of a Kind, short (at most 5 characters): "3K".
+            Category.THREE_OF_A_KIND: _("3K"),
+            # TRANSLATORS: Four of a Kind, short (at most 5 characters): "4K".
+            Category.FOUR_OF_A_KIND: _("4K"),
+            # TRANSLATORS: Full House, short (at most 5 characters): "FH".
+            Category.FULL_HOUSE: _("FH"),
+            # TRANSLATORS: Small Straight, short (at most 5 characters): "SS".
+            Category.SMALL_STRAIGHT: _("SS"),
+            # TRANSLATORS: Large Straight, short (at most 5 characters): "LS".
+            Category.LARGE_STRAIGHT: _("LS"),
+            # TRANSLATORS: the Yahtzee box, short (at most 5 characters): "Yz".
+            Category.YAHTZEE: _("Yz"),
+            # TRANSLATORS: Chance, short (at most 5 characters): "Ch".
+            Category.CHANCE: _("Ch"),
+            # TRANSLATORS: the Yahtzee bonuses, short (at most 5 characters): "Y+".
+            "ybonus": _("Y+"),
+            # TRANSLATORS: the total, short (at most 5 characters): "Tot".
+            "total": _("Tot"),
+        }
+        word = words[row]
+    return word[:SHORT_W]
 
 
 def _cell(seat: Seat, row: Row) -> str:
@@ -54,11 +83,11 @@ def _cell(seat: Seat, row: Row) -> str:
     return str(card.total)
 
 
-def _name(name: str, width: int) -> str:
+def _name(name: str, width: int, empty: str = "Player") -> str:
     """A name for a column ``width`` wide: whole if it fits, else its first word if that
     fits and is not a scrap ("Optimal bot" is "Optimal", "Anna Maria" is "Anna", but "A
     very long name" is "A very…"), else cut with an ellipsis."""
-    clean = " ".join(name.replace("`", "'").split()) or "Player"
+    clean = " ".join(name.replace("`", "'").split()) or empty
     if len(clean) <= width:
         return clean
     first = clean.split(" ", 1)[0]
@@ -67,14 +96,18 @@ def _name(name: str, width: int) -> str:
     return clean[: width - 1] + "…"
 
 
-def card_text(game: Game, seats: Sequence[int] | None = None) -> str:
-    """The card of ``seats`` (default: every seat) as aligned lines, a column per seat."""
+def card_text(game: Game, seats: Sequence[int] | None = None, language: str = ENGLISH) -> str:
+    """The card of ``seats`` (default: every seat) as aligned lines, a column per seat, its
+    words in ``language``."""
+    _ = lang(language)
     chosen = list(range(len(game.seats))) if seats is None else list(seats)
     short = len(chosen) >= SHORT_FROM_SEATS
-    labels = SHORT if short else LABELS
+    labels = {row: short_label(row, language) if short else label(row, language)
+              for row in STACKED_ROWS}  # fmt: skip
     label_w = max(len(labels[row]) for row in STACKED_ROWS)
     width = 4 if short else NAME_W
-    heads = [f"#{i + 1}" if short else _name(game.seats[i].name, width) for i in chosen]
+    player = _("Player")
+    heads = [f"#{i + 1}" if short else _name(game.seats[i].name, width, player) for i in chosen]
     lines = [" " * label_w + "".join(f" {h:>{width}}" for h in heads)]
     for row in STACKED_ROWS:
         cells = "".join(f" {_cell(game.seats[i], row):>{width}}" for i in chosen)

@@ -1,7 +1,9 @@
 """Reusable pictures in the game's style: a ranked table and a small bar or line chart.
 
 The leaderboard and the stats command draw with these; like the game images they are pure
-functions that return PNG bytes.
+functions that return PNG bytes. The words they add themselves (default headers, "No results
+yet", the stats chart's titles) are in ``language`` (a ``bot.i18n`` catalog code); titles,
+headers and cells the caller gives are drawn as given.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
+
+from bot.i18n import ENGLISH, lang
 
 from . import style as s
 from .text import fit, text_tile, text_width
@@ -42,10 +46,16 @@ def _encode(image: Image.Image) -> bytes:
 def render_table(
     title: str,
     rows: Sequence[TableRow],
-    headers: tuple[str, str, str, str] = ("#", "Player", "Score", ""),
+    headers: tuple[str, str, str, str] | None = None,
     footer: str | None = None,
+    language: str = ENGLISH,
 ) -> bytes:
-    """A table of ranked rows with a title, column headers and an optional footer line."""
+    """A table of ranked rows with a title, column headers (by default #, Player, Score)
+    and an optional footer line."""
+    _ = lang(language)
+    if headers is None:
+        headers = ("#", _("Player"), _("Score"), "")
+    player = _("Player")
     rank_w, name_w, figure_w, extra_w = table_columns(rows, headers)
     body = max(len(rows), 1)
     height = s.TITLE_H + s.ROW_H * (1 + body) + (s.ROW_H if footer else 0)
@@ -65,7 +75,7 @@ def render_table(
     ) -> None:
         if w <= 2 * s.PAD or not text:
             return
-        fitted = fit(text, w - 2 * s.PAD, s.FONT_SIZE, bold, empty="Player")
+        fitted = fit(text, w - 2 * s.PAD, s.FONT_SIZE, bold, empty=player)
         tile = text_tile(fitted, w - 2 * s.PAD, s.ROW_H - 2, fg, bg, s.FONT_SIZE, bold, align)
         pal.paste(tile, (x + s.PAD, y + 1))
 
@@ -75,7 +85,8 @@ def render_table(
         put(x, s.TITLE_H, w, header, s.HEADER_TEXT, s.HEADER, True, align)
         x += w
     if not rows:
-        put(0, s.TITLE_H + s.ROW_H, TABLE_WIDTH, "No results yet", s.MUTED, s.PAPER, False, "left")
+        empty = _("No results yet")
+        put(0, s.TITLE_H + s.ROW_H, TABLE_WIDTH, empty, s.MUTED, s.PAPER, False, "left")
     for i, row in enumerate(rows):
         y = s.TITLE_H + s.ROW_H * (1 + i)
         bg = s.HILITE if row.highlight else (s.PAPER if i % 2 == 0 else s.BAND)
@@ -134,14 +145,21 @@ def render_chart(
     return _encode(chart_image(title, values, labels, kind, axes))
 
 
-def render_stats(title: str, recent: Sequence[float], buckets: Sequence[tuple[str, int]]) -> bytes:
+def render_stats(
+    title: str,
+    recent: Sequence[float],
+    buckets: Sequence[tuple[str, int]],
+    language: str = ENGLISH,
+) -> bytes:
     """A player's recent scores as a line over their score distribution as bars."""
-    trend = chart_image(
-        title, recent, [str(i + 1) for i in range(len(recent))], "line", ("game", "score")
-    )
+    _ = lang(language)
+    # TRANSLATORS: the stats chart's axes: "game" (each of the last games), "score" (points).
+    axes = (_("game"), _("score"))
+    trend = chart_image(title, recent, [str(i + 1) for i in range(len(recent))], "line", axes)
     spread = chart_image(
-        "Score distribution", [n for _, n in buckets], [label for label, _ in buckets], "bar",
-        ("score", "games"), whole=True,
+        _("Score distribution"), [n for _l, n in buckets], [label for label, _n in buckets],
+        # TRANSLATORS: the score distribution's axes: "score" (points), "games" (how many).
+        "bar", (_("score"), _("games")), whole=True,
     )  # fmt: skip
     image = Image.new("P", (CHART_WIDTH, CHART_HEIGHT * 2))
     image.putpalette(s.palette().getpalette() or [])

@@ -265,12 +265,13 @@ class Store(abc.ABC):
         room_for: tuple[int, int] | None = None,
         daily: str | None = None,
         hints: bool = True,
+        language: str = "en",
     ) -> GameRow:
         """Open a lobby; ``ChannelBusy`` if the channel has a live game already, ``AlreadyApplied``
         if ``request_id`` opened one already, ``SeatLimit`` if ``room_for`` (member,
         limit) says the member has no room for another. ``daily``: the host's try at
         that day's challenge, ``DailyTaken`` if they had it already. ``hints``: whether
-        the game offers hints."""
+        the game offers hints; ``language``: its channel messages'."""
         return await self.write(
             lambda tx: tx.create_game(
                 guild_id=guild_id,
@@ -283,6 +284,7 @@ class Store(abc.ABC):
                 room_for=room_for,
                 daily=daily,
                 hints=hints,
+                language=language,
             )
         )
 

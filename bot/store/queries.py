@@ -103,7 +103,8 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, preset, players, state, version, "
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
-    "timeout_policy, thread_id, hints, pictures, daily, reminder_message_id, notify_at"
+    "timeout_policy, thread_id, hints, pictures, daily, reminder_message_id, notify_at, "
+    "language"
 )
 
 
@@ -138,6 +139,7 @@ def _game(row: Row) -> GameRow:
         daily=row[25],
         reminder_message_id=row[26],
         notify_at=row[27],
+        language=row[28],
     )
 
 
@@ -313,14 +315,16 @@ class Reads:
         if guild_id is None:
             return GuildSettings()
         row = yield from _one(
-            "SELECT preset, turn_seconds, timeout_policy, use_threads, auto_roll "
+            "SELECT preset, turn_seconds, timeout_policy, use_threads, auto_roll, language "
             "FROM guild_settings "
             "WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return GuildSettings()
-        return GuildSettings(str(row[0]), int(row[1]), str(row[2]), bool(row[3]), bool(row[4]))
+        return GuildSettings(
+            str(row[0]), int(row[1]), str(row[2]), bool(row[3]), bool(row[4]), row[5]
+        )
 
     def player_notify(self, user_id: int) -> Plan[bool]:
         """Whether a player asked to be told privately of their turns (/yahtzee notify)."""
@@ -514,12 +518,13 @@ class Transaction(Reads):
         room_for: tuple[int, int] | None = None,
         daily: str | None = None,
         hints: bool = True,
+        language: str = "en",
     ) -> Plan[GameRow]:
         """Open a lobby; ``ChannelBusy`` if the channel has a live game already,
         ``AlreadyApplied`` if ``request_id`` opened one already, ``SeatLimit`` if
         ``room_for`` (member, limit) says the member has no room for another. ``daily``:
         the host's try at that day's challenge, ``DailyTaken`` if they had it already.
-        ``hints``: whether the game offers hints."""
+        ``hints``: whether the game offers hints; ``language``: its channel messages'."""
         yield from self._room_for(room_for)
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
@@ -527,10 +532,10 @@ class Transaction(Reads):
         try:
             rows = yield Query(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-                "created_at, updated_at, deadline_at, daily, hints) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) "
+                "created_at, updated_at, deadline_at, daily, hints, language) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {_GAME_COLUMNS}",
-                (*values, daily, int(hints)),
+                (*values, daily, int(hints), language),
                 conflicts=True,
             )
         except Conflict:
@@ -745,10 +750,12 @@ class Transaction(Reads):
         """Store a server's settings (validated by the caller)."""
         yield from _all(
             "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
-            "use_threads, auto_roll, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "use_threads, auto_roll, language, updated_by, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
             "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
             "use_threads = excluded.use_threads, auto_roll = excluded.auto_roll, "
+            "language = excluded.language, "
             "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
             (
                 guild_id,
@@ -757,6 +764,7 @@ class Transaction(Reads):
                 settings.timeout_policy,
                 int(settings.use_threads),
                 int(settings.auto_roll),
+                settings.language,
                 user_id,
                 now(),
             ),

@@ -105,6 +105,7 @@ class GameRow:
     daily: str | None = None  # the day whose dice a daily challenge is played with
     reminder_message_id: int | None = None  # the turn's half-time reminder, until it ends
     notify_at: str | None = None  # when the player to move is told privately (/yahtzee notify)
+    language: str = "en"  # what its channel messages and pictures say (a bot.i18n catalog)
 
     @property
     def is_live(self) -> bool:
@@ -126,6 +127,7 @@ class GuildSettings:
     timeout_policy: str = "scratch"
     use_threads: bool = False
     auto_roll: bool = False  # each turn's first roll is made as the turn starts
+    language: str | None = None  # new games' language; None: the server's, as Discord says
 
 
 # A message id recorded for a message that can never be posted (its channel is gone): the

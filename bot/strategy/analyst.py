@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.engine import Category, Game
+from bot.i18n.words import said_text
 from bot.workers import Workers
 
 from .decisions import Choice, best_box, evaluate, judge, state_of, stop_now, supports
@@ -61,7 +62,8 @@ def _judge(
     table: Table, state: dict[str, Any], keep: tuple[int, ...] | None, box: str | None
 ) -> tuple[float, str] | None:
     category = Category(box) if box is not None else None
-    return judge(table, Game.from_dict(state), keep, category)
+    judged = judge(table, Game.from_dict(state), keep, category)
+    return None if judged is None else (judged[0], said_text(judged[1]))
 
 
 def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
@@ -267,7 +269,8 @@ class Analyst:
     async def judge(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> tuple[float, str] | None:
-        """``decisions.judge`` for the current player's decision, off the event loop."""
+        """``decisions.judge`` for the current player's decision, off the event loop: the
+        decision in words kept as text for the move log (``bot.i18n.words.said_text``)."""
         if self.table is None:
             return None
         return await self._run(_judge, game.to_dict(), keep, box.value if box is not None else None)

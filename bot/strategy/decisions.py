@@ -24,6 +24,7 @@ from bot.engine import (
 )
 from bot.engine.categories import YAHTZEE_POINTS
 from bot.engine.dice import as_dice
+from bot.i18n.words import Said, Sentence, Word
 
 from .dice_space import dice_space
 from .solver import BOX_ORDER, MASKS, UPPER_CAP, Solver, Table, keep_averages
@@ -37,8 +38,12 @@ def supports(preset: Preset | str) -> bool:
     return Preset.parse(preset) in SOLVED_PRESET
 
 
-class Unsupported(ValueError):
-    """No exact values for this preset."""
+class Unsupported(Sentence, ValueError):
+    """No exact values for this preset: a sentence for the player (``template``, ``values``:
+    ``str.format`` fields, as a ``RuleError``'s)."""
+
+    def __init__(self, message: str = "", /, **values: object) -> None:
+        super().__init__(self.set_sentence(message, values))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +55,33 @@ class Choice:
     keep: tuple[int, ...] | None = None  # or keep these dice and roll the others
     points: int | None = None  # what scoring in ``box`` gets now (0: a scratch)
 
-    def describe(self) -> str:
-        """The choice in plain words ("Scratch Large Straight now" for 0 points)."""
+    def describe(self, within: bool = False) -> Said:
+        """The choice in plain words ("Scratch Large Straight now" for 0 points); ``str()``
+        of it is the English. ``within``: as it reads inside a sentence (lower case)."""
         if self.box is not None:
+            box = Word(self.box.label)
             if self.points == 0:
-                return f"Scratch {self.box.label} now (0 points)"
-            return f"Score {self.box.label} now"
+                if within:
+                    return Said("scratch {box} now (0 points)", box=box)
+                return Said("Scratch {box} now (0 points)", box=box)
+            return Said("score {box} now", box=box) if within else Said("Score {box} now", box=box)
         assert self.keep is not None
-        rolled = 5 - len(self.keep)
         if not self.keep:
-            return "Roll all five again"
-        return f"Keep {'-'.join(map(str, self.keep))} and roll {count_word(rolled)}"
+            return Said("roll all five again") if within else Said("Roll all five again")
+        kept = "-".join(map(str, self.keep))
+        if within:
+            return {
+                1: Said("keep {kept} and roll four", kept=kept),
+                2: Said("keep {kept} and roll three", kept=kept),
+                3: Said("keep {kept} and roll two", kept=kept),
+                4: Said("keep {kept} and roll one", kept=kept),
+            }[len(self.keep)]
+        return {
+            1: Said("Keep {kept} and roll four", kept=kept),
+            2: Said("Keep {kept} and roll three", kept=kept),
+            3: Said("Keep {kept} and roll two", kept=kept),
+            4: Said("Keep {kept} and roll one", kept=kept),
+        }[len(self.keep)]
 
 
 def count_word(n: int) -> str:
@@ -133,7 +154,8 @@ def evaluate(
     left) every distinct set of dice to keep."""
     if SOLVED_PRESET.get(card.preset) != table.rules:
         raise Unsupported(
-            f"Exact advice is available for the official rules only, not {card.preset.title}."
+            "Exact advice is available for the official rules only, not {preset}.",
+            preset=Word(card.preset.title),
         )
     d = as_dice(dice)
     choices = [
@@ -210,7 +232,7 @@ def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
 
 def judge(
     table: Table, game: Game, keep: tuple[int, ...] | None, box: Category | None
-) -> tuple[float, str] | None:
+) -> tuple[float, Said] | None:
     """What the current player's decision gives up against optimal play, and the decision in
     words (with the better one when it lost): keeping ``keep`` and rolling, or scoring ``box``.
 
@@ -223,21 +245,34 @@ def judge(
         choices = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
     except Unsupported:
         return None
+    did: Said
     if box is not None:
         chosen = next((c for c in choices if c.box is box), None)
-        did = f"you scored {box.label}"
+        did = Said("you scored {box}", box=Word(box.label))
     else:
         chosen = next((c for c in choices if c.keep == keep), None)
-        did = f"you kept {'-'.join(map(str, keep))}" if keep else "you rolled all five again"
+        kept = "-".join(map(str, keep or ()))
+        did = Said("you kept {kept}", kept=kept) if keep else Said("you rolled all five again")
     if chosen is None:
         return None
     loss = max(0.0, choices[0].value - chosen.value)
-    which = ("first", "second", "third")[game.rolls_used - 1]
-    text = f"Round {game.round}, {which} roll: {did}"
-    if loss > 1e-9:
-        better = choices[0].describe()
-        text += f"; {better[:1].lower()}{better[1:]} was worth {loss:.1f} more"
-    return loss, text
+    at, first = game.round, game.rolls_used
+    if loss <= 1e-9:
+        return loss, (
+            Said("Round {round}, first roll: {did}", round=at, did=did)
+            if first == 1
+            else Said("Round {round}, second roll: {did}", round=at, did=did)
+            if first == 2
+            else Said("Round {round}, third roll: {did}", round=at, did=did)
+        )
+    values = {"round": at, "did": did, "better": choices[0].describe(True), "loss": f"{loss:.1f}"}
+    return loss, (
+        Said("Round {round}, first roll: {did}; {better} was worth {loss} more", **values)
+        if first == 1
+        else Said("Round {round}, second roll: {did}; {better} was worth {loss} more", **values)
+        if first == 2
+        else Said("Round {round}, third roll: {did}; {better} was worth {loss} more", **values)
+    )
 
 
 def best(table: Table, card: Scorecard, dice: Dice | Sequence[int], rolls_left: int) -> Choice:

@@ -288,12 +288,12 @@ class RollButton(Control[Button], key="roll", fields=TURN, handler="roll_dice"):
     @classmethod
     def payload(
         cls, game_id: int, turn: int, rolls: int, left: int = ROLLS_PER_TURN,
-        disabled: bool = False,
+        disabled: bool = False, label: str | None = None,
     ) -> dict[str, Any]:  # fmt: skip
         return {
             "type": discord.ComponentType.button.value,
             "style": discord.ButtonStyle.primary.value,
-            "label": f"Roll ({left} left)",
+            "label": label or f"Roll ({left} left)",
             "emoji": {"name": "\N{GAME DIE}"},
             "custom_id": cls.make_id(game_id=game_id, turn=turn, rolls=rolls),
             "disabled": left == 0 or disabled,
@@ -308,13 +308,15 @@ class BoxSelect(SelectControl, key="box", fields=TURN, handler="score_box"):
         cls, game_id: int, turn: int, rolls: int,
         options: list[discord.SelectOption] | None = None,
         waiting: str = "Roll first, then pick a box",
+        placeholder: str = "Pick a box to score",
+        empty: str = "Roll first",
     ) -> dict[str, Any]:  # fmt: skip
         usable = bool(options)
-        choices = options or [discord.SelectOption(label="Roll first", value="none")]
+        choices = options or [discord.SelectOption(label=empty, value="none")]
         return {
             "type": discord.ComponentType.string_select.value,
             "custom_id": cls.make_id(game_id=game_id, turn=turn, rolls=rolls),
-            "placeholder": "Pick a box to score" if usable else waiting,
+            "placeholder": placeholder if usable else waiting,
             "options": [option.to_dict() for option in choices],
             "min_values": 1,
             "max_values": 1,
@@ -335,19 +337,17 @@ def _game_button(
 class ScorecardButton(Control[Button], key="card", fields=GAME, handler="show_scorecard"):
     """The clicker's own scorecard (or the current player's, for a spectator), private."""
 
-    def __init__(self, game_id: int) -> None:
-        button = _game_button(
-            type(self), game_id, "Scorecard", discord.ButtonStyle.secondary, row=1
-        )
+    def __init__(self, game_id: int, label: str = "Scorecard") -> None:
+        button = _game_button(type(self), game_id, label, discord.ButtonStyle.secondary, row=1)
         super().__init__(button, game_id=game_id)
 
 
 class HintButton(Control[Button], key="hint", fields=GAME, handler="show_hint"):
     """The best three choices for the player whose turn it is (private)."""
 
-    def __init__(self, game_id: int, disabled: bool = False) -> None:
+    def __init__(self, game_id: int, label: str = "Hint", disabled: bool = False) -> None:
         button = _game_button(
-            type(self), game_id, "Hint", discord.ButtonStyle.secondary,
+            type(self), game_id, label, discord.ButtonStyle.secondary,
             "\N{ELECTRIC LIGHT BULB}", disabled, row=1,
         )  # fmt: skip
         super().__init__(button, game_id=game_id)
@@ -358,9 +358,9 @@ class UndoButton(
 ):
     """Take back the scoring shown on this message, until the next roll."""
 
-    def __init__(self, game_id: int, turn: int) -> None:
+    def __init__(self, game_id: int, turn: int, label: str = "Undo") -> None:
         button = Button(
-            label="Undo",
+            label=label,
             emoji="\N{LEFTWARDS ARROW WITH HOOK}",
             style=discord.ButtonStyle.secondary,
             custom_id=self.make_id(game_id=game_id, turn=turn),
@@ -371,9 +371,9 @@ class UndoButton(
 class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="show_analysis"):
     """A player's report card for the finished game (private)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, label: str = "Analysis") -> None:
         button = _game_button(
-            type(self), game_id, "Analysis", discord.ButtonStyle.secondary, "\N{BAR CHART}"
+            type(self), game_id, label, discord.ButtonStyle.secondary, "\N{BAR CHART}"
         )
         super().__init__(button, game_id=game_id)
 
@@ -381,24 +381,24 @@ class AnalysisButton(Control[Button], key="analysis", fields=GAME, handler="show
 class ReplayButton(Control[Button], key="replay", fields=GAME, handler="show_replay"):
     """A finished daily challenge told turn by turn (private)."""
 
-    def __init__(self, game_id: int) -> None:
-        button = _game_button(type(self), game_id, "Replay", discord.ButtonStyle.secondary)
+    def __init__(self, game_id: int, label: str = "Replay") -> None:
+        button = _game_button(type(self), game_id, label, discord.ButtonStyle.secondary)
         super().__init__(button, game_id=game_id)
 
 
 class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="play_again"):
     """A new lobby that invites the same players."""
 
-    def __init__(self, game_id: int) -> None:
-        button = _game_button(type(self), game_id, "Play again", discord.ButtonStyle.success)
+    def __init__(self, game_id: int, label: str = "Play again") -> None:
+        button = _game_button(type(self), game_id, label, discord.ButtonStyle.success)
         super().__init__(button, game_id=game_id)
 
 
 class EndConfirmButton(Control[Button], key="end", fields=GAME, handler="end_confirmed"):
     """Confirms /yahtzee end."""
 
-    def __init__(self, game_id: int) -> None:
-        button = _game_button(type(self), game_id, "End the game", discord.ButtonStyle.danger)
+    def __init__(self, game_id: int, label: str = "End the game") -> None:
+        button = _game_button(type(self), game_id, label, discord.ButtonStyle.danger)
         super().__init__(button, game_id=game_id)
 
 
@@ -419,11 +419,17 @@ class PageButton(
     """Previous or Next on a leaderboard."""
 
     def __init__(
-        self, kind: str, period: str, page: int, step: str, disabled: bool = False
+        self,
+        kind: str,
+        period: str,
+        page: int,
+        step: str,
+        disabled: bool = False,
+        label: str | None = None,
     ) -> None:
         values = {"kind": kind, "period": period, "page": page, "step": step}
         button = Button(
-            label="Previous" if step == "prev" else "Next",
+            label=label or ("Previous" if step == "prev" else "Next"),
             style=discord.ButtonStyle.secondary,
             custom_id=self.make_id(**values),
             disabled=disabled,
@@ -440,9 +446,9 @@ class ShareButton(
     """Share on a private leaderboard or stats answer: post it for the whole channel.
     ``args`` is ``<kind>:<period>:<page>`` for a leaderboard, ``<user id>`` for stats."""
 
-    def __init__(self, what: str, args: str) -> None:
+    def __init__(self, what: str, args: str, label: str = "Share") -> None:
         button = Button(
-            label="Share",
+            label=label,
             emoji="\N{SPEAKING HEAD IN SILHOUETTE}",
             style=discord.ButtonStyle.secondary,
             custom_id=self.make_id(what=what, args=args),
@@ -465,16 +471,16 @@ class ResetConfirmButton(
 ):  # fmt: skip
     """Confirms /yahtzee-admin reset-leaderboard."""
 
-    def __init__(self, guild_id: int) -> None:
+    def __init__(self, guild_id: int, label: str = "Reset the leaderboard") -> None:
         button = Button(
-            label="Reset the leaderboard",
+            label=label,
             style=discord.ButtonStyle.danger,
             custom_id=self.make_id(guild_id=guild_id),
         )
         super().__init__(button, guild_id=guild_id)
 
 
-SETTING_ROWS = {"preset": 0, "turn": 1, "policy": 2}
+SETTING_ROWS = {"preset": 0, "turn": 1, "policy": 2, "language": 3}
 
 
 class SettingSelect(
@@ -510,12 +516,14 @@ class ThreadsButton(
 ):
     """Turns a switch setting on or off: thread mode, or each turn's opening roll."""
 
-    def __init__(self, guild_id: int, field: str = "threads", on: bool = False) -> None:
+    def __init__(
+        self, guild_id: int, field: str = "threads", on: bool = False, label: str | None = None
+    ) -> None:
         button = Button(
-            label=f"{TOGGLES[field]}: {'on' if on else 'off'}",
+            label=label or f"{TOGGLES[field]}: {'on' if on else 'off'}",
             style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
             custom_id=self.make_id(guild_id=guild_id, field=field),
-            row=3,
+            row=4,
         )
         super().__init__(button, guild_id=guild_id, field=field)
 

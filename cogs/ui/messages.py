@@ -24,17 +24,17 @@ from bot.games import (
 )
 from bot.games.leaderboards import (
     LEADERBOARD_KINDS,
-    PERIODS,
     LeaderboardPage,
     PlayerStats,
-    count_of,
     format_figure,
 )
 from bot.games.replay import Turn
+from bot.i18n import LANGUAGE_NAMES, Lang
+from bot.i18n.words import N_
 from bot.render.text_card import card_text, code_block
 from bot.strategy import supports
 from bot.strategy.analyst import BoxHint
-from bot.strategy.decisions import Choice, count_word
+from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
 
 from . import answers
@@ -61,6 +61,7 @@ from .components import (
     action_row,
 )
 from .emojis import DiceFaces
+from .language import public
 
 BOARD_FILE = "board.png"
 FINAL_FILE = "final.png"
@@ -126,35 +127,47 @@ def png(data: bytes, name: str) -> discord.File:
 
 def lobby_embed(row: GameView) -> discord.Embed:
     """The lobby: players so far, the host, the preset, and what to do."""
-    preset = row.preset
-    embed = discord.Embed(title="Yahtzee: lobby", colour=GREEN)
+    _ = public(row)
+    embed = discord.Embed(title=_("Yahtzee: lobby"), colour=GREEN)
     if row.status == "lobby":
-        embed.description = (
+        embed.description = _(
             "Press **Join** to take a seat (up to 8). The host presses **Start** when "
             "everyone is in; a solo game is fine too."
         )
     elif row.status == "active":
-        embed.description = "The game has started: the board is below."
+        embed.description = _("The game has started: the board is below.")
     else:
-        embed.description = "This lobby is closed."
+        embed.description = _("This lobby is closed.")
         embed.colour = GREY
+    host = _("(host)")
     seated = "\n".join(
-        f"`#{i}` {mention(player_id(uid), name)}" + (" (host)" if uid == row.host_id else "")
+        f"`#{i}` {mention(player_id(uid), name)}" + (f" {host}" if uid == row.host_id else "")
         for i, (uid, name) in enumerate(row.players, 1)
     )
     embed.add_field(
-        name=f"Players ({len(row.players)}/8)", value=seated or "nobody yet", inline=False
+        name=_("Players ({count}/8)", count=len(row.players)),
+        value=seated or _("nobody yet"),
+        inline=False,
     )
-    embed.set_footer(text=f"{preset.title} rules (/yahtzee rules tells them)")
+    embed.set_footer(text=_("{preset} rules (/yahtzee rules tells them)", preset=preset(_, row)))
     return embed
 
 
-def invitation(host: str, invited: list[tuple[int, str]]) -> str | None:
+def preset(_: Lang, row: GameView | Game) -> str:
+    """The name of the rules a game is played by, in ``_``'s language."""
+    return _(row.preset.title)
+
+
+def invitation(_: Lang, host: str, invited: list[tuple[int, str]]) -> str | None:
     """Play again's one ping: who is invited to the rematch and how to take a seat."""
     if not invited:
         return None
-    who = " ".join(f"<@{uid}>" for uid, _ in invited)
-    return f"{who}: {shown_name(host)} wants a rematch. Press **Join** to take a seat."
+    who = " ".join(f"<@{uid}>" for uid, _name in invited)
+    return _(
+        "{who}: {host} wants a rematch. Press **Join** to take a seat.",
+        who=who,
+        host=shown_name(host),
+    )
 
 
 def lobby_layout(row: GameView, note: str | None = None, controls: bool = True) -> Layout:
@@ -182,21 +195,27 @@ def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
     and these break where the meaning does."""
     if row.status != "lobby":
         return []
+    _ = public(row)
     rows: list[list[discord.ui.Item[Any]]] = [[], [], []]
     for action, label, style, line in (
-        ("join", "Join", discord.ButtonStyle.success, 0),
-        ("leave", "Leave", discord.ButtonStyle.secondary, 0),
-        ("start", "Start", discord.ButtonStyle.primary, 0),
-        ("cancel", "Cancel", discord.ButtonStyle.danger, 0),
-        ("bot-optimal", "Add bot (Optimal)", discord.ButtonStyle.secondary, 1),
-        ("bot-casual", "Add bot (Casual)", discord.ButtonStyle.secondary, 1),
-        ("bot-winning", "Add bot (To win)", discord.ButtonStyle.secondary, 1),
-        ("hints", f"Hints: {'on' if row.hints else 'off'}", discord.ButtonStyle.secondary, 2),
+        ("join", _("Join"), discord.ButtonStyle.success, 0),
+        ("leave", _("Leave"), discord.ButtonStyle.secondary, 0),
+        ("start", _("Start"), discord.ButtonStyle.primary, 0),
+        ("cancel", _("Cancel"), discord.ButtonStyle.danger, 0),
+        ("bot-optimal", _("Add bot (Optimal)"), discord.ButtonStyle.secondary, 1),
+        ("bot-casual", _("Add bot (Casual)"), discord.ButtonStyle.secondary, 1),
+        ("bot-winning", _("Add bot (To win)"), discord.ButtonStyle.secondary, 1),
+        (
+            "hints",
+            _("Hints: on") if row.hints else _("Hints: off"),
+            discord.ButtonStyle.secondary,
+            2,
+        ),
     ):
         rows[line].append(LobbyButton(action, row.id, label, style).item)
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
-        label = f"Remove {bots[-1]}"[:80]
+        label = _("Remove {name}", name=bots[-1])[:80]
         rows[2].append(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary).item)
     return [discord.ui.ActionRow(*items) for items in rows]
 
@@ -220,15 +239,17 @@ def layout_of(embed: discord.Embed, *rows: discord.ui.Item[Any]) -> Layout:
 # -- a turn ----------------------------------------------------------------------------------
 
 
-def scores_field(game: Game) -> str:
+def scores_field(_: Lang, game: Game) -> str:
     """Every seat's running total, numbered like the image's columns."""
     lines = []
     for i, seat in enumerate(game.seats):
-        marker = " \N{LEFTWARDS ARROW} to play" if i == game.current and not game.is_over else ""
+        marker = ""
+        if i == game.current and not game.is_over:
+            marker = " \N{LEFTWARDS ARROW} " + _("to play")
         if seat.left:
-            marker = " (left)"
+            marker = " " + _("(left)")
         elif seat.away:
-            marker = " (away: /yahtzee rejoin)"
+            marker = " " + _("(away: /yahtzee rejoin)")
         lines.append(
             f"`#{i + 1}` {mention(seat.player_id, seat.name)}: **{seat.card.total}**{marker}"
         )
@@ -241,73 +262,104 @@ NUMBERS = DiceFaces()
 
 def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
     """The live board's embed; the image is attached as board.png."""
+    _ = public(board.row)
     game = board.game
     assert game is not None
     seat = game.current_seat
     who = mention(seat.player_id, seat.name)
     if is_bot(seat.player_id):
-        text = bot_turn_text(game, who, faces)
+        text = bot_turn_text(_, game, who, faces)
     elif game.dice is None:
-        text = f"{who}, it's your turn: press **Roll**."
+        text = _("{who}, it's your turn: press **Roll**.", who=who)
     elif game.rolls_left == 0:
-        text = f"{who}: that was roll {ROLLS_PER_TURN} of {ROLLS_PER_TURN}. Pick a box to score."
+        text = _(
+            "{who}: that was roll {rolls} of {rolls}. Pick a box to score.",
+            who=who,
+            rolls=ROLLS_PER_TURN,
+        )
     else:
-        text = (
-            f"{who}: roll {game.rolls_used} of {ROLLS_PER_TURN}. Click dice to hold them, then "
-            "**Roll** again, or pick a box to score now."
+        text = _(
+            "{who}: roll {roll} of {rolls}. Click dice to hold them, then **Roll** again, or "
+            "pick a box to score now.",
+            who=who,
+            roll=game.rolls_used,
+            rolls=ROLLS_PER_TURN,
         )
     deadline = board.row.deadline
     if deadline is not None:  # a live countdown in every client's own time
-        text += f"\n\N{ALARM CLOCK} Time runs out <t:{int(deadline.timestamp())}:R>."
+        when = f"<t:{int(deadline.timestamp())}:R>"
+        text += "\n\N{ALARM CLOCK} " + _("Time runs out {when}.", when=when)
     embed = discord.Embed(
-        title=f"Yahtzee: round {game.round} of {ROUNDS}", description=text, colour=GREEN
+        title=_("Yahtzee: round {round} of {rounds}", round=game.round, rounds=ROUNDS),
+        description=text,
+        colour=GREEN,
     )
-    embed.add_field(name="Scores", value=scores_field(game), inline=False)
+    embed.add_field(name=_("Scores"), value=scores_field(_, game), inline=False)
     if board.image is not None:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     elif not board.row.pictures:  # no pictures here: the card as text, and the dice in words
         if game.dice is not None:
             held = game.held if game.rolls_left > 0 else (False,) * len(game.held)
-            embed.add_field(name="Dice", value=faces.text(game.dice, held), inline=False)
-        embed.add_field(name="Scorecard", value=code_block(card_text(game)), inline=False)
+            embed.add_field(name=_("Dice"), value=faces.text(game.dice, held), inline=False)
+        embed.add_field(
+            name=_("Scorecard"), value=code_block(card_text(game, language=_.code)), inline=False
+        )
     # (before a turn's first roll a game with pictures shows none: the roll brings it)
-    embed.set_footer(text=f"{game.preset.title} rules · /yahtzee rules · /yahtzee scorecard")
+    embed.set_footer(
+        text=_("{preset} rules · /yahtzee rules · /yahtzee scorecard", preset=preset(_, game))
+    )
     return embed
 
 
-def bot_turn_text(game: Game, who: str, faces: DiceFaces = NUMBERS) -> str:
+def bot_turn_text(_: Lang, game: Game, who: str, faces: DiceFaces = NUMBERS) -> str:
     """A computer player's turn so far, in words: what it kept and what it rolled."""
     dice = game.dice
     if dice is None:
-        return f"{who} is playing its turn: rolling."
+        return _("{who} is playing its turn: rolling.", who=who)
     shown = faces.text(dice)
     if game.rolls_used == 1:
-        what = f"rolled {shown}"
+        what = _("rolled {dice}", dice=shown)
     else:
         kept = sorted(face for face, held in zip(dice, game.held, strict=True) if held)
-        rolled = len(dice) - len(kept)
-        what = (
-            f"kept {faces.text(kept)} and rolled {count_word(rolled)}: {shown}"
-            if kept
-            else f"rolled all five again: {shown}"
-        )
-    return f"{who} is playing its turn. Roll {game.rolls_used} of {ROLLS_PER_TURN}: {what}."
+        values = {"kept": faces.text(kept), "dice": shown}
+        what = {
+            0: _("rolled all five again: {dice}", dice=shown),
+            1: _("kept {kept} and rolled four: {dice}", **values),
+            2: _("kept {kept} and rolled three: {dice}", **values),
+            3: _("kept {kept} and rolled two: {dice}", **values),
+            4: _("kept {kept} and rolled one: {dice}", **values),
+        }[len(kept)]
+    return _(
+        "{who} is playing its turn. Roll {roll} of {rolls}: {what}.",
+        who=who,
+        roll=game.rolls_used,
+        rolls=ROLLS_PER_TURN,
+        what=what,
+    )
 
 
-def box_label(option: BoxOption) -> tuple[str, str | None]:
+def box_label(_: Lang, option: BoxOption) -> tuple[str, str | None]:
     """A select option's label and description for a box the dice may be scored in."""
     if option.bonus_turn:
-        return f"Yahtzee bonus: +{option.points}", "Takes the bonus; no box is filled this turn"
+        return (
+            _("Yahtzee bonus: +{points}", points=option.points),
+            _("Takes the bonus; no box is filled this turn"),
+        )
     description = None
     if option.joker:
-        description = "Joker: forced here" if option.forced else "Joker"
         if option.bonus:
-            description += f", +{option.bonus} Yahtzee bonus"
-    return f"{option.category.label}: {option.points}", description
+            description = (
+                _("Joker: forced here, +{bonus} Yahtzee bonus", bonus=option.bonus)
+                if option.forced
+                else _("Joker, +{bonus} Yahtzee bonus", bonus=option.bonus)
+            )
+        else:
+            description = _("Joker: forced here") if option.forced else _("Joker")
+    return f"{_(option.category.label)}: {option.points}", description
 
 
 def box_options(
-    game: Game, best: BoxHint | None = None, faces: DiceFaces = NUMBERS
+    _: Lang, game: Game, best: BoxHint | None = None, faces: DiceFaces = NUMBERS
 ) -> list[discord.SelectOption]:
     """The menu of boxes: those that score first, then the scratches (0 points, said once),
     the hint's best box marked: with a star when scoring now is the best move, else as the
@@ -315,13 +367,13 @@ def box_options(
     scoring: list[discord.SelectOption] = []
     scratches: list[discord.SelectOption] = []
     for choice in game.choices():
-        label, description = box_label(choice)
+        label, description = box_label(_, choice)
         category = choice.category
         if best is not None and category is best.box:
             mark = (
-                "\N{WHITE MEDIUM STAR} Best move: score here now (hint)"
+                "\N{WHITE MEDIUM STAR} " + _("Best move: score here now (hint)")
                 if best.stop_now
-                else "Best box if you stop now; rolling again is better (hint)"
+                else _("Best box if you stop now; rolling again is better (hint)")
             )
             description = f"{mark}; {description}" if description else mark
         option = discord.SelectOption(
@@ -330,9 +382,11 @@ def box_options(
         )  # fmt: skip
         (scoring if choice.scores else scratches).append(option)
     if scratches:
-        note = "Scratch: 0 points"
-        if len(scratches) > 1:
-            note += " here and in the boxes below"
+        note = (
+            _("Scratch: 0 points here and in the boxes below")
+            if len(scratches) > 1
+            else _("Scratch: 0 points")
+        )
         first = scratches[0]
         first.description = f"{note}; {first.description}" if first.description else note
     for option in scoring + scratches:  # Discord's limit for a description
@@ -343,6 +397,7 @@ def box_options(
 
 def board_view(board: Board, faces: DiceFaces = NUMBERS) -> Payload:
     """Five die buttons; Roll and Scorecard (and Undo, Hint); the select of legal boxes."""
+    _ = public(board.row)
     game = board.game
     assert game is not None
     gid, turn, rolls = board.row.id, game.turn_number, game.rolls_used
@@ -357,17 +412,28 @@ def board_view(board: Board, faces: DiceFaces = NUMBERS) -> Payload:
         for i in range(5)
     ]
     controls: list[Mapping[str, Any]] = [
-        RollButton.payload(gid, turn, rolls, game.rolls_left, disabled=computer),
-        ScorecardButton(gid).item.to_component_dict(),
+        RollButton.payload(
+            gid,
+            turn,
+            rolls,
+            game.rolls_left,
+            computer,
+            _("Roll ({left} left)", left=game.rolls_left),
+        ),
+        ScorecardButton(gid, _("Scorecard")).item.to_component_dict(),
     ]
     if board.row.daily is not None and game.undo_player_id is not None:
         # a private board is also its scoring's summary: the Undo is on it, until the roll
-        controls.append(UndoButton(gid, turn - 1).item.to_component_dict())
+        controls.append(UndoButton(gid, turn - 1, _("Undo")).item.to_component_dict())
     if board.row.hints:
-        controls.append(HintButton(gid, disabled=computer).item.to_component_dict())
-    options = [] if computer else box_options(game, board.best_box, faces)
-    waiting = "The computer is playing its turn" if computer else "Roll first, then pick a box"
-    menu = BoxSelect.payload(gid, turn, rolls, options, waiting)
+        controls.append(HintButton(gid, _("Hint"), disabled=computer).item.to_component_dict())
+    options = [] if computer else box_options(_, game, board.best_box, faces)
+    waiting = (
+        _("The computer is playing its turn") if computer else _("Roll first, then pick a box")
+    )
+    menu = BoxSelect.payload(
+        gid, turn, rolls, options, waiting, _("Pick a box to score"), _("Roll first")
+    )
     return Payload([action_row(*dice), action_row(*controls), action_row(menu)])
 
 
@@ -377,41 +443,63 @@ def summary_embed(
     """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
     before the scoring, and a game's channel is read on phones): edit it in with
     ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
+    _ = public(scored.board.row)
     result = scored.result
+    who = mention(result.player_id, scored.scorer_name)
+    dice = faces.text(result.dice)
     if result.bonus_turn:
-        what = f"took a **Yahtzee bonus** (+{result.points}) with {faces.text(result.dice)}"
-    else:
-        what = (
-            f"scored **{result.points}** in **{result.category.label}** "
-            f"with {faces.text(result.dice)}"
+        text = _(
+            "{who} took a **Yahtzee bonus** (+{points}) with {dice}.",
+            who=who,
+            points=result.points,
+            dice=dice,
         )
-        if result.bonus:
-            what += f", plus a **+{result.bonus}** Yahtzee bonus"
-    text = f"{mention(result.player_id, scored.scorer_name)} {what}."
+    elif result.bonus:
+        text = _(
+            "{who} scored **{points}** in **{box}** with {dice}, plus a **+{bonus}** Yahtzee "
+            "bonus.",
+            who=who,
+            points=result.points,
+            box=_(result.category.label),
+            dice=dice,
+            bonus=result.bonus,
+        )
+    else:
+        text = _(
+            "{who} scored **{points}** in **{box}** with {dice}.",
+            who=who,
+            points=result.points,
+            box=_(result.category.label),
+            dice=dice,
+        )
     if (
         result.bonus
         or result.bonus_turn
         or (result.category is Category.YAHTZEE and result.points >= YAHTZEE_POINTS)
     ):  # a Yahtzee scored as one, or its bonus; five 1s put in Ones are no party
-        text = f"\N{PARTY POPPER} **Yahtzee!** {text}"
+        text = "\N{PARTY POPPER} " + _("**Yahtzee!** {said}", said=text)
     if timed_out:
-        text = f"\N{ALARM CLOCK} Time ran out, so the turn was played for them: {text}"
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out, so the turn was played for them: {said}", said=text
+        )
         if away:
-            text += (
-                " They timed out twice in a row and are skipped from now on; "
+            text += " " + _(
+                "They timed out twice in a row and are skipped from now on; "
                 "`/yahtzee rejoin` brings them back."
             )
     embed = discord.Embed(
-        title=f"Yahtzee: round {scored.round} of {ROUNDS}", description=text, colour=GREY
+        title=_("Yahtzee: round {round} of {rounds}", round=scored.round, rounds=ROUNDS),
+        description=text,
+        colour=GREY,
     )
-    embed.set_footer(text="This turn is over; the live board is below.")
+    embed.set_footer(text=_("This turn is over; the live board is below."))
     return embed
 
 
-def undo_view(game_id: int, turn: int) -> discord.ui.View:
+def undo_view(_: Lang, game_id: int, turn: int) -> discord.ui.View:
     """Only the Undo button, for the player who just scored."""
     view = Controls()
-    view.add_item(UndoButton(game_id, turn))
+    view.add_item(UndoButton(game_id, turn, _("Undo")))
     return view
 
 
@@ -427,37 +515,41 @@ def final_layout(
     dice), the final picture, the cards as text (for screen readers, and in place of the
     picture where the bot may not attach files), and Play again (a daily: Replay) with each
     player's Analysis. ``said``: a line above it all (the last scoring, on a private board)."""
+    _ = public(row)
     lines = []
     if daily is not None:
-        lines.append(daily_line(daily))
+        lines.append(daily_line(_, daily))
     for standing in game.standings():
         card = game.seats[standing.seat].card
+        who = mention(standing.player_id, standing.name)
         if standing.place is None:
-            lines.append(f"left: {mention(standing.player_id, standing.name)}: {standing.total}")
+            lines.append(_("left: {who}: {total}", who=who, total=standing.total))
             continue
         medal = MEDALS.get(standing.place, f"{standing.place}.")
         extras = []
         if card.upper_bonus:
-            extras.append(f"upper bonus {card.upper_bonus}")
+            extras.append(_("upper bonus {points}", points=card.upper_bonus))
         if card.yahtzee_bonus:
-            extras.append(f"Yahtzee bonus {card.yahtzee_bonus}")
+            extras.append(_("Yahtzee bonus {points}", points=card.yahtzee_bonus))
         tail = f" ({', '.join(extras)})" if extras else ""
-        lines.append(
-            f"{medal} {mention(standing.player_id, standing.name)}: **{standing.total}**{tail}"
-        )
+        lines.append(f"{medal} {who}: **{standing.total}**{tail}")
     winners = [s for s in game.standings() if s.place == 1]
     if len(game.seats) == 1:  # a solo game, a daily challenge's try: nobody to beat
-        title = f"Game over: {shown_name(game.seats[0].name)} scored {game.seats[0].card.total}!"
+        seat = game.seats[0]
+        title = _("Game over: {name} scored {total}!", name=shown_name(seat.name),
+                  total=seat.card.total)  # fmt: skip
     elif len(winners) == 1:
-        title = f"Game over: {shown_name(winners[0].name)} wins with {winners[0].total}!"
+        title = _("Game over: {name} wins with {total}!", name=shown_name(winners[0].name),
+                  total=winners[0].total)  # fmt: skip
     elif winners:
-        title = f"Game over: a {len(winners)}-way tie at {winners[0].total}!"
+        title = _("Game over: a {count}-way tie at {total}!", count=len(winners),
+                  total=winners[0].total)  # fmt: skip
     else:
-        title = "Game over"
+        title = _("Game over")
     after = (
-        "Replay tells the game turn by turn"
+        _("Replay tells the game turn by turn")
         if row.daily is not None
-        else "Play again opens a lobby for the same players"
+        else _("Play again opens a lobby for the same players")
     )
     parts: list[discord.ui.Item[Any]] = []
     if said:
@@ -465,127 +557,179 @@ def final_layout(
     parts += [discord.ui.TextDisplay(f"## {title}"), discord.ui.TextDisplay("\n".join(lines))]
     if picture:
         parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(FINAL_FILE))))
+    rules = _("{preset} rules", preset=preset(_, row))
     parts += [
-        discord.ui.TextDisplay(code_block(card_text(game))),
-        discord.ui.TextDisplay(f"-# {row.preset.title} rules \N{MIDDLE DOT} {after}"),
-        final_buttons(row.id, analysis=supports(row.preset), daily=row.daily is not None),
+        discord.ui.TextDisplay(code_block(card_text(game, language=_.code))),
+        discord.ui.TextDisplay(f"-# {rules} \N{MIDDLE DOT} {after}"),
+        final_buttons(_, row.id, analysis=supports(row.preset), daily=row.daily is not None),
     ]
     return Layout(discord.ui.Container(*parts, accent_colour=GOLD))
 
 
 def final_buttons(
-    game_id: int, analysis: bool = True, daily: bool = False
+    _: Lang, game_id: int, analysis: bool = True, daily: bool = False
 ) -> discord.ui.ActionRow[Any]:
     """Play again (a daily challenge: its Replay instead), and each player's Analysis."""
     buttons: list[discord.ui.Item[Any]] = [
-        (ReplayButton(game_id) if daily else PlayAgainButton(game_id)).item
+        (
+            ReplayButton(game_id, _("Replay"))
+            if daily
+            else PlayAgainButton(game_id, _("Play again"))
+        ).item
     ]
     if analysis:
-        buttons.append(AnalysisButton(game_id).item)
+        buttons.append(AnalysisButton(game_id, _("Analysis")).item)
     return discord.ui.ActionRow(*buttons)
 
 
-def daily_intro(day: str) -> str:
+def daily_intro(_: Lang, day: str) -> str:
     """The line above a daily challenge's private board."""
-    return (
-        f"\N{CALENDAR} Your daily challenge for {day}: the same dice for everyone today, "
-        "whatever they keep, so only you see this board. One try; the score is compared with "
-        "the Optimal bot's on the same dice, and only the result is posted in the channel. "
-        "Lost this message? `/yahtzee daily` shows it again."
+    return "\N{CALENDAR} " + _(
+        "Your daily challenge for {day}: the same dice for everyone today, whatever they "
+        "keep, so only you see this board. One try; the score is compared with the Optimal "
+        "bot's on the same dice, and only the result is posted in the channel. Lost this "
+        "message? `/yahtzee daily` shows it again.",
+        day=day,
     )
 
 
-def daily_result_layout(row: GameView, game: Game, entry: DailyEntry | None) -> Layout:
-    """What the channel sees of a daily challenge, as a Components V2 message: the result
-    alone (the card would tell others which boxes the day's dice fill), and Replay."""
+def daily_result_layout(_: Lang, row: GameView, game: Game, entry: DailyEntry | None) -> Layout:
+    """What the channel sees of a daily challenge (in ``_``, the channel's language), as a
+    Components V2 message: the result alone (the card would tell others which boxes the
+    day's dice fill), and Replay."""
     seat = game.seats[0]
     parts: list[discord.ui.Item[Any]] = [
         discord.ui.TextDisplay(
-            f"## Daily challenge {row.daily}: {shown_name(seat.name)} scored {seat.card.total}!"
+            "## "
+            + _(
+                "Daily challenge {day}: {name} scored {total}!",
+                day=row.daily,
+                name=shown_name(seat.name),
+                total=seat.card.total,
+            )
         )
     ]
     if entry is not None:
-        parts.append(discord.ui.TextDisplay(daily_line(entry)))
+        parts.append(discord.ui.TextDisplay(daily_line(_, entry)))
     parts += [
         discord.ui.TextDisplay(
-            "-# Play yours with /yahtzee daily \N{MIDDLE DOT} Replay opens to everyone when the "
-            "day is over"
+            "-# "
+            + _(
+                "Play yours with /yahtzee daily \N{MIDDLE DOT} Replay opens to everyone "
+                "when the day is over"
+            )
         ),
-        final_buttons(row.id, analysis=False, daily=True),
+        final_buttons(_, row.id, analysis=False, daily=True),
     ]
     return Layout(discord.ui.Container(*parts, accent_colour=GOLD))
 
 
-def daily_line(entry: DailyEntry) -> str:
+def daily_line(_: Lang, entry: DailyEntry) -> str:
     """A try at a daily challenge against the Optimal bot on the same dice."""
-    head = f"\N{CALENDAR} Daily challenge {entry.day}"
-    if entry.score is None:
-        return f"{head}: not finished."
-    if entry.optimal is None:
-        return f"{head}: **{entry.score}** (the Optimal bot's score is not ready yet)."
-    gap = entry.score - entry.optimal
-    versus = "level with" if gap == 0 else f"{abs(gap)} {'above' if gap > 0 else 'below'}"
-    return (
-        f"{head}: **{entry.score}**, {versus} the Optimal bot, which scored "
-        f"**{entry.optimal}** on the same dice."
-    )
+    day, score, optimal = entry.day, entry.score, entry.optimal
+    if score is None:
+        text = _("Daily challenge {day}: not finished.", day=day)
+    elif optimal is None:
+        text = _("Daily challenge {day}: **{score}** (the Optimal bot's score is not ready "
+                 "yet).", day=day, score=score)  # fmt: skip
+    elif score == optimal:
+        text = _(
+            "Daily challenge {day}: **{score}**, level with the Optimal bot, which scored "
+            "**{optimal}** on the same dice.",
+            day=day,
+            score=score,
+            optimal=optimal,
+        )
+    elif score > optimal:
+        text = _("Daily challenge {day}: **{score}**, {gap} above the Optimal bot, which "
+                 "scored **{optimal}** on the same dice.", day=day, score=score,
+                 gap=score - optimal, optimal=optimal)  # fmt: skip
+    else:
+        text = _("Daily challenge {day}: **{score}**, {gap} below the Optimal bot, which "
+                 "scored **{optimal}** on the same dice.", day=day, score=score,
+                 gap=optimal - score, optimal=optimal)  # fmt: skip
+    return f"\N{CALENDAR} {text}"
 
 
-def daily_board_embed(entries: list[DailyEntry], day: str, everywhere: bool) -> discord.Embed:
+def daily_board_embed(
+    _: Lang, entries: list[DailyEntry], day: str, everywhere: bool
+) -> discord.Embed:
     """Today's daily challenge board: rank, player, score, and the Optimal bot's score."""
-    where = "every server" if everywhere else "this server"
     if not entries:
-        text = "Nobody has finished today's challenge yet: `/yahtzee daily` to be the first."
+        text = _("Nobody has finished today's challenge yet: `/yahtzee daily` to be the first.")
     else:
         text = "\n".join(
             f"{MEDALS.get(rank, f'{rank}.')} {shown_name(e.name)}: **{e.score}**"
             for rank, e in enumerate(entries, 1)
         )
         if entries[0].optimal is not None:
-            text += f"\nThe Optimal bot scored **{entries[0].optimal}** on today's dice."
-    return discord.Embed(title=f"Daily challenge {day}: {where}", description=text, colour=GOLD)
+            text += "\n" + _("The Optimal bot scored **{score}** on today's dice.",
+                             score=entries[0].optimal)  # fmt: skip
+    title = (
+        _("Daily challenge {day}: every server", day=day)
+        if everywhere
+        else _("Daily challenge {day}: this server", day=day)
+    )
+    return discord.Embed(title=title, description=text, colour=GOLD)
 
 
-def replay_text(turns: list[Turn]) -> str:
+def replay_text(_: Lang, turns: list[Turn]) -> str:
     """A game told turn by turn: each roll (what was kept, what it showed), then the box."""
     lines = []
     for n, turn in enumerate(turns, 1):
         rolls = []
         for kept, shown in turn.rolls:
-            keep = f"kept {'-'.join(map(str, kept))}, " if kept else ""
-            rolls.append(f"{keep}rolled {shown}")
-        box = turn.box.label if turn.box is not None else "?"
+            if kept:
+                rolls.append(_("kept {kept}, rolled {dice}", kept="-".join(map(str, kept)),
+                               dice=shown))  # fmt: skip
+            else:
+                rolls.append(_("rolled {dice}", dice=shown))
+        box = _(turn.box.label) if turn.box is not None else "?"
         bonus = f" +{turn.bonus}" if turn.bonus else ""
-        timer = " (time ran out)" if turn.by == "timeout" else ""
+        timer = " " + _("(time ran out)") if turn.by == "timeout" else ""
         scored = f"{box} {turn.points}{bonus}{timer}"
         lines.append(f"{n}. {'; '.join(rolls)} \N{RIGHTWARDS ARROW} {scored}")
-    return "\n".join(lines) or "No turn was played."
+    return "\n".join(lines) or _("No turn was played.")
 
 
-def report_text(report: Report) -> str:
+def report_text(_: Lang, report: Report) -> str:
     """A player's report card in words."""
     share = report.optimal / report.decisions if report.decisions else 0.0
-    well = (
-        f"**{report.optimal} of your {count_of(report.decisions, 'decision')}** ({share:.0%}) "
-        f"{'was' if report.decisions == 1 else 'were'} exactly what optimal play would have done."
+    well = _.ngettext(
+        "**{optimal} of your {n} decision** ({share}) was exactly what optimal play would "
+        "have done.",
+        "**{optimal} of your {n} decisions** ({share}) were exactly what optimal play would "
+        "have done.",
+        report.decisions,
+        optimal=report.optimal,
+        n=report.decisions,
+        share=f"{share:.0%}",
     )
     if report.left:  # a game left midway is no perfect game, however well it went
-        well = f"You left this game before it ended; this covers the moves you made. {well}"
+        well = _("You left this game before it ended; this covers the moves you made. {said}",
+                 said=well)  # fmt: skip
     elif report.decisions and report.optimal == report.decisions:
-        well = f"\N{GLOWING STAR} {well} A perfect game!"
+        well = "\N{GLOWING STAR} " + _("{said} A perfect game!", said=well)
     lines = [
         well,
-        f"Points left on the table: **{report.loss:.1f}** expected points over the game, "
-        "against optimal play.",
+        _(
+            "Points left on the table: **{loss}** expected points over the game, against "
+            "optimal play.",
+            loss=f"{report.loss:.1f}",
+        ),
     ]
     if report.costliest:
-        lines.append("Your costliest decisions:")
-        lines += [f"- {text}" for text in report.costliest]
+        lines.append(_("Your costliest decisions:"))
+        lines += [f"- {_.say(text)}" for text in report.costliest]
     return "\n".join(lines)
 
 
 def hint_text(
-    choices: list[Choice], game: Game, to_win: WinHint | None = None, to_win_off: bool = False
+    _: Lang,
+    choices: list[Choice],
+    game: Game,
+    to_win: WinHint | None = None,
+    to_win_off: bool = False,
 ) -> str:
     """The best choices in plain words, with their expected final scores; with someone to
     beat, also the move with the best chance to win when it is another one (and its chance
@@ -593,93 +737,124 @@ def hint_text(
     (``to_win_off``), that it is off."""
     assert game.dice is not None
     lines = [
-        f"{i}. {choice.describe()}: **{choice.value:.1f}**" for i, choice in enumerate(choices, 1)
+        f"{i}. {_.say(choice.describe())}: **{choice.value:.1f}**"
+        for i, choice in enumerate(choices, 1)
     ]
     text = (
-        f"Best choices for {game.dice} (roll {game.rolls_used} of {ROLLS_PER_TURN}), with the "
-        "expected final score of each under optimal play:\n" + "\n".join(lines)
+        _(
+            "Best choices for {dice} (roll {roll} of {rolls}), with the expected final score of "
+            "each under optimal play:",
+            dice=game.dice,
+            roll=game.rolls_used,
+            rolls=ROLLS_PER_TURN,
+        )
+        + "\n"
+        + "\n".join(lines)
     )
     if to_win is None:
         if to_win_off:
-            text += (
-                "\nAdvice on your chance to beat the others is off on this host (it lacks the "
+            text += "\n" + _(
+                "Advice on your chance to beat the others is off on this host (it lacks the "
                 "memory to prepare it); the choices above are for the most points."
             )
         return text
     rival = shown_name(to_win.rival)
     # Another move is named only when its chance reads differently: "47% (choice 1: 47%)"
     # would send a player after a difference the words cannot show.
-    if to_win.differs and percent(to_win.choice.value) != percent(to_win.points_choice_chance):
-        move = to_win.choice.describe()
-        return text + (
-            f"\nTo beat {rival}, though: {move[:1].lower()}{move[1:]}, with "
-            f"**{percent(to_win.choice.value)}** to finish ahead (choice 1: "
-            f"{percent(to_win.points_choice_chance)})."
+    chance, first = percent(_, to_win.choice.value), percent(_, to_win.points_choice_chance)
+    if to_win.differs and chance != first:
+        move = _.say(to_win.choice.describe(within=True))
+        return (
+            text
+            + "\n"
+            + _(
+                "To beat {rival}, though: {move}, with **{chance}** to finish ahead (choice 1: "
+                "{first}).",
+                rival=rival,
+                move=move,
+                chance=chance,
+                first=first,
+            )
         )
     if to_win.choice.value <= 0:
-        return text + f"\nNo move can still beat {rival}: choice 1 is for the points."
-    return text + (
-        f"\nChoice 1 is also your best chance to beat {rival}: "
-        f"**{percent(to_win.choice.value)}** to finish ahead."
+        return text + "\n" + _("No move can still beat {rival}: choice 1 is for the points.",
+                               rival=rival)  # fmt: skip
+    return (
+        text
+        + "\n"
+        + _(
+            "Choice 1 is also your best chance to beat {rival}: **{chance}** to finish ahead.",
+            rival=rival,
+            chance=chance,
+        )
     )
 
 
-def percent(chance: float) -> str:
+def percent(_: Lang, chance: float) -> str:
     """A chance in words a person reads at a glance, with its own hedge: "about 3%", "less
     than 1%", "more than 99%", and "no chance" or "certain" only when it is exactly so."""
     if chance <= 0:
-        return "no chance"
+        return _("no chance")
     if chance >= 1:
-        return "certain"
+        return _("certain")
     if chance < 0.005:
-        return "less than 1%"
+        return _("less than 1%")
     if chance > 0.995:
-        return "more than 99%"
-    return f"about {chance:.0%}"
+        return _("more than 99%")
+    return _("about {percent}", percent=f"{chance:.0%}")
 
 
 #: What a board (or lobby) left behind by /yahtzee board says.
-BOARD_MOVED = "This board moved to the bottom of the channel."
+BOARD_MOVED = N_("This board moved to the bottom of the channel.")
 
 
-def ended_embed(reason: str) -> discord.Embed:
-    """A board retired because the game ended early."""
-    return discord.Embed(title="Yahtzee: game ended", description=reason, colour=GREY)
+def ended_embed(_: Lang, reason: str) -> discord.Embed:
+    """A board retired because the game ended early (``reason`` in ``_``'s language)."""
+    return discord.Embed(title=_("Yahtzee: game ended"), description=reason, colour=GREY)
 
 
-def moved_on_embed(finished: bool = False) -> discord.Embed:
+def moved_embed(_: Lang) -> discord.Embed:
+    """A board left behind by /yahtzee board."""
+    return discord.Embed(title=_("Yahtzee: board moved"), description=_(BOARD_MOVED), colour=GREY)
+
+
+def moved_on_embed(_: Lang, finished: bool = False) -> discord.Embed:
     """A board the game left behind (a restart, a repair): it says so, instead of still
     asking someone to roll without buttons to do it."""
     text = (
-        "This game is over: the final scorecard is below."
+        _("This game is over: the final scorecard is below.")
         if finished
-        else "The game moved on: the live board is below."
+        else _("The game moved on: the live board is below.")
     )
-    return discord.Embed(title="Yahtzee: board out of date", description=text, colour=GREY)
+    return discord.Embed(title=_("Yahtzee: board out of date"), description=text, colour=GREY)
 
 
-def left_embed(name: str) -> discord.Embed:
+def left_embed(_: Lang, name: str) -> discord.Embed:
     """The board of a player who left during their own turn (``name`` already made inert)."""
     return discord.Embed(
-        title="Yahtzee: a player left", description=f"**{name}** left the game.", colour=GREY
-    )
-
-
-def waiting_embed() -> discord.Embed:
-    """A next turn's board that an Undo took back: it becomes that board again when the
-    scoring is made anew (or goes, if the game takes another turn)."""
-    return discord.Embed(
-        title="Yahtzee: a scoring was taken back",
-        description="The last scoring was undone: the board above is live again. "
-        "This message shows the next turn when the scoring is made anew.",
+        title=_("Yahtzee: a player left"),
+        description=_("**{name}** left the game.", name=name),
         colour=GREY,
     )
 
 
-def end_confirm_view(game_id: int) -> discord.ui.View:
+def waiting_embed(_: Lang) -> discord.Embed:
+    """A next turn's board that an Undo took back: it becomes that board again when the
+    scoring is made anew (or goes, if the game takes another turn)."""
+    return discord.Embed(
+        title=_("Yahtzee: a scoring was taken back"),
+        description=_(
+            "The last scoring was undone: the board above is live again. "
+            "This message shows the next turn when the scoring is made anew."
+        ),
+        colour=GREY,
+    )
+
+
+def end_confirm_view(_: Lang, game_id: int) -> discord.ui.View:
     """The confirmation button for /yahtzee end."""
     view = Controls()
-    view.add_item(EndConfirmButton(game_id))
+    view.add_item(EndConfirmButton(game_id, _("End the game")))
     return view
 
 
@@ -691,28 +866,47 @@ STATS_FILE = "stats.png"
 
 #: What an empty board says: why nobody is on it, since a game was maybe just played.
 EMPTY_BOARD = {
-    "high": "Nobody is on this board yet: finish a game to get on it",
-    "wins": "Nobody has won a game against another seat yet (a computer's win, or a solo "
-    "game, puts nobody on this board)",
-    "average": "Nobody has the 5 finished games this board needs yet",
-    "yahtzees": "Nobody has scored a Yahtzee yet",
+    "high": N_("Nobody is on this board yet: finish a game to get on it"),
+    "wins": N_(
+        "Nobody has won a game against another seat yet (a computer's win, or a solo "
+        "game, puts nobody on this board)"
+    ),
+    "average": N_("Nobody has the 5 finished games this board needs yet"),
+    "yahtzees": N_("Nobody has scored a Yahtzee yet"),
+}
+#: The same, for a week's or a month's board.
+EMPTY_PERIOD = {
+    "high": N_("Nobody is on this board yet: finish a game to get on it in this period"),
+    "wins": N_(
+        "Nobody has won a game against another seat yet (a computer's win, or a solo "
+        "game, puts nobody on this board) in this period"
+    ),
+    "average": N_("Nobody has the 5 finished games this board needs yet in this period"),
+    "yahtzees": N_("Nobody has scored a Yahtzee yet in this period"),
 }
 
 
-LEADERBOARD_FOOTER = "Bot opponents never count. /yahtzee stats for your own figures."
+#: A leaderboard's period inside its title ("High scores (this week)").
+PERIODS_WITHIN = {"all": N_("all time"), "month": N_("this month"), "week": N_("this week")}
+
+LEADERBOARD_FOOTER = N_("Bot opponents never count. /yahtzee stats for your own figures.")
 
 
 def leaderboard_layout(
-    page: LeaderboardPage, picture: bool = True, shared_by: str | None = None
+    _: Lang, page: LeaderboardPage, picture: bool = True, shared_by: str | None = None
 ) -> Layout:
     """A board's page as a Components V2 message: its title, the table's picture (without
     ``picture``, where the bot may not attach files, the page's lines as text), the asker's
     own line, and in the same container Share, Previous and Next (a page ``shared_by``
     someone is for reading: no buttons)."""
-    title = f"## Leaderboard: {LEADERBOARD_KINDS[page.kind]} ({PERIODS[page.period].lower()})"
+    title = "## " + _(
+        "Leaderboard: {kind} ({period})",
+        kind=_(LEADERBOARD_KINDS[page.kind]),
+        period=_(PERIODS_WITHIN[page.period]),
+    )
     parts: list[discord.ui.Item[Any]] = []
     if shared_by is not None:
-        parts.append(discord.ui.TextDisplay(f"-# Shared by {shared_by}"))
+        parts.append(discord.ui.TextDisplay("-# " + _("Shared by {name}", name=shared_by)))
     parts.append(discord.ui.TextDisplay(title))
     lines: list[str] = []
     if picture:
@@ -721,30 +915,37 @@ def leaderboard_layout(
         )
     else:
         lines += [
-            f"`{r.rank}.` {mention(player_id(r.user_id), r.name or 'a player')}: "
-            f"**{format_figure(page.kind, r.figure)}** in {count_of(r.games, 'game')}"
+            f"`{r.rank}.` {mention(player_id(r.user_id), r.name or _('a player'))}: "
+            + _.ngettext(
+                "**{figure}** in {n} game",
+                "**{figure}** in {n} games",
+                r.games,
+                figure=format_figure(page.kind, r.figure),
+                n=r.games,
+            )
             for r in page.rows
         ]
         if page.pages > 1:
-            lines.append(f"Page {page.page + 1} of {page.pages}")
+            lines.append(_("Page {page} of {pages}", page=page.page + 1, pages=page.pages))
     if page.players == 0:
-        lines.append(EMPTY_BOARD[page.kind] + ("" if page.period == "all" else " in this period"))
+        empty = EMPTY_BOARD if page.period == "all" else EMPTY_PERIOD
+        lines.append(_(empty[page.kind]))
     elif page.footer:
         lines.append(shown_name(page.footer))  # the asker's line, readable on a phone
     if lines:
         parts.append(discord.ui.TextDisplay("\n".join(lines)))
-    parts.append(discord.ui.TextDisplay(f"-# {LEADERBOARD_FOOTER}"))
+    parts.append(discord.ui.TextDisplay(f"-# {_(LEADERBOARD_FOOTER)}"))
     if shared_by is None:
         buttons: list[discord.ui.Item[Any]] = [
-            ShareButton("lb", f"{page.kind}:{page.period}:{page.page}").item
+            ShareButton("lb", f"{page.kind}:{page.period}:{page.page}", _("Share")).item
         ]
         if page.pages > 1:
             buttons += [
-                PageButton(page.kind, page.period, page.page, "prev", page.page == 0).item,
-                PageButton(
-                    page.kind, page.period, page.page, "next", page.page >= page.pages - 1
-                ).item,
-            ]
+                PageButton(page.kind, page.period, page.page, "prev", page.page == 0,
+                           _("Previous")).item,
+                PageButton(page.kind, page.period, page.page, "next",
+                           page.page >= page.pages - 1, _("Next")).item,
+            ]  # fmt: skip
         parts.append(discord.ui.ActionRow(*buttons))
     return Layout(discord.ui.Container(*parts, accent_colour=GREEN))
 
@@ -760,41 +961,52 @@ def attachment(name: str) -> str:
 
 
 def stats_layout(
-    name: str, stats: PlayerStats, user_id: int, shared_by: str | None = None
+    _: Lang, name: str, stats: PlayerStats, user_id: int, shared_by: str | None = None
 ) -> Layout:
     """A player's figures on this server as a Components V2 message: the figures as text,
     the chart beside them, and Share in the same container (a copy ``shared_by`` someone
     for the channel has none)."""
     parts: list[discord.ui.Item[Any]] = []
     if shared_by is not None:
-        parts.append(discord.ui.TextDisplay(f"-# Shared by {shared_by}"))
-    parts.append(discord.ui.TextDisplay(f"## Yahtzee stats: {shown_name(name)}"))
+        parts.append(discord.ui.TextDisplay("-# " + _("Shared by {name}", name=shared_by)))
+    parts.append(discord.ui.TextDisplay("## " + _("Yahtzee stats: {name}", name=shown_name(name))))
     if stats.games == 0:
         parts.append(
             discord.ui.TextDisplay(
-                f"{shown_name(name)} has no finished game on this server yet (a game left "
-                "before its end does not count)."
+                _(
+                    "{name} has no finished game on this server yet (a game left before its end "
+                    "does not count).",
+                    name=shown_name(name),
+                )
             )
         )
     else:
         figures = [
-            ("Games", str(stats.games)),
+            (_("Games"), str(stats.games)),
             (
-                "Wins",
-                f"{stats.wins} of {stats.multiplayer_games} ({stats.win_rate:.0%})"
+                _("Wins"),
+                _(
+                    "{wins} of {games} ({share})",
+                    wins=stats.wins,
+                    games=stats.multiplayer_games,
+                    share=f"{stats.win_rate:.0%}",
+                )
                 if stats.multiplayer_games
-                else "no multiplayer games",
+                else _("no multiplayer games"),
             ),
-            ("Average", f"{stats.average:.1f}"),
-            ("Best", str(stats.best)),
-            ("Upper bonus", f"{stats.upper_bonus_rate:.0%} of games"),
-            ("Yahtzees per game", f"{stats.yahtzees_per_game:.2f}"),
+            (_("Average"), f"{stats.average:.1f}"),
+            (_("Best"), str(stats.best)),
+            (_("Upper bonus"), _("{share} of games", share=f"{stats.upper_bonus_rate:.0%}")),
+            (_("Yahtzees per game"), f"{stats.yahtzees_per_game:.2f}"),
         ]
         if stats.skill is not None:
             figures.append(
                 (
-                    "Points left on the table",
-                    f"{stats.skill:.1f} a game on average, against optimal play",
+                    _("Points left on the table"),
+                    _(
+                        "{points} a game on average, against optimal play",
+                        points=f"{stats.skill:.1f}",
+                    ),
                 )
             )
         parts.append(
@@ -803,57 +1015,71 @@ def stats_layout(
         if stats.image is not None:
             parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(STATS_FILE))))
     if shared_by is None:
-        parts.append(discord.ui.ActionRow(ShareButton("stats", str(user_id)).item))
+        parts.append(discord.ui.ActionRow(ShareButton("stats", str(user_id), _("Share")).item))
     return Layout(discord.ui.Container(*parts, accent_colour=GREEN))
 
 
-TURN_LABELS = {0: "No time limit", 60: "1 minute", 120: "2 minutes", 180: "3 minutes",
-               300: "5 minutes", 600: "10 minutes", 900: "15 minutes", 1800: "30 minutes",
-               3600: "1 hour"}  # fmt: skip
+TURN_LABELS = {0: N_("No time limit"), 60: N_("1 minute"), 120: N_("2 minutes"),
+               180: N_("3 minutes"), 300: N_("5 minutes"), 600: N_("10 minutes"),
+               900: N_("15 minutes"), 1800: N_("30 minutes"), 3600: N_("1 hour")}  # fmt: skip
 POLICY_LABELS = {
-    "scratch": ("Scratch", "Play the turn for them: roll if needed, take the lowest box"),
+    "scratch": (N_("Scratch"), N_("Play the turn for them: roll if needed, take the lowest box")),
     "skip-seat": (
-        "Skip seat",
-        "As scratch, and after 2 timeouts in a row skip them until they rejoin",
+        N_("Skip seat"),
+        N_("As scratch, and after 2 timeouts in a row skip them until they rejoin"),
     ),
 }
 
 
-def settings_embed(settings: GuildSettings) -> discord.Embed:
+def settings_embed(_: Lang, settings: GuildSettings) -> discord.Embed:
     """A server's current settings."""
-    embed = discord.Embed(title="Yahtzee settings for this server", colour=GREEN)
-    embed.add_field(name="Default preset", value=Preset(settings.preset).title)
+    embed = discord.Embed(title=_("Yahtzee settings for this server"), colour=GREEN)
+    embed.add_field(name=_("Default preset"), value=_(Preset(settings.preset).title))
     embed.add_field(
-        name="Turn time limit",
-        value=TURN_LABELS.get(settings.turn_seconds, f"{settings.turn_seconds} s"),
+        name=_("Turn time limit"),
+        value=_(TURN_LABELS[settings.turn_seconds])
+        if settings.turn_seconds in TURN_LABELS
+        else f"{settings.turn_seconds} s",
     )
-    embed.add_field(name="When time runs out", value=POLICY_LABELS[settings.timeout_policy][0])
-    embed.add_field(name="Games in threads", value="on" if settings.use_threads else "off")
     embed.add_field(
-        name="First roll made for the player",
-        value="on (a player may choose otherwise: /yahtzee autoroll)"
+        name=_("When time runs out"), value=_(POLICY_LABELS[settings.timeout_policy][0])
+    )
+    embed.add_field(name=_("Games in threads"), value=_("on") if settings.use_threads else _("off"))
+    embed.add_field(
+        name=_("First roll made for the player"),
+        value=_("on (a player may choose otherwise: /yahtzee autoroll)")
         if settings.auto_roll
-        else "off (a player may choose otherwise: /yahtzee autoroll)",
+        else _("off (a player may choose otherwise: /yahtzee autoroll)"),
+    )
+    embed.add_field(
+        name=_("Language"),
+        value=LANGUAGE_NAMES[settings.language]
+        if settings.language in LANGUAGE_NAMES
+        else _("the server's language in Discord"),
     )
     embed.set_footer(
-        text="Changes apply to games started from now on (the first roll made for the player: "
-        "from the next turn on, in running games too). Half-way through a timed turn the "
-        "player is reminded."
+        text=_(
+            "Changes apply to games started from now on (the first roll made for the "
+            "player: from the next turn on, in running games too). Half-way through a "
+            "timed turn the player is reminded."
+        )
     )
     return embed
 
 
-def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
-    """One menu per setting, and the thread toggle."""
+def settings_view(_: Lang, guild_id: int, settings: GuildSettings) -> discord.ui.View:
+    """One menu per setting, and the two switches."""
     presets = [
         discord.SelectOption(
-            label=f"Preset: {p.title}", value=p.value, default=p.value == settings.preset
+            label=_("Preset: {preset}", preset=_(p.title)),
+            value=p.value,
+            default=p.value == settings.preset,
         )
         for p in Preset
     ]
     limits = [
         discord.SelectOption(
-            label=f"Turn limit: {label}",
+            label=_("Turn limit: {limit}", limit=_(label)),
             value=str(seconds),
             default=seconds == settings.turn_seconds,
         )
@@ -861,24 +1087,45 @@ def settings_view(guild_id: int, settings: GuildSettings) -> discord.ui.View:
     ]
     policies = [
         discord.SelectOption(
-            label=f"Timeout: {label}",
+            label=_("Timeout: {policy}", policy=_(label)),
             value=key,
-            description=text,
+            description=_(text),
             default=key == settings.timeout_policy,
         )
         for key, (label, text) in POLICY_LABELS.items()
     ]
+    languages = [
+        discord.SelectOption(
+            label=_("Language: the server's in Discord"),
+            value="discord",
+            default=settings.language is None,
+        )
+    ] + [
+        discord.SelectOption(
+            label=_("Language: {language}", language=name),
+            value=code,
+            default=code == settings.language,
+        )
+        for code, name in LANGUAGE_NAMES.items()
+    ]
+    threads = _("Games in threads: on") if settings.use_threads else _("Games in threads: off")
+    autoroll = (
+        _("First roll made for the player: on")
+        if settings.auto_roll
+        else _("First roll made for the player: off")
+    )
     view = Controls()
     view.add_item(SettingSelect(guild_id, "preset", presets))
     view.add_item(SettingSelect(guild_id, "turn", limits))
     view.add_item(SettingSelect(guild_id, "policy", policies))
-    view.add_item(ThreadsButton(guild_id, on=settings.use_threads))
-    view.add_item(ThreadsButton(guild_id, "autoroll", on=settings.auto_roll))
+    view.add_item(SettingSelect(guild_id, "language", languages))
+    view.add_item(ThreadsButton(guild_id, on=settings.use_threads, label=threads))
+    view.add_item(ThreadsButton(guild_id, "autoroll", on=settings.auto_roll, label=autoroll))
     return view
 
 
-def reset_confirm_view(guild_id: int) -> discord.ui.View:
+def reset_confirm_view(_: Lang, guild_id: int) -> discord.ui.View:
     """The confirmation button for a leaderboard reset."""
     view = Controls()
-    view.add_item(ResetConfirmButton(guild_id))
+    view.add_item(ResetConfirmButton(guild_id, _("Reset the leaderboard")))
     return view

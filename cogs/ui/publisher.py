@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.games import Board, GameService, GameStatus, GameView, Scored, is_bot
+from bot.i18n import Lang, lang, language_of
 
 from . import answers
 from .emojis import DiceFaces
+from .language import public
 from .messages import (
     FINAL_FILE,
     board_embed,
@@ -98,9 +100,14 @@ class Publisher:
                 f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
                 f"{row.board_message_id}"
             )
+        _ = public(row)
         reminder = await self.channel(row.board_channel_id).send(
-            f"{ping(player_id)}, half your turn's time is gone: "
-            f"{minutes}:{seconds:02d} left to play.{link}",
+            _(
+                "{who}, half your turn's time is gone: {time} left to play.",
+                who=ping(player_id),
+                time=f"{minutes}:{seconds:02d}",
+            )
+            + link,
             allowed_mentions=USER_MENTIONS,
         )
         # recorded, so that the turn's end deletes it even after a restart in between
@@ -119,20 +126,30 @@ class Publisher:
                 f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
                 f"{row.board_message_id}"
             )
+        # (in the game's language: a DM is not an answer, so the player's own is not known)
+        _ = public(row)
         try:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             await dm.send(
-                f"\N{GAME DIE} It's your turn in Yahtzee: {minutes}:{seconds:02d} left to play. "
-                f"{where}\n-# `/yahtzee notify off` stops these messages."
+                "\N{GAME DIE} "
+                + _(
+                    "It's your turn in Yahtzee: {time} left to play.",
+                    time=f"{minutes}:{seconds:02d}",
+                )
+                + f" {where}\n-# "
+                + _("`/yahtzee notify off` stops these messages.")
             )
         except discord.Forbidden:
             await self.games.servers.set_notify(user_id, False)
-            name = next((n for uid, n in row.players if uid == user_id), "a player")
+            name = next((n for uid, n in row.players if uid == user_id), _("a player"))
             who = f"**{shown_name(name)}**"
             await self.channel(row.board_channel_id, row.guild_id).send(
-                f"I could not send {who} a private turn notice (their DMs are closed), so "
-                "turn notices are off for them. `/yahtzee notify on` turns them back on once "
-                "DMs from this server are allowed.",
+                _(
+                    "I could not send {who} a private turn notice (their DMs are closed), so "
+                    "turn notices are off for them. `/yahtzee notify on` turns them back on once "
+                    "DMs from this server are allowed.",
+                    who=who,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -159,8 +176,12 @@ class Publisher:
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         post = self.channel(board.row.board_channel_id).send
-        text = ping(seat.player_id, seat.name) + (
-            " is playing." if is_bot(seat.player_id) else ", your turn!"
+        _ = public(board.row)
+        who = ping(seat.player_id, seat.name)
+        text = (
+            _("{who} is playing.", who=who)
+            if is_bot(seat.player_id)
+            else _("{who}, your turn!", who=who)
         )
         # A player is pinged once a turn: a board posted again for the same turn (after an
         # Undo, a /yahtzee board, a repair) names them without a second notification.
@@ -198,7 +219,9 @@ class Publisher:
         if not await self.games.tracking.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
-            await self.park(board.row.id, board.row.board_channel_id, message.id, turn)
+            await self.park(
+                board.row.id, board.row.board_channel_id, message.id, turn, board.row.language
+            )
             return None
         if is_bot(game.current_player_id):
             self._on_computer_turn(board.row.id)
@@ -210,7 +233,12 @@ class Publisher:
         return parked[0] if parked is not None else None
 
     async def park(
-        self, game_id: int, channel_id: int, message_id: int | None, turn: tuple[int, str] | None
+        self,
+        game_id: int,
+        channel_id: int,
+        message_id: int | None,
+        turn: tuple[int, str] | None,
+        language: str = "en",
     ) -> None:
         """An Undo took back the scoring that posted ``message_id`` (the next turn's board,
         which pinged its player): it waits, without controls, to become that turn's board
@@ -225,7 +253,7 @@ class Publisher:
         if stale is not None and stale[0] != message_id:
             await self.delete(channel_id, stale[0])
         self._parked[game_id] = (message_id, turn)
-        await self.retire(channel_id, message_id, embed=waiting_embed())
+        await self.retire(channel_id, message_id, embed=waiting_embed(lang(language)))
 
     async def _unpark(
         self, board: Board, turn: tuple[int, str], text: str
@@ -343,7 +371,7 @@ class Publisher:
         card), the scoring said above it; the channel sees only the final result."""
         row = scored.board.row
         message_id = interaction.message.id if interaction.message is not None else None
-        said = summary_embed(scored, faces=self.faces).description or ""
+        said = summary_embed(scored, faces=self.faces).description or ""  # the player's own
         if scored.finished:
             game = row.require_game()
             daily = await self.games.daily.daily_entry(row.id)
@@ -428,6 +456,15 @@ class Publisher:
         if row.undo_message_id is not None:
             await self.games.tracking.undo_offered(row.id, None)
 
+    async def server_language(self, row: GameView) -> Lang:
+        """The language of the server a game is played in, for what its channel sees of a
+        game whose own language is its player's (a daily challenge's result): the server's
+        choice, else its language in Discord."""
+        settings = await self.games.servers.server_settings(row.guild_id or 0)
+        guild = self.bot.get_guild(row.guild_id or 0)
+        fallback = language_of(guild.preferred_locale) if guild is not None else row.language
+        return lang(settings.language or fallback)
+
     async def move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
         """Thread mode: the game is played in a thread started from its lobby message."""
         assert board.game is not None
@@ -485,7 +522,7 @@ class Publisher:
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
             message = await self.channel(row.board_channel_id, row.guild_id).send(
                 nonce=await self.games.tracking.nonce(row, "final"),
-                view=daily_result_layout(row, game, daily),
+                view=daily_result_layout(await self.server_language(row), row, game, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.games.tracking.final_posted(row.id, message.id)
@@ -518,5 +555,7 @@ class Publisher:
         if before.status == GameStatus.LOBBY:
             await self.retire_lobby(before, before.board_message_id, reason)
             return
-        await self.retire(row.board_channel_id, before.board_message_id, embed=ended_embed(reason))
+        await self.retire(
+            row.board_channel_id, before.board_message_id, embed=ended_embed(public(row), reason)
+        )
         await self.retire(row.board_channel_id, before.undo_message_id)

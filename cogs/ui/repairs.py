@@ -14,6 +14,7 @@ import discord
 
 from bot.games import NOBODY_LEFT, GameService, GameStatus, GameView, is_bot
 
+from .language import public
 from .messages import ended_embed, lobby_edit, moved_on_embed
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 
@@ -78,7 +79,9 @@ class Repairs:
             return
         if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
             await self.publisher.retire(
-                fresh.board_channel_id, fresh.board_message_id, embed=ended_embed(NOBODY_LEFT)
+                fresh.board_channel_id,
+                fresh.board_message_id,
+                embed=ended_embed(public(fresh), public(fresh)(NOBODY_LEFT)),
             )
             await self.publisher.close_undo(fresh)
             return
@@ -109,7 +112,7 @@ class Repairs:
         if row.status == GameStatus.FINISHED:
             log.info("game %s: posting its missing final message", row.id)
             await self.publisher.retire(
-                row.board_channel_id, row.board_message_id, embed=moved_on_embed(True)
+                row.board_channel_id, row.board_message_id, embed=moved_on_embed(public(row), True)
             )
             await self.publisher.retire(row.board_channel_id, row.undo_message_id)
             await self.publisher.post_final(row)
@@ -123,7 +126,7 @@ class Repairs:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
                 await self.publisher.retire(
-                    row.board_channel_id, row.board_message_id, embed=moved_on_embed()
+                    row.board_channel_id, row.board_message_id, embed=moved_on_embed(public(row))
                 )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.

@@ -3,10 +3,13 @@ line, chances in words, the daily challenge's line and a replay."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from bot.engine import Category, Dice, Game
 from bot.engine.game import ScoreResult
 from bot.games.replay import Turn
 from bot.games.results import Report, Scored
+from bot.i18n import lang
 from bot.store import DailyEntry
 from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
@@ -15,11 +18,12 @@ from cogs.ui.messages import daily_line, hint_text, percent, replay_text, report
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll
 FOR_POINTS = Choice(298.0, box=Category.CHANCE)
+EN = lang("en")
 
 
 def test_the_to_win_line_names_the_other_move_and_both_chances() -> None:
     hint = WinHint("**Bob**", Choice(1 / 216, keep=(5, 5)), 0.0)
-    last = hint_text([FOR_POINTS], GAME, hint).splitlines()[-1]
+    last = hint_text(EN, [FOR_POINTS], GAME, hint).splitlines()[-1]
     assert last == (
         "To beat \\*\\*Bob\\*\\*, though: keep 5-5 and roll three, with **less than 1%** to "
         "finish ahead (choice 1: no chance)."
@@ -28,40 +32,42 @@ def test_the_to_win_line_names_the_other_move_and_both_chances() -> None:
 
 def test_when_the_move_for_points_is_also_the_move_to_win_it_says_so() -> None:
     hint = WinHint("Bob", Choice(0.62, box=Category.CHANCE), 0.62)
-    assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
+    assert hint_text(EN, [FOR_POINTS], GAME, hint).splitlines()[-1] == (
         "Choice 1 is also your best chance to beat Bob: **about 62%** to finish ahead."
     )
-    assert len(hint_text([FOR_POINTS], GAME).splitlines()) == 2  # no one to beat: no line
+    assert len(hint_text(EN, [FOR_POINTS], GAME).splitlines()) == 2  # no one to beat: no line
 
 
 def test_chances_in_words() -> None:
     """Never "about under 1%" nor "about 0%": each phrase carries its own hedge."""
-    assert [percent(p) for p in (0.0, 0.001, 0.031, 0.5, 0.999, 1.0)] == [
+    assert [percent(EN, p) for p in (0.0, 0.001, 0.031, 0.5, 0.999, 1.0)] == [
         "no chance", "less than 1%", "about 3%", "about 50%", "more than 99%", "certain",
     ]  # fmt: skip
 
 
 def test_no_chance_left_says_so() -> None:
     hint = WinHint("Bob", Choice(0.0, box=Category.CHANCE), 0.0)
-    assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
+    assert hint_text(EN, [FOR_POINTS], GAME, hint).splitlines()[-1] == (
         "No move can still beat Bob: choice 1 is for the points."
     )
 
 
 def test_a_zero_point_box_is_called_a_scratch() -> None:
     """4-5-4-4-4 in Large Straight scores 0: the hint says scratch, not score."""
-    assert Choice(200.0, box=Category.LARGE_STRAIGHT, points=0).describe() == (
+    assert str(Choice(200.0, box=Category.LARGE_STRAIGHT, points=0).describe()) == (
         "Scratch Large Straight now (0 points)"
     )
-    assert Choice(200.0, box=Category.CHANCE, points=21).describe() == "Score Chance now"
+    assert str(Choice(200.0, box=Category.CHANCE, points=21).describe()) == "Score Chance now"
 
 
 def test_the_daily_line_against_the_optimal_bot() -> None:
     entry = DailyEntry("2026-11-24", 1, "Ann", 240, 251, 7)
-    assert "**240**, 11 below the Optimal bot, which scored **251**" in daily_line(entry)
+    assert "**240**, 11 below the Optimal bot, which scored **251**" in daily_line(EN, entry)
     level = DailyEntry("2026-11-24", 1, "Ann", 251, 251, 7)
-    assert "level with the Optimal bot" in daily_line(level)
-    assert daily_line(DailyEntry("2026-11-24", 1, "Ann", None, None, 7)).endswith("not finished.")
+    assert "level with the Optimal bot" in daily_line(EN, level)
+    assert daily_line(EN, DailyEntry("2026-11-24", 1, "Ann", None, None, 7)).endswith(
+        "not finished."
+    )
 
 
 def test_a_replay_tells_each_turn() -> None:
@@ -69,7 +75,7 @@ def test_a_replay_tells_each_turn() -> None:
         Turn("Ann", [((), "1-2-3-4-6"), ((1, 2, 3, 4), "1-2-3-4-5")], Category.LARGE_STRAIGHT, 40),
         Turn("Ann", [((), "2-2-3-3-3")], Category.FULL_HOUSE, 25, by="timeout"),
     ]
-    assert replay_text(turns).splitlines() == [
+    assert replay_text(EN, turns).splitlines() == [
         "1. rolled 1-2-3-4-6; kept 1-2-3-4, rolled 1-2-3-4-5 \N{RIGHTWARDS ARROW} "
         "Large Straight 40",
         "2. rolled 2-2-3-3-3 \N{RIGHTWARDS ARROW} Full House 25 (time ran out)",
@@ -81,7 +87,7 @@ def test_a_to_win_move_better_by_less_than_the_words_show_is_not_named() -> None
     for about 47% (choice 1: 47%)"."""
     hint = WinHint("Bob", Choice(0.474, keep=(6, 6)), 0.471)
     assert hint.differs
-    assert hint_text([FOR_POINTS], GAME, hint).splitlines()[-1] == (
+    assert hint_text(EN, [FOR_POINTS], GAME, hint).splitlines()[-1] == (
         "Choice 1 is also your best chance to beat Bob: **about 47%** to finish ahead."
     )
 
@@ -89,17 +95,18 @@ def test_a_to_win_move_better_by_less_than_the_words_show_is_not_named() -> None
 def test_a_report_card_says_perfect_only_for_a_whole_game() -> None:
     """Every decision optimal is a perfect game, unless the player left midway."""
     whole = Report(loss=0.0, decisions=40, optimal=40, costliest=[])
-    assert "A perfect game!" in report_text(whole)
+    assert "A perfect game!" in report_text(EN, whole)
     one = Report(loss=0.0, decisions=1, optimal=0, costliest=[])
-    assert report_text(one).startswith("**0 of your 1 decision** (0%) was exactly")
+    assert report_text(EN, one).startswith("**0 of your 1 decision** (0%) was exactly")
     left = Report(loss=0.0, decisions=4, optimal=4, costliest=[], left=True)
-    assert "perfect" not in report_text(left).lower()
-    assert report_text(left).startswith("You left this game before it ended")
+    assert "perfect" not in report_text(EN, left).lower()
+    assert report_text(EN, left).startswith("You left this game before it ended")
 
 
 def _summary(points: int, bonus: int, box: Category) -> str:
     result = ScoreResult("1", box, points, bonus, Dice(2, 2, 2, 2, 2))
-    scored = Scored(None, result, "Ann", 12)  # type: ignore[arg-type]  # the board is not read
+    board = SimpleNamespace(row=SimpleNamespace(language="en"))  # only its language is read
+    scored = Scored(board, result, "Ann", 12)  # type: ignore[arg-type]
     return str(summary_embed(scored).description)
 
 

@@ -127,6 +127,8 @@ class FakeDiscord:
         self.sequence = 0
         self.users: dict[str, dict[str, Any]] = {}
         self.admins: set[str] = set()
+        self.locales: dict[str, str] = {}  # user id -> their client's language (default en-US)
+        self.guild_locales: dict[str, str] = {}  # guild id -> its language (default en-US)
         self.channels: list[dict[str, Any]] = []
         self.commands: list[dict[str, Any]] = []
         #: the application's emojis by id (Discord's emoji objects); ``emoji_refusal``: an
@@ -229,8 +231,9 @@ class FakeDiscord:
         """The threads started in a channel."""
         return [c for c in self.channels if c.get("parent_id") == parent_id]
 
-    def user(self, name: str, admin: bool = False) -> dict[str, Any]:
-        """A member of the guild (created on first use)."""
+    def user(self, name: str, admin: bool = False, locale: str | None = None) -> dict[str, Any]:
+        """A member of the guild (created on first use); ``locale``: their client's
+        language, sent with each of their interactions (Discord's codes: "pt-BR", "de")."""
         if name not in self.users:
             self.users[name] = {
                 "id": snowflake(),
@@ -241,6 +244,8 @@ class FakeDiscord:
             }
         if admin:
             self.admins.add(self.users[name]["id"])
+        if locale is not None:
+            self.locales[self.users[name]["id"]] = locale
         return self.users[name]
 
     async def drop_connections(self) -> None:
@@ -309,9 +314,11 @@ class FakeDiscord:
         return self.channel_messages(channel_id)[-1]
 
     def live_boards(self, channel_id: str) -> list[dict[str, Any]]:
-        """Messages that still carry a Roll button."""
+        """Messages that still carry a Roll button (known by its custom_id: in any language)."""
         return [
-            m for m in self.channel_messages(channel_id) if find_component(m, "Roll") is not None
+            m
+            for m in self.channel_messages(channel_id)
+            if any(str(c.get("custom_id", "")).startswith("yz:roll:") for c in controls_of(m))
         ]
 
     def attachment(self, message: dict[str, Any], index: int = 0) -> bytes:
@@ -400,8 +407,8 @@ class FakeDiscord:
             "token": record.token,
             "version": 1,
             "app_permissions": str(self.bot_permissions(channel_id)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": self.locales.get(user["id"], "en-US"),
+            "guild_locale": self.guild_locales.get(self.guild_of(channel_id), "en-US"),
             "entitlements": [],
             "authorizing_integration_owners": {"0": self.guild_of(channel_id)},
             "context": 0,
@@ -664,7 +671,7 @@ class FakeDiscord:
             "explicit_content_filter": 0,
             "mfa_level": 0,
             "nsfw_level": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locales.get(guild_id, "en-US"),
             "system_channel_flags": 0,
             "joined_at": "2026-01-01T00:00:00+00:00",
         }
@@ -794,6 +801,8 @@ class FakeDiscord:
             )
         if match := re.fullmatch(r"/applications/(\d+)(/guilds/(\d+))?/commands", path):
             if method == "PUT":
+                if error := validate_commands(body):  # type: ignore[arg-type]
+                    return _error(400, 50035, f"Invalid Form Body: {error}")
                 self.commands = [
                     dict(c, id=snowflake(), application_id=str(APPLICATION_ID), version="1")
                     for c in body
@@ -1274,6 +1283,95 @@ IS_COMPONENTS_V2 = 1 << 15
 #: V2 layout components: section, text display, thumbnail, media gallery, file, separator,
 #: container (an action row, type 1, may stand in a layout too).
 LAYOUT_TYPES = {9, 10, 11, 12, 13, 14, 17}
+
+
+#: The locales Discord accepts in ``name_localizations`` and ``description_localizations``.
+DISCORD_LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+#: A command's, option's name: 1 to 32 letters, digits, "-", "_" or "'", lower case.
+COMMAND_NAME = re.compile(r"[-_'\w]{1,32}")
+
+
+def validate_commands(commands: list[dict[str, Any]]) -> str | None:
+    """Discord's checks of a published command list, as an error or None: names of 1 to 32
+    lower-case letters, digits, "-" or "_" (in every localization too), descriptions and
+    choice names of at most 100 characters, localizations only for Discord's locales, and
+    no two options of one command with the same name in any language."""
+
+    def check(item: dict[str, Any], path: str, is_choice: bool = False) -> str | None:
+        names = {None: item.get("name")} | dict(item.get("name_localizations") or {})
+        for locale, name in names.items():
+            if locale is not None and locale not in DISCORD_LOCALES:
+                return f"{path}.name_localizations: {locale!r} is not a locale"
+            if not isinstance(name, str):
+                return f"{path}.name: missing"
+            if is_choice:
+                if not 1 <= len(name) <= 100:
+                    return f"{path}.name ({locale}): 1 to 100 characters"
+            elif not COMMAND_NAME.fullmatch(name) or name != name.lower():
+                return f"{path}.name ({locale}): {name!r} is not a valid command name"
+        descriptions = {None: item.get("description")} | dict(
+            item.get("description_localizations") or {}
+        )
+        for locale, text in descriptions.items():
+            if locale is not None and locale not in DISCORD_LOCALES:
+                return f"{path}.description_localizations: {locale!r} is not a locale"
+            if text is not None and len(text) > 100:
+                return f"{path}.description ({locale}): at most 100 characters"
+        for key in ("options", "choices"):
+            children = item.get(key) or []
+            for locale in {None} | DISCORD_LOCALES:
+                seen = [
+                    (c.get("name_localizations") or {}).get(locale, c.get("name"))
+                    if locale
+                    else c.get("name")
+                    for c in children
+                ]
+                if key == "options" and len(seen) != len(set(seen)):
+                    return f"{path}.options: two share a name in {locale or 'the default'}"
+            for i, child in enumerate(children):
+                if error := check(child, f"{path}.{key}[{i}]", key == "choices"):
+                    return error
+        return None
+
+    for i, command in enumerate(commands):
+        if error := check(command, f"[{i}]"):
+            return error
+    return None
 
 
 def validate_message(

@@ -95,7 +95,7 @@ async def start_game(
 
 def seated(message: dict[str, Any]) -> str:
     """Who a lobby message (a Components V2 layout) shows seated: the text under its
-    "Players (n/8)" heading."""
+    "Players (n/8)" heading (the seat lines, numbered `#1` ...)."""
 
     def texts(components: list[dict[str, Any]]) -> list[str]:
         out: list[str] = []
@@ -106,6 +106,7 @@ def seated(message: dict[str, Any]) -> str:
         return out
 
     for text in texts(message.get("components") or []):
-        if text.startswith("**Players ("):
-            return text.split("\n", 1)[1] if "\n" in text else ""
+        heading, _, seats = text.partition("\n")
+        if heading.startswith("**") and (seats.startswith("`#1`") or "(0/8)" in heading):
+            return seats  # under "**Players (n/8)**", in any language
     raise AssertionError(f"no players in this lobby: {message.get('components')}")

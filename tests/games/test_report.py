@@ -84,7 +84,7 @@ async def test_a_bad_move_is_charged_its_value_difference(
     report = await service.coaching.report(channel.game_id, 1)
     assert report.loss == pytest.approx(expected, abs=1e-6)
     assert report.decisions == 1 and report.optimal == 0
-    assert report.costliest[0].startswith(
+    assert str(report.costliest[0]).startswith(
         "Round 1, first roll: you scored Chance; score Yahtzee now"
     )
 
@@ -181,6 +181,6 @@ async def test_a_scorings_cost_stays_with_its_player_when_the_next_turn_starts_r
     assert row is not None and service.core.game_of(row).dice is not None  # Bob's, rolled
     report = await service.coaching.report(channel.game_id, 1)
     assert report.decisions == 1 and report.optimal == 0
-    assert report.costliest[0].startswith("Round 1, first roll: you scored Chance")
+    assert str(report.costliest[0]).startswith("Round 1, first roll: you scored Chance")
     with pytest.raises(Refusal, match="nothing to analyse"):
         await service.coaching.report(channel.game_id, 2)

@@ -1,0 +1,172 @@
+"""The bot's words in the players' languages: gettext catalogs read with Babel.
+
+Each language is one catalog, ``bot/i18n/locales/<code>/yahtzee.po`` (plain gettext, the format
+every translation tool reads), its messages keyed by the English text; English is the
+source and the fallback: a message a catalog lacks (or marks fuzzy) is said in English.
+Adding a language is adding a catalog and a line in ``DISCORD_LOCALES``.
+
+Babel reads the catalogs (no compile step: they are turned into gettext's tables in memory
+once, when a language is first asked for), knows each language's plural rules from CLDR
+(Polish and Russian have three forms: 1, 2-4 and 5+, 22 like 2) and formats numbers as
+each language writes them.
+
+Who sees which language is the caller's choice: a private answer in the clicker's locale
+(``interaction.locale``), what the channel sees in the server's (``guild_locale``, or the
+server setting that overrides it). Names of slash commands are translated under the context
+``NAME`` (Discord wants them lower case, without spaces, at most 32 characters).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from dataclasses import dataclass
+from gettext import GNUTranslations, NullTranslations
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .words import Sentence, Word
+
+if TYPE_CHECKING:
+    from babel import Locale
+
+# Babel is imported where a catalog is first read: the engine imports .words (through this
+# package) and stays free of it until a language other than English is spoken.
+
+#: The catalogs, one folder a language, and the template they are made from.
+LOCALES = Path(__file__).with_name("locales")
+TEMPLATE = Path(__file__).with_name("yahtzee.pot")
+DOMAIN = "yahtzee"
+
+#: The source language, spoken where no catalog fits.
+ENGLISH = "en"
+
+#: Discord's locale codes (``discord.Locale`` values) -> the catalog that speaks them.
+DISCORD_LOCALES: dict[str, str] = {
+    "en-US": ENGLISH,
+    "en-GB": ENGLISH,
+    "de": "de",
+    "fr": "fr",
+    "es-ES": "es",
+    "es-419": "es",
+    "pt-BR": "pt_BR",
+    "pl": "pl",
+    "ru": "ru",
+}
+
+#: The languages a server can choose, by their own names.
+LANGUAGE_NAMES: dict[str, str] = {
+    ENGLISH: "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+    "pl": "Polski",
+    "ru": "Русский",
+}
+
+#: The msgctxt of a slash command's, option's or choice's name in the catalogs.
+NAME = "command name"
+
+
+def language_of(locale: object) -> str:
+    """The catalog for a Discord locale (a ``discord.Locale`` or its value, e.g. "pt-BR"):
+    English for a locale without one, or none given."""
+    value = str(getattr(locale, "value", locale or ""))
+    return DISCORD_LOCALES.get(value, ENGLISH)
+
+
+def languages() -> list[str]:
+    """Every language with a catalog, English first."""
+    return [ENGLISH] + sorted(p.name for p in LOCALES.iterdir() if (p / f"{DOMAIN}.po").exists())
+
+
+@dataclass(frozen=True)
+class Lang:
+    """One language's words: ``lang("Roll")``, ``lang.n("1 turn", "{n} turns", n, n=n)``,
+    ``lang.number(1234)``. Placeholders are ``str.format`` fields, filled after translation."""
+
+    code: str
+    table: NullTranslations
+
+    def __call__(self, message: str, /, **values: Any) -> str:
+        text = self.table.gettext(message)
+        return text.format(**values) if values else text
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **values: Any) -> str:
+        """The form for ``count`` in this language (``values`` may use it as ``{n}``)."""
+        text = self.table.ngettext(singular, plural, count)
+        return text.format(**values) if values else text
+
+    def say(self, said: Sentence | str) -> str:
+        """A sentence made before its reader was known (a refusal, ``bot.i18n.words``) in
+        this language: its template translated, then its values filled in, a ``Word``
+        among them translated too."""
+        if not isinstance(said, Sentence):
+            return self.table.gettext(str(said))
+        values = {
+            key: self.table.gettext(value)
+            if isinstance(value, Word)
+            else self.say(value)
+            if isinstance(value, Sentence)
+            else value
+            for key, value in said.values.items()
+        }
+        return self(said.template, **values) if values else self.table.gettext(said.template)
+
+    def name(self, message: str) -> str:
+        """A slash command's, option's or choice's name (context ``NAME``)."""
+        return self.table.pgettext(NAME, message)
+
+    def number(self, value: float) -> str:
+        """A number as this language writes it (1,234 / 1.234 / 1 234)."""
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=self.locale)
+
+    @property
+    def locale(self) -> Locale:
+        from babel import Locale
+
+        return Locale.parse(self.code)
+
+    def translates(self, message: str, context: str | None = None) -> bool:
+        """Whether the catalog has ``message`` (not English by fallback)."""
+        if self.code == ENGLISH:
+            return True
+        found = self.table.pgettext(context, message) if context else self.table.gettext(message)
+        return found != message or message in _identical(self.code)
+
+
+@functools.cache
+def lang(code: str) -> Lang:
+    """A language by catalog code (``language_of`` turns a Discord locale into one); an
+    unknown code speaks English."""
+    path = LOCALES / code / f"{DOMAIN}.po"
+    if code == ENGLISH or not path.exists():
+        return Lang(ENGLISH, NullTranslations())
+    return Lang(code, _table(path))
+
+
+def _table(path: Path) -> GNUTranslations:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as file:
+        catalog = read_po(file, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return GNUTranslations(compiled)
+
+
+@functools.cache
+def _identical(code: str) -> frozenset[str]:
+    """Messages a catalog translates by the same word ("Yahtzee", "OK"): not a fallback."""
+    from babel.messages.pofile import read_po
+
+    with (LOCALES / code / f"{DOMAIN}.po").open("rb") as file:
+        catalog = read_po(file, domain=DOMAIN)
+    return frozenset(
+        str(m.id) for m in catalog if m.id and isinstance(m.id, str) and m.string == m.id
+    )

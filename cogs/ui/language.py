@@ -1,0 +1,36 @@
+"""Who reads a message, in which language: what only the clicker sees is in their own
+client's language (``interaction.locale``); what the channel sees is in the game's language
+(``GameView.language``: the server's choice in ``/yahtzee-admin settings``, else the
+server's language as Discord reports it, fixed when the lobby opened)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games import GameService, GameView
+from bot.i18n import Lang, lang, language_of
+
+
+def private(interaction: discord.Interaction[Any]) -> Lang:
+    """The language of an answer only the clicker sees."""
+    return lang(language_of(interaction.locale))
+
+
+def server(interaction: discord.Interaction[Any], chosen: str | None = None) -> str:
+    """The catalog a new game in this server speaks: the server's ``chosen`` language (its
+    setting), else the one Discord reports for the server (``guild_locale``)."""
+    return chosen or language_of(interaction.guild_locale)
+
+
+def public(row: GameView) -> Lang:
+    """The language of what a game shows everyone in its channel."""
+    return lang(row.language)
+
+
+async def channel(games: GameService, interaction: discord.Interaction[Any]) -> Lang:
+    """The language of what a command posts for everyone outside a game (a shared
+    leaderboard or stats): the server's choice, else its language in Discord."""
+    settings = await games.servers.server_settings(interaction.guild_id or 0)
+    return lang(server(interaction, settings.language))

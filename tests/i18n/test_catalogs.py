@@ -1,0 +1,150 @@
+"""The catalogs: every message the bot says is in every language, with the same placeholders;
+plural forms follow each language's rules; a missing message falls back to English."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from bot.i18n import DISCORD_LOCALES, ENGLISH, LANGUAGE_NAMES, LOCALES, NAME, TEMPLATE, lang
+from bot.i18n import languages as catalog_languages
+
+LANGUAGES = ["de", "fr", "es", "pt_BR", "pl", "ru"]
+
+
+def read(path: Path) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file)
+
+
+def fields(text: str) -> list[str]:
+    """The ``str.format`` fields of a message, sorted (each once per use)."""
+    return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
+
+
+def test_the_seven_languages_have_catalogs_and_discord_locales() -> None:
+    assert catalog_languages() == [ENGLISH, "de", "es", "fr", "pl", "pt_BR", "ru"]
+    assert set(LANGUAGE_NAMES) == {ENGLISH, *LANGUAGES}
+    for code in LANGUAGES:
+        assert code in DISCORD_LOCALES.values()
+    # Discord's codes, as its API lists them
+    assert DISCORD_LOCALES["pt-BR"] == "pt_BR" and DISCORD_LOCALES["es-ES"] == "es"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_message_is_translated_with_the_same_placeholders(code: str) -> None:
+    """A message the template has and a catalog lacks (or leaves empty, or marks fuzzy)
+    would reach players in English: this names each one."""
+    template = read(TEMPLATE)
+    catalog = read(LOCALES / code / "yahtzee.po")
+    problems = []
+    for message in template:
+        if not message.id:
+            continue
+        found = catalog.get(message.id, context=message.context)
+        if found is None or found.fuzzy or not all(found.string if found.pluralizable
+                                                    else [found.string]):  # fmt: skip
+            problems.append(f"untranslated: {message.id!r}")
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = found.string if isinstance(found.string, tuple) else (found.string,)
+        want = fields(ids[-1])
+        for text in strings:
+            # a plural form may leave the count out ("one turn"), never add a field
+            got = fields(text)
+            if got != want and not (message.pluralizable and set(got) <= set(want)):
+                problems.append(f"placeholders differ: {message.id!r} -> {text!r}")
+            if re.search(r"\*\*", ids[0]) and text.count("**") != ids[0].count("**"):
+                problems.append(f"bold differs: {message.id!r} -> {text!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_command_names_are_names_discord_accepts(code: str) -> None:
+    """Names a user types after "/": lower case, no spaces, 1 to 32 characters."""
+    for message in read(LOCALES / code / "yahtzee.po"):
+        if message.context == NAME and message.string:
+            assert re.fullmatch(r"[-_\w]{1,32}", message.string), (code, message.string)
+            assert message.string == message.string.lower(), (code, message.string)
+
+
+@pytest.mark.parametrize(
+    ("code", "forms"),
+    [
+        # worked out by hand from each language's grammar: which form 1, 2, 5, 22, 11, 0 take
+        ("pl", {1: 0, 2: 1, 5: 2, 22: 1, 11: 2, 0: 2, 12: 2, 104: 1}),
+        ("ru", {1: 0, 2: 1, 5: 2, 22: 1, 11: 2, 0: 2, 21: 0, 111: 2}),
+        ("de", {1: 0, 2: 1, 5: 1, 22: 1, 0: 1}),
+        ("fr", {1: 0, 2: 1, 5: 1, 0: 0}),  # French counts 0 as singular
+        ("pt_BR", {1: 0, 2: 1, 0: 0}),
+    ],
+)
+def test_plural_forms_follow_each_language(code: str, forms: dict[int, int]) -> None:
+    table = lang(code).table
+    plural = table.plural  # type: ignore[attr-defined]
+    assert {n: plural(n) for n in forms} == forms
+
+
+def test_a_missing_message_falls_back_to_english() -> None:
+    german = lang("de")
+    assert german("A sentence no catalog has") == "A sentence no catalog has"
+    assert not german.translates("A sentence no catalog has")
+    assert german.name("start") != "start" and german.translates("start", NAME)
+    assert lang("xx").code == ENGLISH and lang("xx")("Roll") == "Roll"
+
+
+def test_numbers_are_written_as_each_language_writes_them() -> None:
+    assert lang(ENGLISH).number(12345) == "12,345"
+    assert lang("de").number(12345) == "12.345"
+    assert lang("ru").number(12345) == "12\N{NO-BREAK SPACE}345"
+    assert lang("fr").number(12345) == "12\N{NARROW NO-BREAK SPACE}345"
+
+
+def test_a_sentence_kept_as_text_is_said_in_any_language_later() -> None:
+    """A decision in the move log: kept with its values apart, told in English as it was,
+    and in German from the catalogs (its box and nested sentences translated too)."""
+    from bot.i18n.words import Said, Word, said_of, said_text
+
+    did = Said("you scored {box}", box=Word("Chance"))
+    said = Said("Round {round}, first roll: {did}", round=3, did=did)
+    kept = said_of(said_text(said))
+    assert str(kept) == "Round 3, first roll: you scored Chance"
+    german = lang("de")
+    assert german.say(kept) == german(
+        "Round {round}, first roll: {did}", round=3,
+        did=german("you scored {box}", box=german("Chance")),
+    )  # fmt: skip
+    assert said_of("Round 1, first roll: logged in English by an older version") == (
+        "Round 1, first roll: logged in English by an older version"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        # the noun's form after each count, from each language's grammar: 1, 2-4 (and 22),
+        # 5-21 (and 11, 12: never "2-4" in the teens)
+        ("pl", {1: "1 wynik.", 2: "2 wyniki.", 5: "5 wyników.", 22: "22 wyniki.",
+                12: "12 wyników."}),
+        ("ru", {1: "1 результат ", 2: "2 результата ", 5: "5 результатов ", 22: "22 результата ",
+                12: "12 результатов ", 21: "21 результат "}),
+    ],
+)  # fmt: skip
+def test_a_count_takes_the_right_form_in_polish_and_russian(
+    code: str, words: dict[int, str]
+) -> None:
+    """A message with a count says it as the language does (the leaderboard reset's answer)."""
+    language = lang(code)
+    for n, expected in words.items():
+        said = language.ngettext(
+            "Leaderboard reset: {n} result archived.",
+            "Leaderboard reset: {n} results archived.",
+            n,
+            n=n,
+        )
+        assert expected in said, (n, said)
