@@ -20,6 +20,7 @@ from bot.engine import (
     Game,
     RuleError,
 )
+from bot.i18n.words import N_
 from bot.logs import about_game
 from bot.render import turn_png
 from bot.store import (
@@ -130,7 +131,12 @@ BOT_LEVELS = {1: "optimal", 2: "casual", 3: "winning"}
 
 
 # Short, and plainly not a person nor the Yahtzee box (a column header shows ~8 letters)
-BOT_NAMES = {"optimal": "Optimal bot", "casual": "Casual bot", "winning": "To-win bot"}
+#: A computer seat's name, in English: it is seated in its game's language (``Lobby.add_bot``).
+BOT_NAMES = {
+    "optimal": N_("Optimal bot"),
+    "casual": N_("Casual bot"),
+    "winning": N_("To-win bot"),
+}
 
 
 def is_bot(player_id: str) -> bool:

@@ -10,6 +10,7 @@ from bot.engine import (
     Game,
     Preset,
 )
+from bot.i18n import lang
 from bot.store import (
     ChannelBusy,
     GameRow,
@@ -138,7 +139,7 @@ class Lobby:
             bots = [uid for uid, _ in row.players if uid < 0]
             bot_id = -(10 * (max((-uid // 10 for uid in bots), default=0) + 1) + code)
             alike = sum(1 for uid in bots if bot_level(player_id(uid)) == level)
-            name = BOT_NAMES[level] + (f" {alike + 1}" if alike else "")
+            name = lang(row.language)(BOT_NAMES[level]) + (f" {alike + 1}" if alike else "")
             players = [*row.players, (bot_id, name)]
             return await self.core.save(row, MoveRecord(user_id, "add-bot", level), players=players)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
@@ -90,20 +91,25 @@ class Lang:
     table: NullTranslations
 
     def __call__(self, message: str, /, **values: Any) -> str:
-        text = self.table.gettext(message)
-        return text.format(**values) if values else text
+        return self._finish(self.table.gettext(message), values)
 
     def ngettext(self, singular: str, plural: str, count: int, /, **values: Any) -> str:
         """The form for ``count`` in this language (``values`` may use it as ``{n}``)."""
-        text = self.table.ngettext(singular, plural, count)
-        return text.format(**values) if values else text
+        return self._finish(self.table.ngettext(singular, plural, count), values)
+
+    def _finish(self, text: str, values: dict[str, Any]) -> str:
+        """The values filled in; a slash command named in the text (``/yahtzee rules``) as
+        this language's users see it in their command list (``/kniffel regeln``)."""
+        if values:
+            text = text.format(**values)
+        return text if self.code == ENGLISH else _commands_in(text, self.code, self.table)
 
     def say(self, said: Sentence | str) -> str:
         """A sentence made before its reader was known (a refusal, ``bot.i18n.words``) in
         this language: its template translated, then its values filled in, a ``Word``
         among them translated too."""
         if not isinstance(said, Sentence):
-            return self.table.gettext(str(said))
+            return self(str(said))
         values = {
             key: self.table.gettext(value)
             if isinstance(value, Word)
@@ -112,7 +118,7 @@ class Lang:
             else value
             for key, value in said.values.items()
         }
-        return self(said.template, **values) if values else self.table.gettext(said.template)
+        return self(said.template, **values)
 
     def name(self, message: str) -> str:
         """A slash command's, option's or choice's name (context ``NAME``)."""
@@ -161,12 +167,50 @@ def _table(path: Path) -> GNUTranslations:
 
 
 @functools.cache
-def _identical(code: str) -> frozenset[str]:
-    """Messages a catalog translates by the same word ("Yahtzee", "OK"): not a fallback."""
+def _entries(code: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A catalog's messages translated by the same words ("Yahtzee", "OK": not a fallback),
+    and its names of commands, options and choices (context ``NAME``), in English."""
     from babel.messages.pofile import read_po
 
     with (LOCALES / code / f"{DOMAIN}.po").open("rb") as file:
         catalog = read_po(file, domain=DOMAIN)
-    return frozenset(
-        str(m.id) for m in catalog if m.id and isinstance(m.id, str) and m.string == m.id
+    same = {str(m.id) for m in catalog if m.id and isinstance(m.id, str) and m.string == m.id}
+    names = {str(m.id) for m in catalog if m.context == NAME and isinstance(m.id, str)}
+    return frozenset(same), frozenset(names)
+
+
+def _identical(code: str) -> frozenset[str]:
+    return _entries(code)[0]
+
+
+#: The choices a command reference may end with ("/yahtzee notify off").
+_CHOICES = ("on", "off")
+
+
+@functools.cache
+def _command_pattern(code: str) -> re.Pattern[str]:
+    """A reference to one of the bot's slash commands in a sentence: the command, its
+    subcommand and option names (a name followed by ":" is an option), and a choice."""
+    names = sorted(_entries(code)[1] - {"yahtzee", "yahtzee-admin"}, key=len, reverse=True)
+    words = "|".join(re.escape(n) for n in names) or "(?!)"
+    choices = "|".join(_CHOICES)
+    return re.compile(
+        rf"/(yahtzee-admin|yahtzee)((?: (?:{words}):?(?![\w-]))*)((?: (?:{choices}))?)(?![\w-])"
     )
+
+
+def _commands_in(text: str, code: str, table: NullTranslations) -> str:
+    """``text`` with each slash command it names as the command list of ``code`` shows it."""
+    if "/yahtzee" not in text or not (LOCALES / code / f"{DOMAIN}.po").exists():
+        return text
+
+    def localized(match: re.Match[str]) -> str:
+        words = [table.pgettext(NAME, match[1])]
+        for token in match[2].split():
+            option = token.endswith(":")
+            words.append(table.pgettext(NAME, token.rstrip(":")) + (":" if option else ""))
+        if match[3]:
+            words.append(table.gettext(match[3].strip()))
+        return "/" + " ".join(words)
+
+    return _command_pattern(code).sub(localized, text)

@@ -148,3 +148,21 @@ def test_a_count_takes_the_right_form_in_polish_and_russian(
             n=n,
         )
         assert expected in said, (n, said)
+
+
+def test_a_command_named_in_a_sentence_is_the_one_the_reader_sees() -> None:
+    """In a German client the command list says /kniffel ...: a sentence that names a
+    command names it so (its subcommand, option and choice too), as the catalog has them."""
+    names = read(LOCALES / "de" / "yahtzee.po")
+
+    def name(english: str) -> str:
+        return str(names.get(english, context=NAME).string)
+
+    german = lang("de")
+    said = german("`/yahtzee notify off` stops these messages.")
+    assert f"`/{name('yahtzee')} {name('notify')} {names.get('off').string}`" in said
+    said = german("{preset} rules (/yahtzee rules tells them)", preset="Offiziell")
+    assert f"/{name('yahtzee')} {name('rules')}" in said and "/yahtzee" not in said
+    assert lang(ENGLISH)("`/yahtzee notify off` stops these messages.") == (
+        "`/yahtzee notify off` stops these messages."
+    )
