@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n.words import Word
+from bot.i18n.words import Word, Words
 
 from .categories import LOWER, UPPER, YAHTZEE_POINTS, Category, joker_score, score
 from .dice import Dice, as_dice
@@ -279,13 +279,13 @@ class Scorecard:
                 box=Word(category.label),
                 allowed=Word(labels[0]),
             )
-        # TRANSLATORS: {boxes} is the other open boxes' names joined by ", " (not translated)
+        # TRANSLATORS: {boxes} is the other open boxes' names (translated), joined by ", "
         raise JokerForcesBox(
             "Your Yahtzee of {face}s is a Joker and cannot go in {box}: "
             "it must go in one of {boxes} or {last}.",
             face=dice[0],
             box=Word(category.label),
-            boxes=", ".join(labels[:-1]),
+            boxes=Words(labels[:-1]),
             last=Word(labels[-1]),
         )
 

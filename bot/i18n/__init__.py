@@ -26,7 +26,7 @@ from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .words import Sentence, Word
+from .words import Sentence, Word, Words
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -110,15 +110,17 @@ class Lang:
         among them translated too."""
         if not isinstance(said, Sentence):
             return self(str(said))
-        values = {
-            key: self.table.gettext(value)
-            if isinstance(value, Word)
-            else self.say(value)
-            if isinstance(value, Sentence)
-            else value
-            for key, value in said.values.items()
-        }
+        values = {key: self._value(value) for key, value in said.values.items()}
         return self(said.template, **values)
+
+    def _value(self, value: object) -> object:
+        if isinstance(value, Word):
+            return self.table.gettext(value)
+        if isinstance(value, Words):
+            return ", ".join(self.table.gettext(word) for word in value)
+        if isinstance(value, Sentence):
+            return self.say(value)
+        return value
 
     def name(self, message: str) -> str:
         """A slash command's, option's or choice's name (context ``NAME``)."""

@@ -17,6 +17,19 @@ class Word(str):
     __slots__ = ()
 
 
+class Words(tuple[str, ...]):
+    """English words, each with its entry in the catalogs, listed as one value of a
+    sentence ("Threes, Fours"): each said in the reader's language, joined by ", "."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ", ".join(self)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 def N_(text: str) -> str:
     """Mark ``text`` for the catalogs where it is written; it is translated where shown."""
     return text

@@ -166,3 +166,16 @@ def test_a_command_named_in_a_sentence_is_the_one_the_reader_sees() -> None:
     assert lang(ENGLISH)("`/yahtzee notify off` stops these messages.") == (
         "`/yahtzee notify off` stops these messages."
     )
+
+
+def test_a_list_of_boxes_in_a_refusal_is_said_box_by_box() -> None:
+    """The Joker's refusal names the open boxes: each in the reader's language."""
+    from bot.i18n.words import Said, Word, Words
+
+    catalog = read(LOCALES / "de" / "yahtzee.po")
+    said = Said("{boxes} or {last}", boxes=Words(["Threes", "Fours"]), last=Word("Chance"))
+    assert str(said) == "Threes, Fours or Chance"
+    german = lang("de").say(said)
+    for box in ("Threes", "Fours", "Chance"):
+        assert str(catalog.get(box).string) in german
+    assert "Threes" not in german and "Fours" not in german
