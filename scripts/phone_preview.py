@@ -282,8 +282,8 @@ async def capture(
     """The messages to draw (name, message, the note beside the bot's name), and the fake
     Discord that holds their files and emojis; ``locale``: the server's and the players'
     language (Discord's code, e.g. "de")."""
-    _ = lang(language_of(locale))
-    roll = _("Roll ({left} left)", left=9).split("(")[0].strip()  # a button's label starts so
+    say = lang(language_of(locale))
+    roll = say("Roll ({left} left)", left=9).split("(")[0].strip()  # a button's label starts so
     work = Path(tempfile.mkdtemp(prefix="yahtzee-phone-"))
     setting, _ = await prepare(work, timer=False, postgres=None, guilds=[])
     fake = FakeDiscord()
@@ -313,9 +313,9 @@ async def capture(
     # a lobby with two players, then a turn: rolled, two dice held
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
-    await fake.click(bob, lobby, _("Join"))
+    await fake.click(bob, lobby, say("Join"))
     shot("lobby", fake.messages[lobby["id"]], "")
-    await fake.click(ann, lobby, _("Start"))
+    await fake.click(ann, lobby, say("Start"))
     board = fake.live_boards(channel)[-1]
     dice.extend([5, 5, 2, 6, 5])
     await fake.click(ann, board, roll)
@@ -335,7 +335,7 @@ async def capture(
     # a solo game to its end in another channel: the final scorecard
     solo = fake.channel("games")
     await fake.slash(ann, solo, "yahtzee start")
-    await fake.click(ann, fake.last(solo), _("Start"))
+    await fake.click(ann, fake.last(solo), say("Start"))
     for box in Category:
         board = fake.live_boards(solo)[-1]
         await fake.click(ann, board, roll)
@@ -354,7 +354,7 @@ async def capture(
     stats = await fake.slash(ann, solo, "yahtzee stats")
     assert stats.response is not None
     shot("stats", stats.response, ONLY_YOU)
-    assert find_component(stats.response, _("Share")) is not None
+    assert find_component(stats.response, say("Share")) is not None
 
     await bot.close()
     await asyncio.sleep(0.2)  # the gateway's heartbeat thread ends with the connection
