@@ -245,6 +245,7 @@ class Clicks(commands.Cog):
             undone.board.row.board_channel_id,
             undone.retire_message_id,
             undone.retire_turn,  # known also after a restart, unlike what was pinged
+            undone.board.row.language,
         )
 
     @guarded

@@ -233,15 +233,15 @@ class Yahtzee(
         before = await self.games.turns.game_to_leave(interaction.channel_id, interaction.user.id)
         board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
         row = board.row
-        mine = private(interaction)
+        _ = private(interaction)
         if row.daily is not None:  # a private try: nothing in the channel to change
             await answers.send(
                 interaction,
-                mine("You left your daily challenge; it counts as today's try."),
+                _("You left your daily challenge; it counts as today's try."),
                 ephemeral=True,
             )
             return
-        await answers.send(interaction, mine("You left the game."), ephemeral=True)
+        await answers.send(interaction, _("You left the game."), ephemeral=True)
         _ = public(row)
         publisher = self.publisher
         if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
@@ -336,9 +336,8 @@ class Yahtzee(
         """Re-post the lobby or the turn board and retire the old message's buttons."""
         assert interaction.channel_id is not None
         row = await self.games.tracking.live_game(interaction.channel_id)
-        await answers.send(
-            interaction, private(interaction)("Here it is again, at the bottom."), ephemeral=True
-        )
+        _ = private(interaction)
+        await answers.send(interaction, _("Here it is again, at the bottom."), ephemeral=True)
         _ = public(row)
         moved = moved_embed(_)
         if row.status == GameStatus.LOBBY:
@@ -436,10 +435,9 @@ class Yahtzee(
         """An away player comes back from their next turn."""
         assert interaction.channel_id is not None
         row = await self.games.turns.rejoin(interaction.channel_id, interaction.user.id)
+        _ = private(interaction)
         await answers.send(
-            interaction,
-            private(interaction)("Welcome back: you play again from your next turn."),
-            ephemeral=True,
+            interaction, _("Welcome back: you play again from your next turn."), ephemeral=True
         )
         await self.repairs.publish(row.id)
 
@@ -456,11 +454,10 @@ class Yahtzee(
             player.id,
             interaction.permissions.manage_guild,
         )
+        _ = private(interaction)
         await answers.send(
             interaction,
-            private(interaction)(
-                "{name} was removed from the game.", name=shown_name(display_name(player))
-            ),
+            _("{name} was removed from the game.", name=shown_name(display_name(player))),
             ephemeral=True,
         )
         await self.repairs.publish(board.row.id)

@@ -120,11 +120,26 @@ class Lang:
             return ", ".join(self.table.gettext(word) for word in value)
         if isinstance(value, Sentence):
             return self.say(value)
+        if isinstance(value, float):  # (a decision's points given up: one decimal)
+            return self.decimal(value)
         return value
 
     def name(self, message: str) -> str:
         """A slash command's, option's or choice's name (context ``NAME``)."""
         return self.table.pgettext(NAME, message)
+
+    def decimal(self, value: float, places: int = 1) -> str:
+        """A number with ``places`` decimals as this language writes it (263.2 / 263,2)."""
+        from babel.numbers import format_decimal
+
+        pattern = "#,##0" + ("." + "0" * places if places else "")
+        return format_decimal(value, format=pattern, locale=self.locale)
+
+    def percent(self, share: float) -> str:
+        """A share as a whole percentage as this language writes it (62% / 62 %)."""
+        from babel.numbers import format_percent
+
+        return format_percent(share, locale=self.locale)
 
     def number(self, value: float) -> str:
         """A number as this language writes it (1,234 / 1.234 / 1 234)."""

@@ -123,13 +123,21 @@ def _column_width(header: str, cells: Sequence[str], least: int = 0) -> int:
     return max(least, math.ceil(widest) + 2 * s.PAD)
 
 
+#: The smallest size a title shrinks to before it is cut (a long title in German or
+#: Portuguese: "Maiores pontuações · Todos os tempos").
+TITLE_MIN_FONT = 19
+
+
 def _put_title(image: Image.Image, title: str, width: int) -> None:
-    """The felt title strip's text, in the game images' style."""
+    """The felt title strip's text, in the game images' style: shrunk to fit, down to
+    ``TITLE_MIN_FONT``, before it is cut."""
     inner = width - 2 * s.PAD
+    size = s.FONT_SIZE
+    while size > TITLE_MIN_FONT and text_width(title, size, True) > inner:
+        size -= 1
     tile = text_tile(
-        fit(title, inner, s.FONT_SIZE, True), inner, s.TITLE_H, s.FELT_TEXT, s.FELT,
-        s.FONT_SIZE, True, "left",
-    )  # fmt: skip
+        fit(title, inner, size, True), inner, s.TITLE_H, s.FELT_TEXT, s.FELT, size, True, "left"
+    )
     image.paste(tile, (s.PAD, 0))
 
 

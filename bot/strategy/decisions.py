@@ -265,7 +265,8 @@ def judge(
             if first == 2
             else Said("Round {round}, third roll: {did}", round=at, did=did)
         )
-    values = {"round": at, "did": did, "better": choices[0].describe(True), "loss": f"{loss:.1f}"}
+    better = choices[0].describe(True)
+    values = {"round": at, "did": did, "better": better, "loss": round(loss, 1)}
     return loss, (
         Said("Round {round}, first roll: {did}; {better} was worth {loss} more", **values)
         if first == 1

@@ -703,7 +703,7 @@ def report_text(_: Lang, report: Report) -> str:
         report.decisions,
         optimal=report.optimal,
         n=report.decisions,
-        share=f"{share:.0%}",
+        share=_.percent(share),
     )
     if report.left:  # a game left midway is no perfect game, however well it went
         well = _("You left this game before it ended; this covers the moves you made. {said}",
@@ -715,7 +715,7 @@ def report_text(_: Lang, report: Report) -> str:
         _(
             "Points left on the table: **{loss}** expected points over the game, against "
             "optimal play.",
-            loss=f"{report.loss:.1f}",
+            loss=_.decimal(report.loss),
         ),
     ]
     if report.costliest:
@@ -737,7 +737,7 @@ def hint_text(
     (``to_win_off``), that it is off."""
     assert game.dice is not None
     lines = [
-        f"{i}. {_.say(choice.describe())}: **{choice.value:.1f}**"
+        f"{i}. {_.say(choice.describe())}: **{_.decimal(choice.value)}**"
         for i, choice in enumerate(choices, 1)
     ]
     text = (
@@ -801,7 +801,7 @@ def percent(_: Lang, chance: float) -> str:
         return _("less than 1%")
     if chance > 0.995:
         return _("more than 99%")
-    return _("about {percent}", percent=f"{chance:.0%}")
+    return _("about {percent}", percent=_.percent(chance))
 
 
 #: What a board (or lobby) left behind by /yahtzee board says.
@@ -989,15 +989,15 @@ def stats_layout(
                     "{wins} of {games} ({share})",
                     wins=stats.wins,
                     games=stats.multiplayer_games,
-                    share=f"{stats.win_rate:.0%}",
+                    share=_.percent(stats.win_rate),
                 )
                 if stats.multiplayer_games
                 else _("no multiplayer games"),
             ),
-            (_("Average"), f"{stats.average:.1f}"),
+            (_("Average"), _.decimal(stats.average)),
             (_("Best"), str(stats.best)),
-            (_("Upper bonus"), _("{share} of games", share=f"{stats.upper_bonus_rate:.0%}")),
-            (_("Yahtzees per game"), f"{stats.yahtzees_per_game:.2f}"),
+            (_("Upper bonus"), _("{share} of games", share=_.percent(stats.upper_bonus_rate))),
+            (_("Yahtzees per game"), _.decimal(stats.yahtzees_per_game, 2)),
         ]
         if stats.skill is not None:
             figures.append(
@@ -1005,7 +1005,7 @@ def stats_layout(
                     _("Points left on the table"),
                     _(
                         "{points} a game on average, against optimal play",
-                        points=f"{stats.skill:.1f}",
+                        points=_.decimal(stats.skill),
                     ),
                 )
             )

@@ -469,9 +469,11 @@ class Publisher:
         """Thread mode: the game is played in a thread started from its lobby message."""
         assert board.game is not None
         names = ", ".join(seat.name for seat in board.game.seats)
+        _ = public(board.row)
         try:
             thread = await lobby.create_thread(
-                name=f"Yahtzee: {names}"[:100], auto_archive_duration=10080
+                name=_("Yahtzee: {names}", names=names)[:100],
+                auto_archive_duration=10080,
             )
         except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
             log.info(

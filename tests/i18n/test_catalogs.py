@@ -179,3 +179,27 @@ def test_a_list_of_boxes_in_a_refusal_is_said_box_by_box() -> None:
     for box in ("Threes", "Fours", "Chance"):
         assert str(catalog.get(box).string) in german
     assert "Threes" not in german and "Fours" not in german
+
+
+def test_every_message_in_the_code_reaches_the_template() -> None:
+    """Babel finds a message only as the first literal argument of ``_``, ``ngettext``,
+    ``N_`` or a refusal's class: a literal handed to a language any other way
+    (``private(interaction)("...")``, a ``Lang`` under another name) would never be
+    translated. None may be written so."""
+    root = Path(__file__).resolve().parents[2]
+    called = re.compile(r"\b(?:private|public|lang|channel)\([^()]*\)\(\s*[\"']")
+    renamed = re.compile(
+        r"^\s*(\w+) = (?:private|public|lang)\([^()]*(?:\([^()]*\))?[^()]*\)\s*(?:#.*)?$",
+        re.MULTILINE,
+    )
+    problems = []
+    for folder in ("bot", "cogs"):
+        for path in (root / folder).rglob("*.py"):
+            text = path.read_text()
+            problems += [f"{path}: {m.group(0)}" for m in called.finditer(text)]
+            problems += [
+                f"{path}: a language named {m.group(1)!r}"
+                for m in renamed.finditer(text)
+                if m.group(1) not in ("_", "language")
+            ]
+    assert not problems, "\n".join(problems)
