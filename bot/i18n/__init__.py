@@ -30,6 +30,7 @@ from .words import Sentence, Word, Words
 
 if TYPE_CHECKING:
     from babel import Locale
+    from babel.messages.catalog import Catalog
 
 # Babel is imported where a catalog is first read: the engine imports .words (through this
 # package) and stays free of it until a language other than English is spoken.
@@ -84,8 +85,9 @@ def languages() -> list[str]:
 
 @dataclass(frozen=True)
 class Lang:
-    """One language's words: ``lang("Roll")``, ``lang.n("1 turn", "{n} turns", n, n=n)``,
-    ``lang.number(1234)``. Placeholders are ``str.format`` fields, filled after translation."""
+    """One language's words: ``_("Roll")``, ``_.ngettext("{n} turn", "{n} turns", n, n=n)``,
+    ``_.say(refusal)``, ``_.decimal(263.2)``, ``_.percent(0.62)``, where ``_ = lang(code)``.
+    Placeholders are ``str.format`` fields, filled after translation."""
 
     code: str
     table: NullTranslations
@@ -165,32 +167,30 @@ class Lang:
 def lang(code: str) -> Lang:
     """A language by catalog code (``language_of`` turns a Discord locale into one); an
     unknown code speaks English."""
-    path = LOCALES / code / f"{DOMAIN}.po"
-    if code == ENGLISH or not path.exists():
+    if code == ENGLISH or not (LOCALES / code / f"{DOMAIN}.po").exists():
         return Lang(ENGLISH, NullTranslations())
-    return Lang(code, _table(path))
-
-
-def _table(path: Path) -> GNUTranslations:
     from babel.messages.mofile import write_mo
+
+    compiled = io.BytesIO()
+    write_mo(compiled, _catalog(code), use_fuzzy=False)  # gettext's tables, in memory
+    compiled.seek(0)
+    return Lang(code, GNUTranslations(compiled))
+
+
+@functools.cache
+def _catalog(code: str) -> Catalog:
+    """A language's catalog as Babel reads it (once a process)."""
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as file:
-        catalog = read_po(file, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return GNUTranslations(compiled)
+    with (LOCALES / code / f"{DOMAIN}.po").open("rb") as file:
+        return read_po(file, domain=DOMAIN)
 
 
 @functools.cache
 def _entries(code: str) -> tuple[frozenset[str], frozenset[str]]:
     """A catalog's messages translated by the same words ("Yahtzee", "OK": not a fallback),
     and its names of commands, options and choices (context ``NAME``), in English."""
-    from babel.messages.pofile import read_po
-
-    with (LOCALES / code / f"{DOMAIN}.po").open("rb") as file:
-        catalog = read_po(file, domain=DOMAIN)
+    catalog = _catalog(code)
     same = {str(m.id) for m in catalog if m.id and isinstance(m.id, str) and m.string == m.id}
     names = {str(m.id) for m in catalog if m.context == NAME and isinstance(m.id, str)}
     return frozenset(same), frozenset(names)

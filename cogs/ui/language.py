@@ -32,5 +32,12 @@ def public(row: GameView) -> Lang:
 async def channel(games: GameService, interaction: discord.Interaction[Any]) -> Lang:
     """The language of what a command posts for everyone outside a game (a shared
     leaderboard or stats): the server's choice, else its language in Discord."""
-    settings = await games.servers.server_settings(interaction.guild_id or 0)
-    return lang(server(interaction, settings.language))
+    return await of_server(games, interaction.guild_id, interaction.guild_locale)
+
+
+async def of_server(games: GameService, guild_id: int | None, discord_locale: object) -> Lang:
+    """A server's language: its choice in /yahtzee-admin settings, else ``discord_locale``
+    (the server's language as Discord reports it: an interaction's ``guild_locale``, or the
+    guild's ``preferred_locale``)."""
+    settings = await games.servers.server_settings(guild_id or 0)
+    return lang(settings.language or language_of(discord_locale))

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.games import Board, GameService, GameStatus, GameView, Scored, is_bot
-from bot.i18n import Lang, lang, language_of
+from bot.i18n import Lang, lang
 
 from . import answers
 from .emojis import DiceFaces
-from .language import public
+from .language import of_server, public
 from .messages import (
     FINAL_FILE,
     board_embed,
@@ -460,10 +460,10 @@ class Publisher:
         """The language of the server a game is played in, for what its channel sees of a
         game whose own language is its player's (a daily challenge's result): the server's
         choice, else its language in Discord."""
-        settings = await self.games.servers.server_settings(row.guild_id or 0)
         guild = self.bot.get_guild(row.guild_id or 0)
-        fallback = language_of(guild.preferred_locale) if guild is not None else row.language
-        return lang(settings.language or fallback)
+        if guild is None:  # not in the cache (a shard not ready): the game's own
+            return public(row)
+        return await of_server(self.games, row.guild_id, guild.preferred_locale)
 
     async def move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
         """Thread mode: the game is played in a thread started from its lobby message."""
