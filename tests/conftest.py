@@ -4,6 +4,10 @@
 file and on a fresh schema of the PostgreSQL server that ``TEST_DATABASE_URL`` names
 (default the local server, 127.0.0.1:5432, database ``test``). Without a server those runs
 are left out with one line saying why, except in CI (``CI=true``), where that is an error.
+
+End-to-end tests are about Discord and the bot, not the database: they run on SQLite only,
+unless marked ``both_databases`` (a restart, a crash, shards, concurrent writers: what the
+store does under them). The store's own tests (tests/store) cover every plan on both.
 """
 
 from __future__ import annotations
@@ -52,10 +56,19 @@ def _on_postgres(item: pytest.Item) -> bool:
     return callspec is not None and callspec.params.get("backend") == "postgres"
 
 
+def _once(item: pytest.Item) -> bool:
+    """Whether ``item`` runs on SQLite only: marked so, or an end-to-end test not marked
+    ``both_databases``."""
+    if item.get_closest_marker("sqlite_only"):
+        return True
+    e2e = Path(str(item.fspath)).parent.name == "e2e"
+    return e2e and item.get_closest_marker("both_databases") is None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without a reachable server, leave out the PostgreSQL runs (say so once), or, in CI,
     stop: there they must run."""
-    single = [i for i in items if _on_postgres(i) and i.get_closest_marker("sqlite_only")]
+    single = [i for i in items if _on_postgres(i) and _once(i)]
     if single:  # about SQLite itself (its file, its writer thread): once is enough
         items[:] = [item for item in items if item not in single]
         config.hook.pytest_deselected(items=single)

@@ -18,6 +18,8 @@ from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component
 from .helpers import die_labels
 
+pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
+
 WENT_WRONG = "Something went wrong"
 
 

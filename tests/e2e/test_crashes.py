@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
 from .helpers import die_labels, play_turn
 from .test_scenarios import open_game
+
+pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
 CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
 NEW_MESSAGE = r"^/channels/\d+/messages$"

@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.engine import Dice, Game, ScriptedDice
 from bot.strategy import Table
 
@@ -20,6 +22,8 @@ from .conftest import TOKEN, StartBot, database_env, place_table
 from .fake_discord import FakeDiscord, find_component
 from .helpers import die_labels
 from .test_process import bot_env
+
+pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
 GAMES = 20
 

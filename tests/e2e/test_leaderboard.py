@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.engine import Category, ScriptedDice
 from bot.store import open_store
 
@@ -19,6 +21,8 @@ from .fake_discord import (
 )
 from .helpers import play_turn, png_size
 from .test_scenarios import open_game
+
+pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
 
 async def play_solo(

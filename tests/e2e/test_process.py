@@ -12,6 +12,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bot.engine import ScriptedDice
 from bot.strategy import Table
 
@@ -20,6 +22,8 @@ from ..conftest import Database
 from .conftest import TOKEN, StartBot, database_env, place_table, stop
 from .fake_discord import GUILD_ID, FakeDiscord, text_of
 from .helpers import die_labels, live_board, png_size
+
+pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
 ROOT = Path(__file__).resolve().parents[2]
 SITEPATCH = Path(__file__).resolve().parent / "sitepatch"

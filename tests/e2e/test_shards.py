@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
 
@@ -18,6 +20,8 @@ from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import GUILD_ID, FakeDiscord, Interaction, find_component
 from .helpers import die_ids, die_labels, live_board
+
+pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
 SHARD_OF_GUILD_ID = 1  # (900000000000000100 >> 22) % 2, worked out by hand: 214576... is odd
 
