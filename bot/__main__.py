@@ -18,8 +18,14 @@ import discord
 
 from bot import logs
 from bot.app import YahtzeeBot
-from bot.settings import DEFAULT_DATABASE, Settings, SettingsError, read_env_file
-from bot.store import StoreUnavailable, is_postgres_url
+from bot.settings import (
+    DEFAULT_DATABASE,
+    Settings,
+    SettingsError,
+    read_env_file,
+    url_passwords,
+)
+from bot.store import SchemaTooNew, StoreUnavailable, is_postgres_url
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.transfer import TransferError, sqlite_to_postgres
 
@@ -47,6 +53,13 @@ async def _run(settings: Settings, sync: bool) -> None:
             await bot.stop()
         stopped.cancel()
         await running  # its error, if it failed
+
+
+def _masked(text: str, secrets: tuple[str, ...]) -> str:
+    """``text`` with each of ``secrets`` replaced by ``***``."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 def _values() -> dict[str, str] | None:
@@ -80,7 +93,7 @@ def migrate_to_postgres() -> int:
     try:
         copied = asyncio.run(sqlite_to_postgres(path, url))
     except (TransferError, StoreUnavailable) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_masked(str(exc), tuple(url_passwords(url)))}", file=sys.stderr)
         return 1
     for item in copied:
         print(f"{item.table}: {item.rows} rows copied, {item.rows} in PostgreSQL")
@@ -143,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    logs.setup(settings.log_level_number, settings.log_format)
+    logs.setup(settings.log_level_number, settings.log_format, settings.secrets)
     try:
         asyncio.run(_run(settings, sync=args == ["sync"]))
     except discord.LoginFailure:
@@ -160,16 +173,21 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 0
+    except SchemaTooNew as exc:  # a rollback: running on would misread the newer tables
+        print(f"error: {settings.database_shown}: {exc}.", file=sys.stderr)
+        return 2
     except (sqlite3.Error, asyncpg.PostgresError, StoreUnavailable) as exc:
         # e.g. DATABASE_PATH names a file that is not a database, or the server is down
         print(
-            f"error: cannot open the database at {settings.database_shown}: {exc}",
+            f"error: cannot open the database at {settings.database_shown}: "
+            f"{_masked(str(exc), settings.secrets)}",
             file=sys.stderr,
         )
         return 1
     except (aiohttp.ClientError, OSError) as exc:
         print(
-            f"error: cannot reach Discord ({exc}); check the network and try again.",
+            f"error: cannot reach Discord ({_masked(str(exc), settings.secrets)}); check the "
+            "network and try again.",
             file=sys.stderr,
         )
         return 1

@@ -119,7 +119,9 @@ class YahtzeeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Open the store and migrate it, load the cogs, register the dynamic components."""
         self._store = await open_store(self.settings.database)
-        self.analyst = Analyst(self.settings.data_dir)
+        self.analyst = Analyst(
+            self.settings.data_dir, build_to_win=self.settings.to_win_build == "auto"
+        )
         self.analyst.start()  # the strategy table loads (or is built once) in the background
         self.drawing_pool = Workers("drawing", processes=1)
         self._drawing_pool_ready = asyncio.create_task(

@@ -66,8 +66,26 @@ class _Json(JsonFormatter):
                 log_data[name] = str(value)  # snowflakes exceed JavaScript's integers
 
 
-def setup(level: int, form: str = "text") -> None:
-    """Log to standard error at ``level`` in ``form`` ("text" or "json")."""
+class _Masked(logging.Formatter):
+    """Another formatter's lines with each secret (the token, the database's password)
+    replaced by ``***``, tracebacks included: a library that puts one in an error message
+    cannot put it in the log."""
+
+    def __init__(self, inner: logging.Formatter, secrets: tuple[str, ...]) -> None:
+        super().__init__()
+        self.inner = inner
+        self.secrets = tuple(sorted(set(secrets), key=len, reverse=True))
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = self.inner.format(record)
+        for secret in self.secrets:
+            line = line.replace(secret, "***")
+        return line
+
+
+def setup(level: int, form: str = "text", secrets: tuple[str, ...] = ()) -> None:
+    """Log to standard error at ``level`` in ``form`` ("text" or "json"), never showing
+    ``secrets``."""
     handler: logging.Handler
     if form == "json":
         handler = logging.StreamHandler(sys.stderr)
@@ -86,4 +104,6 @@ def setup(level: int, form: str = "text") -> None:
         discord.utils.setup_logging(level=level, root=True)
         handler = logging.getLogger().handlers[-1]
     handler.addFilter(ContextFilter())
+    if secrets:
+        handler.setFormatter(_Masked(handler.formatter or logging.Formatter(), secrets))
     logging.getLogger("discord").setLevel(max(level, logging.INFO))

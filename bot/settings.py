@@ -5,14 +5,18 @@ from __future__ import annotations
 import logging
 import os
 import re
+import urllib.parse
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DATABASE = Path("data") / "yahtzee.sqlite3"
 PROJECT_ENV_FILE = Path(__file__).resolve().parents[1] / ".env"
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 LOG_FORMATS = ("text", "json")
+#: TO_WIN_BUILD: build the To-win distributions when they are missing and the memory allows
+#: ("auto"), or never (they are only loaded, if an operator put them in the data folder).
+TO_WIN_BUILDS = ("auto", "never")
 #: Seconds between a computer player's moves: its turn (up to four moves) is over within 4 s.
 DEFAULT_BOT_MOVE_DELAY = 0.6
 
@@ -25,9 +29,11 @@ class SettingsError(Exception):
 class Settings:
     """The bot's configuration."""
 
-    token: str
+    token: str = field(repr=False)  # a secret: never in a repr, a log line or an error
     database_path: Path = DEFAULT_DATABASE
-    database_url: str | None = None  # postgresql://...: the shared store instead of the file
+    #: postgresql://...: the shared store instead of the file (its password is a secret:
+    #: ``database_shown`` is what may be shown)
+    database_url: str | None = field(default=None, repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -37,6 +43,7 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     log_format: str = "text"  # or "json": one JSON object a line
     keep_moves_days: int | None = None  # None: keep every finished game's move log
+    to_win_build: str = "auto"  # or "never": the To-win distributions are only ever loaded
 
     @classmethod
     def load(
@@ -70,7 +77,7 @@ class Settings:
             )
         level = (get("LOG_LEVEL") or "INFO").upper()
         if level not in LOG_LEVELS:
-            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
         shard_ids_raw = get("SHARD_IDS")
         shard_ids = None
         if shard_ids_raw is not None:
@@ -98,9 +105,7 @@ class Settings:
         try:
             delay = float(delay_raw) if delay_raw is not None else DEFAULT_BOT_MOVE_DELAY
         except ValueError:
-            raise SettingsError(
-                f"BOT_MOVE_DELAY must be a number of seconds, not {delay_raw!r}."
-            ) from None
+            raise SettingsError("BOT_MOVE_DELAY must be a number of seconds.") from None
         if not 0 <= delay <= 10:
             raise SettingsError("BOT_MOVE_DELAY must be between 0 and 10 seconds.")
         port = _int(get("METRICS_PORT"), "METRICS_PORT") if get("METRICS_PORT") else None
@@ -113,9 +118,10 @@ class Settings:
             )
         log_format = (get("LOG_FORMAT") or "text").lower()
         if log_format not in LOG_FORMATS:
-            raise SettingsError(
-                f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}."
-            )
+            raise SettingsError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}.")
+        to_win_build = (get("TO_WIN_BUILD") or "auto").lower()
+        if to_win_build not in TO_WIN_BUILDS:
+            raise SettingsError(f"TO_WIN_BUILD must be one of {', '.join(TO_WIN_BUILDS)}.")
         return cls(
             token=token,
             database_path=Path(get("DATABASE_PATH") or DEFAULT_DATABASE),
@@ -129,6 +135,7 @@ class Settings:
             metrics_host=get("METRICS_HOST") or "127.0.0.1",
             log_format=log_format,
             keep_moves_days=keep,
+            to_win_build=to_win_build,
         )
 
     @property
@@ -141,7 +148,16 @@ class Settings:
         """The database for logs, without a password."""
         if self.database_url is None:
             return str(self.database_path)
-        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.database_url)
+        return shown_url(self.database_url)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The values no log line may show (``bot.logs`` masks them): the token, the
+        database's password."""
+        found = [self.token]
+        if self.database_url is not None:
+            found.extend(url_passwords(self.database_url))
+        return tuple(secret for secret in found if len(secret) >= 3)
 
     @property
     def data_dir(self) -> Path:
@@ -158,7 +174,47 @@ def _int(raw: str | None, name: str) -> int:
     try:
         return int(str(raw).strip())
     except ValueError:
-        raise SettingsError(f"{name} must be a whole number, not {raw!r}.") from None
+        raise SettingsError(f"{name} must be a whole number.") from None
+
+
+#: The query parameters of a PostgreSQL URL that hold a password (libpq's and asyncpg's).
+_PASSWORD_PARAMS = ("password", "sslpassword")
+
+
+def url_passwords(url: str) -> list[str]:
+    """The passwords in a database URL: after ``user:`` and in ``?password=`` (as written,
+    and decoded)."""
+    parts = urllib.parse.urlsplit(url)
+    found: list[str] = []
+    userinfo, at, _ = parts.netloc.rpartition("@")
+    if at and ":" in userinfo:
+        found.append(userinfo.partition(":")[2])
+    for name, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
+        if name.lower() in _PASSWORD_PARAMS:
+            found.append(value)
+            found.append(urllib.parse.quote(value, safe=""))
+    found.extend(urllib.parse.unquote(secret) for secret in list(found))
+    return [secret for secret in dict.fromkeys(found) if secret]
+
+
+def shown_url(url: str) -> str:
+    """A database URL as it may be shown: every password replaced by ``***``."""
+    parts = urllib.parse.urlsplit(url)
+    userinfo, at, hostinfo = parts.netloc.rpartition("@")
+    netloc = parts.netloc
+    if at and ":" in userinfo:
+        netloc = f"{userinfo.partition(':')[0]}:***@{hostinfo}"
+    pieces = parts.query.split("&") if parts.query else []
+    query = "&".join(
+        f"{piece.partition('=')[0]}=***"
+        if urllib.parse.unquote(piece.partition("=")[0]).lower() in _PASSWORD_PARAMS
+        else piece
+        for piece in pieces
+    )
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -172,7 +228,15 @@ def read_env_file(path: Path) -> dict[str, str]:
             line = line[len("export ") :]
         key, sep, value = line.partition("=")
         if not sep or not key.strip():
-            raise SettingsError(f"{path}:{number}: expected KEY=VALUE, got {line!r}.")
+            # Never the line itself: a token pasted on a line of its own would reach the log.
+            raise SettingsError(
+                f"{path}:{number}: expected KEY=VALUE (a setting's name, =, its value)."
+            )
+        if not _KEY.fullmatch(key.strip()):
+            raise SettingsError(
+                f"{path}:{number}: expected KEY=VALUE, and the part before = is not a setting's "
+                "name (letters, digits and _)."
+            )
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]

@@ -38,6 +38,7 @@ def test_defaults_with_only_a_token() -> None:
         ({"DISCORD_TOKEN": "t", "METRICS_PORT": "70000"}, "port number from 1 to 65535"),
         ({"DISCORD_TOKEN": "t", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of text, json"),
         ({"DISCORD_TOKEN": "t", "KEEP_MOVES_DAYS": "0"}, "KEEP_MOVES_DAYS must be 1 or more"),
+        ({"DISCORD_TOKEN": "t", "TO_WIN_BUILD": "always"}, "TO_WIN_BUILD must be one of auto"),
     ],
 )
 def test_broken_settings_are_named(values: dict[str, str], message: str) -> None:
@@ -57,12 +58,55 @@ def test_environment_overrides_the_env_file(tmp_path: Path) -> None:
     assert (s.token, s.log_level, s.dev_guild_id) == ("from.file", "DEBUG", 7)
 
 
-def test_a_malformed_env_file_line_is_named(tmp_path: Path) -> None:
-    """A line that is not KEY=VALUE is reported with its line number."""
+@pytest.mark.parametrize(
+    "line", ["this is junk-secret", "abc.def-secret", "my token=abc.def-secret", "=abc.def-secret"]
+)
+def test_a_malformed_env_file_line_is_named_not_shown(tmp_path: Path, line: str) -> None:
+    """A line that is not KEY=VALUE is reported with its line number, never its text."""
     env_file = tmp_path / ".env"
-    env_file.write_text("DISCORD_TOKEN=x\nthis is not a setting\n", encoding="utf-8")
-    with pytest.raises(SettingsError, match=r"\.env:2: expected KEY=VALUE"):
+    env_file.write_text(f"DISCORD_TOKEN=x\n{line}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"\.env:2: expected KEY=VALUE") as refused:
         read_env_file(env_file)
+    said = str(refused.value)
+    assert "secret" not in said and "junk" not in said and "abc" not in said, said
+
+
+def test_to_win_build() -> None:
+    """TO_WIN_BUILD: auto by default, never on request (any case)."""
+    assert Settings.from_mapping({"DISCORD_TOKEN": "t"}).to_win_build == "auto"
+    s = Settings.from_mapping({"DISCORD_TOKEN": "t", "TO_WIN_BUILD": " Never "})
+    assert s.to_win_build == "never"
+
+
+def test_the_settings_repr_shows_no_secret() -> None:
+    """``repr(Settings)`` (a debugger, a traceback's locals) shows neither the token nor the
+    database's password, and still the rest."""
+    s = Settings.from_mapping(
+        {"DISCORD_TOKEN": "tok.en-secret", "DATABASE_URL": "postgresql://bot:pw-secret@db/y"}
+    )
+    shown = repr(s)
+    assert "secret" not in shown and "log_level='INFO'" in shown, shown
+    assert s.secrets == ("tok.en-secret", "pw-secret")
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://bot:s3cret@db:5432/y", "postgresql://bot:***@db:5432/y"),
+        ("postgresql://bot:p%40ss@db/y", "postgresql://bot:***@db/y"),
+        ("postgresql://bot:a@b@db/y", "postgresql://bot:***@db/y"),
+        (
+            "postgresql://bot@db/y?sslmode=require&password=s3cret",
+            "postgresql://bot@db/y?sslmode=require&password=***",
+        ),
+        ("postgres://db/y?PASSWORD=x&user=bot", "postgres://db/y?PASSWORD=***&user=bot"),
+        ("postgresql://bot@db/y", "postgresql://bot@db/y"),
+    ],
+)
+def test_a_database_url_is_shown_without_its_password(url: str, shown: str) -> None:
+    """Both places a URL holds a password, user:password@ and ?password=, are masked."""
+    s = Settings.from_mapping({"DISCORD_TOKEN": "t", "DATABASE_URL": url})
+    assert s.database_shown == shown
 
 
 def test_sharding_settings() -> None:
@@ -98,6 +142,7 @@ def test_env_example_lists_every_setting() -> None:
         "DATABASE_URL",
         "DEV_GUILD_ID",
         "LOG_LEVEL",
+        "TO_WIN_BUILD",
         "SHARD_COUNT",
         "SHARD_IDS",
     ):

@@ -8,7 +8,9 @@ half-written. The copy is then checked (``PRAGMA integrity_check``) and counted.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +35,10 @@ class Backup:
 
 def backup_sqlite(source: Path, target: Path) -> Backup:
     """Copy ``source`` (a SQLite file, in use or not) to ``target``, check and count it.
-    ``target`` must not exist; a failed copy leaves nothing there."""
+    ``target`` must not exist; the copy is written as ``target.partial`` (only this user may
+    read it: it holds every player's games), made durable, then put in place; a failed copy
+    leaves nothing there. An existing ``target.partial`` (another backup running, or one cut
+    short) is refused, not overwritten."""
     if not source.is_file():
         raise BackupError(f"there is no database at {source} (DATABASE_PATH)")
     if target.exists():
@@ -42,9 +47,18 @@ def backup_sqlite(source: Path, target: Path) -> Backup:
         raise BackupError(f"there is no folder {target.parent} to put the backup in")
     partial = target.with_name(target.name + ".partial")
     try:
-        live = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise BackupError(
+            f"{partial} exists already: another backup to {target.name} is running, or one "
+            f"was cut short; if none is running, delete {partial.name} and try again"
+        ) from None
+    except OSError as exc:
+        raise BackupError(f"cannot write {partial}: {exc.strerror}") from None
+    try:
+        live = sqlite3.connect(_uri(source, "ro"), uri=True)
         try:
-            copy = sqlite3.connect(partial)
+            copy = sqlite3.connect(_uri(partial, "rw"), uri=True)
             try:
                 live.backup(copy)
                 checked = copy.execute("PRAGMA integrity_check").fetchall()
@@ -55,13 +69,44 @@ def backup_sqlite(source: Path, target: Path) -> Backup:
                 copy.close()
         finally:
             live.close()
-        partial.replace(target)
+        _fsync(partial)
+        _put_in_place(partial, target)
+        _fsync(target.parent)  # the new name survives a power cut too
     except sqlite3.Error as exc:
         raise BackupError(f"cannot copy {source}: {exc}") from exc
+    except OSError as exc:
+        raise BackupError(f"cannot write {target}: {exc.strerror}") from exc
     finally:
-        partial.unlink(missing_ok=True)
+        partial.unlink(missing_ok=True)  # ours: made above with O_EXCL
     version, games, rows = summary
     return Backup(target, target.stat().st_size, version, games, rows)
+
+
+def _uri(path: Path, mode: str) -> str:
+    """A SQLite URI for ``path``, whatever it holds (``?``, ``#`` and ``%`` are quoted)."""
+    return f"file:{urllib.parse.quote(str(path.absolute()), safe='/')}?mode={mode}"
+
+
+def _fsync(path: Path) -> None:
+    """Wait until ``path`` (a file, or a folder's list of names) is on the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _put_in_place(partial: Path, target: Path) -> None:
+    """``partial`` renamed to ``target``, never over a file made there meanwhile (a hard
+    link fails if the name is taken; where links are not supported, a rename)."""
+    try:
+        os.link(partial, target)
+    except FileExistsError:
+        raise BackupError(f"{target} exists already: give the backup a new name") from None
+    except OSError:
+        if target.exists():
+            raise BackupError(f"{target} exists already: give the backup a new name") from None
+        partial.replace(target)
 
 
 def _summary(db: sqlite3.Connection) -> tuple[int, dict[str, int], dict[str, int]]:

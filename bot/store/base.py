@@ -23,6 +23,7 @@ from .records import (
     MoveRecord,
     PlayerGame,
     ResultRow,
+    SchemaTooNew,
 )
 
 R = TypeVar("R")
@@ -51,6 +52,13 @@ def migration_files(dialect: str = "sqlite") -> list[tuple[int, Path]]:
 def latest_schema_version() -> int:
     """The number of the newest migration (the same in both dialects)."""
     return max(n for n, _ in migration_files())
+
+
+def check_schema(found: int) -> None:
+    """``SchemaTooNew`` if a database at schema version ``found`` is newer than this code."""
+    known = latest_schema_version()
+    if found > known:
+        raise SchemaTooNew(found, known)
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -87,13 +95,16 @@ class Store(abc.ABC):
     dialect: str = ""
 
     async def ready(self, migrate: bool) -> Self:
-        """This store, its schema brought up to date if ``migrate`` (closed if that fails)."""
-        if migrate:
-            try:
+        """This store, its schema brought up to date if ``migrate`` (closed if that fails);
+        ``SchemaTooNew`` if a newer version of the bot has migrated it further than this code
+        knows (the migration checks again, in its transaction)."""
+        try:
+            check_schema(await self.schema_version())
+            if migrate:
                 await self.migrate()
-            except BaseException:
-                await self.close()
-                raise
+        except BaseException:
+            await self.close()
+            raise
         return self
 
     @abc.abstractmethod

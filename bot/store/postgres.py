@@ -20,7 +20,7 @@ import asyncpg
 
 from bot.metrics import STORE_WRITES
 
-from .base import Store, drive, migration_files
+from .base import Store, check_schema, drive, migration_files
 from .queries import Conflict, Plan, Query, Row, Transaction
 from .records import StoreUnavailable
 
@@ -154,6 +154,7 @@ class PostgresStore(Store):
         async with self._pool.acquire() as db, db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             before = await _version(db)
+            check_schema(before)
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
             after = before
             for number, path in migration_files("postgres"):

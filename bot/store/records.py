@@ -31,6 +31,20 @@ class StoreUnavailable(Exception):
     the write was undone whole; trying again once there is room will work."""
 
 
+class SchemaTooNew(Exception):
+    """The database was migrated by a newer version of the bot than this one (after a
+    rollback): this code does not know its tables, so it does not use it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"the database's schema is version {found}, newer than this code's {known}: a "
+            "newer version of the bot has upgraded it; run that version again (or restore a "
+            "backup taken before the upgrade)"
+        )
+        self.found = found
+        self.known = known
+
+
 class AlreadyApplied(Exception):
     """The request this move answers already has its move in the log: another process that
     received the same click or command got there first. Nothing was written."""

@@ -20,7 +20,7 @@ import aiosqlite
 
 from bot.metrics import STORE_WRITES
 
-from .base import Store, drive, migration_files
+from .base import Store, check_schema, drive, migration_files
 from .queries import Conflict, Plan, Query, Row, Transaction
 from .records import StoreUnavailable
 from .writer import Writer
@@ -85,6 +85,7 @@ def _migrations(target: int | None) -> Plan[tuple[int, int]]:
     """
     rows = yield Query("PRAGMA user_version")
     current = int(rows[0][0])
+    check_schema(current)
     for number, path in migration_files("sqlite"):
         if number > current and (target is None or number <= target):
             for statement in _statements(path.read_text(encoding="utf-8")):

@@ -77,15 +77,45 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
 TO_WIN_BUILD_MEMORY = 1_600 * 2**20
 
 
-class NotEnoughMemory(RuntimeError):
+class ToWinUnavailable(RuntimeError):
+    """The To-win distributions are not on disk and will not be built here (the message
+    says why and how to have them)."""
+
+
+class NotEnoughMemory(ToWinUnavailable):
     """Building the To-win distributions here would not fit in the memory available."""
 
 
-def available_memory() -> int | None:
-    """Bytes the kernel says can be given to a new process without swapping (Linux's
-    MemAvailable); None where that is not known."""
+class BuildForbidden(ToWinUnavailable):
+    """The operator does not let the bot build the To-win distributions (TO_WIN_BUILD=never)."""
+
+
+#: Where Linux shows the processes (``/proc``) and the control groups (``/sys/fs/cgroup``);
+#: a test points the readers at a folder of its own.
+PROC = Path("/proc")
+CGROUP = Path("/sys/fs/cgroup")
+#: A cgroup limit at or above this (1 EiB) is no limit: cgroup v1 says "unlimited" with the
+#: largest page-aligned 64-bit number, 9223372036854771712.
+_NO_LIMIT = 2**60
+
+
+def available_memory(proc: Path | None = None, cgroup: Path | None = None) -> int | None:
+    """Bytes a new process may take here: the least of what the kernel says it can give
+    without swapping (``MemAvailable``, which inside a container is the host's figure) and
+    what the process's control group may still grow by (a container's or a systemd unit's
+    memory limit, v2 or v1, every group above it included). None where neither is known.
+    ``proc`` and ``cgroup`` default to ``PROC`` and ``CGROUP``."""
+    proc = PROC if proc is None else proc
+    cgroup = CGROUP if cgroup is None else cgroup
+    known = [
+        free for free in (_mem_available(proc), _cgroup_headroom(proc, cgroup)) if free is not None
+    ]
+    return min(known) if known else None
+
+
+def _mem_available(proc: Path) -> int | None:
     try:
-        with open("/proc/meminfo", encoding="ascii") as info:
+        with open(proc / "meminfo", encoding="ascii") as info:
             for line in info:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
@@ -94,16 +124,89 @@ def available_memory() -> int | None:
     return None
 
 
+def _cgroup_headroom(proc: Path, cgroup: Path) -> int | None:
+    """What this process's memory cgroup (v2 ``memory.max`` less ``memory.current``, or v1
+    ``memory.limit_in_bytes`` less ``memory.usage_in_bytes``) and each cgroup above it may
+    still take, the least of them; None without a limit. The page cache the kernel would
+    drop first (``inactive_file``) counts as free, as the kernel and ``kubectl top`` count it."""
+    try:
+        lines = (proc / "self" / "cgroup").read_text(encoding="ascii").splitlines()
+    except (OSError, ValueError):
+        return None
+    found: list[int] = []
+    for line in lines:  # "0::/path" (v2), "4:memory:/path" (v1)
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and controllers == "":
+            room = _headroom(cgroup, path, "memory.max", "memory.current", "inactive_file")
+        elif "memory" in controllers.split(","):
+            room = _headroom(
+                cgroup / "memory", path, "memory.limit_in_bytes", "memory.usage_in_bytes",
+                "total_inactive_file",
+            )  # fmt: skip
+        else:
+            continue
+        if room is not None:
+            found.append(room)
+    return min(found) if found else None
+
+
+def _headroom(mount: Path, path: str, limit_file: str, usage_file: str, cache: str) -> int | None:
+    """The least room left under ``mount``/``path`` and the groups above it, up to ``mount``.
+    Inside a container the group's path is often the host's while ``mount`` is already the
+    container's own group: then ``mount`` alone is read."""
+    here = mount / path.strip("/")
+    if not here.is_dir():
+        here = mount
+    rooms: list[int] = []
+    while True:
+        room = _room(here, limit_file, usage_file, cache)
+        if room is not None:
+            rooms.append(room)
+        if here == mount or mount not in here.parents:
+            break
+        here = here.parent
+    return min(rooms) if rooms else None
+
+
+def _room(folder: Path, limit_file: str, usage_file: str, cache: str) -> int | None:
+    try:
+        raw = (folder / limit_file).read_text(encoding="ascii").strip()
+        if raw == "max":
+            return None
+        limit = int(raw)
+        if limit >= _NO_LIMIT:
+            return None
+        used = int((folder / usage_file).read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+    reclaimable = 0
+    with contextlib.suppress(OSError, ValueError):
+        for line in (folder / "memory.stat").read_text(encoding="ascii").splitlines():
+            name, _, value = line.partition(" ")
+            if name == cache:
+                reclaimable = int(value)
+                break
+    return max(0, limit - max(0, used - reclaimable))
+
+
 def _prepare_distributions(
-    folder: Path, table: Table, turns: int, needs: int | None = None
+    folder: Path, table: Table, turns: int, needs: int | None = None, may_build: bool = True
 ) -> tuple[Distributions, bool]:
     """The saved distributions for ``table``; when there are none yet, built first in a
     process of its own (minutes of numpy that must not hold the bot's GIL), which saves
-    them: only if ``needs`` bytes are available (``NotEnoughMemory`` otherwise)."""
+    them: only if ``may_build`` (``BuildForbidden`` otherwise) and ``needs`` bytes are
+    available (``NotEnoughMemory`` otherwise)."""
     path = distributions_path(folder, table.rules)
     try:
         return load_distributions(path, table.rules), False
     except TableFileError as exc:
+        if not may_build:
+            raise BuildForbidden(
+                f"TO_WIN_BUILD=never and there is no {path.name} in {folder}; build it ahead "
+                f"with `python -m bot.strategy --to-win --data {folder}` (on a bigger machine, "
+                "then copy the file)"
+            ) from None
         free = available_memory()
         needs = TO_WIN_BUILD_MEMORY if needs is None else needs
         if free is not None and free < needs:
@@ -150,11 +253,16 @@ class Analyst:
     thread if that process could not start, or when a test hands the Analyst its table).
     """
 
-    def __init__(self, data_dir: Path, to_win_turns: int = BOXES) -> None:
+    def __init__(
+        self, data_dir: Path, to_win_turns: int = BOXES, build_to_win: bool = True
+    ) -> None:
         self.data_dir = data_dir
         #: The turns a missing distributions file is built for (all 13; fewer is quicker
         #: and smaller, and the To-win bot plays the earlier turns as the Optimal bot).
         self.to_win_turns = to_win_turns
+        #: Whether a missing distributions file may be built here (TO_WIN_BUILD=auto) when
+        #: the memory allows, or only loaded (TO_WIN_BUILD=never).
+        self.build_to_win = build_to_win
         self.table: Table | None = None
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
@@ -218,9 +326,10 @@ class Analyst:
             return
         try:
             dists, built = await asyncio.to_thread(
-                _prepare_distributions, self.data_dir, table, self.to_win_turns
-            )
-        except NotEnoughMemory as exc:
+                _prepare_distributions, self.data_dir, table, self.to_win_turns, None,
+                self.build_to_win,
+            )  # fmt: skip
+        except ToWinUnavailable as exc:
             self.to_win_off = str(exc)
             log.warning("no To-win distributions: %s; the To-win bot plays as Optimal", exc)
             return

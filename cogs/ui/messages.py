@@ -754,8 +754,8 @@ def hint_text(
     if to_win is None:
         if to_win_off:
             text += "\n" + _(
-                "Advice on your chance to beat the others is off on this host (it lacks the "
-                "memory to prepare it); the choices above are for the most points."
+                "Advice on your chance to beat the others is off on this host; the choices "
+                "above are for the most points."
             )
         return text
     rival = shown_name(to_win.rival)

@@ -4,12 +4,15 @@ before it began, is sound, and says what it holds."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
 
 from bot.engine import ScriptedDice
+from bot.store import open_store
 
 from ..conftest import Database
 from .conftest import StartBot
@@ -80,3 +83,49 @@ async def test_a_backup_of_postgresql_points_to_pg_dump(tmp_path: Path) -> None:
     _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2 and "pg_dump" in err.decode()
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+async def test_a_backup_is_private_and_works_on_any_path(tmp_path: Path) -> None:
+    """The copy is readable by its owner only (0600, whatever the umask), even in a folder and
+    under a name with ``?``, ``#`` and ``%`` (a SQLite URI's special characters), and is a
+    sound database there."""
+    source = tmp_path / "data ?#%" / "yahtzee.sqlite3"
+    store = await open_store(source)
+    await store.close()
+    folder = tmp_path / "backups ?x=1#top %41"
+    folder.mkdir()
+    target = folder / "copy?#%25.sqlite3"
+    env = bot_env(None, DATABASE_PATH=str(source))
+    old = os.umask(0o022)  # the usual umask: a plain new file would be world-readable
+    try:
+        proc = await run("backup", str(target), env=env, cwd=tmp_path)
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+    finally:
+        os.umask(old)
+    assert proc.returncode == 0, err.decode()
+    assert "integrity check: ok" in out.decode()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert sorted(p.name for p in folder.iterdir()) == [target.name]  # no .partial left
+    copy = sqlite3.connect(target)
+    try:
+        assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        copy.close()
+
+
+async def test_a_backup_refuses_an_existing_partial_file(tmp_path: Path) -> None:
+    """``FILE.partial`` already there (another backup at work, or one cut short): refused with
+    what to do, and that file is left as it was."""
+    source = tmp_path / "yahtzee.sqlite3"
+    store = await open_store(source)
+    await store.close()
+    target = tmp_path / "copy.sqlite3"
+    partial = tmp_path / "copy.sqlite3.partial"
+    partial.write_bytes(b"another backup's pages")
+    env = bot_env(None, DATABASE_PATH=str(source))
+    proc = await run("backup", str(target), env=env, cwd=tmp_path)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    said = err.decode()
+    assert proc.returncode == 1, said
+    assert f"{partial} exists already" in said and "delete copy.sqlite3.partial" in said, said
+    assert partial.read_bytes() == b"another backup's pages" and not target.exists()

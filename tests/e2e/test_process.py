@@ -77,7 +77,7 @@ async def test_broken_setting_is_one_clear_line(tmp_path: Path) -> None:
     proc = await run(env=bot_env(None, DISCORD_TOKEN=TOKEN, DEV_GUILD_ID="my server"), cwd=tmp_path)
     _, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 2
-    assert err.decode().strip() == "error: DEV_GUILD_ID must be a whole number, not 'my server'."
+    assert err.decode().strip() == "error: DEV_GUILD_ID must be a whole number."
 
 
 async def test_unwritable_database_is_one_clear_line(tmp_path: Path) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import bot.strategy.analyst as analyst_module
 from bot.app import YahtzeeBot
@@ -243,16 +246,32 @@ async def test_a_solo_hint_never_asks_for_the_to_win_distributions(
     assert not bot.analyst.to_win_requested
 
 
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("host", ["a 512 MiB container", "TO_WIN_BUILD=never"])
 async def test_a_host_without_the_memory_says_to_win_advice_is_off(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, monkeypatch: Any
-) -> None:
-    """No distributions on disk and less memory available than their build takes: nothing
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, monkeypatch: Any,
+    tmp_path: Path, host: str,
+) -> None:  # fmt: skip
+    """No distributions on disk, and a container whose cgroup leaves less memory than their
+    build takes (the machine itself has plenty), or an operator who forbids the build: nothing
     is built, the log says how to build them ahead, and a hint against Bob says that the
     advice to beat him is off (the choices for points still come)."""
-    monkeypatch.setattr(analyst_module, "TO_WIN_BUILD_MEMORY", 1 << 60)
+    changes: dict[str, Any] = {}
+    if host == "TO_WIN_BUILD=never":
+        changes["to_win_build"] = "never"
+    else:  # cgroup v2: 512 MiB, 150 MiB of it in use; the host has 64 GiB available
+        proc, cgroup = tmp_path / "proc", tmp_path / "cgroup"
+        (proc / "self").mkdir(parents=True)
+        cgroup.mkdir()
+        (proc / "meminfo").write_text(f"MemAvailable: {64 * 2**20} kB\n", encoding="ascii")
+        (proc / "self" / "cgroup").write_text("0::/\n", encoding="ascii")
+        (cgroup / "memory.max").write_text(f"{512 * 2**20}\n", encoding="ascii")
+        (cgroup / "memory.current").write_text(f"{150 * 2**20}\n", encoding="ascii")
+        monkeypatch.setattr(analyst_module, "PROC", proc)
+        monkeypatch.setattr(analyst_module, "CGROUP", cgroup)
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
-    bot: YahtzeeBot = await start_bot()
+    bot: YahtzeeBot = await start_bot(**changes)
     dists = distributions_path(bot.settings.data_dir, "official")
     dists.unlink()
     await bot.analyst.wait()
@@ -267,7 +286,12 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     await bot.analyst.wait_for_to_win()
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
     assert "off on this host" in text and len(text.splitlines()) == 5, text
-    assert "python -m bot.strategy --to-win" in (bot.analyst.to_win_off or "")
+    why = bot.analyst.to_win_off or ""
+    assert "python -m bot.strategy --to-win" in why, why
+    if host == "TO_WIN_BUILD=never":
+        assert "TO_WIN_BUILD=never" in why, why
+    else:
+        assert "0.4 GB is available" in why, why  # 512 - 150 = 362 MiB
     assert not dists.exists()
 
 

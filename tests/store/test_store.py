@@ -14,6 +14,7 @@ from bot.store import (
     ChannelBusy,
     MoveRecord,
     ResultRow,
+    SchemaTooNew,
     StaleVersion,
     Store,
     latest_schema_version,
@@ -91,6 +92,40 @@ async def test_migrations_from_the_previous_schema_version(database: Database) -
         assert (await new.guild_settings(1)).turn_seconds == 300
     finally:
         await new.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(database: Database) -> None:
+    """After a rollback the database is at a version this code has no migration for: opening
+    it (to migrate or not) and migrating it are refused, naming both versions, and nothing is
+    changed."""
+    store = await open_store(database)
+    await store.close()
+    newer = latest_schema_version() + 2
+    if isinstance(database, Path):
+        await fetch(database, f"PRAGMA user_version = {newer}")
+    else:
+        await fetch(database, "UPDATE schema_version SET version = ?", newer)
+    for migrate in (True, False):
+        with pytest.raises(SchemaTooNew) as refused:
+            await open_store(database, migrate=migrate)
+        said = str(refused.value)
+        assert f"version {newer}, newer than this code's {latest_schema_version()}" in said
+    if isinstance(database, Path):
+        assert await fetch(database, "PRAGMA user_version") == [(newer,)]
+    else:
+        assert await fetch(database, "SELECT version FROM schema_version") == [(newer,)]
+
+
+async def test_a_migration_checks_the_version_again(store: Store, database: Database) -> None:
+    """A newer process may migrate between this one's open and its migration: the migration
+    itself refuses a version it does not know (in its transaction)."""
+    newer = latest_schema_version() + 1
+    if isinstance(database, Path):
+        await fetch(database, f"PRAGMA user_version = {newer}")
+    else:
+        await fetch(database, "UPDATE schema_version SET version = ?", newer)
+    with pytest.raises(SchemaTooNew):
+        await store.migrate()
 
 
 async def test_migrating_twice_changes_nothing(store: Store) -> None:

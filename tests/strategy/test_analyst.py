@@ -112,3 +112,91 @@ def test_available_memory_is_what_the_kernel_can_give() -> None:
         return
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     assert free is not None and 0 < free <= total
+
+
+MiB = 2**20
+
+
+def fake_host(root: Path, available: int, cgroup_line: str) -> tuple[Path, Path]:
+    """A /proc with ``available`` bytes of MemAvailable and the process's cgroup line, and an
+    empty cgroup mount, under ``root``: (proc, cgroup)."""
+    proc, cgroup = root / "proc", root / "cgroup"
+    (proc / "self").mkdir(parents=True)
+    (proc / "meminfo").write_text(
+        f"MemTotal:       65536000 kB\nMemFree:         1000000 kB\n"
+        f"MemAvailable:   {available // 1024} kB\n",
+        encoding="ascii",
+    )
+    (proc / "self" / "cgroup").write_text(cgroup_line + "\n", encoding="ascii")
+    cgroup.mkdir()
+    return proc, cgroup
+
+
+def cgroup_files(folder: Path, **files: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name.replace("_", ".", 1)).write_text(text + "\n", encoding="ascii")
+
+
+def test_a_cgroup_v2_limit_is_what_the_container_has_left(tmp_path: Path) -> None:
+    """A 512 MiB container (cgroup v2) on a host with 16 GiB available, 300 MiB used of which
+    20 MiB is page cache the kernel drops first: 512 - (300 - 20) = 232 MiB."""
+    proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/bot.slice/yahtzee.service")
+    unit = cgroup / "bot.slice" / "yahtzee.service"
+    cgroup_files(unit, memory_max=str(512 * MiB), memory_current=str(300 * MiB))
+    (unit / "memory.stat").write_text(
+        f"anon {280 * MiB}\nfile {20 * MiB}\nactive_file 0\ninactive_file {20 * MiB}\n",
+        encoding="ascii",
+    )
+    cgroup_files(cgroup / "bot.slice", memory_max="max", memory_current=str(900 * MiB))
+    assert available_memory(proc, cgroup) == 232 * MiB
+
+
+def test_a_tighter_parent_cgroup_wins(tmp_path: Path) -> None:
+    """The slice above the unit allows 1 GiB and has 900 MiB in use by its other units: the
+    unit's own 2 GiB limit is not what it can get, 124 MiB is."""
+    proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/bot.slice/yahtzee.service")
+    cgroup_files(
+        cgroup / "bot.slice" / "yahtzee.service",
+        memory_max=str(2048 * MiB), memory_current=str(100 * MiB),
+    )  # fmt: skip
+    cgroup_files(cgroup / "bot.slice", memory_max=str(1024 * MiB), memory_current=str(900 * MiB))
+    assert available_memory(proc, cgroup) == 124 * MiB
+
+
+def test_no_cgroup_limit_leaves_mem_available(tmp_path: Path) -> None:
+    """v2's "max" and v1's huge "unlimited" number are no limit: MemAvailable stands."""
+    proc, cgroup = fake_host(tmp_path / "v2", 3000 * MiB, "0::/")
+    cgroup_files(cgroup, memory_max="max", memory_current=str(4000 * MiB))
+    assert available_memory(proc, cgroup) == 3000 * MiB
+    proc, cgroup = fake_host(tmp_path / "v1", 3000 * MiB, "4:memory:/docker/abc\n0::/")
+    cgroup_files(
+        cgroup / "memory" / "docker" / "abc",
+        memory_limit_in_bytes="9223372036854771712", memory_usage_in_bytes=str(4000 * MiB),
+    )  # fmt: skip
+    assert available_memory(proc, cgroup) == 3000 * MiB
+
+
+def test_a_cgroup_v1_limit_counts(tmp_path: Path) -> None:
+    """cgroup v1: limit_in_bytes less usage_in_bytes (less the hierarchy's inactive page
+    cache); a container that sees its own group at the mount's root while /proc/self/cgroup
+    names the host's path is read at the root."""
+    proc, cgroup = fake_host(
+        tmp_path, 16 * 1024 * MiB, "9:pids:/docker/abc\n4:cpu,memory:/docker/abc\n0::/"
+    )
+    cgroup_files(
+        cgroup / "memory",
+        memory_limit_in_bytes=str(1024 * MiB), memory_usage_in_bytes=str(600 * MiB),
+    )  # fmt: skip
+    (cgroup / "memory" / "memory.stat").write_text(
+        f"inactive_file {MiB}\ntotal_inactive_file {50 * MiB}\n", encoding="ascii"
+    )
+    assert available_memory(proc, cgroup) == (1024 - 550) * MiB
+
+
+def test_a_container_over_its_limit_has_nothing(tmp_path: Path) -> None:
+    """Usage at or above the limit (it happens while the kernel reclaims) is no room, not a
+    negative number."""
+    proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/")
+    cgroup_files(cgroup, memory_max=str(256 * MiB), memory_current=str(260 * MiB))
+    assert available_memory(proc, cgroup) == 0

@@ -1,0 +1,48 @@
+"""The README's service steps and deploy/yahtzee-bot.service: the token's file private, the
+bot able to write its data folder and nothing else."""
+
+from __future__ import annotations
+
+import configparser
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def unit() -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(ROOT / "deploy" / "yahtzee-bot.service", encoding="utf-8")
+    return parser["Service"]
+
+
+def systemd_steps() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("**systemd.**")
+    block = re.search(r"```sh\n(.*?)```", readme[start:], re.S)
+    assert block is not None
+    return block.group(1)
+
+
+def test_the_unit_writes_only_its_data_folder() -> None:
+    """The system read-only (strict), the data folder the one writable place, and the
+    database in it; files it makes private to it."""
+    service = unit()
+    assert service["ProtectSystem"] == "strict"
+    assert service["ReadWritePaths"].split() == ["/var/lib/yahtzee-bot"]
+    assert service["StateDirectory"] == "yahtzee-bot"
+    assert "DATABASE_PATH=/var/lib/yahtzee-bot/" in (
+        (ROOT / "deploy" / "yahtzee-bot.service").read_text(encoding="utf-8")
+    )
+    assert service["UMask"] == "0077" and service["ProtectHome"] == "true"
+    assert service["NoNewPrivileges"] == "true" and service["PrivateTmp"] == "true"
+
+
+def test_the_readme_steps_keep_the_token_private_and_the_code_the_bots_readonly() -> None:
+    """.env is made 0600 for the bot's user; the code is not handed to that user."""
+    steps = systemd_steps()
+    assert re.search(r"install -m 600 -o yahtzee -g yahtzee \S+ \.env", steps), steps
+    assert "cp .env.example .env" not in steps
+    assert not re.search(r"chown\b.*?/opt/yahtzee-bot", steps), steps
+    assert "sudo -u yahtzee bash scripts/bootstrap.sh" not in steps
