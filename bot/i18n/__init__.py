@@ -26,7 +26,7 @@ from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .words import Label, Sentence, Word, Words
+from .words import N_, Label, Sentence, Word, Words
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -127,6 +127,13 @@ class Lang:
         if isinstance(value, float):  # (a decision's points given up: one decimal)
             return self.decimal(value)
         return value
+
+    def pair(self, name: object, value: object) -> str:
+        """A name and its value as this language joins them ("Ones: 3"; French puts a
+        space before the colon: "As : 3")."""
+        # TRANSLATORS: a name and its value ("Ones: 3", "**Ann**: **120**"), wherever the
+        # bot joins the two; French typography has a space before the colon.
+        return self(N_("{name}: {value}"), name=name, value=value)
 
     def name(self, message: str) -> str:
         """A slash command's, option's or choice's name (context ``NAME``)."""

@@ -182,6 +182,12 @@ async def test_a_french_server_names_its_buttons_as_they_show_to_an_english_play
     dice.extend([6, 5, 4, 2, 1])
     rolled = await fake.click(ann, board, said("fr", "Roll ({left} left)", left=3))
     assert rolled.response_type == 7, rolled.ephemeral_text
+    # French typography: a space before the colon, in the menu and the scores too
+    menu = next(c for c in controls_of(fake.messages[board["id"]]) if c["type"] == 3)
+    ones = next(o for o in menu["options"] if o["value"] == "ones")
+    assert ones["label"] == "As : 1"
+    scores = everything_in(fake.messages[board["id"]]) + str(fake.messages[board["id"]])
+    assert "**Ann** : **0**" in scores and "**Ann**: " not in scores
     scored = await fake.choose(ann, fake.messages[board["id"]], "chance")
     assert scored.response_type == 7, scored.ephemeral_text
     await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{bob['id']}>"))
