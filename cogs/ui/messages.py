@@ -86,6 +86,25 @@ def shown_name(name: str) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
 
 
+#: Discord's limit for a channel's name, a thread's too.
+THREAD_NAME_LIMIT = 100
+
+
+def thread_name(_: Lang, names: list[str]) -> str:
+    """A game's thread's name, "Yahtzee: Ann, Bob", within Discord's 100 characters: as
+    many names as fit whole, then "…"; a first name too long for it alone cut at a word."""
+    ellipsis = "\N{HORIZONTAL ELLIPSIS}"
+    for count in range(len(names), 0, -1):
+        shown = ", ".join(names[:count]) + ("" if count == len(names) else ", " + ellipsis)
+        title = _("Yahtzee: {names}", names=shown)
+        if len(title) <= THREAD_NAME_LIMIT:
+            return title
+    room = THREAD_NAME_LIMIT - len(_("Yahtzee: {names}", names=ellipsis))
+    first = names[0] if names else ""
+    cut = first[: room + 1].rsplit(" ", 1)[0] if " " in first[:room] else first[:room]
+    return _("Yahtzee: {names}", names=cut[:room].rstrip() + ellipsis)
+
+
 def mention(player: str, name: str = "") -> str:
     """How a message names a player: a person by name in bold (a mention would read
     "@Ann (Ann)", and in an embed it notifies nobody anyway), a computer with its robot."""
