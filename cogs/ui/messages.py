@@ -91,8 +91,9 @@ THREAD_NAME_LIMIT = 100
 
 
 def thread_name(_: Lang, names: list[str]) -> str:
-    """A game's thread's name, "Yahtzee: Ann, Bob", within Discord's 100 characters: as
-    many names as fit whole, then "…"; a first name too long for it alone cut at a word."""
+    """A game's thread's name, "Yahtzee: Ann, Bob", within Discord's limit (``THREAD_NAME_LIMIT``
+    characters): as many names as fit whole, then "…"; a first name too long for it alone
+    cut at a word."""
     ellipsis = "\N{HORIZONTAL ELLIPSIS}"
     for count in range(len(names), 0, -1):
         shown = ", ".join(names[:count]) + ("" if count == len(names) else ", " + ellipsis)
