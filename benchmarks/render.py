@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import Category, Game, ScriptedDice
-from bot.render import render_final, render_scorecard, render_turn
+from bot.render import render_final, render_scorecard, render_stats, render_turn
 
 RUNS = 200
 
@@ -70,6 +70,12 @@ def main() -> None:
     done2, done8 = finished(2), finished(8)
     measure("final, 2 seats", lambda: render_final(done2), None, None)
     measure("final, 8 seats", lambda: render_final(done8), None, None)
+    # /yahtzee stats: the last 20 games over the score distribution (bins of 50)
+    recent = [180, 220, 254, 199, 230, 160, 301, 240, 210, 190] * 2
+    spread = [0, 0, 0, 2, 5, 6, 4, 2, 1, 0, 0, 1]  # scores up to 575
+    measure("stats, 0..575", lambda: render_stats("Ann", recent, spread, 50), None, None)
+    wide = [*spread, *[0] * 19, 1]  # one game of 1,575
+    measure("stats, 0..1575, fr", lambda: render_stats("Ann", recent, wide, 50, "fr"), None, None)
     # A cold start: the first image of a process also builds the palette and the caches.
     from bot.render import cards, style, text
 

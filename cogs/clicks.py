@@ -13,6 +13,8 @@ from discord.ext import commands
 
 from bot.games import Board, GameService, Refusal
 from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
+from bot.i18n import ENGLISH
+from bot.i18n.words import N_, Label
 
 from .errors import guarded, tell
 from .shared import (
@@ -346,9 +348,11 @@ class Clicks(commands.Cog):
             and message is not None
             and (self.publisher.parked(game_id) == message.id)
         ):
+            shown = await self.games.tracking.find(game_id)
             raise Refusal(
-                "The last scoring was taken back (Undo), so this turn waits: this board comes "
-                "back when that scoring is made again. Nothing changed."
+                "The last scoring was taken back ({undo}), so this turn waits: this board "
+                "comes back when that scoring is made again. Nothing changed.",
+                undo=Label(N_("Undo"), shown.language if shown else ENGLISH),
             )
         raise await self.games.tracking.stale_click(game_id)
 

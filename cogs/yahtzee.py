@@ -27,6 +27,7 @@ from bot.engine import (
 from bot.games import NOBODY_LEFT, GameService, GameStatus
 from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
 from bot.i18n import Lang
+from bot.i18n.words import N_
 
 from .clicks import Clicks
 from .computer import ComputerPlayers
@@ -35,7 +36,7 @@ from .shared import check_permissions, display_name, leaderboard_page, send_hint
 from .translator import CatalogTranslator
 from .turn_timers import TurnTimers
 from .ui import answers
-from .ui.language import private, public, server
+from .ui.language import channel, private, public, server
 from .ui.messages import (
     BOARD_MOVED,
     daily_board_embed,
@@ -62,8 +63,9 @@ TIMER_TICK_SECONDS = 5
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 
 
-def rules_text(_: Lang, preset: Preset) -> str:
-    """The rules in a few lines, with what the preset in play changes."""
+def rules_text(_: Lang, preset: Preset, undo: str) -> str:
+    """The rules in a few lines, with what the preset in play changes; ``undo``: the Undo
+    button's label as the channel's games show it."""
     return _(
         "**Yahtzee**: {rounds} rounds; each turn roll five dice up to {rolls} times, holding "
         "any dice between rolls, then score them in one open box (0 if they don't fit).\n"
@@ -73,7 +75,7 @@ def rules_text(_: Lang, preset: Preset) -> str:
         "Small Straight (four in a row) {small}; Large Straight (five in a row) {large}; "
         "Yahtzee (five alike) {yahtzee}; Chance the sum.\n"
         "**Preset in play: {preset}**: {description}\n"
-        "**Undo**: after scoring, Undo on that message takes it back until the next roll.\n"
+        "**{undo}**: after scoring, {undo} on that message takes it back until the next roll.\n"
         "Other presets: {others}. The host picks one with `/yahtzee start preset:`.",
         rounds=ROUNDS,
         rolls=ROLLS_PER_TURN,
@@ -86,6 +88,7 @@ def rules_text(_: Lang, preset: Preset) -> str:
         preset=_(preset.title),
         description=_(preset.description),
         others="; ".join(f"`{p.value}`" for p in Preset if p is not preset),
+        undo=undo,
     )
 
 
@@ -220,9 +223,12 @@ class Yahtzee(
         assert interaction.channel_id is not None
         row = await self.games.tracking.find_live(interaction.channel_id)
         preset = row.preset if row else DEFAULT_PRESET
+        shown = public(row) if row else await channel(self.games, interaction)  # its buttons
         _ = private(interaction)
         embed = discord.Embed(
-            title=_("Yahtzee rules"), description=rules_text(_, preset), colour=0x24593B
+            title=_("Yahtzee rules"),
+            description=rules_text(_, preset, undo=shown(N_("Undo"))),
+            colour=0x24593B,
         )
         await answers.send(interaction, embed=embed, ephemeral=True)
 
@@ -424,7 +430,7 @@ class Yahtzee(
                 "after it is yours."
             )
         else:
-            what = _("Your turns start with you pressing **Roll** (**off**), in every server.")
+            what = _("You make your turns' first roll yourself (**off**), in every server.")
         more = _("`/yahtzee autoroll` with a setting (on, off, as the server chooses) changes it.")
         await answers.send(interaction, f"{what}\n{more}", ephemeral=True)
 

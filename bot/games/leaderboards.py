@@ -182,15 +182,14 @@ class Leaderboards:
         image = None
         if games:
             top = max(totals) // BUCKET
-            buckets = [
-                (f"{b * BUCKET}", sum(1 for t in totals if t // BUCKET == b))
-                for b in range(top + 1)
-            ]
+            spread = [sum(1 for t in totals if t // BUCKET == b) for b in range(top + 1)]
             title = _.ngettext(
                 "{name}: last {n} game", "{name}: last {n} games", len(recent),
                 name=name, n=len(recent),
             )  # fmt: skip
-            image = await asyncio.to_thread(render_stats, title, recent, buckets, language)
+            image = await asyncio.to_thread(
+                render_stats, title, recent, spread, BUCKET, language
+            )
         count = len(games)
         losses = [g.expected_loss for g in games if g.expected_loss is not None]
         return PlayerStats(

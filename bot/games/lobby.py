@@ -11,6 +11,7 @@ from bot.engine import (
     Preset,
 )
 from bot.i18n import lang
+from bot.i18n.words import N_, Label
 from bot.store import (
     ChannelBusy,
     GameRow,
@@ -92,7 +93,10 @@ class Lobby:
             row = await self.core.row(game_id)
             self._require_lobby(row)
             if any(uid == user_id for uid, _ in row.players):
-                raise Refusal("You are already in this lobby: wait for the host to press Start.")
+                raise Refusal(
+                    "You are already in this lobby: wait for the host to press {start}.",
+                    start=Label(N_("Start"), row.language),
+                )
             if len(row.players) >= MAX_SEATS:
                 raise Refusal("This lobby is full ({most} players).", most=MAX_SEATS)
             players = [*row.players, (user_id, name)]
@@ -182,7 +186,10 @@ class Lobby:
             row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
-                raise Refusal("Only the host can cancel this lobby. You can Leave it instead.")
+                raise Refusal(
+                    "Only the host can cancel this lobby. You can press {leave} instead.",
+                    leave=Label(N_("Leave"), row.language),
+                )
             return await self.core.save(
                 row, MoveRecord(user_id, "cancel"), status=GameStatus.CANCELLED
             )
@@ -200,7 +207,10 @@ class Lobby:
             row = await self.core.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
-                raise Refusal("Only the host can start the game. Ask them to press Start.")
+                raise Refusal(
+                    "Only the host can start the game. Ask them to press {start}.",
+                    start=Label(N_("Start"), row.language),
+                )
             game = Game(
                 [(player_id(uid), name) for uid, name in row.players],
                 row.preset,

@@ -26,7 +26,7 @@ from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .words import Sentence, Word, Words
+from .words import N_, Label, Sentence, Word, Words
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -109,13 +109,15 @@ class Lang:
     def say(self, said: Sentence | str) -> str:
         """A sentence made before its reader was known (a refusal, ``bot.i18n.words``) in
         this language: its template translated, then its values filled in, a ``Word``
-        among them translated too."""
+        among them translated too, and a ``Label`` said as the game's messages show it."""
         if not isinstance(said, Sentence):
             return self(str(said))
         values = {key: self._value(value) for key, value in said.values.items()}
         return self(said.template, **values)
 
     def _value(self, value: object) -> object:
+        if isinstance(value, Label):
+            return lang(value.language).table.gettext(value)
         if isinstance(value, Word):
             return self.table.gettext(value)
         if isinstance(value, Words):
@@ -125,6 +127,13 @@ class Lang:
         if isinstance(value, float):  # (a decision's points given up: one decimal)
             return self.decimal(value)
         return value
+
+    def pair(self, name: object, value: object) -> str:
+        """A name and its value as this language joins them ("Ones: 3"; French puts a
+        space before the colon: "As : 3")."""
+        # TRANSLATORS: a name and its value ("Ones: 3", "**Ann**: **120**"), wherever the
+        # bot joins the two; French typography has a space before the colon.
+        return self(N_("{name}: {value}"), name=name, value=value)
 
     def name(self, message: str) -> str:
         """A slash command's, option's or choice's name (context ``NAME``)."""

@@ -30,6 +30,22 @@ class Words(tuple[str, ...]):
         return format(str(self), spec)
 
 
+class Label(str):
+    """The label of a control on a game's message ("Start", "Undo"), named in a sentence
+    said to one reader: said in the game's ``language`` (the words on the button the reader
+    sees, since a game's messages are in its language), not in the reader's own."""
+
+    language: str
+
+    def __new__(cls, text: str, language: str) -> Label:
+        label = super().__new__(cls, text)
+        label.language = language
+        return label
+
+    def __reduce__(self) -> tuple[type[Label], tuple[str, str]]:
+        return Label, (str(self), self.language)
+
+
 def N_(text: str) -> str:
     """Mark ``text`` for the catalogs where it is written; it is translated where shown."""
     return text

@@ -311,8 +311,17 @@ def header_names(
     for size in range(FONT, smallest - 1, -1):
         if all(text_width(name, size, True) <= width for name in whole):
             return tuple(whole), size
-    shown = [fit(name, width, smallest, True) for name in whole]
+    shown = [_cut_at_word(fit(name, width, smallest, True)) for name in whole]
     return tuple(_tell_apart(whole, shown, width, smallest)), smallest
+
+
+def _cut_at_word(shown: str) -> str:
+    """A cut name without a space or an opening bracket dangling before its ellipsis
+    ("Zen (…" reads "Zen…")."""
+    if not shown.endswith(ELLIPSIS):
+        return shown
+    kept = shown[: -len(ELLIPSIS)].rstrip(" ([{")
+    return kept + ELLIPSIS if kept else shown
 
 
 def _header_pad(col_w: int) -> int:

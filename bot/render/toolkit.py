@@ -9,21 +9,25 @@ headers and cells the caller gives are drawn as given.
 from __future__ import annotations
 
 import io
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import ENGLISH, lang
+from bot.i18n import ENGLISH, Lang, lang
 
 from . import style as s
-from .text import fit, text_tile, text_width
+from .text import clean, fit, text_tile, text_width
 
 TABLE_WIDTH = 520
 RANK_W = 64
 CHART_WIDTH = 520
 CHART_HEIGHT = 300
+CHART_LEFT = 64  # the y axis; the x axis runs from here to CHART_RIGHT
+CHART_RIGHT = CHART_WIDTH - 20
+LABEL_GAP = 12  # the least room between two labels of the x axis, in pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,33 +151,105 @@ def render_chart(
     labels: Sequence[str] = (),
     kind: str = "bar",
     axes: tuple[str, str] = ("", ""),
+    language: str = ENGLISH,
 ) -> bytes:
     """A bar chart (``kind="bar"``) or a line chart (``"line"``) of ``values``; ``axes``
-    names the x and the y axis."""
-    return _encode(chart_image(title, values, labels, kind, axes))
+    names the x and the y axis; the y axis's numbers as ``language`` writes them."""
+    return _encode(chart_image(title, values, labels, kind, axes, language=language))
 
 
 def render_stats(
     title: str,
     recent: Sequence[float],
-    buckets: Sequence[tuple[str, int]],
+    spread: Sequence[int],
+    bin_width: float,
     language: str = ENGLISH,
 ) -> bytes:
-    """A player's recent scores as a line over their score distribution as bars."""
+    """A player's recent scores as a line over their score distribution as bars:
+    ``spread[i]`` games scored from ``i * bin_width`` up to the next bin."""
     _ = lang(language)
     # TRANSLATORS: the stats chart's axes: "game" (each of the last games), "score" (points).
     axes = (_("game"), _("score"))
-    trend = chart_image(title, recent, [str(i + 1) for i in range(len(recent))], "line", axes)
-    spread = chart_image(
-        _("Score distribution"), [n for _l, n in buckets], [label for label, _n in buckets],
+    labels = [_.number(i + 1) for i in range(len(recent))]
+    trend = chart_image(title, recent, labels, "line", axes, language=language)
+    bars = chart_image(
+        _("Score distribution"), spread, (),
         # TRANSLATORS: the score distribution's axes: "score" (points), "games" (how many).
-        "bar", (_("score"), _("games")), whole=True,
+        "bar", (_("score"), _("games")), whole=True, language=language, bins=bin_width,
     )  # fmt: skip
     image = Image.new("P", (CHART_WIDTH, CHART_HEIGHT * 2))
     image.putpalette(s.palette().getpalette() or [])
     image.paste(trend, (0, 0))
-    image.paste(spread, (0, CHART_HEIGHT))
+    image.paste(bars, (0, CHART_HEIGHT))
     return _encode(image)
+
+
+@dataclass(frozen=True, slots=True)
+class AxisLabel:
+    """A label of the x axis as drawn: its text, where the text starts and how wide it is."""
+
+    text: str
+    left: float
+    width: float
+
+    @property
+    def right(self) -> float:
+        return self.left + self.width
+
+
+def nice_steps(least: float) -> Iterator[float]:
+    """1, 2 and 5 times the powers of ten, from the first at least ``least`` up."""
+    power = 10 ** math.floor(math.log10(least))
+    while True:
+        for factor in (1, 2, 5):
+            if factor * power >= least - 1e-9:
+                yield factor * power
+        power *= 10
+
+
+def _placed(text: str, centre: float) -> AxisLabel:
+    """A label centred on ``centre``, moved in to stay on the picture (its text as drawn:
+    a character the fonts lack replaced, as French's narrow space in "1 500")."""
+    text = clean(text, s.SMALL_FONT_SIZE)
+    width = text_width(text, s.SMALL_FONT_SIZE)
+    left = min(max(centre - width / 2, 0.0), CHART_WIDTH - width)
+    return AxisLabel(text, left, width)
+
+
+def _apart(labels: Sequence[AxisLabel]) -> bool:
+    """Whether each label ends at least ``LABEL_GAP`` before the next begins."""
+    return all(b.left - a.right >= LABEL_GAP for a, b in itertools.pairwise(labels))
+
+
+def value_axis(
+    high: float, say: Callable[[float], str], unit: float = 1,
+    start: float = CHART_LEFT, end: float = CHART_RIGHT,
+) -> list[AxisLabel]:  # fmt: skip
+    """The labels of an x axis of values from 0 (at pixel ``start``) to ``high`` (at
+    ``end``): round values (steps of 1, 2 or 5 times a power of ten, at least ``unit``),
+    each said by ``say`` (a language's numbers), at the first step where every label keeps
+    ``LABEL_GAP`` from the next, however wide the numbers are written."""
+    if high <= 0:
+        return [_placed(say(0), start)]
+    per = (end - start) / high
+    for step in nice_steps(unit):
+        count = math.floor(high / step + 1e-9)
+        labels = [_placed(say(i * step), start + i * step * per) for i in range(count + 1)]
+        if count <= 1 or _apart(labels):
+            return labels
+    raise AssertionError("unreachable: one step always fits")
+
+
+def category_axis(centres: Sequence[float], texts: Sequence[str]) -> list[AxisLabel]:
+    """The labels of an x axis of things in a row (games 1, 2, 3 ...), centred under
+    ``centres``: every one, else every 2nd, 5th, 10th ... (the first always), at the first
+    such spacing where each label keeps ``LABEL_GAP`` from the next."""
+    pairs = list(zip(centres, texts, strict=False))
+    for every in nice_steps(1):
+        labels = [_placed(t, x) for i, (x, t) in enumerate(pairs) if i % every == 0 and t]
+        if len(labels) <= 1 or _apart(labels):
+            return labels
+    raise AssertionError("unreachable: one label always fits")
 
 
 def ticks(peak: float, most: int = 5, whole: bool = False) -> list[float]:
@@ -200,18 +276,23 @@ def chart_image(
     kind: str = "bar",
     axes: tuple[str, str] = ("", ""),
     whole: bool = False,
+    language: str = ENGLISH,
+    bins: float | None = None,
 ) -> Image.Image:
     """The image behind ``render_chart``, in the shared palette (``whole``: values are
-    counts, the axis has whole steps)."""
+    counts, the axis has whole steps; ``bins``: bars of a histogram, ``values[i]`` for
+    ``i * bins`` up to the next, over an x axis of values instead of ``labels``)."""
     if kind not in ("bar", "line"):
         raise ValueError(f"kind must be 'bar' or 'line', not {kind!r}")
+    _ = lang(language)
     x_name, y_name = axes
     image = Image.new("RGB", (CHART_WIDTH, CHART_HEIGHT), s.PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, CHART_WIDTH, s.TITLE_H - 1), fill=s.FELT)
-    left, right = 64, CHART_WIDTH - 20
+    left, right = CHART_LEFT, CHART_RIGHT
+    numbered = bool(labels) or bins is not None
     top = s.TITLE_H + (44 if y_name else 24)
-    bottom = CHART_HEIGHT - 14 - (26 if labels else 0) - (24 if x_name else 0)
+    bottom = CHART_HEIGHT - 14 - (26 if numbered else 0) - (24 if x_name else 0)
     scale = ticks(max([*values, 0.0]), whole=whole)
     peak = scale[-1]
 
@@ -248,21 +329,23 @@ def chart_image(
         pal.paste(tile, (max(0, min(round(x), CHART_WIDTH - w)), round(y)))
 
     for tick in scale:
-        put(_short(tick), 0, y_of(tick) - 12, left - 8, "right")
+        put(_number(_, tick), 0, y_of(tick) - 12, left - 8, "right")
     if y_name:
         put(y_name, 4, s.TITLE_H + 2, 200, "left", s.INK)
-    if labels and centres:
-        slot = (right - left) / max(len(centres), 1)
-        every = max(1, math.ceil(36 / slot))  # keep labels from running into each other
-        w = max(int(slot * every), 24)
-        for i, (x, label) in enumerate(zip(centres, labels, strict=False)):
-            if i % every == 0:
-                put(label, x - w / 2, bottom + 5, w, "center")
+    if bins is not None:
+        marks = value_axis(n * bins, lambda v: _number(_, v), bins) if n else []
+    else:
+        marks = category_axis(centres, labels) if labels and centres else []
+    for mark in marks:  # each as wide as its text: the axis functions keep them apart
+        put(mark.text, math.floor(mark.left), bottom + 5, math.ceil(mark.width) + 1, "left")
     if x_name:  # centred under the axis, below its labels
-        below = bottom + (31 if labels else 5)
+        below = bottom + (31 if numbered else 5)
         put(x_name, (left + right) / 2 - 100, below, 200, "center", s.INK)
     return pal
 
 
-def _short(value: float) -> str:
-    return f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
+def _number(_: Lang, value: float) -> str:
+    """An axis's number as the language writes it (1,500 / 1.500 / 1 500; 0.2 / 0,2)."""
+    if value == int(value):
+        return _.number(int(value))
+    return _.decimal(value, 1)

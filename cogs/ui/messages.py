@@ -86,6 +86,26 @@ def shown_name(name: str) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
 
 
+#: Discord's limit for a channel's name, a thread's too.
+THREAD_NAME_LIMIT = 100
+
+
+def thread_name(_: Lang, names: list[str]) -> str:
+    """A game's thread's name, "Yahtzee: Ann, Bob", within Discord's limit (``THREAD_NAME_LIMIT``
+    characters): as many names as fit whole, then "…"; a first name too long for it alone
+    cut at a word."""
+    ellipsis = "\N{HORIZONTAL ELLIPSIS}"
+    for count in range(len(names), 0, -1):
+        shown = ", ".join(names[:count]) + ("" if count == len(names) else ", " + ellipsis)
+        title = _("Yahtzee: {names}", names=shown)
+        if len(title) <= THREAD_NAME_LIMIT:
+            return title
+    room = THREAD_NAME_LIMIT - len(_("Yahtzee: {names}", names=ellipsis))
+    first = names[0] if names else ""
+    cut = first[: room + 1].rsplit(" ", 1)[0] if " " in first[:room] else first[:room]
+    return _("Yahtzee: {names}", names=cut[:room].rstrip() + ellipsis)
+
+
 def mention(player: str, name: str = "") -> str:
     """How a message names a player: a person by name in bold (a mention would read
     "@Ann (Ann)", and in an embed it notifies nobody anyway), a computer with its robot."""
@@ -251,7 +271,9 @@ def scores_field(_: Lang, game: Game) -> str:
         elif seat.away:
             marker = " " + _("(away: /yahtzee rejoin)")
         lines.append(
-            f"`#{i + 1}` {mention(seat.player_id, seat.name)}: **{seat.card.total}**{marker}"
+            f"`#{i + 1}` "
+            + _.pair(mention(seat.player_id, seat.name), f"**{seat.card.total}**")
+            + marker
         )
     return "\n".join(lines)
 
@@ -355,7 +377,7 @@ def box_label(_: Lang, option: BoxOption) -> tuple[str, str | None]:
             )
         else:
             description = _("Joker: forced here") if option.forced else _("Joker")
-    return f"{_(option.category.label)}: {option.points}", description
+    return _.pair(_(option.category.label), option.points), description
 
 
 def box_options(
@@ -532,7 +554,7 @@ def final_layout(
         if card.yahtzee_bonus:
             extras.append(_("Yahtzee bonus {points}", points=card.yahtzee_bonus))
         tail = f" ({', '.join(extras)})" if extras else ""
-        lines.append(f"{medal} {who}: **{standing.total}**{tail}")
+        lines.append(f"{medal} " + _.pair(who, f"**{standing.total}**") + tail)
     winners = [s for s in game.standings() if s.place == 1]
     if len(game.seats) == 1:  # a solo game, a daily challenge's try: nobody to beat
         seat = game.seats[0]
@@ -659,7 +681,7 @@ def daily_board_embed(
         text = _("Nobody has finished today's challenge yet: `/yahtzee daily` to be the first.")
     else:
         text = "\n".join(
-            f"{MEDALS.get(rank, f'{rank}.')} {shown_name(e.name)}: **{e.score}**"
+            f"{MEDALS.get(rank, f'{rank}.')} " + _.pair(shown_name(e.name), f"**{e.score}**")
             for rank, e in enumerate(entries, 1)
         )
         if entries[0].optimal is not None:
@@ -737,7 +759,7 @@ def hint_text(
     (``to_win_off``), that it is off."""
     assert game.dice is not None
     lines = [
-        f"{i}. {_.say(choice.describe())}: **{_.decimal(choice.value)}**"
+        f"{i}. " + _.pair(_.say(choice.describe()), f"**{_.decimal(choice.value)}**")
         for i, choice in enumerate(choices, 1)
     ]
     text = (
@@ -915,13 +937,16 @@ def leaderboard_layout(
         )
     else:
         lines += [
-            f"`{r.rank}.` {mention(player_id(r.user_id), r.name or _('a player'))}: "
-            + _.ngettext(
-                "**{figure}** in {n} game",
-                "**{figure}** in {n} games",
-                r.games,
-                figure=format_figure(page.kind, r.figure),
-                n=r.games,
+            f"`{r.rank}.` "
+            + _.pair(
+                mention(player_id(r.user_id), r.name or _("a player")),
+                _.ngettext(
+                    "**{figure}** in {n} game",
+                    "**{figure}** in {n} games",
+                    r.games,
+                    figure=format_figure(page.kind, r.figure),
+                    n=r.games,
+                ),
             )
             for r in page.rows
         ]
@@ -1010,7 +1035,7 @@ def stats_layout(
                 )
             )
         parts.append(
-            discord.ui.TextDisplay("\n".join(f"**{label}**: {value}" for label, value in figures))
+            discord.ui.TextDisplay("\n".join(_.pair(f"**{label}**", v) for label, v in figures))
         )
         if stats.image is not None:
             parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(STATS_FILE))))

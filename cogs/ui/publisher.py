@@ -36,6 +36,7 @@ from .messages import (
     png,
     shown_name,
     summary_embed,
+    thread_name,
     waiting_embed,
 )
 
@@ -468,11 +469,10 @@ class Publisher:
     async def move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
         """Thread mode: the game is played in a thread started from its lobby message."""
         assert board.game is not None
-        names = ", ".join(seat.name for seat in board.game.seats)
-        _ = public(board.row)
+        names = [seat.name for seat in board.game.seats]
         try:
             thread = await lobby.create_thread(
-                name=_("Yahtzee: {names}", names=names)[:100],
+                name=thread_name(public(board.row), names),
                 auto_archive_duration=10080,
             )
         except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread

@@ -13,7 +13,15 @@ from bot.i18n import lang
 from bot.store import DailyEntry
 from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
-from cogs.ui.messages import daily_line, hint_text, percent, replay_text, report_text, summary_embed
+from cogs.ui.messages import (
+    daily_line,
+    hint_text,
+    percent,
+    replay_text,
+    report_text,
+    summary_embed,
+    thread_name,
+)
 
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll
@@ -119,3 +127,16 @@ def test_five_alike_is_cheered_only_as_a_yahtzee() -> None:
     assert "Yahtzee!" not in _summary(10, 0, Category.TWOS)
     scratched = _summary(0, 0, Category.ONES)
     assert "Yahtzee!" not in scratched and "scored **0** in **Ones**" in scratched
+
+
+def test_a_thread_name_keeps_whole_names_within_100_characters() -> None:
+    """Names that fit are listed whole; the rest is "…"; a single name longer than the room
+    is cut at a word. By hand: "Yahtzee: " is 9 characters, French "Yahtzee : " 10 (two
+    names and ", …" make 103 there)."""
+    assert thread_name(EN, ["Ann", "Bob"]) == "Yahtzee: Ann, Bob"
+    names = ["A" * 44, "B" * 44, "C"]  # 9 + 44 + 2 + 44 = 99 with two; a third: 102
+    assert thread_name(EN, names) == f"Yahtzee: {'A' * 44}, \N{HORIZONTAL ELLIPSIS}"
+    assert thread_name(lang("fr"), names) == f"Yahtzee : {'A' * 44}, \N{HORIZONTAL ELLIPSIS}"
+    long = "word " * 30  # one name of 150 characters
+    name = thread_name(EN, [long.strip()])
+    assert len(name) <= 100 and name.endswith("word\N{HORIZONTAL ELLIPSIS}")

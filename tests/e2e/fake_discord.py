@@ -876,10 +876,12 @@ class FakeDiscord:
                 return _error(400, 50024, "Cannot execute action on this channel type")
             if match.group(2) not in self.messages:
                 return _error(404, 10008, "Unknown Message")
+            if not 1 <= len(body.get("name") or "") <= 100:  # Discord's limit, not cut for you
+                return _error(400, 50035, "Invalid Form Body")
             thread = {
                 "id": match.group(2),  # a thread started from a message takes the message's id
                 "type": 11,
-                "name": body.get("name", "thread")[:100],
+                "name": body["name"],
                 "guild_id": parent["guild_id"],
                 "parent_id": match.group(1),
                 "owner_id": str(BOT_USER_ID),

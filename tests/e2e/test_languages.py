@@ -5,6 +5,7 @@ The expected words are read from the catalogs with Babel, not from the bot."""
 
 from __future__ import annotations
 
+import copy
 import re
 import string
 from functools import cache
@@ -86,7 +87,9 @@ async def test_a_german_server_with_a_brazilian_player(
     # Bruno's own refusal is in his language, though the lobby is German
     again = await fake.click(bruno, lobby, said("de", "Join"))
     assert again.ephemeral_text == said(
-        "pt_BR", "You are already in this lobby: wait for the host to press Start."
+        "pt_BR",
+        "You are already in this lobby: wait for the host to press {start}.",
+        start=said("de", "Start"),
     )
     started = await fake.click(ann, lobby, said("de", "Start"))
     assert started.response_type == 7, started.ephemeral_text
@@ -128,6 +131,76 @@ async def test_a_german_server_with_a_brazilian_player(
     shown = "\n".join(everything_in(m) for m in fake.channel_messages(channel))
     left = [piece for piece in english_pieces() if piece in shown]
     assert not left, f"English in a German game: {left}"
+
+
+async def test_a_french_server_names_its_buttons_as_they_show_to_an_english_player(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """On a French server, Bob (English client) and Piotr (Polish) are answered in their own
+    language, but a button is named by the label they see on the French messages: Bob is
+    told to have the host press "Commencer", not "Start", which no message shows."""
+    fake.guild_locales[str(GUILD_ID)] = "fr"
+    ann = fake.user("Ann", locale="fr")
+    bob = fake.user("Bob", locale="en-US")
+    piotr = fake.user("Piotr", locale="pl")
+    channel = fake.channel("general")
+    await start_bot()
+
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    commencer = said("fr", "Start")
+    assert commencer == "Commencer" and find_component(lobby, commencer) is not None
+    for player in (bob, piotr):
+        joined = await fake.click(player, lobby, said("fr", "Join"))
+        assert joined.response_type == 7, joined.ephemeral_text
+
+    refused = await fake.click(bob, lobby, commencer)
+    assert refused.ephemeral_text == (
+        "Only the host can start the game. Ask them to press Commencer."
+    )
+    again = await fake.click(bob, lobby, said("fr", "Join"))
+    assert again.ephemeral_text == (
+        "You are already in this lobby: wait for the host to press Commencer."
+    )
+    cancel = await fake.click(bob, lobby, said("fr", "Cancel"))
+    assert cancel.ephemeral_text == (
+        "Only the host can cancel this lobby. You can press Quitter instead."
+    )
+    assert find_component(fake.messages[lobby["id"]], "Quitter") is not None
+    polish = await fake.click(piotr, lobby, commencer)
+    assert polish.ephemeral_text == said(
+        "pl", "Only the host can start the game. Ask them to press {start}.", start="Commencer"
+    )
+    rules = await fake.slash(bob, channel, "yahtzee rules")
+    assert rules.response is not None
+    text = rules.response["embeds"][0]["description"]
+    assert "**Annuler**: after scoring, Annuler on that message takes it back" in text
+
+    started = await fake.click(ann, lobby, commencer)
+    assert started.response_type == 7, started.ephemeral_text
+    board = await live_board(fake, channel)
+    dice.extend([6, 5, 4, 2, 1])
+    rolled = await fake.click(ann, board, said("fr", "Roll ({left} left)", left=3))
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    # French typography: a space before the colon, in the menu and the scores too
+    menu = next(c for c in controls_of(fake.messages[board["id"]]) if c["type"] == 3)
+    ones = next(o for o in menu["options"] if o["value"] == "ones")
+    assert ones["label"] == "As : 1"
+    scores = everything_in(fake.messages[board["id"]]) + str(fake.messages[board["id"]])
+    assert "**Ann** : **0**" in scores and "**Ann**: " not in scores
+    scored = await fake.choose(ann, fake.messages[board["id"]], "chance")
+    assert scored.response_type == 7, scored.ephemeral_text
+    await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{bob['id']}>"))
+    bobs = copy.deepcopy(fake.last(channel))  # as Bob's client shows it
+    undo = said("fr", "Undo")
+    undone = await fake.click(ann, fake.messages[board["id"]], undo)
+    assert undone.response_type == 7, undone.ephemeral_text
+    waiting = await fake.click(
+        bob, bobs, said("fr", "Roll ({left} left)", left=3), stale=True
+    )
+    assert waiting.ephemeral_text.startswith(
+        "The last scoring was taken back (Annuler), so this turn waits"
+    ), waiting.ephemeral_text
 
 
 async def test_the_published_commands_carry_every_language(

@@ -119,6 +119,30 @@ async def test_thread_mode_and_the_board_command(
     assert "already has a game in progress" in second.ephemeral_text
 
 
+async def test_a_thread_of_long_names_is_cut_between_names(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Four players with 30-letter names: the thread's name (at most 100 characters, which
+    Discord refuses beyond) lists the names that fit whole, then "…", never half a name."""
+    names = [f"{first} {'x' * (29 - len(first))}" for first in ("Ann", "Bob", "Cat", "Dan")]
+    players = [fake.user(name) for name in names]
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.click(mod, menu, "Games in threads")
+    await fake.slash(players[0], channel, "yahtzee start")
+    lobby = fake.last(channel)
+    for player in players[1:]:
+        await fake.click(player, lobby, "Join")
+    started = await fake.click(players[0], lobby, "Start")
+    assert started.response_type == 7, started.ephemeral_text
+    (thread,) = fake.threads(channel)
+    # by hand: "Yahtzee: " (9) + two names (30 + 2 + 30) + ", …" (3) = 74; a third: 106
+    assert thread["name"] == f"Yahtzee: {names[0]}, {names[1]}, \N{HORIZONTAL ELLIPSIS}"
+    assert len(thread["name"]) <= 100
+
+
 async def test_kick_an_away_player(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
 ) -> None:

@@ -203,3 +203,19 @@ def test_every_message_in_the_code_reaches_the_template() -> None:
                 if m.group(1) not in ("_", "language")
             ]
     assert not problems, "\n".join(problems)
+
+
+def test_a_button_named_in_a_sentence_is_the_label_the_reader_sees() -> None:
+    """A private answer names a control by the label on the game's message (the game's
+    language), whatever the reader's own: Polish words around the French button."""
+    from bot.i18n.words import Label, Said
+
+    french = read(LOCALES / "fr" / "yahtzee.po")
+    polish = read(LOCALES / "pl" / "yahtzee.po")
+    template = "Only the host can start the game. Ask them to press {start}."
+    said = Said(template, start=Label("Start", "fr"))
+    assert str(said) == "Only the host can start the game. Ask them to press Start."
+    commencer = str(french.get("Start").string)
+    assert lang("pl").say(said) == str(polish.get(template).string).format(start=commencer)
+    assert lang(ENGLISH).say(said) == template.format(start=commencer)
+    assert lang("fr").say(Said(template, start=Label("Start", ENGLISH))).endswith("Start.")

@@ -147,7 +147,8 @@ GOLDEN_IMAGES: dict[str, Callable[[], bytes]] = {
     "stats.png": lambda: render_stats(
         "Ann: last 10 games",
         [180, 220, 254, 199, 230, 160, 301, 240, 210, 190],
-        [("<150", 1), ("150-199", 4), ("200-249", 3), ("250-299", 1), ("300+", 1)],
+        [0, 0, 1, 4, 3, 1, 1],
+        50,
     ),
     "names-turn-4-seats.png": lambda: render_turn(named_seats()),
     "names-turn-2-seats.png": lambda: render_turn(wide_names()),

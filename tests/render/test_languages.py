@@ -181,8 +181,9 @@ def test_tables_and_charts_say_their_own_words_in_the_language() -> None:
     rows = [TableRow(1, "Ann", "312")]
     assert render_table("x", rows, language="de") != render_table("x", rows)
     assert render_table("x", [], language="ru") != render_table("x", [])
-    buckets = [("0", 1), ("150", 2)]
-    assert render_stats("x", [100, 200], buckets, "fr") != render_stats("x", [100, 200], buckets)
+    spread = [1, 0, 0, 2]
+    french = render_stats("x", [100, 200], spread, 50, "fr")
+    assert french != render_stats("x", [100, 200], spread, 50)
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

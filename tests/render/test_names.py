@@ -184,3 +184,15 @@ def test_emoji_keep_their_size_and_place() -> None:
 def test_a_skin_tone_is_dropped_not_drawn_as_a_swatch() -> None:
     """Names are drawn a character at a time, so a tone would be a square of its own."""
     assert clean("👍🏽 ok", FONT) == "👍 ok"
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_french_casual_bots_column_shows_what_it_is(seats: int) -> None:
+    """French "Zen (bot)" (was "Détendu (bot)", cut to "Dét…" at three seats): the word
+    that tells it from the other computers shows whole, with no " (" left before the cut."""
+    from bot.i18n import lang
+
+    name = lang("fr")("Casual bot")
+    names = ("Alice", "Bob")[: seats - 1] + (name,)
+    shown, _size = header_names(names, layout(seats, 0).col_w)
+    assert shown[-1] == "Zen" + ELLIPSIS
