@@ -323,6 +323,15 @@ class Clicks(commands.Cog):
         shown = set(_controls(interaction.message.components))
         kind = data.get("component_type")
         if kind == cls.kind and (custom_id, kind) in shown:
+            if "game_id" in values:  # every game's click is bound to its server and channel
+                try:
+                    await self.games.tracking.check_click(
+                        values["game_id"], interaction.guild_id, interaction.channel_id,
+                        interaction.message.id,
+                    )  # fmt: skip
+                except Exception as error:  # answered by the guard, as a handler's
+                    await self._refuse(interaction, error)
+                    return
             await dispatch(interaction, cls, values)
             return
         if kind != cls.kind or custom_id in {shown_id for shown_id, _ in shown}:
@@ -331,6 +340,10 @@ class Clicks(commands.Cog):
             return
         game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
         await self._refuse_stale(interaction, game_id)
+
+    @guarded
+    async def _refuse(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        raise error
 
     @guarded
     async def _refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
