@@ -16,6 +16,7 @@ from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
 
 from .errors import guarded, tell
 from .shared import (
+    check_member_may_post,
     check_permissions,
     display_name,
     leaderboard_page,
@@ -72,6 +73,8 @@ class Clicks(commands.Cog):
     async def share(self, interaction: discord.Interaction[Any], what: str, args: str) -> None:
         """Share on a private leaderboard or stats answer: the same, for the channel."""
         assert interaction.guild_id is not None
+        check_member_may_post(interaction)  # it is posted here for the member
+        self.publisher.pace.check(interaction.user.id, "share")
         parts = tuple(args.split(":"))
         if what == "stats":
             user_id = int(parts[0])
@@ -80,6 +83,7 @@ class Clicks(commands.Cog):
                 or (await channel(self.games, interaction))("a player")
             )  # fmt: skip
             await send_stats(self.games, interaction, user_id, name, private_answer=False)
+            self.publisher.pace.used(interaction.user.id, "share")
             return
         kind, period, number = (parts + ("", "", ""))[:3]
         if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
@@ -94,6 +98,7 @@ class Clicks(commands.Cog):
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        self.publisher.pace.used(interaction.user.id, "share")
 
     @guarded
     async def turn_page(
@@ -271,6 +276,11 @@ class Clicks(commands.Cog):
         """Play again: a lobby hosted by the clicker that invites the other players (one
         ping); they take a seat with Join."""
         assert interaction.channel_id is not None
+        old = await self.games.tracking.find(game_id)
+        # the lobby opens in the game's channel: from its thread, in the thread's parent
+        in_thread = None if old is None or old.thread_id is None else False
+        check_member_may_post(interaction, in_thread)
+        self.publisher.pace.check(interaction.user.id, "again")
         host = display_name(interaction.user)
         rematch = await self.games.lobby.play_again(
             game_id, interaction.guild_id, interaction.user.id, host
@@ -282,6 +292,7 @@ class Clicks(commands.Cog):
             roles=False,
             users=[discord.Object(uid) for uid, _name in rematch.invited] if rematch.ping else [],
         )
+        self.publisher.pace.used(interaction.user.id, "again")
         if row.channel_id == interaction.channel_id:
             await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
             return
