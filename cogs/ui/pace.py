@@ -6,10 +6,10 @@ What posts publicly for a member, and why each wait is what it is:
 - ``start`` (/yahtzee start) and ``again`` (Play again), 10 s: each opens a lobby, which a
   channel holds one of anyway; the wait stops a start-cancel-start loop from filling the
   channel, and is shorter than anyone takes to gather players.
-- ``board`` (/yahtzee board), 30 s: a re-post moves the live board to the bottom and retires
-  the old one; once is what a player needs after the board scrolled away, and a board posted
-  every few seconds would bury the channel's conversation.
-- ``share`` (Share on a leaderboard or stats), 30 s: a picture for the whole channel; the
+- ``board`` (/yahtzee board), half a minute: a re-post moves the live board to the bottom
+  and retires the old one; once is what a player needs after the board scrolled away, and a
+  board posted every few seconds would bury the channel's conversation.
+- ``share`` (Share on a leaderboard or stats), half a minute: a picture for the whole channel; the
   same one again seconds later says nothing new.
 
 The state is small and bounded: one entry a (member, kind) that posted within its wait, at
