@@ -74,7 +74,8 @@ class Clicks(commands.Cog):
         """Share on a private leaderboard or stats answer: the same, for the channel."""
         assert interaction.guild_id is not None
         check_member_may_post(interaction)  # it is posted here for the member
-        self.publisher.pace.check(interaction.user.id, "share")
+        shared = (interaction.channel_id, what)  # a leaderboard, then stats: both at once
+        self.publisher.pace.check(interaction.user.id, "share", shared)
         parts = tuple(args.split(":"))
         if what == "stats":
             user_id = int(parts[0])
@@ -83,7 +84,7 @@ class Clicks(commands.Cog):
                 or (await channel(self.games, interaction))("a player")
             )  # fmt: skip
             await send_stats(self.games, interaction, user_id, name, private_answer=False)
-            self.publisher.pace.used(interaction.user.id, "share")
+            self.publisher.pace.used(interaction.user.id, "share", shared)
             return
         kind, period, number = (parts + ("", "", ""))[:3]
         if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
@@ -98,7 +99,7 @@ class Clicks(commands.Cog):
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        self.publisher.pace.used(interaction.user.id, "share")
+        self.publisher.pace.used(interaction.user.id, "share", shared)
 
     @guarded
     async def turn_page(
@@ -280,7 +281,7 @@ class Clicks(commands.Cog):
         # the lobby opens in the game's channel: from its thread, in the thread's parent
         in_thread = None if old is None or old.thread_id is None else False
         check_member_may_post(interaction, in_thread)
-        self.publisher.pace.check(interaction.user.id, "again")
+        self.publisher.pace.check(interaction.user.id, "again", game_id)
         host = display_name(interaction.user)
         rematch = await self.games.lobby.play_again(
             game_id, interaction.guild_id, interaction.user.id, host
@@ -292,7 +293,7 @@ class Clicks(commands.Cog):
             roles=False,
             users=[discord.Object(uid) for uid, _name in rematch.invited] if rematch.ping else [],
         )
-        self.publisher.pace.used(interaction.user.id, "again")
+        self.publisher.pace.used(interaction.user.id, "again", game_id)
         if row.channel_id == interaction.channel_id:
             await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
             return

@@ -143,7 +143,7 @@ class Yahtzee(
         assert interaction.channel_id is not None
         await check_permissions(self.games, interaction)
         check_member_may_post(interaction)  # the lobby is posted for the member
-        self.publisher.pace.check(interaction.user.id, "start")
+        self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
         row = await self.games.lobby.open_lobby(
             interaction.guild_id,
             interaction.channel_id,
@@ -153,7 +153,7 @@ class Yahtzee(
             server(interaction),  # the server's own choice, if it made one, comes first
         )
         await self.publisher.answer_with_lobby(interaction, row)
-        self.publisher.pace.used(interaction.user.id, "start")
+        self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
 
     @app_commands.command(
         name="daily", description="Today's challenge: the same dice for everyone, one try a day"
@@ -356,8 +356,8 @@ class Yahtzee(
             await self._private_board(interaction, row)
             return
         check_member_may_post(interaction, in_thread=row.thread_id is not None)
-        self.publisher.pace.check(interaction.user.id, "board")
-        self.publisher.pace.used(interaction.user.id, "board")
+        self.publisher.pace.check(interaction.user.id, "board", row.id)
+        self.publisher.pace.used(interaction.user.id, "board", row.id)
         await answers.send(interaction, _("Here it is again, at the bottom."), ephemeral=True)
         _ = public(row)
         moved = moved_embed(_)

@@ -1,5 +1,7 @@
-"""The pace of public posts a member makes the bot send: one per kind per member for a few
-seconds (``Cooldowns``), answered with how long to wait.
+"""The pace of public posts a member makes the bot send in a channel: one of a kind per
+member and channel for a few seconds (``Cooldowns``), answered with how long to wait. A
+channel's readers are who a flood would bother: a member may still start a game in another
+channel, or share their stats after the leaderboard, at once.
 
 What posts publicly for a member, and why each wait is what it is:
 
@@ -12,7 +14,7 @@ What posts publicly for a member, and why each wait is what it is:
 - ``share`` (Share on a leaderboard or stats), half a minute: a picture for the whole channel; the
   same one again seconds later says nothing new.
 
-The state is small and bounded: one entry a (member, kind) that posted within its wait, at
+The state is small and bounded: one entry a (member, kind, place) that posted within its wait, at
 most ``LIMIT`` of them (the oldest go first; an entry older than the longest wait is never
 needed), so a flood of members costs a fixed amount of memory.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from bot.games import Refusal
 
@@ -37,14 +39,15 @@ class Cooldowns:
     def __init__(self, clock: Callable[[], float] = time.monotonic, limit: int = LIMIT) -> None:
         self._clock = clock
         self._limit = limit
-        self._until: OrderedDict[tuple[int, str], float] = OrderedDict()
+        self._until: OrderedDict[tuple[int, str, Hashable], float] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._until)
 
-    def check(self, user_id: int, kind: str) -> None:
-        """A Refusal saying how long to wait if ``user_id`` posted a ``kind`` too recently."""
-        until = self._until.get((user_id, kind))
+    def check(self, user_id: int, kind: str, where: Hashable) -> None:
+        """A Refusal saying how long to wait if ``user_id`` posted a ``kind`` ``where`` (a
+        channel, or a channel and what was shared) too recently."""
+        until = self._until.get((user_id, kind, where))
         if until is None:
             return
         left = until - self._clock()
@@ -54,10 +57,11 @@ class Cooldowns:
                 seconds=max(1, math.ceil(left)),
             )
 
-    def used(self, user_id: int, kind: str) -> None:
-        """``user_id`` just made a public post of ``kind``: the next waits ``WAITS[kind]``."""
+    def used(self, user_id: int, kind: str, where: Hashable) -> None:
+        """``user_id`` just made a public post of ``kind`` ``where``: the next there waits
+        ``WAITS[kind]``."""
         now = self._clock()
-        key = (user_id, kind)
+        key = (user_id, kind, where)
         self._until.pop(key, None)
         self._until[key] = now + WAITS[kind]  # the newest last: the oldest come first
         while self._until:
