@@ -18,6 +18,7 @@ from bot.i18n.words import N_, Label
 
 from .errors import guarded, tell
 from .shared import (
+    check_member_may_post,
     check_permissions,
     display_name,
     leaderboard_page,
@@ -74,6 +75,9 @@ class Clicks(commands.Cog):
     async def share(self, interaction: discord.Interaction[Any], what: str, args: str) -> None:
         """Share on a private leaderboard or stats answer: the same, for the channel."""
         assert interaction.guild_id is not None
+        check_member_may_post(interaction)  # it is posted here for the member
+        shared = (interaction.channel_id, what)  # a leaderboard, then stats: both at once
+        self.publisher.pace.check(interaction.user.id, "share", shared)
         parts = tuple(args.split(":"))
         if what == "stats":
             user_id = int(parts[0])
@@ -82,6 +86,7 @@ class Clicks(commands.Cog):
                 or (await channel(self.games, interaction))("a player")
             )  # fmt: skip
             await send_stats(self.games, interaction, user_id, name, private_answer=False)
+            self.publisher.pace.used(interaction.user.id, "share", shared)
             return
         kind, period, number = (parts + ("", "", ""))[:3]
         if kind not in LEADERBOARD_KINDS or period not in PERIODS or not number.isdigit():
@@ -96,6 +101,7 @@ class Clicks(commands.Cog):
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        self.publisher.pace.used(interaction.user.id, "share", shared)
 
     @guarded
     async def turn_page(
@@ -273,6 +279,11 @@ class Clicks(commands.Cog):
         """Play again: a lobby hosted by the clicker that invites the other players (one
         ping); they take a seat with Join."""
         assert interaction.channel_id is not None
+        old = await self.games.tracking.find(game_id)
+        # the lobby opens in the game's channel: from its thread, in the thread's parent
+        in_thread = None if old is None or old.thread_id is None else False
+        check_member_may_post(interaction, in_thread)
+        self.publisher.pace.check(interaction.user.id, "again", game_id)
         host = display_name(interaction.user)
         rematch = await self.games.lobby.play_again(
             game_id, interaction.guild_id, interaction.user.id, host
@@ -284,6 +295,7 @@ class Clicks(commands.Cog):
             roles=False,
             users=[discord.Object(uid) for uid, _name in rematch.invited] if rematch.ping else [],
         )
+        self.publisher.pace.used(interaction.user.id, "again", game_id)
         if row.channel_id == interaction.channel_id:
             await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
             return
@@ -325,6 +337,15 @@ class Clicks(commands.Cog):
         shown = set(_controls(interaction.message.components))
         kind = data.get("component_type")
         if kind == cls.kind and (custom_id, kind) in shown:
+            if "game_id" in values:  # every game's click is bound to its server and channel
+                try:
+                    await self.games.tracking.check_click(
+                        values["game_id"], interaction.guild_id, interaction.channel_id,
+                        interaction.message.id,
+                    )  # fmt: skip
+                except Exception as error:  # answered by the guard, as a handler's
+                    await self._refuse(interaction, error)
+                    return
             await dispatch(interaction, cls, values)
             return
         if kind != cls.kind or custom_id in {shown_id for shown_id, _ in shown}:
@@ -333,6 +354,10 @@ class Clicks(commands.Cog):
             return
         game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
         await self._refuse_stale(interaction, game_id)
+
+    @guarded
+    async def _refuse(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        raise error
 
     @guarded
     async def _refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:

@@ -103,6 +103,7 @@ class ComputerPlayers:
                     _ = public(row)
                     ended = ended_embed(_, _(NOBODY_LEFT))
                     await publisher.channel(row.board_channel_id).send(embed=ended)
+                    await publisher.archive(step.board.row)
                     return
                 # The next seat may be a computer too: this run plays it (the post's own
                 # call to start it finds this run still going).

@@ -59,6 +59,29 @@ def permissions_refusal(missing: list[str]) -> Refusal:
     )
 
 
+def check_member_may_post(
+    interaction: discord.Interaction[Any], in_thread: bool | None = None
+) -> None:
+    """Refuse a public post the bot would make for a member who may not send messages there
+    themselves: Send Messages, or Send Messages in Threads where the post goes in a thread
+    (``in_thread``; default: where the interaction came from). The interaction carries the
+    member's own permissions in its channel, overwrites applied (a thread's are its
+    parent's)."""
+    if in_thread is None:
+        in_thread = isinstance(interaction.channel, discord.Thread)
+    permissions = interaction.permissions
+    if in_thread and not permissions.send_messages_in_threads:
+        raise Refusal(
+            "You may not send messages in this thread, so I won't post in it for you. Ask a "
+            "server admin for Send Messages in Threads, or play where you can write."
+        )
+    if not in_thread and not permissions.send_messages:
+        raise Refusal(
+            "You may not send messages in this channel, so I won't post in it for you. Ask "
+            "a server admin for Send Messages, or play in a channel where you can write."
+        )
+
+
 def display_name(user: discord.abc.User) -> str:
     """The name a player is shown by: their server nickname or display name."""
     return user.display_name

@@ -118,6 +118,7 @@ class TurnTimers(commands.Cog):
                 await publisher.channel(row.board_channel_id).send(
                     embed=ended_embed(_, _("Everyone is away. {reason}", reason=_(NOBODY_LEFT)))
                 )
+                await publisher.archive(scored.board.row)
             else:
                 await publisher.post_board(scored.board)
         elif isinstance(outcome, Expired):
@@ -133,3 +134,4 @@ class TurnTimers(commands.Cog):
                     embed=ended_embed(_, _(outcome.reason)),
                 )
                 await publisher.retire(row.board_channel_id, row.undo_message_id)
+                await publisher.archive(row)

@@ -24,7 +24,7 @@ from bot.engine import (
     YAHTZEE_POINTS,
     Preset,
 )
-from bot.games import NOBODY_LEFT, GameService, GameStatus
+from bot.games import NOBODY_LEFT, GameService, GameStatus, GameView
 from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS
 from bot.i18n import Lang
 from bot.i18n.words import N_
@@ -32,13 +32,22 @@ from bot.i18n.words import N_
 from .clicks import Clicks
 from .computer import ComputerPlayers
 from .gateway import Gateway
-from .shared import check_permissions, display_name, leaderboard_page, send_hint, send_stats
+from .shared import (
+    check_member_may_post,
+    check_permissions,
+    display_name,
+    leaderboard_page,
+    send_hint,
+    send_stats,
+)
 from .translator import CatalogTranslator
 from .turn_timers import TurnTimers
 from .ui import answers
 from .ui.language import channel, private, public, server
 from .ui.messages import (
     BOARD_MOVED,
+    board_embed,
+    board_files,
     daily_board_embed,
     daily_intro,
     end_confirm_view,
@@ -136,6 +145,8 @@ class Yahtzee(
         """Open a lobby; a second lobby in a busy channel is refused with a link."""
         assert interaction.channel_id is not None
         await check_permissions(self.games, interaction)
+        check_member_may_post(interaction)  # the lobby is posted for the member
+        self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
         row = await self.games.lobby.open_lobby(
             interaction.guild_id,
             interaction.channel_id,
@@ -145,6 +156,7 @@ class Yahtzee(
             server(interaction),  # the server's own choice, if it made one, comes first
         )
         await self.publisher.answer_with_lobby(interaction, row)
+        self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
 
     @app_commands.command(
         name="daily", description="Today's challenge: the same dice for everyone, one try a day"
@@ -153,6 +165,7 @@ class Yahtzee(
         """Start the caller's try at today's challenge in this channel."""
         assert interaction.channel_id is not None
         await check_permissions(self.games, interaction)
+        check_member_may_post(interaction)  # its result is posted here for the member
         _ = private(interaction)  # a private board: in the player's own language
         board = await self.games.daily.start_daily(
             interaction.guild_id,
@@ -282,6 +295,7 @@ class Yahtzee(
                 embed=ended_embed(_, _("{name} left. {reason}", name=name, reason=_(NOBODY_LEFT))),
             )
             await publisher.close_undo(before)
+            await publisher.archive(row)
 
     @app_commands.command(
         name="hint", description="The best moves for your dice now (only you see it)"
@@ -339,10 +353,17 @@ class Yahtzee(
         name="board", description="Post this channel's live board again, at the bottom"
     )
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """Re-post the lobby or the turn board and retire the old message's buttons."""
+        """Re-post the lobby or the turn board and retire the old message's buttons: for
+        its players; a spectator gets a copy only they see."""
         assert interaction.channel_id is not None
         row = await self.games.tracking.live_game(interaction.channel_id)
         _ = private(interaction)
+        if all(uid != interaction.user.id for uid, _name in row.players):
+            await self._private_board(interaction, row)
+            return
+        check_member_may_post(interaction, in_thread=row.thread_id is not None)
+        self.publisher.pace.check(interaction.user.id, "board", row.id)
+        self.publisher.pace.used(interaction.user.id, "board", row.id)
         await answers.send(interaction, _("Here it is again, at the bottom."), ephemeral=True)
         _ = public(row)
         moved = moved_embed(_)
@@ -355,6 +376,28 @@ class Yahtzee(
         posted = await self.publisher.post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if posted is not None and old != row.undo_message_id:
             await self.publisher.retire(row.board_channel_id, old, embed=moved)
+
+    async def _private_board(self, interaction: discord.Interaction[Any], row: GameView) -> None:
+        """The game's board as it is now, only for a spectator (no buttons: the board in
+        the channel has them), with a link to it."""
+        _ = private(interaction)
+        link = ""
+        message = row.board_message_id
+        if message:
+            link = f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/{message}"
+        if row.status == GameStatus.LOBBY:
+            await answers.send(
+                interaction, _("The lobby is here: {link}", link=link), ephemeral=True
+            )
+            return
+        board = await (await self.games.tracking.render(row)).drawn()
+        await answers.send(
+            interaction,
+            _("Only you see this copy; the board is here: {link}", link=link),
+            embed=board_embed(board, self.publisher.faces),
+            files=board_files(board),
+            ephemeral=True,
+        )
 
     @app_commands.command(
         name="notify", description="Be told in a DM when your turn in a timed game is waiting"

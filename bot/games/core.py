@@ -397,6 +397,10 @@ class Core:
         """Open a lobby (``store.create_game``), once per request: ``ChannelBusy`` as the
         store raises it, unless the busy channel's lobby is this very request's."""
         request_id = requests.claim()
+        # The request's own id, even when an earlier change recorded it (Play again): a
+        # Discord id made before any message that will show this game.
+        opening = requests.current()
+        fields.setdefault("opened_by", opening.id if opening is not None else None)
         try:
             row = await self.store.create_game(request_id=request_id, **fields)
         except AlreadyApplied:

@@ -75,6 +75,19 @@ class Lobby:
                 )
             )
         except ChannelBusy as busy:
+            if busy.existing.thread_id == channel_id:  # a game's thread holds that game only
+                if busy.existing.is_live:
+                    raise Refusal(
+                        "This thread belongs to the game hosted by <@{host}>: no other lobby "
+                        "or game can open in it. Join that game, or start yours in the channel.",
+                        self.core.link(busy.existing),
+                        host=busy.existing.host_id,
+                    ) from None
+                raise Refusal(
+                    "This thread belonged to the game hosted by <@{host}>, which is over: "
+                    "start a new game in the channel, not in an old game's thread.",
+                    host=busy.existing.host_id,
+                ) from None
             if busy.existing.status == GameStatus.LOBBY:
                 raise Refusal(
                     "This channel already has a lobby: join it, or start yours in another channel.",

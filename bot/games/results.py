@@ -17,6 +17,10 @@ from bot.store import LIVE, GameRow, GameStatus
 from bot.strategy.analyst import BoxHint
 
 NO_GAME_HERE = N_("There is no game in this channel. Start one with /yahtzee start.")
+OTHER_GAME = N_(
+    "That button belongs to another game, not to one of this channel: nothing changed. "
+    "Use the buttons on this channel's own game."
+)
 NOBODY_LEFT = N_(
     "No person is left playing, so the game has ended without a result. "
     "Start a new one with /yahtzee start."
@@ -70,6 +74,7 @@ class GameView:
     daily: str | None  # the day of a daily challenge's dice
     game: Game | None
     language: str = "en"  # what its channel messages and pictures say (a bot.i18n catalog)
+    opened_by: int | None = None  # the request (a Discord id) that opened it, if known
 
     @property
     def is_live(self) -> bool:
@@ -122,6 +127,7 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
         daily=row.daily,
         game=game,
         language=row.language,
+        opened_by=row.opened_by,
     )
 
 

@@ -21,13 +21,23 @@ from bot.store import (
 
 from .core import Core, player_id, stamp
 from .replay import Replay, Turn, replay, story
-from .results import NO_GAME_HERE, Board, Card, GameView, Refusal, view_of, view_or_none
+from .results import NO_GAME_HERE, OTHER_GAME, Board, Card, GameView, Refusal, view_of, view_or_none
 
 log = logging.getLogger(__name__)
 
 
 #: Moves that change a game but not whose turn it is, nor post a board.
 IN_TURN = frozenset({"roll", "hold", "bot-roll"})
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = digits[digit] + out
+        if not number:
+            return out
 
 
 class Tracking:
@@ -40,7 +50,12 @@ class Tracking:
 
     async def nonce(self, row: GameView, tag: str) -> str:
         """The nonce for posting one of a game's messages: the same when a post is retried
-        (Discord then returns the message already made), different in every database."""
+        (Discord then returns the message already made), different for every game ever made:
+        its opening request's id (a Discord id, in base 36), which a game that a restored
+        backup gives the same id does not share; the database's id and the game's for games
+        from before that was kept."""
+        if row.opened_by is not None:
+            return f"yz{_base36(row.opened_by)}{tag}"
         if self._install_id is None:
             self._install_id = await self.core.store.install_id()
         return f"yz{self._install_id}{row.id}{tag}"
@@ -223,6 +238,29 @@ class Tracking:
         language = language or row.language
         image = await pool.run(scorecard_png, game.to_dict(), seat, language) if picture else None
         return Card(game.seats[seat].name, card_text(game, [seat], language), image)
+
+    async def check_click(
+        self, game_id: int, guild_id: int | None, channel_id: int | None, message_id: int | None
+    ) -> None:
+        """Refuse a click that names ``game_id`` from a message that cannot be that game's:
+        in another server or channel (other than the game's thread), or older than the
+        request that opened the game (Discord's ids grow with time). After an operator
+        restores an older backup, the games it lost leave messages whose buttons name ids
+        that newer games are given again: such a click reaches nothing. A game that does
+        not exist is left to the click's own answer."""
+        try:
+            row = await self.core.row(game_id)  # a live game's is cached: no read per click
+        except Refusal:
+            return
+        here = channel_id is not None and channel_id in (row.channel_id, row.thread_id)
+        opened = row.opened_by
+        older = opened is not None and message_id is not None and message_id < opened
+        if row.guild_id != guild_id or not here or older:
+            log.info(
+                "game %s: a click from channel %s, message %s, is not this game's",
+                game_id, channel_id, message_id,
+            )  # fmt: skip
+            raise Refusal(OTHER_GAME)
 
     async def stale_click(self, game_id: int | None) -> Refusal:
         """The refusal for a button that is out of date, pointing at the game's live message."""

@@ -156,6 +156,10 @@ class Store(abc.ABC):
         slot)."""
         return await self.read(_READS.live_daily_of(user_id))
 
+    async def game_of_thread(self, thread_id: int) -> GameRow | None:
+        """The game played in a thread (its live one first, else its latest), or None."""
+        return await self.read(_READS.game_of_thread(thread_id))
+
     async def last_finished_game_in(self, channel_id: int) -> GameRow | None:
         """The game that finished last in a channel (or in a thread of it)."""
         return await self.read(_READS.last_finished_game_in(channel_id))
@@ -277,8 +281,10 @@ class Store(abc.ABC):
         daily: str | None = None,
         hints: bool = True,
         language: str = "en",
+        opened_by: int | None = None,
     ) -> GameRow:
-        """Open a lobby; ``ChannelBusy`` if the channel has a live game already, ``AlreadyApplied``
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already (or is a
+        game's thread), ``AlreadyApplied``
         if ``request_id`` opened one already, ``SeatLimit`` if ``room_for`` (member,
         limit) says the member has no room for another. ``daily``: the host's try at
         that day's challenge, ``DailyTaken`` if they had it already. ``hints``: whether
@@ -296,6 +302,7 @@ class Store(abc.ABC):
                 daily=daily,
                 hints=hints,
                 language=language,
+                opened_by=opened_by,
             )
         )
 

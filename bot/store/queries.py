@@ -104,7 +104,7 @@ _GAME_COLUMNS = (
     "board_message_id, board_turn, board_version, undo_message_id, final_message_id, "
     "created_at, updated_at, finished_at, deadline_at, ping_at, last_move_at, turn_seconds, "
     "timeout_policy, thread_id, hints, pictures, daily, reminder_message_id, notify_at, "
-    "language"
+    "language, opened_by"
 )
 
 
@@ -140,6 +140,7 @@ def _game(row: Row) -> GameRow:
         reminder_message_id=row[26],
         notify_at=row[27],
         language=row[28],
+        opened_by=row[29],
     )
 
 
@@ -232,6 +233,15 @@ class Reads:
     def live_game_in(self, channel_id: int) -> Plan[GameRow | None]:
         """The lobby or running game of a channel, or of the thread it is played in."""
         row = yield from _one(LIVE_GAME_IN, (channel_id, channel_id, channel_id))
+        return _game(row) if row else None
+
+    def game_of_thread(self, thread_id: int) -> Plan[GameRow | None]:
+        """The game played in a thread (its live one first, else its latest), or None."""
+        row = yield from _one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id = ? AND daily IS NULL "
+            "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+            (thread_id,),
+        )
         return _game(row) if row else None
 
     def last_finished_game_in(self, channel_id: int) -> Plan[GameRow | None]:
@@ -519,23 +529,30 @@ class Transaction(Reads):
         daily: str | None = None,
         hints: bool = True,
         language: str = "en",
+        opened_by: int | None = None,
     ) -> Plan[GameRow]:
-        """Open a lobby; ``ChannelBusy`` if the channel has a live game already,
+        """Open a lobby; ``ChannelBusy`` if the channel has a live game already, or is a
+        game's thread (live or over: a thread holds one game),
         ``AlreadyApplied`` if ``request_id`` opened one already, ``SeatLimit`` if
         ``room_for`` (member, limit) says the member has no room for another. ``daily``:
         the host's try at that day's challenge, ``DailyTaken`` if they had it already.
-        ``hints``: whether the game offers hints; ``language``: its channel messages'."""
+        ``hints``: whether the game offers hints; ``language``: its channel messages'.
+        ``opened_by``: the id of the request that opens it (no message showing it is older)."""
         yield from self._room_for(room_for)
+        if daily is None:
+            owner = yield from self.game_of_thread(channel_id)
+            if owner is not None:
+                raise ChannelBusy(owner)
         stamp = now()
         roster = json.dumps([[uid, name] for uid, name in players])
         values = (guild_id, channel_id, host_id, preset, roster, stamp, stamp, deadline_at)
         try:
             rows = yield Query(
                 "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-                "created_at, updated_at, deadline_at, daily, hints, language) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) "
+                "created_at, updated_at, deadline_at, daily, hints, language, opened_by) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {_GAME_COLUMNS}",
-                (*values, daily, int(hints), language),
+                (*values, daily, int(hints), language, opened_by),
                 conflicts=True,
             )
         except Conflict:

@@ -120,6 +120,7 @@ class GameRow:
     reminder_message_id: int | None = None  # the turn's half-time reminder, until it ends
     notify_at: str | None = None  # when the player to move is told privately (/yahtzee notify)
     language: str = "en"  # what its channel messages and pictures say (a bot.i18n catalog)
+    opened_by: int | None = None  # the request (a Discord id) that opened it; None: before 016
 
     @property
     def is_live(self) -> bool:

@@ -39,6 +39,7 @@ from .messages import (
     thread_name,
     waiting_embed,
 )
+from .pace import Cooldowns
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -68,6 +69,7 @@ class Publisher:
         #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
         self._parked: dict[int, tuple[int, tuple[int, str]]] = {}
         self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
+        self.pace = Cooldowns()  # each member's wait between public posts of a kind
 
     @property
     def games(self) -> GameService:
@@ -548,6 +550,20 @@ class Publisher:
             log.warning("game %s: its final picture was refused (%s); posting text", row.id, exc)
             message = await post(None)  # the card is in the embed as text
         await self.games.tracking.final_posted(row.id, message.id)
+        await self.archive(row)
+
+    async def archive(self, row: GameView) -> None:
+        """Archive the thread of a game that is over: it leaves the channel's list of active
+        threads now, not after the 7 days of its auto-archive (one a game would pile up).
+        Its final message stays readable and clickable; a post in it unarchives it."""
+        if row.thread_id is None or row.is_live:
+            return
+        try:
+            await self.bot.http.edit_channel(
+                row.thread_id, archived=True, reason="the game in this thread is over"
+            )
+        except discord.HTTPException as exc:  # gone, or no longer the bot's to archive
+            log.info("game %s: could not archive thread %s: %s", row.id, row.thread_id, exc)
 
     async def ended(self, before: GameView | None, row: GameView, reason: str) -> None:
         """A game ended early: its board says why, its Undo and reminder go."""
@@ -561,3 +577,4 @@ class Publisher:
             row.board_channel_id, before.board_message_id, embed=ended_embed(public(row), reason)
         )
         await self.retire(row.board_channel_id, before.undo_message_id)
+        await self.archive(row)

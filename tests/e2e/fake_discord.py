@@ -34,11 +34,19 @@ GUILD_ID = 900000000000000100
 EPHEMERAL = 1 << 6
 # The permissions of everyone in the fake guild, and of an admin (Manage Server added).
 EVERYONE_PERMISSIONS = (
-    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 31)
-)  # view, send, embed, attach, app commands
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 31) | (1 << 38)
+)  # view, send, embed, attach, app commands, send in threads (Discord's @everyone defaults)
 MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
 CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS = 1 << 35, 1 << 38
+MANAGE_THREADS = 1 << 34
+# What Modify Channel takes for a thread (the spec's UpdateThreadRequestPartial): a key
+# outside it is a 400 (Discord's own answer is 50035 Invalid Form Body).
+THREAD_EDIT_KEYS = frozenset({
+    "name", "archived", "locked", "invitable", "auto_archive_duration", "rate_limit_per_user",
+    "flags", "applied_tags", "bitrate", "user_limit", "rtc_region", "video_quality_mode",
+})  # fmt: skip
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # the spec's ThreadAutoArchiveDuration
 # What the bot may do in every channel unless a test takes some of it away (``deny``).
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 
@@ -147,6 +155,8 @@ class FakeDiscord:
         self.delays: list[tuple[str, re.Pattern[str], float]] = []
         self.failures: list[tuple[str, re.Pattern[str], int, int, str]] = []
         self.denied: dict[str, int] = {}  # channel id -> permissions the bot lacks there
+        # channel id -> user id -> permissions a member lacks there (and in its threads)
+        self.member_denied: dict[str, dict[str, int]] = {}
         self.nonces: dict[str, str] = {}  # enforce_nonce: nonce -> message id
         self.posted_at: dict[str, float] = {}  # message id -> time.monotonic() of its posting
         self._posts: dict[str, asyncio.Event] = {}  # channel id -> set at its next post
@@ -267,6 +277,20 @@ class FakeDiscord:
         overwrite would: Discord then answers 403 (50013) and says so in app_permissions."""
         self.denied[channel_id] = self.denied.get(channel_id, 0) | permissions
 
+    def deny_member(self, channel_id: str, user: dict[str, Any], permissions: int) -> None:
+        """Take permissions away from a member in a channel and its threads, as a channel
+        overwrite would: their interactions there carry what is left (``member.permissions``
+        is the member's permissions in the interaction's channel, overwrites applied)."""
+        denied = self.member_denied.setdefault(channel_id, {})
+        denied[user["id"]] = denied.get(user["id"], 0) | permissions
+
+    def member_permissions(self, user: dict[str, Any], channel_id: str) -> int:
+        """What a member may do in a channel (a thread has its parent's overwrites)."""
+        channel = next((c for c in self.channels if c["id"] == channel_id), None)
+        parent = (channel or {}).get("parent_id") or channel_id
+        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if user["id"] in self.admins else 0)
+        return permissions & ~self.member_denied.get(parent, {}).get(user["id"], 0)
+
     def bot_permissions(self, channel_id: str) -> int:
         """What the bot may do in a channel (a thread has its parent's permissions)."""
         channel = next((c for c in self.channels if c["id"] == channel_id), None)
@@ -355,8 +379,8 @@ class FakeDiscord:
 
     # -- the driver ----------------------------------------------------------------------------
 
-    def _member(self, user: dict[str, Any]) -> dict[str, Any]:
-        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if user["id"] in self.admins else 0)
+    def _member(self, user: dict[str, Any], channel_id: str = "") -> dict[str, Any]:
+        permissions = self.member_permissions(user, channel_id)
         return {
             "user": user,
             "roles": [],
@@ -403,7 +427,7 @@ class FakeDiscord:
             "guild_id": self.guild_of(channel_id),
             "channel_id": channel_id,
             "channel": self._channel_payload(channel_id),
-            "member": self._member(user),
+            "member": self._member(user, channel_id),
             "token": record.token,
             "version": 1,
             "app_permissions": str(self.bot_permissions(channel_id)),
@@ -462,7 +486,7 @@ class FakeDiscord:
             if isinstance(value, dict) and "username" in value:  # a user option
                 opts.append({"name": name, "type": 6, "value": value["id"]})
                 resolved.setdefault("users", {})[value["id"]] = value
-                member = self._member(value)
+                member = self._member(value, channel_id)
                 member.pop("user")
                 resolved.setdefault("members", {})[value["id"]] = member
             else:
@@ -915,10 +939,52 @@ class FakeDiscord:
             return _json(self.messages[message_id])
         if match := re.fullmatch(r"/channels/(\d+)", path):
             channel = self._channel_payload(match.group(1))
-            if method == "PATCH" and "archived" in body and "thread_metadata" in channel:
-                channel["thread_metadata"]["archived"] = bool(body["archived"])
+            if method == "PATCH" and "thread_metadata" in channel:
+                error = self._thread_edit_error(channel, body)
+                if error is not None:
+                    return error
+                metadata = channel["thread_metadata"]
+                for key in ("archived", "locked", "auto_archive_duration"):
+                    if body.get(key) is not None:
+                        metadata[key] = body[key]
+                if "archived" in body:
+                    metadata["archive_timestamp"] = now_iso()
+                if body.get("name") is not None:
+                    channel["name"] = body["name"]
             return _json(channel)
         return _error(404, 0, f"the fake Discord has no route {method} {path}")
+
+    def _thread_edit_error(self, thread: dict[str, Any], body: Any) -> web.Response | None:
+        """Modify Channel on a thread, checked as Discord does: only the keys of
+        UpdateThreadRequestPartial, of their types; archiving or locking needs Manage
+        Threads unless the thread is the bot's own; unarchiving an unlocked thread needs
+        Send Messages (in threads)."""
+        if not isinstance(body, dict) or not body:
+            return _error(400, 50035, "Invalid Form Body")
+        unknown = set(body) - THREAD_EDIT_KEYS
+        if unknown:
+            return _error(400, 50035, f"Invalid Form Body: {sorted(unknown)}")
+        for key in ("archived", "locked", "invitable"):
+            if key in body and not isinstance(body[key], (bool, type(None))):
+                return _error(400, 50035, f"Invalid Form Body: {key} must be a boolean")
+        duration = body.get("auto_archive_duration")
+        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+            return _error(400, 50035, "Invalid Form Body: auto_archive_duration")
+        name = body.get("name")
+        if name is not None and not (isinstance(name, str) and 1 <= len(name) <= 100):
+            return _error(400, 50035, "Invalid Form Body: name")
+        allowed = self.bot_permissions(thread["id"])
+        own = thread.get("owner_id") == str(BOT_USER_ID)
+        metadata = thread["thread_metadata"]
+        if body.get("archived") is False and not (body.get("locked") or metadata.get("locked")):
+            needed = SEND_MESSAGES_IN_THREADS
+        elif own and not body.get("locked"):
+            needed = 0
+        else:
+            needed = MANAGE_THREADS
+        if allowed & needed != needed:
+            return _error(403, 50013, "Missing Permissions")
+        return None
 
     def _may_post(self, channel_id: str, body: dict[str, Any], files: list[Any]) -> bool:
         allowed = self.bot_permissions(channel_id)

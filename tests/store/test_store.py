@@ -42,7 +42,7 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await open_store(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 15
+        assert await store.schema_version() == latest_schema_version() == 16
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
@@ -322,3 +322,107 @@ def test_every_plan_is_a_store_method_with_its_signature() -> None:
         wanted = [(p.name, p.kind, p.default) for p in plan.parameters.values()]
         found = [(p.name, p.kind, p.default) for p in methods[name].parameters.values()]
         assert found == wanted, name
+
+
+async def test_game_ids_are_never_handed_out_twice(database: Database) -> None:
+    """The id of the newest game, once its row is gone, goes to no later game."""
+    store = await open_store(database)
+    try:
+        first = await store.create_game(
+            guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+        )
+        second = await store.create_game(
+            guild_id=1, channel_id=11, host_id=5, preset="official", players=[]
+        )
+    finally:
+        await store.close()
+    await fetch(database, "DELETE FROM moves WHERE game_id = ?", second.id)
+    await fetch(database, "DELETE FROM games WHERE id = ?", second.id)
+    store = await open_store(database)
+    try:
+        third = await store.create_game(
+            guild_id=1, channel_id=12, host_id=5, preset="official", players=[]
+        )
+    finally:
+        await store.close()
+    assert first.id < second.id < third.id
+
+
+@pytest.mark.sqlite_only
+async def test_migration_016_rebuilds_games_keeping_rows_links_and_indexes(
+    database: Database,
+) -> None:
+    """SQLite's games table is made again with AUTOINCREMENT: every game keeps its id and
+    columns, the moves, results and daily results that name one still do (and are still
+    checked), the indexes are the same, and the next id follows the highest."""
+    assert isinstance(database, Path)
+    old = await open_store(database, migrate=False)
+    await old.migrate(target=15)
+    await old.close()
+    stamp = "'2026-11-01T00:00:00+00:00'"
+    for game_id, status in ((3, "finished"), (9, "active")):
+        await fetch(
+            database,
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, preset, players, "
+            f"created_at, updated_at, thread_id, language) VALUES (?, 1, ?, 5, ?, 'official', "
+            f"'[[5, \"Ann\"]]', {stamp}, {stamp}, 77, 'de')",
+            game_id, 10 + game_id, status,
+        )  # fmt: skip
+        await fetch(
+            database,
+            "INSERT INTO moves (game_id, version, user_id, action, at) "
+            f"VALUES (?, 0, 5, 'open', {stamp})",
+            game_id,
+        )  # fmt: skip
+    await fetch(
+        database,
+        "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, upper_total, "
+        "upper_bonus, yahtzees, yahtzee_bonuses, place, seats, preset, finished_at) "
+        f"VALUES (3, 1, 13, 5, 200, 60, 0, 0, 0, 1, 1, 'official', {stamp})",
+    )
+    await fetch(
+        database,
+        "INSERT INTO daily_results (day, user_id, guild_id, game_id, name) "
+        "VALUES ('2026-11-01', 5, 1, 3, 'Ann')",
+    )
+    index_sql = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'"
+    indexes = set(await fetch(database, index_sql))
+
+    store = await open_store(database)
+    try:
+        kept = await store.get_game(9)
+        assert kept is not None and kept.channel_id == 19 and kept.thread_id == 77
+        assert kept.language == "de" and kept.status == "active" and kept.opened_by is None
+        new = await store.create_game(
+            guild_id=1, channel_id=30, host_id=6, preset="official", players=[], opened_by=4242
+        )
+        assert new.id == 10 and new.opened_by == 4242
+    finally:
+        await store.close()
+    assert await fetch(database, "PRAGMA foreign_key_check") == []
+    assert {name for name, _ in await fetch(database, index_sql)} == {name for name, _ in indexes}
+    made = await fetch(database, "SELECT sql FROM sqlite_master WHERE name = 'games'")
+    assert "AUTOINCREMENT" in made[0][0]
+    assert await fetch(database, "SELECT COUNT(*) FROM moves WHERE game_id IN (3, 9)") == [(2,)]
+    with sqlite3.connect(database) as db:  # the links are still checked
+        db.execute("PRAGMA foreign_keys = ON")
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute(
+                f"INSERT INTO moves (game_id, version, action, at) VALUES (99, 0, 'x', {stamp})"
+            )
+
+
+async def test_no_lobby_opens_in_a_games_thread(store: Store) -> None:
+    """A game's thread holds that game: a lobby there is refused while it runs and after
+    it ended; the channel the thread is in is free once the game is not live."""
+    game = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    )
+    await store.update_game(game.id, game.version, MoveRecord(5, "thread"), thread_id=55)
+    with pytest.raises(ChannelBusy) as busy:
+        await store.create_game(guild_id=1, channel_id=55, host_id=6, preset="official", players=[])
+    assert busy.value.existing.id == game.id
+    await store.update_game(game.id, game.version + 1, MoveRecord(5, "end"), status="abandoned")
+    with pytest.raises(ChannelBusy):
+        await store.create_game(guild_id=1, channel_id=55, host_id=6, preset="official", players=[])
+    await store.create_game(guild_id=1, channel_id=10, host_id=6, preset="official", players=[])
