@@ -92,7 +92,9 @@ class Coaching:
         if table is None:
             return None
         if day not in self._daily_optimal:
-            score = await asyncio.to_thread(daily_optimal_score, table, day)
+            score = await asyncio.to_thread(
+                daily_optimal_score, table, day, self.core.store.daily_key
+            )
             self._daily_optimal = {day: score}  # only today's (and yesterday's, briefly)
         return self._daily_optimal[day]
 

@@ -280,8 +280,9 @@ class Core:
         return Game.from_dict(row.state, self.dice_for(row))
 
     def dice_for(self, row: GameRow) -> DiceSource | None:
-        """A daily challenge rolls the day's dice; every other game the service's."""
-        return DailyDice(row.daily) if row.daily is not None else self._dice
+        """A daily challenge rolls the day's dice (under the deployment's key, which the
+        store keeps); every other game the service's."""
+        return DailyDice(row.daily, self.store.daily_key) if row.daily is not None else self._dice
 
     async def row(self, game_id: int) -> GameRow:
         cached = self._rows.get(game_id)

@@ -4,14 +4,19 @@ before it began, is sound, and says what it holds."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.engine import ScriptedDice
+from bot.games import GameService
+from bot.store import open_store
 
+from ..clock import FakeClock
 from ..conftest import Database
+from ..games.test_daily import play_daily
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
 from .helpers import start_game
@@ -80,3 +85,37 @@ async def test_a_backup_of_postgresql_points_to_pg_dump(tmp_path: Path) -> None:
     _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2 and "pg_dump" in err.decode()
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+@pytest.mark.sqlite_only
+async def test_a_restored_backup_rolls_the_same_daily_challenge(tmp_path: Path) -> None:
+    """The daily's key is in the database: a backup taken by the command and copied back
+    (the README's restore) gives the same day the same dice, so tries before and after a
+    restore are on one challenge."""
+    live = tmp_path / "data" / "yahtzee.sqlite3"
+    clock = FakeClock()
+    store = await open_store(live)
+    try:
+        _, before = await play_daily(GameService(store, None, clock), 1, 100, 1, "Ann")
+    finally:
+        await store.close()
+    backup = tmp_path / "yahtzee-backup.sqlite3"
+    proc = await run("backup", str(backup), env=bot_env(None, DATABASE_PATH=str(live)),
+                     cwd=tmp_path)  # fmt: skip
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()
+    restored = tmp_path / "restored" / "yahtzee.sqlite3"
+    restored.parent.mkdir()
+    shutil.copyfile(backup, restored)
+    store = await open_store(restored)
+    try:
+        _, after = await play_daily(GameService(store, None, clock), 2, 200, 2, "Bob")
+    finally:
+        await store.close()
+    assert after == before
+    fresh = await open_store(tmp_path / "new.sqlite3")  # what a lost key would give instead
+    try:
+        _, other = await play_daily(GameService(fresh, None, clock), 2, 200, 2, "Bob")
+    finally:
+        await fresh.close()
+    assert other != before
