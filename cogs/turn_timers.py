@@ -126,6 +126,7 @@ class TurnTimers(commands.Cog):
                 await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
                 await publisher.turn_over(row.id, row)
+                await publisher.forget(row.id, row.board_channel_id)
                 _ = public(row)
                 await publisher.channel(row.board_channel_id).send(
                     embed=ended_embed(_, _("Everyone is away. {reason}", reason=_(NOBODY_LEFT)))
@@ -135,6 +136,7 @@ class TurnTimers(commands.Cog):
         elif isinstance(outcome, Expired):
             row = outcome.row
             await publisher.turn_over(row.id, row)
+            await publisher.forget(row.id, row.board_channel_id)
             _ = public(row)
             if row.status == GameStatus.CANCELLED:
                 await publisher.retire_lobby(row, row.board_message_id, _(outcome.reason))
