@@ -12,6 +12,7 @@ from bot.engine import (
     RuleError,
     ScoreResult,
 )
+from bot.i18n.words import Name
 from bot.render import final_png
 from bot.store import (
     GameRow,
@@ -442,12 +443,12 @@ class Turns:
             except RuleError:
                 raise Refusal("That member is not playing in this game.") from None
             if seat.left:
-                raise Refusal("{name} has left the game already.", name=seat.name)
+                raise Refusal("{name} has left the game already.", name=Name(seat.name))
             if not seat.away:
                 raise Refusal(
                     "{name} is not away: only a player who timed out and is being "
                     "skipped can be removed.",
-                    name=seat.name,
+                    name=Name(seat.name),
                 )
             game.leave(seat.player_id)
             # An away seat is never the one to play, so the turn does not move.
