@@ -270,7 +270,14 @@ class Core:
         rolled = game.roll(player, opening=True)
         return MoveRecord(int(player), "roll", "opening", str(rolled))
 
-    def moved(self) -> dict[str, object]:
+    def moved(self, row: GameRow) -> dict[str, object]:
+        """A person's move re-arms the game's idle limit (``IDLE_LIMIT``), except in a daily
+        challenge: a try's limit runs from its start (``started``), so no way of playing
+        slowly keeps it open until the day's replays show its dice."""
+        return {} if row.daily is not None else self.started()
+
+    def started(self) -> dict[str, object]:
+        """A game starts now: its idle limit runs from here."""
         return {"last_move_at": stamp(self.clock())}
 
     def game_of(self, row: GameRow) -> Game:

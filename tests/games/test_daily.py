@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import DailyDice, Game
-from bot.games import GameService, Refusal
+from bot.games import Expired, GameService, Refusal
 from bot.store import Store, open_store
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
@@ -18,6 +18,7 @@ from bot.strategy.players import daily_optimal_score
 from ..clock import FakeClock
 from ..conftest import Database
 from .test_service import Table as Channel
+from .test_timers import tick
 
 GUILD, OTHER = 1, 2
 
@@ -135,3 +136,44 @@ async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
     row = await service.store.get_game(game_id)
     card = Game.from_dict(row.state or {}).seats[0].card  # type: ignore[union-attr]
     assert sum(t.points + t.bonus for t in turns) + card.upper_bonus == card.total
+
+
+async def test_holding_dice_does_not_keep_a_try_alive(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A try is untimed, but it lasts 24 hours from its start: a hold every six hours (no
+    dice used up) does not keep it open until the day's replays show its dice."""
+    table = Channel(service)
+    board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
+    table.game_id = board.row.id
+    await table.post(board)
+    await table.roll(1)
+    for _ in range(3):
+        clock.advance(6 * 3600)
+        await table.hold(1, 0)
+        assert await tick(service) == []
+    clock.advance(6 * 3600 - 1)
+    assert await tick(service) == []  # 23:59:59 after the start
+    clock.advance(1)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "abandoned" and outcomes[0].row.id == table.game_id
+
+
+async def test_a_try_played_slowly_still_ends_a_day_after_its_start(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A roll or a scoring a day apart would keep a try going for weeks (52 moves): its
+    24 hours run from its start, whatever is played in them."""
+    table = Channel(service)
+    board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
+    table.game_id = board.row.id
+    await table.post(board)
+    clock.advance(23 * 3600)
+    rolled = await table.roll(1)
+    assert rolled.game is not None
+    await table.score(1, next(iter(rolled.game.options())))
+    clock.advance(3600)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "abandoned"

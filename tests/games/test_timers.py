@@ -182,6 +182,31 @@ async def test_a_day_without_a_move_abandons_the_game(
     assert await service.store.results(table.game_id) == []
 
 
+async def test_holds_do_not_count_as_moves(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """Holding and releasing dice uses nothing up: a day of it still abandons an untimed
+    game; a roll counts."""
+    table = Table(service)
+    await service.servers.change_settings(GUILD, 99, True, turn_seconds=0)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([1, 2, 3, 4, 5] * 2)
+    await table.roll(1)
+    clock.advance(12 * 3600)
+    await table.hold(1, 0)
+    clock.advance(12 * 3600 - 1)
+    await table.hold(1, 0)
+    assert await tick(service) == []
+    await table.roll(1)  # a day after the last roll, less a second: a move
+    clock.advance(24 * 3600 - 1)
+    await table.hold(1, 1)
+    assert await tick(service) == []
+    clock.advance(1)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "abandoned"
+
+
 async def test_timeouts_do_not_count_as_moves(
     service: GameService, clock: FakeClock, dice: ScriptedDice
 ) -> None:
