@@ -165,6 +165,7 @@ class Clicks(commands.Cog):
             # cannot be seen, so it must not be played on by the timer
             log.warning("game %s: its first board could not be posted: %s", game_id, exc)
             row = await self.games.servers.unreachable(game_id, "first board refused (403)")
+            await self.publisher.forget(game_id)
             if row is not None and lobby is not None:
                 _ = public(row)
                 await self.publisher.retire_lobby(

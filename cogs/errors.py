@@ -19,6 +19,7 @@ from bot.metrics import INTERACTIONS, LATE
 
 from .ui import answers
 from .ui.language import private
+from .ui.messages import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +99,10 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
     _ = private(interaction)
     if isinstance(original, Refusal):
         if original.link:
-            return f"{_.say(original)}\n{jump_url(*original.link)}"
-        return _.say(original)
+            return f"{_.say(original, shown_name)}\n{jump_url(*original.link)}"
+        return _.say(original, shown_name)
     elif isinstance(original, RuleError):
-        return _.say(original)
+        return _.say(original, shown_name)
     elif isinstance(original, StoreUnavailable):  # logged where it happened, once per write
         return _(
             "Your move was not saved: the bot cannot write to its database right now (its "

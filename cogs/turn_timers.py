@@ -19,6 +19,7 @@ from bot.games import (
     Notified,
     Outcome,
     Pinged,
+    StoreUnavailable,
     TimedOut,
 )
 
@@ -81,15 +82,26 @@ class TurnTimers(commands.Cog):
             async with self.repairs.busy:
                 acted += await self.repairs.repair_one(row)
         for game_id in await self.games.timers.due(self.bot.owns):
-            outcome = await self.games.timers.act(game_id)
-            if outcome is None:
-                continue
-            acted += 1
             try:
-                await self._apply(outcome)
-            except discord.HTTPException:
-                log.exception("game %s: could not show a timer's outcome; repairing later", game_id)
+                acted += await self._act_on(game_id)
+            except StoreUnavailable:
+                raise  # every game would fail alike: the tick ends, the next one tries again
+            except Exception:
+                # one game's failure (a bug, a damaged row) must not leave the games after
+                # it without their timers: it is tried again at the next tick
+                log.exception("game %s: its timer failed; going on with the other games", game_id)
         return acted
+
+    async def _act_on(self, game_id: int) -> int:
+        """Act on one due game's timer and show what came of it; 1 if it did anything."""
+        outcome = await self.games.timers.act(game_id)
+        if outcome is None:
+            return 0
+        try:
+            await self._apply(outcome)
+        except discord.HTTPException:
+            log.exception("game %s: could not show a timer's outcome; repairing later", game_id)
+        return 1
 
     async def _apply(self, outcome: Outcome) -> None:
         publisher = self.publisher
@@ -114,6 +126,7 @@ class TurnTimers(commands.Cog):
                 await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
                 await publisher.turn_over(row.id, row)
+                await publisher.forget(row.id, row.board_channel_id)
                 _ = public(row)
                 await publisher.channel(row.board_channel_id).send(
                     embed=ended_embed(_, _("Everyone is away. {reason}", reason=_(NOBODY_LEFT)))
@@ -124,6 +137,7 @@ class TurnTimers(commands.Cog):
         elif isinstance(outcome, Expired):
             row = outcome.row
             await publisher.turn_over(row.id, row)
+            await publisher.forget(row.id, row.board_channel_id)
             _ = public(row)
             if row.status == GameStatus.CANCELLED:
                 await publisher.retire_lobby(row, row.board_message_id, _(outcome.reason))

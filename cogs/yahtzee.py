@@ -289,6 +289,7 @@ class Yahtzee(
             await publisher.post_final(row)
         else:
             await publisher.turn_over(row.id, before)
+            await publisher.forget(row.id, row.board_channel_id)
             await publisher.retire(
                 row.board_channel_id,
                 before.board_message_id,

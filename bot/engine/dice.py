@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -135,17 +135,26 @@ class DailyDice:
     """The day's dice, the same for everyone whatever they hold: the die at position ``i``
     shows ``faces(turn, roll)[i]`` whenever it is rolled on that roll of that turn.
 
-    Every face comes from the SHA-256 of the day, the turn and the roll, so any machine
-    gives the same faces for the same day. A game rolls with ``faces`` instead of ``roll``
-    (``Game.roll`` knows the positions); ``roll`` exists only to satisfy ``DiceSource``.
+    Every face comes from the HMAC-SHA256, under the deployment's secret ``key``, of the day,
+    the turn and the roll: every process with the key gives the same faces for the same day,
+    and nobody without it can work them out before they are rolled. A game rolls with
+    ``faces`` instead of ``roll`` (``Game.roll`` knows the positions); ``roll`` exists only to
+    satisfy ``DiceSource``.
     """
 
-    def __init__(self, day: str) -> None:
+    def __init__(self, day: str, key: bytes) -> None:
+        if len(key) < 16:
+            raise ValueError("the daily dice need a secret key of at least 16 bytes")
         self.day = day
+        self._key = key
+
+    def __repr__(self) -> str:
+        return f"DailyDice({self.day!r}, key=...)"  # the key is a secret: never in a log
 
     def faces(self, turn: int, roll: int) -> tuple[int, ...]:
         """The five faces that roll ``roll`` (0-2) of turn ``turn`` (0-12) shows, by position."""
-        digest = hashlib.sha256(f"yahtzee-daily:{self.day}:{turn}:{roll}".encode()).digest()
+        message = f"yahtzee-daily:{self.day}:{turn}:{roll}".encode()
+        digest = hmac.digest(self._key, message, "sha256")
         # 252 is a multiple of 6: bytes of 252 and above are skipped, so faces are fair
         faces = [b % 6 + 1 for b in digest if b < 252][:DICE_COUNT]
         assert len(faces) == DICE_COUNT  # 32 bytes: more than five below 252 in practice

@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from bot.i18n.words import Name
+
 from .categories import Category
 from .dice import DICE_COUNT, DailyDice, Dice, DiceSource, RandomDice
 from .errors import (
@@ -230,7 +232,9 @@ class Game:
             # a stranger hears that they are not playing, a leaver that they left
             if self.seats[self.seat_of(player_id)].left:
                 raise NotInGame("You left this game: you can watch, but not play in it.")
-            raise NotYourTurn("It's {name}'s turn: wait for yours.", name=self.current_seat.name)
+            raise NotYourTurn(
+                "It's {name}'s turn: wait for yours.", name=Name(self.current_seat.name)
+            )
 
     def roll(self, player_id: str, opening: bool = False) -> Dice:
         """Roll every die not held (all five on the turn's first roll).

@@ -9,7 +9,7 @@ from bot.engine import (
     Category,
     Game,
 )
-from bot.i18n.words import said_of
+from bot.i18n.words import Name, said_of
 from bot.store import (
     GameRow,
     GameStatus,
@@ -71,7 +71,8 @@ class Coaching:
             if mine and mine[0].left:
                 raise Refusal("You left this game: hints are for the players still in it.")
             raise Refusal(
-                "Hints are for the player whose turn it is: {name}.", name=game.current_seat.name
+                "Hints are for the player whose turn it is: {name}.",
+                name=Name(game.current_seat.name),
             )
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")
@@ -92,7 +93,9 @@ class Coaching:
         if table is None:
             return None
         if day not in self._daily_optimal:
-            score = await asyncio.to_thread(daily_optimal_score, table, day)
+            score = await asyncio.to_thread(
+                daily_optimal_score, table, day, self.core.store.daily_key
+            )
             self._daily_optimal = {day: score}  # only today's (and yesterday's, briefly)
         return self._daily_optimal[day]
 

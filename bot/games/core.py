@@ -270,7 +270,14 @@ class Core:
         rolled = game.roll(player, opening=True)
         return MoveRecord(int(player), "roll", "opening", str(rolled))
 
-    def moved(self) -> dict[str, object]:
+    def moved(self, row: GameRow) -> dict[str, object]:
+        """A person's move re-arms the game's idle limit (``IDLE_LIMIT``), except in a daily
+        challenge: a try's limit runs from its start (``started``), so no way of playing
+        slowly keeps it open until the day's replays show its dice."""
+        return {} if row.daily is not None else self.started()
+
+    def started(self) -> dict[str, object]:
+        """A game starts now: its idle limit runs from here."""
         return {"last_move_at": stamp(self.clock())}
 
     def game_of(self, row: GameRow) -> Game:
@@ -280,8 +287,9 @@ class Core:
         return Game.from_dict(row.state, self.dice_for(row))
 
     def dice_for(self, row: GameRow) -> DiceSource | None:
-        """A daily challenge rolls the day's dice; every other game the service's."""
-        return DailyDice(row.daily) if row.daily is not None else self._dice
+        """A daily challenge rolls the day's dice (under the deployment's key, which the
+        store keeps); every other game the service's."""
+        return DailyDice(row.daily, self.store.daily_key) if row.daily is not None else self._dice
 
     async def row(self, game_id: int) -> GameRow:
         cached = self._rows.get(game_id)

@@ -72,7 +72,8 @@ class Daily:
                 until=until,
             ) from None
         # Played privately (only its player sees the board), so it holds no channel; and
-        # untimed: nobody waits for a solo try (a day without a move still abandons it).
+        # untimed: nobody waits for a solo try (it still ends 24 hours after it starts,
+        # however it is played: Core.moved).
         return await self.lobby.begin(row.id, user_id, pictures, timed=False)
 
     async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyEntry]:

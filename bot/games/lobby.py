@@ -241,7 +241,7 @@ class Lobby:
                 timeout_policy=server.timeout_policy,
                 pictures=pictures,
                 **self.core.turn_timer(started, game),
-                **self.core.moved(),
+                **self.core.started(),
             )
             if await self.core.opening_wanted(saved, game):
                 saved = await self.core.save(saved, self.core.opening_roll(game), game)

@@ -4,6 +4,8 @@ one user-facing error."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -15,6 +17,8 @@ from bot.engine import (
 from bot.i18n.words import N_, Said, Sentence
 from bot.store import LIVE, GameRow, GameStatus
 from bot.strategy.analyst import BoxHint
+
+log = logging.getLogger(__name__)
 
 NO_GAME_HERE = N_("There is no game in this channel. Start one with /yahtzee start.")
 OTHER_GAME = N_(
@@ -129,6 +133,18 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
         language=row.language,
         opened_by=row.opened_by,
     )
+
+
+def readable_views(rows: Iterable[GameRow]) -> list[GameView]:
+    """``view_of`` each row, leaving out (and logging, by id) a game whose saved state cannot
+    be read: one damaged game must not stop a sweep over all of them (the timer, a repair)."""
+    views = []
+    for row in rows:
+        try:
+            views.append(view_of(row))
+        except Exception:
+            log.exception("game %s: its saved state cannot be read; left out", row.id)
+    return views
 
 
 def view_or_none(row: GameRow | None) -> GameView | None:

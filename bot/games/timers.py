@@ -23,6 +23,7 @@ from .results import (
     Refusal,
     TimedOut,
     moment,
+    readable_views,
     view_of,
 )
 from .turns import Turns
@@ -56,7 +57,7 @@ class Timers:
         left behind, quiet for a while: the timer repairs them."""
         await self.core.flush_shown()
         rows = await self.core.store.boards_behind(stamp(self.core.clock() - REPAIR_AFTER))
-        return [view_of(row) for row in [row for row in rows if ours(row.guild_id)]]
+        return readable_views(row for row in rows if ours(row.guild_id))
 
     async def act(self, game_id: int) -> Outcome | None:
         """Do what a due game's timer says, once: close, abandon, play the turn, or remind.

@@ -21,7 +21,17 @@ from bot.store import (
 
 from .core import Core, player_id, stamp
 from .replay import Replay, Turn, replay, story
-from .results import NO_GAME_HERE, OTHER_GAME, Board, Card, GameView, Refusal, view_of, view_or_none
+from .results import (
+    NO_GAME_HERE,
+    OTHER_GAME,
+    Board,
+    Card,
+    GameView,
+    Refusal,
+    readable_views,
+    view_of,
+    view_or_none,
+)
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +164,7 @@ class Tracking:
 
     async def live_games(self) -> list[GameView]:
         """Every lobby and running game."""
-        return [view_of(row) for row in await self.core.store.live_games()]
+        return readable_views(await self.core.store.live_games())
 
     async def needing_messages(self) -> list[GameView]:
         """What a repair looks at: every live game, and finished games whose final message
@@ -162,7 +172,7 @@ class Tracking:
         await self.core.flush_shown()
         store = self.core.store
         rows = await store.live_games() + await store.games_missing_final_message()
-        return [view_of(row) for row in rows]
+        return readable_views(rows)
 
     async def undo_open(self, game_id: int) -> bool:
         """Whether the game's last scoring still offers its Undo."""

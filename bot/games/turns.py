@@ -12,6 +12,7 @@ from bot.engine import (
     RuleError,
     ScoreResult,
 )
+from bot.i18n.words import Name
 from bot.render import final_png
 from bot.store import (
     GameRow,
@@ -117,7 +118,7 @@ class Turns:
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
             board = await self.core.save_and_draw(
-                row, move, game, retire, **self.core.moved(), **closed, **text
+                row, move, game, retire, **self.core.moved(row), **closed, **text
             )
             if kept is not None:
                 self.coaching.cost_later(row, board.row.version, kept, None)
@@ -143,7 +144,9 @@ class Turns:
                 held = game.toggle_hold(player_id(user_id), index)
             detail = f"{'hold' if held else 'release'} die {index + 1}"
             move = MoveRecord(user_id, "hold", detail, str(game.dice))
-            saved = await self.core.save(row, move, game, **self.core.moved())
+            # A hold uses nothing up: it does not re-arm the idle limit (else holding and
+            # releasing a die once a day would keep a game open for ever).
+            saved = await self.core.save(row, move, game)
             return Board(view_of(saved, game), game, None, None, self.core.best_box(row, game))
 
         return await self.core.locked(game_id, work)
@@ -181,7 +184,7 @@ class Turns:
                 cost = await self.coaching.cost(self.core.game_of(row), None, category)
             move = MoveRecord(user_id, "score", scoring_detail(result), str(result.dice), **cost)  # type: ignore[arg-type]
             scored = await self.after_scoring(
-                row, game, move, result, seat.name, round_no, self.core.moved(), later=True
+                row, game, move, result, seat.name, round_no, self.core.moved(row), later=True
             )
             if not cost:
                 version = scored.move_version or scored.board.row.version
@@ -306,7 +309,7 @@ class Turns:
                 MoveRecord(user_id, "undo", dice=str(game.dice)),
                 game,
                 **timer,
-                **self.core.moved(),
+                **self.core.moved(row),
                 undo_message_id=None,
                 board=(message_id, game.turn_number, row.version),
             )
@@ -421,7 +424,7 @@ class Turns:
             with refusing():
                 game.rejoin(player_id(user_id))
             return await self.core.save(
-                current, MoveRecord(user_id, "rejoin"), game, **self.core.moved()
+                current, MoveRecord(user_id, "rejoin"), game, **self.core.moved(current)
             )
 
         return view_of(await self.core.locked(row.id, work))
@@ -442,12 +445,12 @@ class Turns:
             except RuleError:
                 raise Refusal("That member is not playing in this game.") from None
             if seat.left:
-                raise Refusal("{name} has left the game already.", name=seat.name)
+                raise Refusal("{name} has left the game already.", name=Name(seat.name))
             if not seat.away:
                 raise Refusal(
                     "{name} is not away: only a player who timed out and is being "
                     "skipped can be removed.",
-                    name=seat.name,
+                    name=Name(seat.name),
                 )
             game.leave(seat.player_id)
             # An away seat is never the one to play, so the turn does not move.

@@ -21,12 +21,13 @@ from __future__ import annotations
 import functools
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .words import N_, Label, Sentence, Word, Words
+from .words import N_, Label, Name, Sentence, Word, Words
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -106,24 +107,27 @@ class Lang:
             text = text.format(**values)
         return text if self.code == ENGLISH else _commands_in(text, self.code, self.table)
 
-    def say(self, said: Sentence | str) -> str:
+    def say(self, said: Sentence | str, names: Callable[[str], str] = str) -> str:
         """A sentence made before its reader was known (a refusal, ``bot.i18n.words``) in
         this language: its template translated, then its values filled in, a ``Word``
-        among them translated too, and a ``Label`` said as the game's messages show it."""
+        among them translated too, a ``Label`` said as the game's messages show it, and a
+        person's ``Name`` as ``names`` shows it (a message escapes its markdown)."""
         if not isinstance(said, Sentence):
             return self(str(said))
-        values = {key: self._value(value) for key, value in said.values.items()}
+        values = {key: self._value(value, names) for key, value in said.values.items()}
         return self(said.template, **values)
 
-    def _value(self, value: object) -> object:
+    def _value(self, value: object, names: Callable[[str], str]) -> object:
         if isinstance(value, Label):
             return lang(value.language).table.gettext(value)
+        if isinstance(value, Name):
+            return names(str(value))
         if isinstance(value, Word):
             return self.table.gettext(value)
         if isinstance(value, Words):
             return ", ".join(self.table.gettext(word) for word in value)
         if isinstance(value, Sentence):
-            return self.say(value)
+            return self.say(value, names)
         if isinstance(value, float):  # (a decision's points given up: one decimal)
             return self.decimal(value)
         return value

@@ -17,6 +17,14 @@ class Word(str):
     __slots__ = ()
 
 
+class Name(str):
+    """A person's name as they chose it, used as a value inside a sentence: it may hold
+    markdown or link syntax, so where a sentence is shown as message text it is shown as
+    typed (``Lang.say``'s ``names``), never as markup."""
+
+    __slots__ = ()
+
+
 class Words(tuple[str, ...]):
     """English words, each with its entry in the catalogs, listed as one value of a
     sentence ("Threes, Fours"): each said in the reader's language, joined by ", "."""

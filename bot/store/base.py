@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import re
+import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -93,19 +94,35 @@ class Store(abc.ABC):
 
     #: "sqlite" or "postgres"
     dialect: str = ""
+    _daily_key: bytes | None = None
 
     async def ready(self, migrate: bool) -> Self:
-        """This store, its schema brought up to date if ``migrate`` (closed if that fails);
-        ``SchemaTooNew`` if a newer version of the bot has migrated it further than this code
-        knows (the migration checks again, in its transaction)."""
+        """This store, its schema brought up to date and the deployment's secrets made or
+        read if ``migrate`` (closed if that fails); ``SchemaTooNew`` if a newer version of the
+        bot has migrated it further than this code knows (the migration checks again, in its
+        transaction)."""
         try:
             check_schema(await self.schema_version())
             if migrate:
                 await self.migrate()
+                self._daily_key = await self._make_daily_key()
         except BaseException:
             await self.close()
             raise
         return self
+
+    @property
+    def daily_key(self) -> bytes:
+        """This deployment's key for the daily challenge's dice: made by the first process
+        to open the database, read by every later one at opening."""
+        if self._daily_key is None:
+            raise RuntimeError("the daily key is read when the store opens with its migrations")
+        return self._daily_key
+
+    async def _make_daily_key(self) -> bytes:
+        # 32 random bytes made by the first process to open the database, read by every
+        # later one (and kept by a backup of the database).
+        return bytes.fromhex(await self.keep_secret("daily", secrets.token_hex(32)))
 
     @abc.abstractmethod
     async def close(self) -> None:
@@ -417,6 +434,11 @@ class Store(abc.ABC):
     async def set_meta_value(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""
         return await self.write(lambda tx: tx.set_meta_value(key, value))
+
+    async def keep_secret(self, name: str, candidate: str) -> str:
+        """The deployment's secret ``name``: ``candidate`` becomes it unless one is kept
+        already, then the one kept is read, so that processes starting at once agree."""
+        return await self.write(lambda tx: tx.keep_secret(name, candidate))
 
     async def prune_moves(self, finished_before: str, games: int) -> int:
         """Delete the move logs of up to ``games`` games that ended (finished or abandoned) before

@@ -761,6 +761,17 @@ class Transaction(Reads):
             (key, value),
         )
 
+    def keep_secret(self, name: str, candidate: str) -> Plan[str]:
+        """The deployment's secret ``name``: ``candidate`` becomes it unless one is kept
+        already, then the one kept is read, so that processes starting at once agree."""
+        yield from _all(
+            "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            (name, candidate),
+        )
+        row = yield from _one("SELECT value FROM secrets WHERE name = ?", (name,))
+        assert row is not None, "inserted just above, or kept already"
+        return str(row[0])
+
     def save_guild_settings(
         self, guild_id: int, settings: GuildSettings, user_id: int
     ) -> Plan[None]:

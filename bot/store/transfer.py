@@ -29,6 +29,7 @@ TABLES = (
     "guild_settings",
     "meta",
     "daily_results",
+    "secrets",
 )
 #: Tables whose id PostgreSQL hands out (its sequence must continue after the copied ids).
 _IDENTITY = ("games", "moves", "results", "leaderboard_archives")
@@ -97,7 +98,7 @@ async def sqlite_to_postgres(path: Path, url: str) -> list[Copied]:
                 missing = [c for c in columns if c not in kinds]
                 if missing:
                     raise TransferError(f"PostgreSQL's {table} has no column {missing[0]!r}")
-                await db.execute(f"DELETE FROM {table}")  # meta's new install_id gives way
+                await db.execute(f"DELETE FROM {table}")  # the new install id and keys give way
                 records = [
                     tuple(_coerce(v, kinds[c]) for v, c in zip(row, columns, strict=True))
                     for row in rows

@@ -148,8 +148,9 @@ def play_out(game: Game, players: dict[str, Player]) -> None:
             pass
 
 
-def daily_optimal_score(table: Table, day: str) -> int:
-    """What the Optimal bot scores on ``day``'s dice: the daily challenge's yardstick."""
-    game = Game([("optimal", "Optimal bot")], dice_source=DailyDice(day))
+def daily_optimal_score(table: Table, day: str, key: bytes) -> int:
+    """What the Optimal bot scores on ``day``'s dice (under the deployment's ``key``): the
+    daily challenge's yardstick."""
+    game = Game([("optimal", "Optimal bot")], dice_source=DailyDice(day, key))
     play_out(game, {"optimal": OptimalPlayer(table)})
     return game.seats[0].card.total

@@ -10,6 +10,7 @@ the messages back in line through this publisher.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -49,6 +50,10 @@ T = TypeVar("T")
 #: How many (turn, player) pings a game remembers: the turn, the one an Undo went back to,
 #: and the next.
 PINGS_KEPT = 4
+#: At most this many games' pings and parked boards are kept. A game's entries go when it
+#: ends (``forget``); the bound covers an end this process does not hear of (another process
+#: or a deploy ended it), far above the live games a process shows.
+GAMES_KEPT = 10_000
 
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
 THREAD_ARCHIVED = 50083
@@ -65,9 +70,9 @@ class Publisher:
         self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
         #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
         #: posted again for either turn (by /yahtzee board, say) must not ping again
-        self._pinged: dict[int, list[tuple[int, str]]] = {}
+        self._pinged: OrderedDict[int, list[tuple[int, str]]] = OrderedDict()
         #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
-        self._parked: dict[int, tuple[int, tuple[int, str]]] = {}
+        self._parked: OrderedDict[int, tuple[int, tuple[int, str]]] = OrderedDict()
         self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
         self.pace = Cooldowns()  # each member's wait between public posts of a kind
 
@@ -192,10 +197,10 @@ class Publisher:
         reused = await self._unpark(board, turn, text)
         if reused is not None:
             return reused
-        pinged = self._pinged.setdefault(board.row.id, [])
+        pinged = self._pinged.get(board.row.id, [])
         pings = USER_MENTIONS if turn not in pinged else NO_MENTIONS
         if turn not in pinged:
-            pinged[:] = [*pinged[-(PINGS_KEPT - 1) :], turn]
+            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
         try:
             message = await post(
                 nonce=nonce or await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
@@ -255,7 +260,7 @@ class Publisher:
         stale = self._parked.pop(game_id, None)
         if stale is not None and stale[0] != message_id:
             await self.delete(channel_id, stale[0])
-        self._parked[game_id] = (message_id, turn)
+        _keep(self._parked, game_id, (message_id, turn))
         await self.retire(channel_id, message_id, embed=waiting_embed(lang(language)))
 
     async def _unpark(
@@ -515,10 +520,7 @@ class Publisher:
     async def post_final(self, row: GameView, image: bytes | None = None) -> None:
         """The game-over message: ranking, the cards as text, the final picture."""
         await self.turn_over(row.id, row)
-        self._pinged.pop(row.id, None)
-        parked = self._parked.pop(row.id, None)
-        if parked is not None:
-            await self.delete(row.board_channel_id, parked[0])
+        await self.forget(row.id, row.board_channel_id)
         game = row.require_game()
         if image is None and row.pictures:
             image = await self.games.tracking.final_image(row)
@@ -565,8 +567,17 @@ class Publisher:
         except discord.HTTPException as exc:  # gone, or no longer the bot's to archive
             log.info("game %s: could not archive thread %s: %s", row.id, row.thread_id, exc)
 
+    async def forget(self, game_id: int, channel_id: int | None = None) -> None:
+        """A game has ended, whichever way: what was kept about its pings goes, and a board
+        an Undo parked is deleted (if the game's ``channel_id`` is still there to say)."""
+        self._pinged.pop(game_id, None)
+        parked = self._parked.pop(game_id, None)
+        if parked is not None and channel_id is not None:
+            await self.delete(channel_id, parked[0])
+
     async def ended(self, before: GameView | None, row: GameView, reason: str) -> None:
         """A game ended early: its board says why, its Undo and reminder go."""
+        await self.forget(row.id, row.board_channel_id)
         if before is None:
             return
         await self.turn_over(row.id, before)
@@ -578,3 +589,11 @@ class Publisher:
         )
         await self.retire(row.board_channel_id, before.undo_message_id)
         await self.archive(row)
+
+
+def _keep(kept: OrderedDict[int, T], game_id: int, value: T) -> None:
+    """``kept[game_id] = value`` as the newest entry; the oldest go beyond ``GAMES_KEPT``."""
+    kept[game_id] = value
+    kept.move_to_end(game_id)
+    while len(kept) > GAMES_KEPT:
+        kept.popitem(last=False)

@@ -66,6 +66,7 @@ class Repairs:
                 log.info("game %s: its channel is gone or closed to the bot (%s); "
                          "it ends without a result", row.id, exc)  # fmt: skip
                 await self.games.servers.unreachable(row.id, f"Discord error {exc.code}")
+                await self.publisher.forget(row.id)
             else:
                 log.exception("could not repair the messages of game %s", row.id)
         except Exception:
@@ -78,6 +79,7 @@ class Repairs:
         if fresh is None:
             return
         if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
+            await self.publisher.forget(fresh.id, fresh.board_channel_id)
             await self.publisher.retire(
                 fresh.board_channel_id,
                 fresh.board_message_id,
@@ -86,6 +88,7 @@ class Repairs:
             await self.publisher.close_undo(fresh)
             return
         if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
+            await self.publisher.forget(fresh.id, fresh.board_channel_id)
             await self.publisher.retire(
                 fresh.board_channel_id, fresh.board_message_id, **lobby_edit(fresh)
             )
@@ -156,5 +159,6 @@ class Repairs:
             if where(row):
                 log.info("game %s: %s; it ends without a result", row.id, reason)
                 await self.games.servers.unreachable(row.id, reason)
+                await self.publisher.forget(row.id)  # its channel is gone: nothing to delete
                 ended.append(row.id)
         return ended

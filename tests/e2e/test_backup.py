@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
 import stat
 from pathlib import Path
@@ -12,9 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot.engine import ScriptedDice
+from bot.games import GameService
 from bot.store import open_store
 
+from ..clock import FakeClock
 from ..conftest import Database
+from ..games.test_daily import play_daily
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
 from .helpers import start_game
@@ -129,3 +133,37 @@ async def test_a_backup_refuses_an_existing_partial_file(tmp_path: Path) -> None
     assert proc.returncode == 1, said
     assert f"{partial} exists already" in said and "delete copy.sqlite3.partial" in said, said
     assert partial.read_bytes() == b"another backup's pages" and not target.exists()
+
+
+@pytest.mark.sqlite_only
+async def test_a_restored_backup_rolls_the_same_daily_challenge(tmp_path: Path) -> None:
+    """The daily's key is in the database: a backup taken by the command and copied back
+    (the README's restore) gives the same day the same dice, so tries before and after a
+    restore are on one challenge."""
+    live = tmp_path / "data" / "yahtzee.sqlite3"
+    clock = FakeClock()
+    store = await open_store(live)
+    try:
+        _, before = await play_daily(GameService(store, None, clock), 1, 100, 1, "Ann")
+    finally:
+        await store.close()
+    backup = tmp_path / "yahtzee-backup.sqlite3"
+    proc = await run("backup", str(backup), env=bot_env(None, DATABASE_PATH=str(live)),
+                     cwd=tmp_path)  # fmt: skip
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()
+    restored = tmp_path / "restored" / "yahtzee.sqlite3"
+    restored.parent.mkdir()
+    shutil.copyfile(backup, restored)
+    store = await open_store(restored)
+    try:
+        _, after = await play_daily(GameService(store, None, clock), 2, 200, 2, "Bob")
+    finally:
+        await store.close()
+    assert after == before
+    fresh = await open_store(tmp_path / "new.sqlite3")  # what a lost key would give instead
+    try:
+        _, other = await play_daily(GameService(fresh, None, clock), 2, 200, 2, "Bob")
+    finally:
+        await fresh.close()
+    assert other != before

@@ -12,7 +12,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .helpers import start_game
+from .helpers import play_turn, start_game
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
@@ -62,3 +62,26 @@ async def test_odd_names_ping_nobody_and_break_nothing(
     rolled = await fake.click(players[1], live[0], "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
     assert fake.messages[live[0]["id"]]["attachments"], "the rolled board has its picture"
+
+
+async def test_a_name_in_a_refusal_shows_as_typed(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """A member named ``**x** [a](https://e.com)`` is to move: the refusals that name him
+    (another player's Roll, her /yahtzee hint, her /yahtzee kick of someone not away) show
+    the name as he typed it, not bold text and a masked link."""
+    ann, odd = fake.user("Ann"), fake.user("**x** [a](https://e.com)")
+    channel = fake.channel("general")
+    await start_bot()
+    await start_game(fake, channel, ann, odd)
+    await play_turn(fake, dice, ann, channel, [[3, 3, 3, 2, 2]], "chance")
+    board = fake.last(channel)
+    escaped = r"\*\*x\*\* \[a](https://e.com)"  # markdown's own escapes: read as typed
+    answers = [
+        await fake.click(ann, board, "Roll"),
+        await fake.slash(ann, channel, "yahtzee hint"),
+        await fake.slash(ann, channel, "yahtzee kick", player=odd),
+    ]
+    for answer in answers:
+        text = answer.ephemeral_text
+        assert escaped in text and "**x**" not in text.replace(escaped, ""), text

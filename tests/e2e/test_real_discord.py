@@ -506,6 +506,49 @@ async def test_an_undo_never_deletes_a_message_that_pinged(
     assert [m["id"] for m in fake.live_boards(channel)] == [board["id"]]
 
 
+@pytest.mark.sqlite_only  # about the bot's memory, not the database
+async def test_what_the_publisher_keeps_about_a_game_goes_when_it_ends_any_way(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Three games, each with a ping kept and one with a board an Undo parked: one ended by
+    its host, one by its channel's deletion, one abandoned after a day without a move.
+    Nothing is kept about any of them afterwards (and the parked board is deleted)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    ended, deleted = fake.channel("general"), fake.channel("games")
+    idle = fake.add_channel("quiet")["id"]
+    bot = await start_bot()
+    publisher = bot.get_cog("TurnTimers").publisher  # type: ignore[union-attr]
+    ids = {}
+    for channel in (ended, deleted, idle):
+        board = await start_game(fake, channel, ann, bob)
+        await play_turn(fake, dice, ann, channel, [[3, 3, 3, 2, 2]], "chance")
+        row = await bot.store.live_game_in(int(channel))
+        assert row is not None
+        ids[channel] = row.id
+        if channel == ended:
+            parked = fake.last(channel)
+            undone = await fake.click(ann, board, "Undo")
+            assert undone.response_type == 7, undone.ephemeral_text
+    assert set(publisher._pinged) == set(ids.values())
+    assert set(publisher._parked) == {ids[ended]}
+
+    asked = await fake.slash(ann, ended, "yahtzee end")
+    assert asked.response is not None
+    await fake.click(ann, asked.response, "End the game")
+    assert ids[ended] not in publisher._pinged and ids[ended] not in publisher._parked
+    assert parked["id"] not in fake.messages  # waited for a turn that never comes
+
+    await fake.dispatch("CHANNEL_DELETE", fake._channel_payload(deleted))
+    assert await settled_status(bot, ids[deleted]) == "abandoned"
+    await fake.wait_for(lambda: ids[deleted] not in publisher._pinged)
+
+    clock.advance(24 * 3600 + 1)
+    await tick(bot, fake)
+    assert await settled_status(bot, ids[idle]) == "abandoned"
+    await fake.wait_for(lambda: ids[idle] not in publisher._pinged)
+    assert publisher._pinged == {} and publisher._parked == {}
+
+
 async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
 ) -> None:

@@ -3,11 +3,18 @@ rejoin, kick and the settings menus."""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
 
 from ..clock import FakeClock
-from .conftest import StartBot
+from ..conftest import Database
+from .conftest import StartBot, stop
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
 from .helpers import play_turn
 from .test_scenarios import open_game
@@ -165,3 +172,39 @@ async def test_kick_an_away_player(
     kicked = await fake.slash(ann, channel, "yahtzee kick", player=bob)
     assert "was removed" in kicked.ephemeral_text
     assert "(left)" in fake.last(channel)["embeds"][0]["fields"][0]["value"]
+
+
+@pytest.mark.sqlite_only
+async def test_one_game_s_unexpected_error_does_not_stop_the_others_timers(
+    fake: FakeDiscord, start_bot: StartBot, clock: FakeClock, database: Database,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """Two timed games; the first one's saved state cannot be read (as a bug or a damaged
+    row would leave it). The tick logs that game by id and still reminds the second one's
+    player."""
+    assert isinstance(database, Path)
+    ann, bob, cy, dan = (fake.user(n) for n in ("Ann", "Bob", "Cy", "Dan"))
+    first, second = fake.channel("general"), fake.add_channel("second")["id"]
+    bot = await start_bot()
+    await one_minute_turns(fake, first)
+    await open_game(fake, first, ann, bob)
+    await open_game(fake, second, cy, dan)
+    broken = await bot.store.live_game_in(int(first))
+    assert broken is not None
+    await stop(bot)
+    db = sqlite3.connect(database)
+    with db:
+        db.execute("UPDATE games SET state = '{}' WHERE id = ?", (broken.id,))
+    db.close()
+    bot = await start_bot()
+    clock.advance(30)
+    with caplog.at_level(logging.ERROR):
+        await tick(bot, fake)  # (or the cog's own loop, every 5 s of real time, ticks first)
+
+        def reminded() -> bool:
+            said = [m.get("content") or "" for m in fake.channel_messages(second)]
+            return any(c.startswith(f"<@{cy['id']}>, half your turn's time") for c in said)
+
+        await fake.wait_for(reminded)
+    failed = [r for r in caplog.records if r.name == "cogs.turn_timers"]
+    assert any(f"game {broken.id}" in r.getMessage() and r.exc_info for r in failed), failed

@@ -8,15 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Game
-from bot.games import GameService, Refusal
-from bot.store import Store
+from bot.engine import DailyDice, Game
+from bot.games import Expired, GameService, Refusal
+from bot.store import Store, open_store
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
 from bot.strategy.players import daily_optimal_score
 
 from ..clock import FakeClock
+from ..conftest import Database
 from .test_service import Table as Channel
+from .test_timers import tick
 
 GUILD, OTHER = 1, 2
 
@@ -61,7 +63,8 @@ async def test_a_try_scores_beside_the_optimal_bot_and_once_a_day(
     row = await service.store.get_game(ann_game)
     assert row is not None and row.status == "finished"
     assert ann.score == Game.from_dict(row.state or {}).seats[0].card.total
-    assert ann.optimal == daily_optimal_score(official_values, "2026-11-22")
+    key = service.store.daily_key  # this deployment's
+    assert ann.optimal == daily_optimal_score(official_values, "2026-11-22", key)
     assert 100 < ann.optimal < 400
     with pytest.raises(Refusal, match="one try a day"):
         await service.daily.start_daily(GUILD, 101, 1, "Ann", True)
@@ -74,6 +77,29 @@ async def test_a_try_scores_beside_the_optimal_bot_and_once_a_day(
     assert next_rolls != ann_rolls
     assert (await service.daily.daily_board(GUILD, everywhere=False))[0].game_id == next_game
     assert bob_game != ann_game
+
+
+async def test_the_day_s_dice_are_the_deployment_s_own(
+    service: GameService, clock: FakeClock, database: Database, tmp_path: Path
+) -> None:
+    """Every process on one database rolls the same day alike, under the key the database
+    keeps: a try's first roll of each turn shows that turn's faces under that key. Another
+    deployment (its own database) rolls other dice the same day."""
+    _, ann_rolls = await play_daily(service, GUILD, 100, 1, "Ann")
+    day = DailyDice("2026-11-22", service.store.daily_key)
+    assert ann_rolls == ["-".join(map(str, day.faces(turn, 0))) for turn in range(13)]
+    shard = await open_store(database)  # a second process on the same database
+    try:
+        _, cy_rolls = await play_daily(GameService(shard, None, clock), OTHER, 300, 3, "Cy")
+    finally:
+        await shard.close()
+    assert cy_rolls == ann_rolls
+    elsewhere = await open_store(tmp_path / "another-bot.sqlite3")
+    try:
+        _, dan_rolls = await play_daily(GameService(elsewhere, None, clock), GUILD, 100, 4, "Dan")
+    finally:
+        await elsewhere.close()
+    assert sum(a != d for a, d in zip(ann_rolls, dan_rolls, strict=True)) >= 10
 
 
 async def test_an_abandoned_try_is_the_day_s_try(service: GameService) -> None:
@@ -110,3 +136,44 @@ async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
     row = await service.store.get_game(game_id)
     card = Game.from_dict(row.state or {}).seats[0].card  # type: ignore[union-attr]
     assert sum(t.points + t.bonus for t in turns) + card.upper_bonus == card.total
+
+
+async def test_holding_dice_does_not_keep_a_try_alive(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A try is untimed, but it lasts 24 hours from its start: a hold every six hours (no
+    dice used up) does not keep it open until the day's replays show its dice."""
+    table = Channel(service)
+    board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
+    table.game_id = board.row.id
+    await table.post(board)
+    await table.roll(1)
+    for _ in range(3):
+        clock.advance(6 * 3600)
+        await table.hold(1, 0)
+        assert await tick(service) == []
+    clock.advance(6 * 3600 - 1)
+    assert await tick(service) == []  # 23:59:59 after the start
+    clock.advance(1)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "abandoned" and outcomes[0].row.id == table.game_id
+
+
+async def test_a_try_played_slowly_still_ends_a_day_after_its_start(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A roll or a scoring a day apart would keep a try going for weeks (52 moves): its
+    24 hours run from its start, whatever is played in them."""
+    table = Channel(service)
+    board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
+    table.game_id = board.row.id
+    await table.post(board)
+    clock.advance(23 * 3600)
+    rolled = await table.roll(1)
+    assert rolled.game is not None
+    await table.score(1, next(iter(rolled.game.options())))
+    clock.advance(3600)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "abandoned"

@@ -16,7 +16,7 @@ from bot.settings import Settings
 from bot.store import Store, open_store
 
 from ..clock import FakeClock
-from ..conftest import Database
+from ..conftest import Database, fetch
 from .test_service import CHANNEL, Table
 
 GUILD = 1
@@ -182,6 +182,31 @@ async def test_a_day_without_a_move_abandons_the_game(
     assert await service.store.results(table.game_id) == []
 
 
+async def test_holds_do_not_count_as_moves(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """Holding and releasing dice uses nothing up: a day of it still abandons an untimed
+    game; a roll counts."""
+    table = Table(service)
+    await service.servers.change_settings(GUILD, 99, True, turn_seconds=0)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([1, 2, 3, 4, 5] * 2)
+    await table.roll(1)
+    clock.advance(12 * 3600)
+    await table.hold(1, 0)
+    clock.advance(12 * 3600 - 1)
+    await table.hold(1, 0)
+    assert await tick(service) == []
+    await table.roll(1)  # a day after the last roll, less a second: a move
+    clock.advance(24 * 3600 - 1)
+    await table.hold(1, 1)
+    assert await tick(service) == []
+    clock.advance(1)
+    outcomes = await tick(service)
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Expired)
+    assert outcomes[0].row.status == "abandoned"
+
+
 async def test_timeouts_do_not_count_as_moves(
     service: GameService, clock: FakeClock, dice: ScriptedDice
 ) -> None:
@@ -290,3 +315,23 @@ async def test_the_discord_side_sees_a_view_with_times_and_the_engine_game(
     assert lobby.game is None  # nothing played yet
     with pytest.raises(Refusal, match="not started"):
         lobby.require_game()
+
+
+async def test_a_game_whose_state_cannot_be_read_leaves_the_sweeps_to_the_others(
+    store: Store, database: Database, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """A start-up repair and the timer's board check look at every live game: one damaged
+    row is left out (and logged), the other games are still there to repair."""
+    service = GameService(store, dice, clock)
+    first, second = Table(service), Table(service)
+    await first.seat((1, "Ann"))
+    second_lobby = await service.lobby.open_lobby(GUILD, CHANNEL + 1, 2, "Bob", "official")
+    second.game_id = second_lobby.id
+    await second.post(await service.lobby.begin(second.game_id, 2))
+    await fetch(database, "UPDATE games SET state = '{}' WHERE id = ?", first.game_id)
+    fresh = GameService(store, dice, clock)  # a restart: nothing cached
+    assert [v.id for v in await fresh.tracking.needing_messages()] == [second.game_id]
+    assert [v.id for v in await fresh.tracking.live_games()] == [second.game_id]
+    await fetch(database, "UPDATE games SET board_version = NULL")  # both boards left behind
+    clock.advance(60)
+    assert [v.id for v in await fresh.timers.boards_behind()] == [second.game_id]

@@ -124,6 +124,20 @@ def test_a_sentence_kept_as_text_is_said_in_any_language_later() -> None:
     )
 
 
+def test_a_name_in_a_sentence_is_shown_as_the_reader_shows_names() -> None:
+    """A person's ``Name`` among a refusal's values goes through ``names`` (a message
+    escapes its markdown there); the sentence around it is still translated."""
+    from bot.engine.errors import NotYourTurn
+    from bot.i18n.words import Name
+
+    refusal = NotYourTurn("It's {name}'s turn: wait for yours.", name=Name("**x**"))
+    german = lang("de")
+    assert german.say(refusal) == german("It's {name}'s turn: wait for yours.", name="**x**")
+    shown = german.say(refusal, names=lambda name: f"<{name}>")
+    assert shown == german("It's {name}'s turn: wait for yours.", name="<**x**>")
+    assert shown != "It's <**x**>'s turn: wait for yours."  # (said in German)
+
+
 @pytest.mark.parametrize(
     ("code", "words"),
     [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -42,11 +44,11 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await open_store(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 16
+        assert await store.schema_version() == latest_schema_version() == 17
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
-    assert expected | {"daily_results", "player_settings"} <= await tables(database)
+    assert expected | {"daily_results", "player_settings", "secrets"} <= await tables(database)
     if isinstance(database, Path):
         assert (await fetch(database, "PRAGMA journal_mode"))[0][0] == "wal"
 
@@ -253,6 +255,49 @@ async def test_each_database_has_its_own_install_id(tmp_path: Path) -> None:
             await store.close()
     assert ids[0] == ids[2] != ids[1]
     assert all(len(i) == 6 and int(i, 16) >= 0 for i in ids)
+
+
+async def test_the_daily_key_is_made_once_and_kept(database: Database, tmp_path: Path) -> None:
+    """The first opening makes 32 random bytes; every later one reads them back; another
+    database (another deployment) has its own."""
+    first = await open_store(database)
+    key = first.daily_key
+    await first.close()
+    again = await open_store(database)
+    try:
+        assert again.daily_key == key and len(key) == 32
+        assert await fetch(database, "SELECT name, value FROM secrets") == [("daily", key.hex())]
+    finally:
+        await again.close()
+    other = await open_store(tmp_path / "other.sqlite3")
+    try:
+        assert other.daily_key != key
+    finally:
+        await other.close()
+
+
+async def test_processes_starting_at_once_agree_on_the_daily_key(database: Database) -> None:
+    """Shards opening a new database together: each makes its own candidate, one is kept,
+    and every process reads that one."""
+    stores = [await open_store(database, migrate=False) for _ in range(4)]
+    try:
+        await stores[0].migrate()
+        candidates = [secrets.token_hex(32) for _ in stores]
+        keys = await asyncio.gather(
+            *(s.keep_secret("daily", c) for s, c in zip(stores, candidates, strict=True))
+        )
+        assert len(set(keys)) == 1 and keys[0] in candidates
+        assert await fetch(database, "SELECT COUNT(*) FROM secrets") == [(1,)]
+        assert await stores[0].keep_secret("daily", "00" * 32) == keys[0]  # a late one
+    finally:
+        for s in stores:
+            await s.close()
+    together = await asyncio.gather(*(open_store(database) for _ in range(3)))  # later starts
+    try:
+        assert {s.daily_key for s in together} == {bytes.fromhex(keys[0])}
+    finally:
+        for s in together:
+            await s.close()
 
 
 async def test_a_request_makes_one_change(store: Store) -> None:

@@ -77,6 +77,7 @@ async def everything(store: Store) -> dict[str, object]:
         "boards": [await store.leaderboard(7, kind) for kind in ("high", "wins", "average")],
         "names": [await store.player_name(7, 1), await store.player_name(7, 2)],
         "install": await store.install_id(),
+        "daily key": store.daily_key,  # the same day's dice on PostgreSQL
         "daily": [await store.daily_entry(1), await store.daily_board("2026-11-24", None)],
     }
 
@@ -89,10 +90,11 @@ async def test_every_row_arrives_and_reads_back_the_same(
     counts = {c.table: c.rows for c in copied}
     # worked out from a_used_file: 3 games; an opening entry each and 3 + 1 + 1 moves; 2
     # results and names; two resets (the restore in between marks the first); one server's
-    # settings; the install id
+    # settings; the install id; the daily key
     assert counts == {
         "games": 3, "moves": 8, "results": 2, "player_names": 2,
         "leaderboard_archives": 2, "guild_settings": 1, "meta": 1, "daily_results": 1,
+        "secrets": 1,
     }  # fmt: skip
     sqlite, postgres = await open_store(db_path), await open_store(postgres_schema)
     try:
