@@ -27,9 +27,10 @@ from .shared import (
     send_stats,
 )
 from .ui import answers
-from .ui.components import dispatch, route
+from .ui.components import BoxSelect, DieButton, RollButton, UndoButton, dispatch, route
 from .ui.language import channel, private, public
 from .ui.messages import (
+    ended_embed,
     invitation,
     leaderboard_files,
     leaderboard_layout,
@@ -46,6 +47,9 @@ if TYPE_CHECKING:
     from bot.app import YahtzeeBot
 
 log = logging.getLogger(__name__)
+
+#: The controls of a turn: on a daily challenge's replaced private board, they are refused.
+TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
 
 
 class Clicks(commands.Cog):
@@ -207,7 +211,11 @@ class Clicks(commands.Cog):
         )  # fmt: skip
         await self.publisher.show(interaction, board)
         if board.retire_undo_message_id != message_id(interaction):  # not this very board
-            await self.publisher.retire(board.row.board_channel_id, board.retire_undo_message_id)
+            await self.publisher.retire(
+                board.row.board_channel_id,
+                board.retire_undo_message_id,
+                board.row.daily is not None,  # a private board: only a token reaches it
+            )
 
     @guarded
     async def score_box(
@@ -245,7 +253,14 @@ class Clicks(commands.Cog):
         undone = await self.games.turns.undo(
             game_id, interaction.user.id, message_id(interaction), turn
         )
-        await self.publisher.show(interaction, undone.board)
+        row = undone.board.row
+        said = None
+        if row.daily is not None:  # the private board's line said the scoring: not any more
+            _ = public(row)
+            said = "\N{LEFTWARDS ARROW WITH HOOK} " + _(
+                "Your last scoring was taken back: the dice are as they were before it."
+            )
+        await self.publisher.show(interaction, undone.board, said)
         # The undone turn (the next player's) is over: its half-time reminder goes.
         await self.publisher.turn_over(game_id, undone.board.row)
         # The next turn's board waits, without controls, to be that turn's board again.
@@ -319,6 +334,27 @@ class Clicks(commands.Cog):
                    who=interaction.user.mention)  # fmt: skip
         await self.publisher.ended(before, row, reason)
 
+    @guarded
+    async def leave_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The confirmation of /yahtzee leave on a daily challenge: the day's try is given up."""
+        before = await self.games.tracking.find(game_id)
+        board = await self.games.turns.leave_daily(game_id, interaction.user.id)
+        _ = private(interaction)
+        await answers.edit(
+            interaction,
+            content=_("You left your daily challenge; it counts as today's try."),
+            view=None,
+        )
+        if before is not None:  # its private board says so, if a token still reaches it
+            _ = public(board.row)
+            await self.publisher.retire(
+                before.board_channel_id,
+                before.board_message_id,
+                True,
+                embed=ended_embed(_, _("You left your daily challenge; it counts as today's try.")),
+            )
+        self.publisher.forget_copy(game_id)
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction is guarded (acknowledged in time if its answer is slow), and a
@@ -335,6 +371,12 @@ class Clicks(commands.Cog):
             await self._refuse_unknown(interaction)
             return
         cls, values = routed
+        game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
+        if cls in TURN_CONTROLS and game_id is not None and interaction.message.flags.ephemeral:
+            live = self.publisher.live_copy_elsewhere(game_id, interaction.message.id)
+            if live is not None:  # /yahtzee daily showed the private board again since
+                await self._refuse_replaced(interaction, live.channel_id)
+                return
         shown = set(_controls(interaction.message.components))
         kind = data.get("component_type")
         if kind == cls.kind and (custom_id, kind) in shown:
@@ -353,7 +395,6 @@ class Clicks(commands.Cog):
             # a button's id sent as a menu's choice (or the other way round)
             await self._refuse_unknown(interaction)
             return
-        game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
         await self._refuse_stale(interaction, game_id)
 
     @guarded
@@ -363,6 +404,15 @@ class Clicks(commands.Cog):
     @guarded
     async def _refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
         raise Refusal("That control is not one of mine; nothing changed.")
+
+    @guarded
+    async def _refuse_replaced(self, interaction: discord.Interaction[Any], channel: int) -> None:
+        where = f"<#{channel}>"  # the channel where /yahtzee daily showed the live copy
+        raise Refusal(
+            "This copy of your daily challenge was replaced: use the one from /yahtzee daily "
+            "in {channel}.",
+            channel=where,
+        )
 
     @guarded
     async def _refuse_stale(

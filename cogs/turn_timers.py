@@ -142,10 +142,14 @@ class TurnTimers(commands.Cog):
             if row.status == GameStatus.CANCELLED:
                 await publisher.retire_lobby(row, row.board_message_id, _(outcome.reason))
             else:
+                daily = row.daily is not None  # a private board: only a token reaches it
                 await publisher.retire(
                     row.board_channel_id,
                     row.board_message_id,
+                    daily,
                     embed=ended_embed(_, _(outcome.reason)),
                 )
-                await publisher.retire(row.board_channel_id, row.undo_message_id)
+                if row.undo_message_id != row.board_message_id:
+                    await publisher.retire(row.board_channel_id, row.undo_message_id, daily)
+                publisher.forget_copy(row.id)
                 await publisher.archive(row)

@@ -54,6 +54,7 @@ from .ui.messages import (
     ended_embed,
     leaderboard_files,
     leaderboard_layout,
+    leave_confirm_view,
     left_embed,
     moved_embed,
     moved_on_embed,
@@ -250,16 +251,22 @@ class Yahtzee(
         """Leave the lobby or the running game."""
         assert interaction.channel_id is not None
         before = await self.games.turns.game_to_leave(interaction.channel_id, interaction.user.id)
-        board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
-        row = board.row
         _ = private(interaction)
-        if row.daily is not None:  # a private try: nothing in the channel to change
+        if before.daily is not None:  # the day's only try: asked first, as /yahtzee end does
+            until = int(self.games.daily.next_day_at().timestamp())
             await answers.send(
                 interaction,
-                _("You left your daily challenge; it counts as today's try."),
+                _(
+                    "Leave your daily challenge? It still counts as today's try: the next "
+                    "one starts <t:{until}:R>.",
+                    until=until,
+                ),
+                view=leave_confirm_view(_, before.id),
                 ephemeral=True,
             )
             return
+        board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
+        row = board.row
         await answers.send(interaction, _("You left the game."), ephemeral=True)
         _ = public(row)
         publisher = self.publisher
@@ -304,8 +311,10 @@ class Yahtzee(
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         """The three best choices with their expected final scores."""
         assert interaction.channel_id is not None
-        row = await self.games.tracking.live_game(interaction.channel_id)
-        await send_hint(self.games, interaction, row.id)
+        game_id = await self.games.coaching.game_to_hint(
+            interaction.channel_id, interaction.user.id
+        )
+        await send_hint(self.games, interaction, game_id)
 
     @app_commands.command(name="leaderboard", description="This server's Yahtzee leaderboard")
     @app_commands.rename(kind="board")  # what players see is still "board"

@@ -9,7 +9,7 @@ from bot.engine import (
     Category,
     Game,
 )
-from bot.i18n.words import Name, said_of
+from bot.i18n.words import N_, Name, said_of
 from bot.store import (
     GameRow,
     GameStatus,
@@ -20,8 +20,10 @@ from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
 from .core import Core, WriteBatch, player_id
-from .results import Refusal, Report
+from .results import NO_GAME_HERE, Refusal, Report
 from .tracking import Tracking
+
+DAILY_NO_HINTS = N_("No hints in the daily challenge: everyone plays the day's dice alone.")
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +58,26 @@ class Coaching:
             core.store.set_move_costs, COSTS_WRITTEN_AFTER
         )
 
+    async def game_to_hint(self, channel_id: int, user_id: int) -> int:
+        """The game /yahtzee hint is about: the channel's game if the member plays in it;
+        else, if they are playing their daily challenge (privately, in no channel), a
+        refusal saying it has no hints; else the channel's game (its refusals follow)."""
+        row = await self.core.store.live_game_in(channel_id)
+        if row is not None and any(uid == user_id for uid, _ in row.players):
+            return row.id
+        if await self.core.store.live_daily_of(user_id) is not None:
+            raise Refusal(DAILY_NO_HINTS)
+        if row is None:
+            raise Refusal(NO_GAME_HERE)
+        return row.id
+
     async def hint(self, game_id: int, user_id: int, count: int = 3) -> list[Choice]:
         """The best choices for the player whose turn it is, with expected final scores."""
         row = await self.core.row(game_id)
         if row.status != GameStatus.ACTIVE:
             raise Refusal("Hints are for a game in progress.")
         if row.daily is not None:
-            raise Refusal("No hints in the daily challenge: everyone plays the day's dice alone.")
+            raise Refusal(DAILY_NO_HINTS)
         if not row.hints:
             raise Refusal("The host switched hints off for this game.")
         game = self.core.game_of(row)

@@ -4,7 +4,7 @@ and the Optimal bot's score on the same dice as the yardstick."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from bot.store import DailyEntry, DailyTaken, GameStatus
 
@@ -68,7 +68,7 @@ class Daily:
             raise Refusal(
                 "You have had today's daily challenge ({day}): one try a day. The next one "
                 "starts <t:{until}:R>; see how you did with /yahtzee daily-board.",
-                day=day,
+                day=date.fromisoformat(day),  # as the reader's language writes a day
                 until=until,
             ) from None
         # Played privately (only its player sees the board), so it holds no channel; and

@@ -257,7 +257,8 @@ class Tracking:
         request that opened the game (Discord's ids grow with time). After an operator
         restores an older backup, the games it lost leave messages whose buttons name ids
         that newer games are given again: such a click reaches nothing. A game that does
-        not exist is left to the click's own answer."""
+        not exist is left to the click's own answer. A daily challenge's board is private to
+        its player, who may show it again in any channel: only its age is checked."""
         try:
             row = await self.core.row(game_id)  # a live game's is cached: no read per click
         except Refusal:
@@ -265,7 +266,8 @@ class Tracking:
         here = channel_id is not None and channel_id in (row.channel_id, row.thread_id)
         opened = row.opened_by
         older = opened is not None and message_id is not None and message_id < opened
-        if row.guild_id != guild_id or not here or older:
+        elsewhere = row.daily is None and (row.guild_id != guild_id or not here)
+        if elsewhere or older:
             log.info(
                 "game %s: a click from channel %s, message %s, is not this game's",
                 game_id, channel_id, message_id,

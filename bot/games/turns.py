@@ -12,7 +12,7 @@ from bot.engine import (
     RuleError,
     ScoreResult,
 )
-from bot.i18n.words import Name
+from bot.i18n.words import N_, Name
 from bot.render import final_png
 from bot.store import (
     GameRow,
@@ -32,6 +32,13 @@ from .results import NO_GAME_HERE, Board, GameView, Refusal, Scored, Undone, vie
 from .tracking import Tracking
 
 log = logging.getLogger(__name__)
+
+#: A click on a copy of a daily challenge's private board that ``/yahtzee daily`` replaced
+#: (where the live copy is, the Discord side says when it knows).
+DAILY_COPY_REPLACED = N_(
+    "This copy of your daily challenge was replaced by a newer one: use that one, or "
+    "/yahtzee daily to show it again. Nothing changed."
+)
 
 
 class Turns:
@@ -54,6 +61,13 @@ class Turns:
         # it just posted as this turn's board (board_turn still names the last turn): that
         # message is the board. Once recorded, only the recorded message is live.
         recorded = row.board_turn == game.turn_number
+        if (
+            row.daily is not None
+            and message_id is not None
+            and recorded
+            and (message_id != row.board_message_id)
+        ):  # its player showed it again (/yahtzee daily): this copy is not the board
+            raise Refusal(DAILY_COPY_REPLACED)
         if turn != game.turn_number or (recorded and message_id != row.board_message_id):
             raise Refusal(
                 "That board is from an earlier turn. Use the live board instead.",
@@ -286,6 +300,8 @@ class Turns:
             if row.status != GameStatus.ACTIVE:
                 raise Refusal("This game is over: its last scoring is final.")
             game = self.core.game_of(row)
+            if row.daily is not None and message_id not in (None, row.board_message_id):
+                raise Refusal(DAILY_COPY_REPLACED)
             if message_id != row.undo_message_id or turn != game.turn_number - 1:
                 if row.undo_message_id is None and message_id == row.board_message_id:
                     raise Refusal(  # this Undo's own message is the board again
@@ -372,7 +388,17 @@ class Turns:
 
     async def leave_game(self, channel_id: int, user_id: int) -> Board:
         """A player leaves the running game; the others play on; the last one out ends it."""
-        row = await self.game_to_leave(channel_id, user_id)
+        return await self._leave(await self.game_to_leave(channel_id, user_id), user_id)
+
+    async def leave_daily(self, game_id: int, user_id: int) -> Board:
+        """The member gives up their daily challenge try (confirmed: it counts as the day's
+        try)."""
+        row = await self.core.row(game_id)
+        if row.daily is None or row.host_id != user_id:
+            raise Refusal("That is not your daily challenge; nothing changed.")
+        return await self._leave(view_of(row), user_id)
+
+    async def _leave(self, row: GameView, user_id: int) -> Board:
         if row.status == GameStatus.LOBBY:
             return Board(await self.lobby.leave_lobby(row.id, user_id))
 

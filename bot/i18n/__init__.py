@@ -23,6 +23,7 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -87,7 +88,8 @@ def languages() -> list[str]:
 @dataclass(frozen=True)
 class Lang:
     """One language's words: ``_("Roll")``, ``_.ngettext("{n} turn", "{n} turns", n, n=n)``,
-    ``_.say(refusal)``, ``_.decimal(263.2)``, ``_.percent(0.62)``, where ``_ = lang(code)``.
+    ``_.say(refusal)``, ``_.decimal(263.2)``, ``_.percent(0.62)``, ``_.date(day)``, where
+    ``_ = lang(code)``.
     Placeholders are ``str.format`` fields, filled after translation."""
 
     code: str
@@ -130,6 +132,8 @@ class Lang:
             return self.say(value, names)
         if isinstance(value, float):  # (a decision's points given up: one decimal)
             return self.decimal(value)
+        if isinstance(value, date):  # (a daily challenge's day)
+            return self.date(value)
         return value
 
     def pair(self, name: object, value: object) -> str:
@@ -155,6 +159,15 @@ class Lang:
         from babel.numbers import format_percent
 
         return format_percent(share, locale=self.locale)
+
+    def date(self, day: date | str) -> str:
+        """A day as this language writes it in a sentence (November 22, 2026 / 22. November
+        2026 / 22 listopada 2026); ``day`` may be ISO text (2026-11-22)."""
+        from babel.dates import format_date
+
+        if isinstance(day, str):
+            day = date.fromisoformat(day)
+        return format_date(day, format="long", locale=self.locale)
 
     def number(self, value: float) -> str:
         """A number as this language writes it (1,234 / 1.234 / 1 234)."""

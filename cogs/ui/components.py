@@ -28,6 +28,7 @@ custom_id                                                     component
 ``yz:again:<game>``                                           a new lobby inviting the players
 ``yz:replay:<game>``                                          a daily challenge, turn by turn
 ``yz:end:<game>``                                             confirm ending the game
+``yz:leave:<game>``                                           confirm leaving a daily challenge
 ``yz:lb:<kind>:<period>:<page>:<step>``                       a leaderboard's Previous / Next
 ``yz:share:lb:<kind>:<period>:<page>``, ``yz:share:stats:<user>``  Share a private answer
 ``yz:lbreset:<guild>``                                        confirm a leaderboard reset (admin)
@@ -402,6 +403,14 @@ class EndConfirmButton(Control[Button], key="end", fields=GAME, handler="end_con
         super().__init__(button, game_id=game_id)
 
 
+class LeaveConfirmButton(Control[Button], key="leave", fields=GAME, handler="leave_confirmed"):
+    """Confirms /yahtzee leave of a daily challenge (it counts as the day's try)."""
+
+    def __init__(self, game_id: int, label: str = "Leave the daily challenge") -> None:
+        button = _game_button(type(self), game_id, label, discord.ButtonStyle.danger)
+        super().__init__(button, game_id=game_id)
+
+
 # -- leaderboards and stats ----------------------------------------------------------------
 
 
@@ -459,6 +468,7 @@ class ShareButton(
 GAME_COMPONENTS: tuple[type[Control[Any]], ...] = (
     LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
     AnalysisButton, PlayAgainButton, EndConfirmButton, PageButton, ShareButton, ReplayButton,
+    LeaveConfirmButton,
 )  # fmt: skip
 
 

@@ -46,6 +46,7 @@ from .components import (
     EndConfirmButton,
     HintButton,
     Layout,
+    LeaveConfirmButton,
     LobbyButton,
     PageButton,
     Payload,
@@ -611,7 +612,7 @@ def daily_intro(_: Lang, day: str) -> str:
         "keep, so only you see this board. One try; the score is compared with the Optimal "
         "bot's on the same dice, and only the result is posted in the channel. Lost this "
         "message? `/yahtzee daily` shows it again.",
-        day=day,
+        day=_.date(day),
     )
 
 
@@ -625,7 +626,7 @@ def daily_result_layout(_: Lang, row: GameView, game: Game, entry: DailyEntry | 
             "## "
             + _(
                 "Daily challenge {day}: {name} scored {total}!",
-                day=row.daily,
+                day=_.date(row.daily or ""),
                 name=shown_name(seat.name),
                 total=seat.card.total,
             )
@@ -647,29 +648,34 @@ def daily_result_layout(_: Lang, row: GameView, game: Game, entry: DailyEntry | 
 
 
 def daily_line(_: Lang, entry: DailyEntry) -> str:
-    """A try at a daily challenge against the Optimal bot on the same dice."""
-    day, score, optimal = entry.day, entry.score, entry.optimal
+    """A finished try at a daily challenge against the Optimal bot on the same dice (under a
+    heading that says the score: the line does not say it again)."""
+    score, optimal = entry.score, entry.optimal
     if score is None:
-        text = _("Daily challenge {day}: not finished.", day=day)
+        text = _("Daily challenge {day}: not finished.", day=_.date(entry.day))
     elif optimal is None:
-        text = _("Daily challenge {day}: **{score}** (the Optimal bot's score is not ready "
-                 "yet).", day=day, score=score)  # fmt: skip
+        text = _("The Optimal bot's score on the same dice is not ready yet.")
     elif score == optimal:
         text = _(
-            "Daily challenge {day}: **{score}**, level with the Optimal bot, which scored "
-            "**{optimal}** on the same dice.",
-            day=day,
-            score=score,
+            "Level with the Optimal bot, which scored **{optimal}** on the same dice.",
             optimal=optimal,
         )
     elif score > optimal:
-        text = _("Daily challenge {day}: **{score}**, {gap} above the Optimal bot, which "
-                 "scored **{optimal}** on the same dice.", day=day, score=score,
-                 gap=score - optimal, optimal=optimal)  # fmt: skip
+        text = _.ngettext(
+            "{n} point above the Optimal bot, which scored **{optimal}** on the same dice.",
+            "{n} points above the Optimal bot, which scored **{optimal}** on the same dice.",
+            score - optimal,
+            n=score - optimal,
+            optimal=optimal,
+        )
     else:
-        text = _("Daily challenge {day}: **{score}**, {gap} below the Optimal bot, which "
-                 "scored **{optimal}** on the same dice.", day=day, score=score,
-                 gap=optimal - score, optimal=optimal)  # fmt: skip
+        text = _.ngettext(
+            "{n} point below the Optimal bot, which scored **{optimal}** on the same dice.",
+            "{n} points below the Optimal bot, which scored **{optimal}** on the same dice.",
+            optimal - score,
+            n=optimal - score,
+            optimal=optimal,
+        )
     return f"\N{CALENDAR} {text}"
 
 
@@ -688,9 +694,9 @@ def daily_board_embed(
             text += "\n" + _("The Optimal bot scored **{score}** on today's dice.",
                              score=entries[0].optimal)  # fmt: skip
     title = (
-        _("Daily challenge {day}: every server", day=day)
+        _("Daily challenge {day}: every server", day=_.date(day))
         if everywhere
-        else _("Daily challenge {day}: this server", day=day)
+        else _("Daily challenge {day}: this server", day=_.date(day))
     )
     return discord.Embed(title=title, description=text, colour=GOLD)
 
@@ -871,6 +877,13 @@ def waiting_embed(_: Lang) -> discord.Embed:
         ),
         colour=GREY,
     )
+
+
+def leave_confirm_view(_: Lang, game_id: int) -> discord.ui.View:
+    """The confirmation button for /yahtzee leave on a daily challenge."""
+    view = Controls()
+    view.add_item(LeaveConfirmButton(game_id, _("Leave the daily challenge")))
+    return view
 
 
 def end_confirm_view(_: Lang, game_id: int) -> discord.ui.View:

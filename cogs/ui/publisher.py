@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -22,7 +23,7 @@ from bot.i18n import Lang, lang
 
 from . import answers
 from .emojis import DiceFaces
-from .language import of_server, public
+from .language import of_server, private, public
 from .messages import (
     FINAL_FILE,
     board_embed,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_ANSWERED_WITH = "answered-with"  # interaction.extras: the message a command answered with
 #: How many (turn, player) pings a game remembers: the turn, the one an Undo went back to,
 #: and the next.
 PINGS_KEPT = 4
@@ -59,6 +61,22 @@ UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 1
 THREAD_ARCHIVED = 50083
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_MENTIONS = discord.AllowedMentions.none()
+#: How long an interaction's token reaches its messages (Discord: 15 minutes), less a
+#: minute for the request's own way and the clocks' difference.
+TOKEN_USABLE = timedelta(minutes=14)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateCopy:
+    """A daily challenge's private board (an ephemeral message) as its player's client shows
+    it: no channel route reaches it, only the token of an interaction answered on it, for
+    15 minutes (``interaction``: the latest, issued at ``since`` by the bot's clock)."""
+
+    game_id: int
+    message_id: int
+    channel_id: int  # where /yahtzee daily showed it
+    interaction: discord.Interaction[Any]
+    since: datetime
 
 
 class Publisher:
@@ -74,7 +92,11 @@ class Publisher:
         #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
         self._parked: OrderedDict[int, tuple[int, tuple[int, str]]] = OrderedDict()
         self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
-        self.pace = Cooldowns()  # each member's wait between public posts of a kind
+        # each member's wait between public posts of a kind, by the bot's clock (a test moves it)
+        self.pace = Cooldowns(lambda: bot.clock().timestamp())
+        #: game id -> its daily challenge's private board as last shown (this process's:
+        #: after a restart the game's clicks say that a copy was replaced, not where)
+        self._copies: dict[int, PrivateCopy] = {}
 
     @property
     def games(self) -> GameService:
@@ -172,6 +194,60 @@ class Publisher:
             return
         await self.delete(*reminder)
         await self.games.tracking.reminder_posted(game_id, None)
+
+    # -- a daily challenge's private board ----------------------------------------------------
+
+    def note_copy(self, interaction: discord.Interaction[Any], row: GameView) -> None:
+        """A daily challenge's private board was just shown or changed as the answer to
+        ``interaction``: its token reaches that message for the next 15 minutes."""
+        if row.daily is None:
+            return
+        message_id = (
+            interaction.message.id
+            if interaction.message is not None
+            else interaction.extras.get(_ANSWERED_WITH)
+        )
+        if message_id is None or interaction.channel_id is None:
+            return
+        known = self._copies.get(row.id)
+        channel_id = interaction.channel_id
+        if known is not None and known.message_id == message_id:
+            channel_id = known.channel_id  # (a click's channel is the copy's)
+        self._copies[row.id] = PrivateCopy(
+            row.id, message_id, channel_id, interaction, self.bot.clock()
+        )
+
+    def live_copy_elsewhere(self, game_id: int, message_id: int) -> PrivateCopy | None:
+        """The live copy of a daily challenge's private board, if ``message_id`` is another
+        (an older copy, replaced by /yahtzee daily)."""
+        copy = self._copies.get(game_id)
+        return copy if copy is not None and copy.message_id != message_id else None
+
+    def forget_copy(self, game_id: int) -> None:
+        """A daily challenge is over: nothing of its private board is edited any more."""
+        self._copies.pop(game_id, None)
+
+    async def edit_copy(self, copy: PrivateCopy, **changes: Any) -> bool:
+        """Edit a private board through its token (a channel route does not reach an
+        ephemeral message); False if the token is too old or Discord refused it."""
+        if self.bot.clock() - copy.since > TOKEN_USABLE:
+            log.info("game %s: its private board %s is out of reach (token expired)",
+                     copy.game_id, copy.message_id)  # fmt: skip
+            return False
+        try:
+            await copy.interaction.edit_original_response(**changes)
+        except discord.HTTPException as exc:
+            log.info("game %s: could not edit its private board %s: %s", copy.game_id,
+                     copy.message_id, exc)  # fmt: skip
+            return False
+        return True
+
+    async def _retire_copy(self, message_id: int, changes: dict[str, Any]) -> None:
+        """``retire`` for a daily challenge's private board: through its token if this
+        process knows it, else left as it is (its clicks are refused when they come)."""
+        copy = next((c for c in self._copies.values() if c.message_id == message_id), None)
+        if copy is not None:
+            await self.edit_copy(copy, **changes)
 
     # -- boards ------------------------------------------------------------------------------
 
@@ -333,8 +409,12 @@ class Publisher:
             return
         await self.games.tracking.board_shown(board.row, message_id, board.game)
 
-    async def show(self, interaction: discord.Interaction[Any], board: Board) -> None:
-        """Answer a click by showing ``board`` on the message clicked."""
+    async def show(
+        self, interaction: discord.Interaction[Any], board: Board, said: str | None = None
+    ) -> None:
+        """Answer a click by showing ``board`` on the message clicked (``said``: the line
+        above a private board, in place of the one it had)."""
+        line: dict[str, Any] = {} if said is None else {"content": said}
         await self.unarchiving(
             board.row.board_channel_id,
             lambda: answers.edit(
@@ -342,10 +422,12 @@ class Publisher:
                 embed=board_embed(board, self.faces),
                 attachments=board_files(board),
                 view=board_view(board, self.faces),
+                **line,
             ),
         )
         if interaction.message is not None:
             self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
+        self.note_copy(interaction, board.row)
 
     async def show_controls(self, interaction: discord.Interaction[Any], board: Board) -> None:
         """Answer a hold by editing the clicked board's buttons alone: its embed and picture
@@ -356,6 +438,7 @@ class Publisher:
         )
         if interaction.message is not None:
             self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
+        self.note_copy(interaction, board.row)
 
     async def show_privately(
         self, interaction: discord.Interaction[Any], board: Board, content: str
@@ -371,8 +454,24 @@ class Publisher:
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
-        if message_id is not None:
-            await self.games.tracking.board_shown(board.row, message_id, board.game)
+        if message_id is None:
+            return
+        row = board.row
+        await self.games.tracking.board_shown(row, message_id, board.game)
+        if row.undo_message_id is not None and row.undo_message_id != message_id:
+            await self.games.tracking.undo_offered(row.id, message_id)  # its Undo comes along
+        old = self._copies.get(row.id)
+        interaction.extras[_ANSWERED_WITH] = message_id
+        self.note_copy(interaction, row)
+        if old is not None and old.message_id != message_id:  # shown again: the old copy goes
+            _ = private(interaction)
+            where = f"<#{interaction.channel_id}>"
+            note = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} " + _(
+                "This copy of your daily challenge was replaced: use the one from /yahtzee "
+                "daily in {channel}.",
+                channel=where,
+            )
+            await self.edit_copy(old, content=note, embed=None, attachments=[], view=None)
 
     async def scored_privately(self, interaction: discord.Interaction[Any], scored: Scored) -> None:
         """A daily challenge's scoring: its private board shows the next turn (or the final
@@ -401,6 +500,7 @@ class Publisher:
             attachments=board_files(board),
             view=board_view(board, self.faces),
         )
+        self.note_copy(interaction, row)
         await self.games.tracking.board_shown(row, message_id or 0, board.game)
         await self.scored(row.id, message_id)
 
@@ -460,7 +560,7 @@ class Publisher:
 
     async def close_undo(self, row: GameView) -> None:
         """The Undo offer of the last scoring has lapsed: its button goes."""
-        await self.retire(row.board_channel_id, row.undo_message_id)
+        await self.retire(row.board_channel_id, row.undo_message_id, row.daily is not None)
         if row.undo_message_id is not None:
             await self.games.tracking.undo_offered(row.id, None)
 
@@ -490,16 +590,22 @@ class Publisher:
         row = await self.games.tracking.set_thread(board.row.id, thread.id)
         return replace(board, row=row)
 
-    async def retire(self, channel_id: int, message_id: int | None, **changes: Any) -> None:
+    async def retire(
+        self, channel_id: int, message_id: int | None, private: bool = False, **changes: Any
+    ) -> None:
         """Take a message's components away (a turn that is over), ignoring a deleted message.
         A new embed also drops the message's picture and its ping text; a ``view`` (a V2
-        lobby's layout without controls, ``lobby_edit``) stands in for its components."""
+        lobby's layout without controls, ``lobby_edit``) stands in for its components.
+        ``private``: a daily challenge's message (ephemeral): only a token reaches it."""
         if message_id is None:
             return
         if "embed" in changes:
             changes.setdefault("attachments", [])
             changes.setdefault("content", None)
         changes.setdefault("view", None)
+        if private:
+            await self._retire_copy(message_id, changes)
+            return
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
             await self.unarchiving(channel_id, lambda: message.edit(**changes))
@@ -526,6 +632,7 @@ class Publisher:
             image = await self.games.tracking.final_image(row)
         daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
+            self.forget_copy(row.id)
             message = await self.channel(row.board_channel_id, row.guild_id).send(
                 nonce=await self.games.tracking.nonce(row, "final"),
                 view=daily_result_layout(await self.server_language(row), row, game, daily),

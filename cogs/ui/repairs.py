@@ -114,10 +114,14 @@ class Repairs:
             return False  # a private board: only its player's next click can show it
         if row.status == GameStatus.FINISHED:
             log.info("game %s: posting its missing final message", row.id)
+            daily = row.daily is not None  # a private board: only a token reaches it
             await self.publisher.retire(
-                row.board_channel_id, row.board_message_id, embed=moved_on_embed(public(row), True)
+                row.board_channel_id,
+                row.board_message_id,
+                daily,
+                embed=moved_on_embed(public(row), True),
             )
-            await self.publisher.retire(row.board_channel_id, row.undo_message_id)
+            await self.publisher.retire(row.board_channel_id, row.undo_message_id, daily)
             await self.publisher.post_final(row)
             return True
         game = row.require_game()

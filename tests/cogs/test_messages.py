@@ -69,12 +69,17 @@ def test_a_zero_point_box_is_called_a_scratch() -> None:
 
 
 def test_the_daily_line_against_the_optimal_bot() -> None:
+    """The line under a daily's result compares with the Optimal bot without saying the
+    score (the heading above it does), in the reader's plural forms."""
     entry = DailyEntry("2026-11-24", 1, "Ann", 240, 251, 7)
-    assert "**240**, 11 below the Optimal bot, which scored **251**" in daily_line(EN, entry)
+    line = daily_line(EN, entry)
+    assert "11 points below the Optimal bot, which scored **251**" in line
+    assert "240" not in line and "2026" not in line
+    assert "1 point above" in daily_line(EN, DailyEntry("2026-11-24", 1, "Ann", 252, 251, 7))
     level = DailyEntry("2026-11-24", 1, "Ann", 251, 251, 7)
-    assert "level with the Optimal bot" in daily_line(EN, level)
+    assert "Level with the Optimal bot" in daily_line(EN, level)
     assert daily_line(EN, DailyEntry("2026-11-24", 1, "Ann", None, None, 7)).endswith(
-        "not finished."
+        "November 24, 2026: not finished."
     )
 
 

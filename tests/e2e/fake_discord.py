@@ -6,7 +6,11 @@ components, attachments with their bytes), every ephemeral reply, and enforces:
 - one response per interaction (40060), and the 3-second answer window (10062);
 - component limits: 5 rows, 5 buttons a row, a select alone in its row, 25 options,
   custom_id up to 100 characters, labels up to 80 (50035);
-- 429 with ``retry_after`` on demand (``rate_limit``).
+- 429 with ``retry_after`` on demand (``rate_limit``);
+- an ephemeral message is reached only through an interaction's token (the webhook routes):
+  the channel routes answer 404 10008 for it, as for a message that is not there; a token
+  is good for 15 minutes (``TOKEN_LIFETIME``, by the fake's clock: ``advance``), then its
+  webhook routes answer 401 50027.
 
 What Discord accepts but shows wrongly is noted in ``mistakes`` (the e2e fixture fails a test
 that leaves any): an embed edited without saying which attachments stay (Discord may then
@@ -32,6 +36,8 @@ APPLICATION_ID = 900000000000000001
 BOT_USER_ID = APPLICATION_ID
 GUILD_ID = 900000000000000100
 EPHEMERAL = 1 << 6
+#: How long an interaction's token may be used to edit its messages and send follow-ups.
+TOKEN_LIFETIME = 15 * 60
 # The permissions of everyone in the fake guild, and of an admin (Manage Server added).
 EVERYONE_PERMISSIONS = (
     (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 31) | (1 << 38)
@@ -102,6 +108,7 @@ class Interaction:
     answered: float | None = None  # time.monotonic() when the answer arrived
     callbacks: int = 0  # how many times a bot tried to answer it (Discord takes the first)
     delivered: bool = False  # sent over a gateway connection (False: no bot was connected)
+    issued: float = 0.0  # the fake's clock (``FakeDiscord.now``) when it was sent: its token's age
 
     @property
     def ephemeral_text(self) -> str:
@@ -169,6 +176,7 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         self.resumes = 0
         self.answer_window = 3.0
+        self.skew = 0.0  # how far ``advance`` moved the fake's clock past time.monotonic()
         self.bot_user = {
             "id": str(BOT_USER_ID),
             "username": "Yahtzee",
@@ -327,6 +335,14 @@ class FakeDiscord:
         if everywhere:
             self.global_limits.add(len(self.rate_limits) - 1)
 
+    def now(self) -> float:
+        """The fake's clock (time.monotonic(), moved on by ``advance``)."""
+        return time.monotonic() + self.skew
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on (interaction tokens age; nothing else is hurried)."""
+        self.skew += seconds
+
     # -- what the bot did ----------------------------------------------------------------------
 
     def channel_messages(self, channel_id: str) -> list[dict[str, Any]]:
@@ -416,6 +432,7 @@ class FakeDiscord:
             kind="command" if kind == 2 else "component",
             channel_id=channel_id,
             message_id=message["id"] if message is not None else None,
+            issued=self.now(),
         )
         self.interactions[record.id] = record
         self.by_token[record.token] = record
@@ -837,6 +854,10 @@ class FakeDiscord:
             return self._app_emojis(method, body)
         if match := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
             return self._callback(match.group(1), match.group(2), query, body, files)
+        if (match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)(/.*)?", path)) and self._expired(
+            match.group(2)
+        ):
+            return _error(401, 50027, "Invalid Webhook Token")
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/@original", path):
             record = self.by_token.get(match.group(2))
             if record is None or record.original_message_id is None:
@@ -923,7 +944,7 @@ class FakeDiscord:
             return _json(thread)
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
             message_id = match.group(2)
-            if message_id not in self.messages:
+            if message_id not in self.messages or self._ephemeral(message_id):
                 return _error(404, 10008, "Unknown Message")
             if method in ("PATCH", "DELETE") and self.archived(match.group(1)):
                 return _error(400, 50083, "Thread is archived")
@@ -985,6 +1006,15 @@ class FakeDiscord:
         if allowed & needed != needed:
             return _error(403, 50013, "Missing Permissions")
         return None
+
+    def _expired(self, token: str) -> bool:
+        """Whether an interaction's token is too old to use (Discord: 15 minutes)."""
+        record = self.by_token.get(token)
+        return record is not None and self.now() - record.issued > TOKEN_LIFETIME
+
+    def _ephemeral(self, message_id: str) -> bool:
+        """Whether a message is ephemeral: only its interaction's token reaches it."""
+        return bool(int(self.messages[message_id].get("flags") or 0) & EPHEMERAL)
 
     def _may_post(self, channel_id: str, body: dict[str, Any], files: list[Any]) -> bool:
         allowed = self.bot_permissions(channel_id)

@@ -106,3 +106,37 @@ async def test_rate_limit_answers_429_once(fake: FakeDiscord) -> None:
     status, body = await post(fake, f"/channels/{channel}/messages", {"content": "a"})
     assert (status, body["retry_after"]) == (429, 0.25)
     assert (await post(fake, f"/channels/{channel}/messages", {"content": "a"}))[0] == 200
+
+
+async def patch(fake: FakeDiscord, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.patch(
+            fake.api_base + path,
+            data=json.dumps(body),
+            headers={"Content-Type": "application/json"},
+        ) as r,
+    ):
+        return r.status, (await r.json() if r.content_type == "application/json" else {})
+
+
+async def test_an_ephemeral_message_is_reached_only_through_its_token(fake: FakeDiscord) -> None:
+    """The channel routes do not know an ephemeral message (404 10008); its interaction's
+    token edits it for 15 minutes, then answers 401 50027."""
+    iid, token = await interaction(fake)
+    answer = {"type": 4, "data": {"content": "only you", "flags": 64}}
+    assert (await post(fake, f"/interactions/{iid}/{token}/callback", answer))[0] == 204
+    message_id = fake.interactions[iid].original_message_id
+    channel = fake.channel("general")
+    status, body = await patch(fake, f"/channels/{channel}/messages/{message_id}", {"content": "x"})
+    assert (status, body["code"]) == (404, 10008)
+    original = f"/webhooks/1/{token}/messages/@original"
+    assert (await patch(fake, original, {"content": "edited"}))[0] == 200
+    assert fake.messages[str(message_id)]["content"] == "edited"
+    fake.advance(14 * 60)
+    assert (await patch(fake, original, {"content": "still"}))[0] == 200
+    fake.advance(2 * 60)  # 16 minutes after the interaction
+    status, body = await patch(fake, original, {"content": "too late"})
+    assert (status, body["code"]) == (401, 50027)
+    assert (await post(fake, f"/webhooks/1/{token}", {"content": "a follow-up"}))[0] == 401
+    assert fake.messages[str(message_id)]["content"] == "still"

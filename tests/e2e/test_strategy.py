@@ -13,6 +13,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 from bot.strategy.table_file import distributions_path
 
+from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, IS_COMPONENTS_V2, FakeDiscord, find_component, text_of
 from .helpers import die_labels, live_board, play_turn, seated, start_game
@@ -74,7 +75,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
 
 
 async def test_hints_refused_politely(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
 ) -> None:
     """Out of turn, before rolling, when the host switched hints off: each says why."""
     ann, bob = fake.user("Ann"), fake.user("Bob")
@@ -89,6 +90,7 @@ async def test_hints_refused_politely(
     assert "Ann" in (await fake.slash(bob, channel, "yahtzee hint")).ephemeral_text
     answer = await fake.slash(ann, channel, "yahtzee end")  # a new lobby needs a free channel
     await fake.click(ann, answer.response, "End the game")  # type: ignore[arg-type]
+    clock.advance(11)  # a member's lobbies in one channel are 10 s apart
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     assert "Only the host" in (await fake.click(bob, lobby, "Hints")).ephemeral_text
@@ -316,10 +318,11 @@ async def test_the_daily_challenge(
         rolled = await fake.click(ann, board, "Roll")
         assert rolled.response_type == 7, rolled.ephemeral_text
         if turn == 0:  # the private board lost? /yahtzee daily shows it again, as it is
+            shown = die_labels(fake.messages[board["id"]])
             again = await fake.slash(ann, channel, "yahtzee daily")
             assert again.response is not None and again.response["flags"] & EPHEMERAL
-            assert die_labels(again.response) == die_labels(fake.messages[board["id"]])
-            board = again.response
+            assert die_labels(again.response) == shown
+            board = again.response  # (the old copy says so: tests/e2e/test_daily.py)
         menu = _menu(fake.messages[board["id"]])
         scored = await fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
         assert scored.response_type == 7, scored.ephemeral_text
