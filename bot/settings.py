@@ -44,6 +44,9 @@ class Settings:
     log_format: str = "text"  # or "json": one JSON object a line
     keep_moves_days: int | None = None  # None: keep every finished game's move log
     to_win_build: str = "auto"  # or "never": the To-win distributions are only ever loaded
+    #: the folder of the bot's own files (the strategy tables; the SQLite file by default);
+    #: None: the SQLite file's folder
+    data_folder: Path | None = None
 
     @classmethod
     def load(
@@ -122,9 +125,12 @@ class Settings:
         to_win_build = (get("TO_WIN_BUILD") or "auto").lower()
         if to_win_build not in TO_WIN_BUILDS:
             raise SettingsError(f"TO_WIN_BUILD must be one of {', '.join(TO_WIN_BUILDS)}.")
+        data_raw = get("DATA_DIR")
+        data_folder = Path(data_raw) if data_raw is not None else None
+        default_database = DEFAULT_DATABASE if data_folder is None else data_folder / "yahtzee.sqlite3"
         return cls(
             token=token,
-            database_path=Path(get("DATABASE_PATH") or DEFAULT_DATABASE),
+            database_path=Path(get("DATABASE_PATH") or default_database),
             database_url=database_url,
             dev_guild_id=_int(dev_guild, "DEV_GUILD_ID") if dev_guild else None,
             log_level=level,
@@ -136,6 +142,7 @@ class Settings:
             log_format=log_format,
             keep_moves_days=keep,
             to_win_build=to_win_build,
+            data_folder=data_folder,
         )
 
     @property
@@ -161,8 +168,9 @@ class Settings:
 
     @property
     def data_dir(self) -> Path:
-        """Where the bot keeps files beside the database (the strategy tables)."""
-        return self.database_path.parent
+        """Where the bot keeps its files (the strategy tables): ``DATA_DIR``, else the SQLite
+        file's folder (also with PostgreSQL, whose games need no file of ours)."""
+        return self.data_folder if self.data_folder is not None else self.database_path.parent
 
     @property
     def log_level_number(self) -> int:

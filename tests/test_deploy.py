@@ -32,7 +32,7 @@ def test_the_unit_writes_only_its_data_folder() -> None:
     assert service["ProtectSystem"] == "strict"
     assert service["ReadWritePaths"].split() == ["/var/lib/yahtzee-bot"]
     assert service["StateDirectory"] == "yahtzee-bot"
-    assert "DATABASE_PATH=/var/lib/yahtzee-bot/" in (
+    assert "DATA_DIR=/var/lib/yahtzee-bot" in (
         (ROOT / "deploy" / "yahtzee-bot.service").read_text(encoding="utf-8")
     )
     assert service["UMask"] == "0077" and service["ProtectHome"] == "true"
@@ -46,3 +46,18 @@ def test_the_readme_steps_keep_the_token_private_and_the_code_the_bots_readonly(
     assert "cp .env.example .env" not in steps
     assert not re.search(r"chown\b.*?/opt/yahtzee-bot", steps), steps
     assert "sudo -u yahtzee bash scripts/bootstrap.sh" not in steps
+
+
+def test_the_unit_takes_a_postgresql_url_from_env_and_keeps_its_files_in_the_data_folder() -> None:
+    """The unit names the data folder, not a SQLite file: a DATABASE_URL added to .env is not
+    'both', and the strategy tables still go where the bot may write."""
+    from bot.settings import Settings
+
+    text = (ROOT / "deploy" / "yahtzee-bot.service").read_text(encoding="utf-8")
+    env = dict(re.findall(r"^Environment=(\w+)=(.*)$", text, re.M))
+    sqlite = Settings.from_mapping({**env, "DISCORD_TOKEN": "x.y.z"})
+    assert sqlite.database == Path("/var/lib/yahtzee-bot/yahtzee.sqlite3")
+    url = "postgresql://bot@db:5432/yahtzee"
+    shared = Settings.from_mapping({**env, "DISCORD_TOKEN": "x.y.z", "DATABASE_URL": url})
+    assert shared.database == url
+    assert shared.data_dir == Path("/var/lib/yahtzee-bot")
