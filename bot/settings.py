@@ -127,7 +127,9 @@ class Settings:
             raise SettingsError(f"TO_WIN_BUILD must be one of {', '.join(TO_WIN_BUILDS)}.")
         data_raw = get("DATA_DIR")
         data_folder = Path(data_raw) if data_raw is not None else None
-        default_database = DEFAULT_DATABASE if data_folder is None else data_folder / "yahtzee.sqlite3"
+        default_database = DEFAULT_DATABASE
+        if data_folder is not None:
+            default_database = data_folder / DEFAULT_DATABASE.name
         return cls(
             token=token,
             database_path=Path(get("DATABASE_PATH") or default_database),
