@@ -245,9 +245,13 @@ class LobbyButton(
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
+        disabled: bool = False,
     ) -> None:
         custom_id = self.make_id(action=action, game_id=game_id)
-        button = Button(label=label or action.title(), style=style, custom_id=custom_id, row=row)
+        button = Button(
+            label=label or action.title(), style=style, custom_id=custom_id, row=row,
+            disabled=disabled,
+        )  # fmt: skip
         super().__init__(button, action=action, game_id=game_id)
 
 

@@ -10,7 +10,16 @@ from typing import Any
 
 import discord
 
-from bot.engine import ROLLS_PER_TURN, ROUNDS, YAHTZEE_POINTS, BoxOption, Category, Game, Preset
+from bot.engine import (
+    MAX_SEATS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    YAHTZEE_POINTS,
+    BoxOption,
+    Category,
+    Game,
+    Preset,
+)
 from bot.games import (
     Board,
     Card,
@@ -129,7 +138,13 @@ def lobby_embed(row: GameView) -> discord.Embed:
     """The lobby: players so far, the host, the preset, and what to do."""
     _ = public(row)
     embed = discord.Embed(title=_("Yahtzee: lobby"), colour=GREEN)
-    if row.status == "lobby":
+    if row.status == "lobby" and len(row.players) >= MAX_SEATS:
+        embed.description = _(
+            "This lobby is full ({most} players): nobody else can join. The host presses "
+            "**Start**.",
+            most=MAX_SEATS,
+        )
+    elif row.status == "lobby":
         embed.description = _(
             "Press **Join** to take a seat (up to 8). The host presses **Start** when "
             "everyone is in; a solo game is fine too."
@@ -192,10 +207,11 @@ def lobby_edit(row: GameView, note: str | None = None) -> dict[str, Any]:
 def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
     """Join, Leave, Start and Cancel, the computer players and the switches while the lobby
     is open (none once it closes): a row each, since on a phone a row of five wraps anywhere
-    and these break where the meaning does."""
+    and these break where the meaning does. A full lobby greys out Join and Add bot."""
     if row.status != "lobby":
         return []
     _ = public(row)
+    full = len(row.players) >= MAX_SEATS
     rows: list[list[discord.ui.Item[Any]]] = [[], [], []]
     for action, label, style, line in (
         ("join", _("Join"), discord.ButtonStyle.success, 0),
@@ -212,7 +228,8 @@ def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
             2,
         ),
     ):
-        rows[line].append(LobbyButton(action, row.id, label, style).item)
+        seats = action == "join" or action.startswith("bot-")
+        rows[line].append(LobbyButton(action, row.id, label, style, disabled=full and seats).item)
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
         label = _("Remove {name}", name=bots[-1])[:80]

@@ -164,3 +164,41 @@ async def test_play_again_after_a_solo_game(
     board = await fake.slash(ann, channel, "yahtzee leaderboard")
     assert board.response is not None and board.response["attachments"] == []
     assert "`1.` **Ann**: **110** in 1 game" in text_of(board.response)
+
+
+async def test_a_full_lobby_turns_join_and_add_bot_off_until_a_seat_frees(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """With 8 seated, Join and the three Add bot buttons are greyed out and the lobby says it
+    is full; when a seat frees (a person leaves, the host removes a bot) they work again."""
+    ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    for level in ("Optimal", "Casual", "To win", "Optimal", "Casual"):
+        await fake.click(ann, lobby, f"Add bot ({level})")
+    now = fake.messages[lobby["id"]]
+    assert "(7/8)" in text_of(now) and "full" not in text_of(now)
+    await fake.click(cat, lobby, "Join")  # the eighth seat
+    full = fake.messages[lobby["id"]]
+    adders = ["Join", "Add bot (Optimal)", "Add bot (Casual)", "Add bot (To win)"]
+    for label in adders:
+        assert find_component(full, label)["disabled"], label
+    for label in ("Leave", "Start", "Cancel"):
+        assert not find_component(full, label).get("disabled"), label
+    said = text_of(full)
+    assert "(8/8)" in said and "This lobby is full" in said and "Press **Join**" not in said
+
+    await fake.click(bob, full, "Leave")
+    freed = fake.messages[lobby["id"]]
+    for label in adders:
+        assert not find_component(freed, label).get("disabled"), label
+    assert "This lobby is full" not in text_of(freed)
+    await fake.click(ann, freed, "Add bot (Casual)")  # full again, then the host unseats one
+    assert find_component(fake.messages[lobby["id"]], "Join")["disabled"]
+    await fake.click(ann, lobby, "Remove")
+    assert not find_component(fake.messages[lobby["id"]], "Join").get("disabled")
+    joined = await fake.click(bob, lobby, "Join")
+    assert joined.response_type == 7, joined.ephemeral_text
