@@ -329,7 +329,8 @@ def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
 
 
 def bot_turn_text(_: Lang, game: Game, who: str, faces: DiceFaces = NUMBERS) -> str:
-    """A computer player's turn so far, in words: what it kept and what it rolled."""
+    """A computer player's turn so far, in words: what it kept and what the roll brought
+    ("kept 4-4 and rolled three: 1-2-5"; the picture shows the five together)."""
     dice = game.dice
     if dice is None:
         return _("{who} is playing its turn: rolling.", who=who)
@@ -338,7 +339,8 @@ def bot_turn_text(_: Lang, game: Game, who: str, faces: DiceFaces = NUMBERS) -> 
         what = _("rolled {dice}", dice=shown)
     else:
         kept = sorted(face for face, held in zip(dice, game.held, strict=True) if held)
-        values = {"kept": faces.text(kept), "dice": shown}
+        rolled = [face for face, held in zip(dice, game.held, strict=True) if not held]
+        values = {"kept": faces.text(kept), "dice": faces.text(rolled)}  # what this roll brought
         what = {
             0: _("rolled all five again: {dice}", dice=shown),
             1: _("kept {kept} and rolled four: {dice}", **values),
