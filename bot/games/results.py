@@ -171,11 +171,15 @@ class Scored:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One player's scorecard: as text (always) and as a picture (where files may go)."""
+    """One player's scorecard: as text (always) and as a picture (where files may go);
+    ``seats``, every seat of its game (player id, name), to offer the others' cards."""
 
     name: str
     text: str
     image: bytes | None
+    game_id: int = 0
+    seats: tuple[tuple[str, str], ...] = ()
+    shown: str = ""  # the player id whose card this is
 
 
 @dataclass(frozen=True, slots=True)

@@ -207,7 +207,8 @@ class Tracking:
         picture: bool = True,
         language: str | None = None,
     ) -> Card:
-        """Like ``scorecard``, for a game by id (also a finished one)."""
+        """Like ``scorecard``, for a game by id (also a finished one); ``member_id`` may
+        name a computer seat (its negative id), as the menu of cards does."""
         row = await self.core.row(game_id)
         if row.state is None:
             raise Refusal("The game has not started yet: there are no scorecards to show.")
@@ -222,7 +223,9 @@ class Tracking:
         pool = self.core.drawing_pool
         language = language or row.language
         image = await pool.run(scorecard_png, game.to_dict(), seat, language) if picture else None
-        return Card(game.seats[seat].name, card_text(game, [seat], language), image)
+        seats = tuple((s.player_id, s.name) for s in game.seats)
+        text = card_text(game, [seat], language)
+        return Card(game.seats[seat].name, text, image, row.id, seats, game.seats[seat].player_id)
 
     async def stale_click(self, game_id: int | None) -> Refusal:
         """The refusal for a button that is out of date, pointing at the game's live message."""

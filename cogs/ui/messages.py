@@ -50,6 +50,7 @@ from . import answers
 from .components import (
     AnalysisButton,
     BoxSelect,
+    CardSelect,
     Controls,
     DieButton,
     EndConfirmButton,
@@ -70,7 +71,7 @@ from .components import (
     action_row,
 )
 from .emojis import DiceFaces
-from .language import public
+from .language import private, public
 
 BOARD_FILE = "board.png"
 FINAL_FILE = "final.png"
@@ -115,15 +116,32 @@ def board_files(board: Board) -> list[discord.File]:
     return [png(board.image, BOARD_FILE)] if board.image is not None else []
 
 
-async def send_card(interaction: discord.Interaction[Any], card: Card) -> None:
-    """A scorecard, only for the asker: as text, and as a picture where files may go."""
+async def send_card(interaction: discord.Interaction[Any], card: Card, edit: bool = False) -> None:
+    """A scorecard, only for the asker: as text, and as a picture where files may go; in a
+    game of more than one seat, with a menu of every player's card (one readable column at
+    a time on a phone, another one tap away). ``edit``: in place of the card shown (the
+    menu's choice), else a new private answer."""
     files = [png(card.image, CARD_FILE)] if card.image is not None else []
-    await answers.send(
-        interaction,
-        f"**{shown_name(card.name)}**\n{code_block(card.text)}",
-        files=files,
-        ephemeral=True,
-    )
+    text = f"**{shown_name(card.name)}**\n{code_block(card.text)}"
+    view = card_menu(private(interaction), card)
+    if edit:
+        await answers.edit(interaction, content=text, attachments=files, view=view)
+        return
+    await answers.send(interaction, text, files=files, ephemeral=True, view=view)
+
+
+def card_menu(_: Lang, card: Card) -> discord.ui.View:
+    """The menu of a game's players under a private scorecard (none for a solo game)."""
+    view = Controls()
+    if len(card.seats) > 1:
+        options = [
+            discord.SelectOption(
+                label=name[:100] or "?", value=player, default=player == card.shown
+            )
+            for player, name in card.seats
+        ]
+        view.add_item(CardSelect(card.game_id, options, _("See another player's card")))
+    return view
 
 
 def png(data: bytes, name: str) -> discord.File:

@@ -202,3 +202,41 @@ async def test_a_full_lobby_turns_join_and_add_bot_off_until_a_seat_frees(
     assert not find_component(fake.messages[lobby["id"]], "Join").get("disabled")
     joined = await fake.click(bob, lobby, "Join")
     assert joined.response_type == 7, joined.ephemeral_text
+
+
+async def test_a_spectator_picks_any_players_card_from_the_scorecard_menu(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Issue 41: the Scorecard's private answer offers every player's card in a menu (one
+    column at a time reads on a phone); picking one shows that card in its place. By hand:
+    Ann put 2-3-4-5-6 in Large Straight (40), Bob 5-5-5-2-2 in Full House (25), Cat 6-6-6-6-1
+    in Chance (25)."""
+    ann, bob, cat, dan = (fake.user(n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    channel = fake.channel("general")
+    await start_bot()
+    await open_game(fake, channel, ann, bob, cat)
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    await play_turn(fake, dice, bob, channel, [[5, 5, 5, 2, 2]], "full_house")
+    await play_turn(fake, dice, cat, channel, [[6, 6, 6, 6, 1]], "chance")
+    board = fake.live_boards(channel)[-1]
+    answer = await fake.click(dan, board, "Scorecard")  # Dan watches: Ann is to move
+    card = answer.response
+    assert card is not None and card["flags"] & EPHEMERAL
+    assert card["content"].startswith("**Ann**") and "Lg straight      40" in card["content"]
+    [menu] = [c for c in controls_of(card) if c["type"] == 3]
+    assert [o["label"] for o in menu["options"]] == ["Ann", "Bob", "Cat"]
+    assert [o.get("default", False) for o in menu["options"]] == [True, False, False]
+    bobs = next(o["value"] for o in menu["options"] if o["label"] == "Bob")
+    shown = await fake.choose(dan, card, bobs)
+    assert shown.response_type == 7, shown.ephemeral_text  # the same private answer, edited
+    now = shown.response
+    assert now is not None and now["content"].startswith("**Bob**")
+    assert "Full house       25" in now["content"] and "Lg straight       -" in now["content"]
+    assert png_size(fake.attachment(now)) == (488, 44 + 10 * 28)  # Bob's card alone
+    cats = next(o["value"] for o in menu["options"] if o["label"] == "Cat")
+    shown = await fake.choose(dan, now, cats)
+    assert shown.response is not None and "Chance           25" in shown.response["content"]
+    solo = fake.channel("games")
+    await open_game(fake, solo, dan)
+    alone = await fake.click(dan, fake.live_boards(solo)[-1], "Scorecard")
+    assert alone.response is not None and controls_of(alone.response) == []  # nobody else
