@@ -198,6 +198,7 @@ class TimedOut:
     scored: Scored
     away: bool  # the seat is now skipped until the player rejoins
     abandoned: bool = False  # nobody is left playing and nobody finished: the game ended
+    played_as: str | None = None  # the bot that played it (play policy): "optimal", "casual"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 #: Moves that change a game but not whose turn it is, nor post a board.
-IN_TURN = frozenset({"roll", "hold", "bot-roll"})
+IN_TURN = frozenset({"roll", "hold", "bot-roll", "timeout-roll"})
 
 
 class Tracking:

@@ -475,11 +475,13 @@ def board_view(board: Board, faces: DiceFaces = NUMBERS) -> Payload:
 
 
 def summary_embed(
-    scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS
-) -> discord.Embed:
+    scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS,
+    played_as: str | None = None,
+) -> discord.Embed:  # fmt: skip
     """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
     before the scoring, and a game's channel is read on phones): edit it in with
-    ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
+    ``attachments=[]``, which also keeps Discord from showing the old picture loose.
+    ``played_as``: the bot that played a timed-out turn ("optimal", "casual"), if one did."""
     _ = public(scored.board.row)
     result = scored.result
     who = mention(result.player_id, scored.scorer_name)
@@ -515,7 +517,18 @@ def summary_embed(
         or (result.category is Category.YAHTZEE and result.points >= YAHTZEE_POINTS)
     ):  # a Yahtzee scored as one, or its bonus; five 1s put in Ones are no party
         text = "\N{PARTY POPPER} " + _("**Yahtzee!** {said}", said=text)
-    if timed_out:
+    if timed_out and played_as == "optimal":
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: played for {who} as the Optimal bot would. {said}", who=who, said=text
+        )
+    elif timed_out and played_as is not None:  # the Optimal bot's table was not loaded yet
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: played for {who} as the Casual bot would (the Optimal bot was not "
+            "ready yet). {said}",
+            who=who,
+            said=text,
+        )
+    elif timed_out:
         text = "\N{ALARM CLOCK} " + _(
             "Time ran out, so the turn was played for them: {said}", said=text
         )
@@ -1060,7 +1073,8 @@ TURN_LABELS = {0: N_("No time limit"), 60: N_("1 minute"), 120: N_("2 minutes"),
                180: N_("3 minutes"), 300: N_("5 minutes"), 600: N_("10 minutes"),
                900: N_("15 minutes"), 1800: N_("30 minutes"), 3600: N_("1 hour")}  # fmt: skip
 POLICY_LABELS = {
-    "scratch": (N_("Scratch"), N_("Play the turn for them: roll if needed, take the lowest box")),
+    "play": (N_("Play for them"), N_("The turn is played as the Optimal bot would play it")),
+    "scratch": (N_("Scratch"), N_("Roll if needed, then the box worth least (often a 0)")),
     "skip-seat": (
         N_("Skip seat"),
         N_("As scratch, and after 2 timeouts in a row skip them until they rejoin"),
