@@ -285,6 +285,24 @@ class Clicks(commands.Cog):
         await send_card(interaction, card)
 
     @guarded
+    async def show_card_of(
+        self, interaction: discord.Interaction[Any], game_id: int, value: str
+    ) -> None:
+        """The menu under a private scorecard: that player's card, in its place."""
+        try:
+            member = int(value)
+        except ValueError:
+            raise Refusal("Pick a player from the menu.") from None
+        card = await self.games.tracking.scorecard_of(
+            game_id,
+            interaction.user.id,
+            member,
+            interaction.app_permissions.attach_files,
+            private(interaction).code,  # only the clicker sees it
+        )
+        await send_card(interaction, card, edit=True)
+
+    @guarded
     async def show_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Analysis button: the clicker's report card, only for them."""
         report = await self.games.coaching.report(game_id, interaction.user.id)

@@ -119,7 +119,9 @@ class TurnTimers(commands.Cog):
             await publisher.retire(
                 row.board_channel_id,
                 row.board_message_id,
-                embed=summary_embed(scored, True, outcome.away, self.publisher.faces),
+                embed=summary_embed(
+                    scored, True, outcome.away, self.publisher.faces, outcome.played_as
+                ),
             )
             await publisher.close_undo(row)
             if scored.finished:

@@ -32,6 +32,7 @@ from .errors import (
     RuleError,
 )
 from .game import (
+    DEFAULT_TIMEOUT_POLICY,
     FORMAT_VERSION,
     MAX_SEATS,
     MIN_SEATS,
@@ -55,6 +56,7 @@ from .scorecard import (
 __all__ = [
     "BONUS_TURN_LIMIT",
     "DEFAULT_PRESET",
+    "DEFAULT_TIMEOUT_POLICY",
     "DICE_COUNT",
     "FORMAT_VERSION",
     "FULL_HOUSE_POINTS",

@@ -30,8 +30,13 @@ from .scorecard import BoxOption, Scorecard
 class TimeoutPolicy(Enum):
     """What happens to a seat whose turns run out of time."""
 
+    PLAY = "play"  # the turn is played for them as a stand-in (the Optimal bot) chooses
     SCRATCH = "scratch"  # the turn is played for them: roll if needed, take the lowest box
     SKIP_SEAT = "skip-seat"  # as scratch, and after two timeouts in a row the seat is away
+
+
+#: What a server that never chose gets: a friendly game is not punished with a 0.
+DEFAULT_TIMEOUT_POLICY = TimeoutPolicy.PLAY
 
 
 #: Timeouts in a row after which ``SKIP_SEAT`` marks a seat away.
@@ -236,13 +241,14 @@ class Game:
                 "It's {name}'s turn: wait for yours.", name=Name(self.current_seat.name)
             )
 
-    def roll(self, player_id: str, opening: bool = False) -> Dice:
+    def roll(self, player_id: str, opening: bool = False, by_timer: bool = False) -> Dice:
         """Roll every die not held (all five on the turn's first roll).
 
         ``opening``: the turn's first roll, made for the player as their turn starts (their
         choice, or their server's: it is never a decision). It is not the player's own move
         (a run of timeouts goes on) and it leaves the last scoring's Undo open: an Undo then
-        keeps these dice for this player's turn."""
+        keeps these dice for this player's turn. ``by_timer``: a roll of a turn played for
+        the player whose time ran out (``roll_for_them``): not their move either."""
         self._check_turn(player_id)
         if self.rolls_used >= ROLLS_PER_TURN:
             raise NoRollsLeft("You have used all three rolls: pick a box to score.")
@@ -254,7 +260,7 @@ class Game:
         else:
             held = self.held
             old = list(self.dice)
-        if not opening:
+        if not opening and not by_timer:
             self._present()
         source = self.dice_source
         if isinstance(source, DailyDice):  # the day's dice: a face for every position
@@ -348,22 +354,45 @@ class Game:
         self.rolls_used = point.rolls_used
         self._undo = None
 
-    def timeout(self, policy: TimeoutPolicy | str = TimeoutPolicy.SCRATCH) -> ScoreResult:
+    def roll_for_them(self, held: Sequence[bool] | None = None) -> Dice:
+        """A roll of the current player's turn made for them, their time having run out
+        (``TimeoutPolicy.PLAY``): the dice ``held`` stay (None: the turn's first roll). The
+        rules of a roll hold; it is not the player's own move (their run of timeouts goes
+        on)."""
+        player = self.current_player_id
+        if held is not None and self.dice is not None:
+            self._check_hold(player)
+            if len(held) != DICE_COUNT:
+                raise InvalidDice("Say for each of the five dice whether it is held.")
+            self.held = tuple(bool(h) for h in held)
+        return self.roll(player, by_timer=True)
+
+    def timeout(
+        self, policy: TimeoutPolicy | str = TimeoutPolicy.SCRATCH, box: Category | None = None
+    ) -> ScoreResult:
         """The current player's time ran out: play the turn for them.
 
-        Rolls if they had not rolled, then takes the lowest-value legal box
-        (``Scorecard.scratch_choice``). Under ``skip-seat`` a second timeout in a row marks
-        the seat away: it is skipped until the player rejoins. Such a turn cannot be undone.
+        Under ``scratch`` and ``skip-seat``: rolls if they had not rolled, then takes the
+        lowest-value legal box (``Scorecard.scratch_choice``); under ``skip-seat`` a second
+        timeout in a row marks the seat away: it is skipped until the player rejoins. Under
+        ``play``: scores ``box``, the box a stand-in chose for the dice on the table after
+        the rolls it made (``roll_for_them``); the rules decide whether it is legal. Such a
+        turn cannot be undone.
         """
         if self.is_over:
             raise GameOver("The game is over.")
         chosen = TimeoutPolicy(policy)
+        if (box is not None) != (chosen is TimeoutPolicy.PLAY):
+            raise ValueError("a box is given for a timeout under the play policy, and only then")
         index = self.current
         seat = self.current_seat
         if self.dice is None:
+            if box is not None:
+                raise MustRollFirst("Roll the dice first: a box is scored after a roll.")
             self.roll(seat.player_id)
         assert self.dice is not None
-        box = seat.card.scratch_choice(self.dice)
+        if box is None:
+            box = seat.card.scratch_choice(self.dice)
         timeouts = seat.timeouts + 1
         self.seats[index] = replace(self.seats[index], timeouts=timeouts)
         result = self.score(seat.player_id, box)

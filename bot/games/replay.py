@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.engine import Category, Dice, Game, RuleError, ScoreResult, ScriptedDice
+from bot.engine import Category, Dice, Game, RuleError, ScoreResult, ScriptedDice, TimeoutPolicy
 
 from .core import player_id
 
@@ -107,6 +107,10 @@ def _apply(
         _script_roll(game, dice, shown)
         rolled = game.roll(who, opening=action == "roll" and detail == "opening")
         _same_dice(rolled, shown)
+    elif action == "timeout-roll":  # a roll the timer made for the player (play policy)
+        mask = [c == "1" for c in detail] if game.dice is not None and detail else None
+        _script_roll(game, dice, shown, mask)
+        _same_dice(game.roll_for_them(mask), shown)
     elif action == "hold":
         index = int((detail or "").rsplit(" ", 1)[-1]) - 1
         held = game.toggle_hold(who, index)
@@ -114,7 +118,9 @@ def _apply(
             raise ReplayMismatch(f"the log says {detail!r}, the game {'held' if held else 'freed'}")
     elif action in ("score", "bot-score", "timeout"):
         box, points, bonus = _scoring(detail)
-        if action == "timeout":
+        if action == "timeout" and TimeoutPolicy(timeout_policy) is TimeoutPolicy.PLAY:
+            result = game.timeout(timeout_policy, box)  # the box its stand-in chose
+        elif action == "timeout":
             if game.dice is None:
                 _script_roll(game, dice, shown)
             result = game.timeout(timeout_policy)
@@ -141,9 +147,10 @@ def _apply(
 
 def _kept(game: Game, action: str, detail: str | None) -> tuple[int, ...]:
     """The dice a roll about to be made keeps on the table, sorted."""
-    if game.dice is None or action not in ("roll", "bot-roll"):
+    if game.dice is None or action not in ("roll", "bot-roll", "timeout-roll"):
         return ()
-    held = [c == "1" for c in detail] if action == "bot-roll" and detail else game.held
+    by_mask = action in ("bot-roll", "timeout-roll") and detail
+    held = [c == "1" for c in detail] if by_mask and detail else game.held
     return tuple(sorted(face for face, h in zip(game.dice, held, strict=True) if h))
 
 
@@ -170,7 +177,7 @@ def story(
 
     def watch(entry: LogEntry, game: Game, kept: tuple[int, ...]) -> None:
         _, _, action, detail, shown = entry
-        if action in ("roll", "bot-roll"):
+        if action in ("roll", "bot-roll", "timeout-roll"):
             if not current:
                 current.append(Turn(game.current_seat.name))
             current[0].rolls.append((kept, shown or ""))
@@ -193,10 +200,13 @@ def _scorer(game: Game) -> str:
     return game.seats[(game.current - 1) % len(game.seats)].name
 
 
-def _script_roll(game: Game, dice: ScriptedDice, shown: str | None) -> None:
-    """Queue the faces the logged roll brought: those of the dice not held."""
+def _script_roll(
+    game: Game, dice: ScriptedDice, shown: str | None, holds: Sequence[bool] | None = None
+) -> None:
+    """Queue the faces the logged roll brought: those of the dice not held (``holds``, if
+    the roll sets its own, else the game's)."""
     after = Dice.parse(shown or "")
-    held = game.held if game.dice is not None else (False,) * 5
+    held = (holds if holds is not None else game.held) if game.dice is not None else (False,) * 5
     dice.extend(face for face, kept in zip(after, held, strict=True) if not kept)
 
 

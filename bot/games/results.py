@@ -193,11 +193,15 @@ class Scored:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One player's scorecard: as text (always) and as a picture (where files may go)."""
+    """One player's scorecard: as text (always) and as a picture (where files may go);
+    ``seats``, every seat of its game (player id, name), to offer the others' cards."""
 
     name: str
     text: str
     image: bytes | None
+    game_id: int = 0
+    seats: tuple[tuple[str, str], ...] = ()
+    shown: str = ""  # the player id whose card this is
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +220,7 @@ class TimedOut:
     scored: Scored
     away: bool  # the seat is now skipped until the player rejoins
     abandoned: bool = False  # nobody is left playing and nobody finished: the game ended
+    played_as: str | None = None  # the bot that played it (play policy): "optimal", "casual"
 
 
 @dataclass(frozen=True, slots=True)

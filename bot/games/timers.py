@@ -7,12 +7,13 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.engine import Game, TimeoutPolicy
+from bot.engine import Category, Game, TimeoutPolicy
 from bot.i18n.words import N_
 from bot.store import GameRow, GameStatus, MoveRecord
+from bot.strategy.players import keep_mask
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
-from .replay import scoring_detail
+from .replay import held_mask, scoring_detail
 from .results import (
     ComputerDue,
     Expired,
@@ -95,13 +96,18 @@ class Timers:
             if deadline is not None and deadline <= now:
                 seat = game.current_seat
                 round_no = game.round
-                result = game.timeout(TimeoutPolicy(row.timeout_policy))
+                policy = TimeoutPolicy(row.timeout_policy)
+                box, played_as = None, None
+                if policy is TimeoutPolicy.PLAY:
+                    row, box, played_as = await self._play_for(row, game)
+                result = game.timeout(policy, box)
                 away = game.seats[game.seat_of(seat.player_id)].away
                 move = MoveRecord(None, "timeout", scoring_detail(result), str(result.dice))
                 scored = await self.turns.after_scoring(
                     row, game, move, result, seat.name, round_no, {}
                 )
-                return TimedOut(scored, away, scored.board.row.status == GameStatus.ABANDONED)
+                abandoned = scored.board.row.status == GameStatus.ABANDONED
+                return TimedOut(scored, away, abandoned, played_as)
             notify = moment(row.notify_at)
             if notify is not None and notify <= now and row.status == GameStatus.ACTIVE:
                 row, notified = await self._notify(row, game, deadline, now)
@@ -124,6 +130,25 @@ class Timers:
             return await self.core.locked(game_id, work)
         except Refusal:
             return None  # another process acted first
+
+    async def _play_for(self, row: GameRow, game: Game) -> tuple[GameRow, Category, str]:
+        """The rolls of a turn whose time ran out, made as its stand-in (``Turns.stand_in``)
+        chooses from where the player left it, each saved as a ``timeout-roll`` (the holds
+        it rolled with, the dice it brought: the log alone replays the turn); the box it
+        then picks, and which bot it was. The engine makes each roll and checks the box."""
+        player, level = self.turns.stand_in()
+        if game.dice is None:
+            game.roll_for_them()
+            roll = MoveRecord(None, "timeout-roll", held_mask(game.held), str(game.dice))
+            row = await self.core.save(row, roll, game)
+        while True:
+            assert game.dice is not None
+            choice = player.decide(game)
+            if isinstance(choice, Category):
+                return row, choice, level
+            game.roll_for_them(keep_mask(game.dice, choice))
+            roll = MoveRecord(None, "timeout-roll", held_mask(game.held), str(game.dice))
+            row = await self.core.save(row, roll, game)
 
     async def _notify(
         self, row: GameRow, game: Game, deadline: datetime | None, now: datetime

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 
 #: Moves that change a game but not whose turn it is, nor post a board.
-IN_TURN = frozenset({"roll", "hold", "bot-roll"})
+IN_TURN = frozenset({"roll", "hold", "bot-roll", "timeout-roll"})
 
 
 def _base36(number: int) -> str:
@@ -232,7 +232,8 @@ class Tracking:
         picture: bool = True,
         language: str | None = None,
     ) -> Card:
-        """Like ``scorecard``, for a game by id (also a finished one)."""
+        """Like ``scorecard``, for a game by id (also a finished one); ``member_id`` may
+        name a computer seat (its negative id), as the menu of cards does."""
         row = await self.core.row(game_id)
         if row.state is None:
             raise Refusal("The game has not started yet: there are no scorecards to show.")
@@ -247,7 +248,9 @@ class Tracking:
         pool = self.core.drawing_pool
         language = language or row.language
         image = await pool.run(scorecard_png, game.to_dict(), seat, language) if picture else None
-        return Card(game.seats[seat].name, card_text(game, [seat], language), image)
+        seats = tuple((s.player_id, s.name) for s in game.seats)
+        text = card_text(game, [seat], language)
+        return Card(game.seats[seat].name, text, image, row.id, seats, game.seats[seat].player_id)
 
     async def check_click(
         self, game_id: int, guild_id: int | None, channel_id: int | None, message_id: int | None

@@ -333,6 +333,17 @@ class Turns:
 
         return await self.core.locked(game_id, work)
 
+    def stand_in(self) -> tuple[OptimalPlayer | CasualPlayer, str]:
+        """Who plays a turn whose time ran out under the play policy, and its level: the
+        Optimal bot by the solved table (under a preset without exact values, by the
+        official table's values, as the Optimal computer seat plays it); the Casual bot
+        while the table is not loaded yet, as a computer seat does meanwhile."""
+        analyst = self.core.analyst
+        table = analyst.table if analyst is not None else None
+        if table is not None:
+            return OptimalPlayer(table), "optimal"
+        return CasualPlayer(), "casual"
+
     def _bot_player(self, player_id: str) -> Player:
         analyst = self.core.analyst
         table = analyst.table if analyst is not None else None

@@ -139,7 +139,7 @@ class GuildSettings:
 
     preset: str = "official"
     turn_seconds: int = 300
-    timeout_policy: str = "scratch"
+    timeout_policy: str = "play"  # bot.engine.DEFAULT_TIMEOUT_POLICY, for a server that never chose
     use_threads: bool = False
     auto_roll: bool = False  # each turn's first roll is made as the turn starts
     language: str | None = None  # new games' language; None: the server's, as Discord says

@@ -29,17 +29,23 @@ class Player(Protocol):
         ...
 
 
-def hold_exactly(game: Game, keep: tuple[int, ...]) -> None:
-    """Hold dice so that exactly the multiset ``keep`` stays on the table."""
-    assert game.dice is not None
+def keep_mask(dice: Dice, keep: tuple[int, ...]) -> list[bool]:
+    """Which of the dice to hold so that exactly the multiset ``keep`` stays on the table
+    (the first of equal faces)."""
     wanted = Counter(keep)
     held = []
-    for face in game.dice:
+    for face in dice:
         take = wanted[face] > 0
         if take:
             wanted[face] -= 1
         held.append(take)
-    game.set_held(game.current_player_id, held)
+    return held
+
+
+def hold_exactly(game: Game, keep: tuple[int, ...]) -> None:
+    """Hold dice so that exactly the multiset ``keep`` stays on the table."""
+    assert game.dice is not None
+    game.set_held(game.current_player_id, keep_mask(game.dice, keep))
 
 
 class OptimalPlayer:
@@ -70,6 +76,17 @@ class OptimalPlayer:
             hold_exactly(game, keep)
             game.roll(seat)
             yield "roll"
+
+    def decide(self, game: Game) -> Category | tuple[int, ...]:
+        """The current seat's next move on the dice on the table: the box to score now, or
+        the dice to keep for another roll (what ``moves`` would do; the timer's stand-in for
+        a player whose time ran out makes the moves itself)."""
+        assert game.dice is not None
+        box, keep = self.turn(game.current_seat.card)(game.dice, game.rolls_left)
+        if box is not None:
+            return box
+        assert keep is not None
+        return keep
 
     def turn(
         self, card: Scorecard
@@ -129,16 +146,26 @@ class CasualPlayer:
                 game.roll(seat)
                 yield "roll"
                 continue
-            options = game.options()
-            box = max(options, key=lambda c: (options[c], -list(Category).index(c)))
-            good = options[box] >= 25 or box in (Category.YAHTZEE, Category.LARGE_STRAIGHT)
-            if game.rolls_left == 0 or (good and options[box] > 0):
-                yield game.score(seat, box)
+            choice = self.decide(game)
+            if isinstance(choice, Category):
+                yield game.score(seat, choice)
                 return
-            face, _ = max(Counter(game.dice).items(), key=lambda item: (item[1], item[0]))
-            hold_exactly(game, (face,) * Counter(game.dice)[face])
+            hold_exactly(game, choice)
             game.roll(seat)
             yield "roll"
+
+    def decide(self, game: Game) -> Category | tuple[int, ...]:
+        """The next move on the dice on the table: the best box now if it is the last roll
+        or worth it (25 points or more, a Yahtzee, a large straight), else keep the most
+        common face (the highest among equals) and roll the others."""
+        assert game.dice is not None
+        options = game.options()
+        box = max(options, key=lambda c: (options[c], -list(Category).index(c)))
+        good = options[box] >= 25 or box in (Category.YAHTZEE, Category.LARGE_STRAIGHT)
+        if game.rolls_left == 0 or (good and options[box] > 0):
+            return box
+        face, _ = max(Counter(game.dice).items(), key=lambda item: (item[1], item[0]))
+        return (face,) * Counter(game.dice)[face]
 
 
 def play_out(game: Game, players: dict[str, Player]) -> None:

@@ -22,6 +22,7 @@ custom_id                                                     component
 ``yz:roll:<game>:<turn>:<rolls>``                             roll the dice not held
 ``yz:box:<game>:<turn>:<rolls>``                              the select of the boxes to score
 ``yz:card:<game>``                                            the clicker's scorecard (private)
+``yz:cards:<game>``                                           the menu of every player's card
 ``yz:hint:<game>``                                            the best choices (private)
 ``yz:undo:<game>:<turn>``                                     take back the scoring of ``turn``
 ``yz:analysis:<game>``                                        a player's report card (private)
@@ -246,9 +247,13 @@ class LobbyButton(
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
+        disabled: bool = False,
     ) -> None:
         custom_id = self.make_id(action=action, game_id=game_id)
-        button = Button(label=label or action.title(), style=style, custom_id=custom_id, row=row)
+        button = Button(
+            label=label or action.title(), style=style, custom_id=custom_id, row=row,
+            disabled=disabled,
+        )  # fmt: skip
         super().__init__(button, action=action, game_id=game_id)
 
 
@@ -341,6 +346,21 @@ class ScorecardButton(Control[Button], key="card", fields=GAME, handler="show_sc
     def __init__(self, game_id: int, label: str = "Scorecard") -> None:
         button = _game_button(type(self), game_id, label, discord.ButtonStyle.secondary, row=1)
         super().__init__(button, game_id=game_id)
+
+
+class CardSelect(SelectControl, key="cards", fields=GAME, handler="show_card_of"):
+    """On a private scorecard: every seat of the game, to see another player's card."""
+
+    def __init__(
+        self, game_id: int, options: list[discord.SelectOption] | None = None,
+        placeholder: str = "",
+    ) -> None:  # fmt: skip
+        select = Select(
+            custom_id=self.make_id(game_id=game_id),
+            options=options or [discord.SelectOption(label="-", value="-")],
+            placeholder=placeholder or None,
+        )
+        super().__init__(select, game_id=game_id)
 
 
 class HintButton(Control[Button], key="hint", fields=GAME, handler="show_hint"):
@@ -466,9 +486,9 @@ class ShareButton(
 
 
 GAME_COMPONENTS: tuple[type[Control[Any]], ...] = (
-    LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
-    AnalysisButton, PlayAgainButton, EndConfirmButton, PageButton, ShareButton, ReplayButton,
-    LeaveConfirmButton,
+    LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, CardSelect, HintButton,
+    UndoButton, AnalysisButton, PlayAgainButton, EndConfirmButton, PageButton, ShareButton,
+    ReplayButton, LeaveConfirmButton,
 )  # fmt: skip
 
 

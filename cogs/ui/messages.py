@@ -10,7 +10,16 @@ from typing import Any
 
 import discord
 
-from bot.engine import ROLLS_PER_TURN, ROUNDS, YAHTZEE_POINTS, BoxOption, Category, Game, Preset
+from bot.engine import (
+    MAX_SEATS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    YAHTZEE_POINTS,
+    BoxOption,
+    Category,
+    Game,
+    Preset,
+)
 from bot.games import (
     Board,
     Card,
@@ -41,6 +50,7 @@ from . import answers
 from .components import (
     AnalysisButton,
     BoxSelect,
+    CardSelect,
     Controls,
     DieButton,
     EndConfirmButton,
@@ -62,7 +72,7 @@ from .components import (
     action_row,
 )
 from .emojis import DiceFaces
-from .language import public
+from .language import private, public
 
 BOARD_FILE = "board.png"
 FINAL_FILE = "final.png"
@@ -127,15 +137,32 @@ def board_files(board: Board) -> list[discord.File]:
     return [png(board.image, BOARD_FILE)] if board.image is not None else []
 
 
-async def send_card(interaction: discord.Interaction[Any], card: Card) -> None:
-    """A scorecard, only for the asker: as text, and as a picture where files may go."""
+async def send_card(interaction: discord.Interaction[Any], card: Card, edit: bool = False) -> None:
+    """A scorecard, only for the asker: as text, and as a picture where files may go; in a
+    game of more than one seat, with a menu of every player's card (one readable column at
+    a time on a phone, another one tap away). ``edit``: in place of the card shown (the
+    menu's choice), else a new private answer."""
     files = [png(card.image, CARD_FILE)] if card.image is not None else []
-    await answers.send(
-        interaction,
-        f"**{shown_name(card.name)}**\n{code_block(card.text)}",
-        files=files,
-        ephemeral=True,
-    )
+    text = f"**{shown_name(card.name)}**\n{code_block(card.text)}"
+    view = card_menu(private(interaction), card)
+    if edit:
+        await answers.edit(interaction, content=text, attachments=files, view=view)
+        return
+    await answers.send(interaction, text, files=files, ephemeral=True, view=view)
+
+
+def card_menu(_: Lang, card: Card) -> discord.ui.View:
+    """The menu of a game's players under a private scorecard (none for a solo game)."""
+    view = Controls()
+    if len(card.seats) > 1:
+        options = [
+            discord.SelectOption(
+                label=name[:100] or "?", value=player, default=player == card.shown
+            )
+            for player, name in card.seats
+        ]
+        view.add_item(CardSelect(card.game_id, options, _("See another player's card")))
+    return view
 
 
 def png(data: bytes, name: str) -> discord.File:
@@ -150,7 +177,13 @@ def lobby_embed(row: GameView) -> discord.Embed:
     """The lobby: players so far, the host, the preset, and what to do."""
     _ = public(row)
     embed = discord.Embed(title=_("Yahtzee: lobby"), colour=GREEN)
-    if row.status == "lobby":
+    if row.status == "lobby" and len(row.players) >= MAX_SEATS:
+        embed.description = _(
+            "This lobby is full ({most} players): nobody else can join. The host presses "
+            "**Start**.",
+            most=MAX_SEATS,
+        )
+    elif row.status == "lobby":
         embed.description = _(
             "Press **Join** to take a seat (up to 8). The host presses **Start** when "
             "everyone is in; a solo game is fine too."
@@ -213,10 +246,11 @@ def lobby_edit(row: GameView, note: str | None = None) -> dict[str, Any]:
 def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
     """Join, Leave, Start and Cancel, the computer players and the switches while the lobby
     is open (none once it closes): a row each, since on a phone a row of five wraps anywhere
-    and these break where the meaning does."""
+    and these break where the meaning does. A full lobby greys out Join and Add bot."""
     if row.status != "lobby":
         return []
     _ = public(row)
+    full = len(row.players) >= MAX_SEATS
     rows: list[list[discord.ui.Item[Any]]] = [[], [], []]
     for action, label, style, line in (
         ("join", _("Join"), discord.ButtonStyle.success, 0),
@@ -233,7 +267,8 @@ def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
             2,
         ),
     ):
-        rows[line].append(LobbyButton(action, row.id, label, style).item)
+        seats = action == "join" or action.startswith("bot-")
+        rows[line].append(LobbyButton(action, row.id, label, style, disabled=full and seats).item)
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
         label = _("Remove {name}", name=bots[-1])[:80]
@@ -335,7 +370,8 @@ def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
 
 
 def bot_turn_text(_: Lang, game: Game, who: str, faces: DiceFaces = NUMBERS) -> str:
-    """A computer player's turn so far, in words: what it kept and what it rolled."""
+    """A computer player's turn so far, in words: what it kept and what the roll brought
+    ("kept 4-4 and rolled three: 1-2-5"; the picture shows the five together)."""
     dice = game.dice
     if dice is None:
         return _("{who} is playing its turn: rolling.", who=who)
@@ -344,7 +380,8 @@ def bot_turn_text(_: Lang, game: Game, who: str, faces: DiceFaces = NUMBERS) -> 
         what = _("rolled {dice}", dice=shown)
     else:
         kept = sorted(face for face, held in zip(dice, game.held, strict=True) if held)
-        values = {"kept": faces.text(kept), "dice": shown}
+        rolled = [face for face, held in zip(dice, game.held, strict=True) if not held]
+        values = {"kept": faces.text(kept), "dice": faces.text(rolled)}  # what this roll brought
         what = {
             0: _("rolled all five again: {dice}", dice=shown),
             1: _("kept {kept} and rolled four: {dice}", **values),
@@ -461,11 +498,13 @@ def board_view(board: Board, faces: DiceFaces = NUMBERS) -> Payload:
 
 
 def summary_embed(
-    scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS
-) -> discord.Embed:
+    scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS,
+    played_as: str | None = None,
+) -> discord.Embed:  # fmt: skip
     """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
     before the scoring, and a game's channel is read on phones): edit it in with
-    ``attachments=[]``, which also keeps Discord from showing the old picture loose."""
+    ``attachments=[]``, which also keeps Discord from showing the old picture loose.
+    ``played_as``: the bot that played a timed-out turn ("optimal", "casual"), if one did."""
     _ = public(scored.board.row)
     result = scored.result
     who = mention(result.player_id, scored.scorer_name)
@@ -501,7 +540,18 @@ def summary_embed(
         or (result.category is Category.YAHTZEE and result.points >= YAHTZEE_POINTS)
     ):  # a Yahtzee scored as one, or its bonus; five 1s put in Ones are no party
         text = "\N{PARTY POPPER} " + _("**Yahtzee!** {said}", said=text)
-    if timed_out:
+    if timed_out and played_as == "optimal":
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: played for {who} as the Optimal bot would. {said}", who=who, said=text
+        )
+    elif timed_out and played_as is not None:  # the Optimal bot's table was not loaded yet
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: played for {who} as the Casual bot would (the Optimal bot was not "
+            "ready yet). {said}",
+            who=who,
+            said=text,
+        )
+    elif timed_out:
         text = "\N{ALARM CLOCK} " + _(
             "Time ran out, so the turn was played for them: {said}", said=text
         )
@@ -1061,7 +1111,8 @@ TURN_LABELS = {0: N_("No time limit"), 60: N_("1 minute"), 120: N_("2 minutes"),
                180: N_("3 minutes"), 300: N_("5 minutes"), 600: N_("10 minutes"),
                900: N_("15 minutes"), 1800: N_("30 minutes"), 3600: N_("1 hour")}  # fmt: skip
 POLICY_LABELS = {
-    "scratch": (N_("Scratch"), N_("Play the turn for them: roll if needed, take the lowest box")),
+    "play": (N_("Play for them"), N_("The turn is played as the Optimal bot would play it")),
+    "scratch": (N_("Scratch"), N_("Roll if needed, then the box worth least (often a 0)")),
     "skip-seat": (
         N_("Skip seat"),
         N_("As scratch, and after 2 timeouts in a row skip them until they rejoin"),

@@ -164,3 +164,79 @@ async def test_play_again_after_a_solo_game(
     board = await fake.slash(ann, channel, "yahtzee leaderboard")
     assert board.response is not None and board.response["attachments"] == []
     assert "`1.` **Ann**: **110** in 1 game" in text_of(board.response)
+
+
+async def test_a_full_lobby_turns_join_and_add_bot_off_until_a_seat_frees(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """With 8 seated, Join and the three Add bot buttons are greyed out and the lobby says it
+    is full; when a seat frees (a person leaves, the host removes a bot) they work again."""
+    ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
+    channel = fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    for level in ("Optimal", "Casual", "To win", "Optimal", "Casual"):
+        await fake.click(ann, lobby, f"Add bot ({level})")
+    now = fake.messages[lobby["id"]]
+    assert "(7/8)" in text_of(now) and "full" not in text_of(now)
+    await fake.click(cat, lobby, "Join")  # the eighth seat
+    full = fake.messages[lobby["id"]]
+    adders = ["Join", "Add bot (Optimal)", "Add bot (Casual)", "Add bot (To win)"]
+    for label in adders:
+        assert find_component(full, label)["disabled"], label
+    for label in ("Leave", "Start", "Cancel"):
+        assert not find_component(full, label).get("disabled"), label
+    said = text_of(full)
+    assert "(8/8)" in said and "This lobby is full" in said and "Press **Join**" not in said
+
+    await fake.click(bob, full, "Leave")
+    freed = fake.messages[lobby["id"]]
+    for label in adders:
+        assert not find_component(freed, label).get("disabled"), label
+    assert "This lobby is full" not in text_of(freed)
+    await fake.click(ann, freed, "Add bot (Casual)")  # full again, then the host unseats one
+    assert find_component(fake.messages[lobby["id"]], "Join")["disabled"]
+    await fake.click(ann, lobby, "Remove")
+    assert not find_component(fake.messages[lobby["id"]], "Join").get("disabled")
+    joined = await fake.click(bob, lobby, "Join")
+    assert joined.response_type == 7, joined.ephemeral_text
+
+
+async def test_a_spectator_picks_any_players_card_from_the_scorecard_menu(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Issue 41: the Scorecard's private answer offers every player's card in a menu (one
+    column at a time reads on a phone); picking one shows that card in its place. By hand:
+    Ann put 2-3-4-5-6 in Large Straight (40), Bob 5-5-5-2-2 in Full House (25), Cat 6-6-6-6-1
+    in Chance (25)."""
+    ann, bob, cat, dan = (fake.user(n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    channel = fake.channel("general")
+    await start_bot()
+    await open_game(fake, channel, ann, bob, cat)
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    await play_turn(fake, dice, bob, channel, [[5, 5, 5, 2, 2]], "full_house")
+    await play_turn(fake, dice, cat, channel, [[6, 6, 6, 6, 1]], "chance")
+    board = fake.live_boards(channel)[-1]
+    answer = await fake.click(dan, board, "Scorecard")  # Dan watches: Ann is to move
+    card = answer.response
+    assert card is not None and card["flags"] & EPHEMERAL
+    assert card["content"].startswith("**Ann**") and "Lg straight      40" in card["content"]
+    [menu] = [c for c in controls_of(card) if c["type"] == 3]
+    assert [o["label"] for o in menu["options"]] == ["Ann", "Bob", "Cat"]
+    assert [o.get("default", False) for o in menu["options"]] == [True, False, False]
+    bobs = next(o["value"] for o in menu["options"] if o["label"] == "Bob")
+    shown = await fake.choose(dan, card, bobs)
+    assert shown.response_type == 7, shown.ephemeral_text  # the same private answer, edited
+    now = shown.response
+    assert now is not None and now["content"].startswith("**Bob**")
+    assert "Full house       25" in now["content"] and "Lg straight       -" in now["content"]
+    assert png_size(fake.attachment(now)) == (488, 44 + 10 * 28)  # Bob's card alone
+    cats = next(o["value"] for o in menu["options"] if o["label"] == "Cat")
+    shown = await fake.choose(dan, now, cats)
+    assert shown.response is not None and "Chance           25" in shown.response["content"]
+    solo = fake.channel("games")
+    await open_game(fake, solo, dan)
+    alone = await fake.click(dan, fake.live_boards(solo)[-1], "Scorecard")
+    assert alone.response is not None and controls_of(alone.response) == []  # nobody else

@@ -1028,7 +1028,7 @@ class Lifecycle(RuleBasedStateMachine):
         self.act("daily", work)
 
     @precondition(lambda self: self.lobbies() and self.policies < 2)  # for the next games
-    @rule(policy=st.sampled_from(["skip-seat", "scratch"]))
+    @rule(policy=st.sampled_from(["skip-seat", "scratch", "play"]))
     def timeout_policy(self, policy: str) -> None:
         self.policies += 1
 

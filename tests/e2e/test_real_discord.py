@@ -642,7 +642,8 @@ async def test_a_computer_turn_is_told_in_words(
 ) -> None:
     """Issue 14 item 5: the computer's board says what it kept and rolled. The Casual bot
     holds its most common face and stops early only for 25 points or more, so by hand:
-    1-1-2-3-5, it keeps 1-1 and rolls three (1, 4, 6), keeps 1-1-1 and rolls two (1, 1)."""
+    1-1-2-3-5, it keeps 1-1 and rolls three (1, 4, 6), keeps 1-1-1 and rolls two (1, 1).
+    Issue 41: "rolled three:" is followed by the three dice rolled, not all five."""
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
@@ -656,8 +657,8 @@ async def test_a_computer_turn_is_told_in_words(
     told = [plain_dice(text) for text in fake.descriptions[bots_board["id"]]]
     expected = [
         "Roll 1 of 3: rolled 1-1-2-3-5.",
-        "Roll 2 of 3: kept 1-1 and rolled three: 1-1-1-4-6.",
-        "Roll 3 of 3: kept 1-1-1 and rolled two: 1-1-1-1-1.",
+        "Roll 2 of 3: kept 1-1 and rolled three: 1-4-6.",  # the three rolled, not all five
+        "Roll 3 of 3: kept 1-1-1 and rolled two: 1-1.",
     ]
     for words in expected:
         assert any(words in text for text in told), (words, told)

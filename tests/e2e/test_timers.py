@@ -16,7 +16,7 @@ from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import StartBot, stop
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
-from .helpers import play_turn
+from .helpers import plain_dice, play_turn
 from .test_scenarios import open_game
 
 
@@ -208,3 +208,32 @@ async def test_one_game_s_unexpected_error_does_not_stop_the_others_timers(
         await fake.wait_for(reminded)
     failed = [r for r in caplog.records if r.name == "cogs.turn_timers"]
     assert any(f"game {broken.id}" in r.getMessage() and r.exc_info for r in failed), failed
+
+
+async def test_a_turn_that_runs_out_is_played_as_the_optimal_bot_would(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Issue 41: on a server that never opened its settings (5-minute turns) with Ann's first
+    roll made for her, 6-5-1-5-5 runs out of time. It is not scratched (0 in Twos): the turn
+    is played as the Optimal bot would (by hand: keep the three 5s, roll two; 5-5 is a
+    Yahtzee, taken for 50), and the board says so. The settings show the new default."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await bot.analyst.wait()  # the Optimal bot's table is loaded
+    await fake.slash(ann, channel, "yahtzee autoroll", setting="on")
+    dice.extend([6, 5, 1, 5, 5])
+    await open_game(fake, channel, ann, bob)
+    board = fake.live_boards(channel)[-1]
+    dice.extend([5, 5])
+    clock.advance(300)
+    assert await tick(bot, fake) == 1
+    said = plain_dice(fake.messages[board["id"]]["embeds"][0]["description"])
+    assert "Time ran out: played for **Ann** as the Optimal bot would." in said
+    assert "scored **50** in **Yahtzee** with 5-5-5-5-5" in said and dice.remaining == 0
+    scores = fake.last(channel)["embeds"][0]["fields"][0]["value"]
+    assert fake.last(channel)["content"].startswith(f"<@{bob['id']}>") and "50" in scores
+    menu = await settings_menu(fake, mod, channel)
+    shown = {f["name"]: f["value"] for f in menu["embeds"][0]["fields"]}
+    assert shown["When time runs out"] == "Play for them"

@@ -9,9 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import (
+    BoxAlreadyFilled,
     Category,
     Game,
     GameOver,
+    MustRollFirst,
+    NoRollsLeft,
     NotAway,
     Scorecard,
     ScriptedDice,
@@ -140,7 +143,7 @@ def test_an_away_seat_does_not_hold_up_the_end() -> None:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32), seats=st.integers(1, 4))
 def test_no_absences_leave_a_game_stuck(seed: int, seats: int) -> None:
-    """Random plays, timeouts under both policies, rejoins and leaves: it always ends."""
+    """Random plays, timeouts under every policy, rejoins and leaves: it always ends."""
     rng = random.Random(seed)
     g = Game([f"p{i}" for i in range(seats)], dice_source=_Dice(rng))
     for _ in range(13 * seats * 8):
@@ -150,7 +153,13 @@ def test_no_absences_leave_a_game_stuck(seed: int, seats: int) -> None:
         player = g.current_player_id
         action = rng.random()
         if action < 0.3:
-            g.timeout(rng.choice(list(TimeoutPolicy)))
+            policy = rng.choice(list(TimeoutPolicy))
+            if policy is TimeoutPolicy.PLAY:  # a stand-in: one roll or more, any open box
+                for _ in range(rng.randint(1, 3) - g.rolls_used if g.dice is None else 0):
+                    g.roll_for_them([rng.random() < 0.5 for _ in range(5)])
+                g.timeout(policy, rng.choice(list(g.current_seat.card.options(g.dice))))
+            else:
+                g.timeout(policy)
         elif action < 0.35:
             g.leave(player)
         elif action < 0.45:
@@ -169,3 +178,48 @@ class _Dice:
 
     def roll(self, count: int) -> list[int]:
         return [self.rng.randint(1, 6) for _ in range(count)]
+
+
+def test_play_policy_scores_the_box_its_stand_in_chose_after_its_rolls() -> None:
+    """Under play, the rolls made for the player keep the dice the stand-in held; the box it
+    chose is scored at its points (by hand: 6-6-1-5-5, keep 5-5, roll 5-5-2 gives 5-5-5-5-2,
+    Fives 20); the seat is never marked away, and the turn cannot be undone."""
+    g = Game(["ann", "bob"], dice_source=ScriptedDice([6, 6, 1, 5, 5, 5, 5, 2]))
+    g.roll_for_them()
+    assert list(g.roll_for_them([False, False, False, True, True])) == [5, 5, 2, 5, 5]
+    result = g.timeout(TimeoutPolicy.PLAY, C.FIVES)
+    assert (result.category, result.points, result.bonus) == (C.FIVES, 20, 0)
+    assert g.current_player_id == "bob" and g.undo_player_id is None
+    assert g.seats[0].timeouts == 1 and not g.seats[0].away
+
+
+def test_rolls_made_for_a_player_keep_their_run_of_timeouts() -> None:
+    """A roll made for the player is not their move: two timed-out turns in a row count 2."""
+    g = Game(["ann"], dice_source=ScriptedDice([2, 3, 4, 5, 6] * 4))
+    for _ in range(2):
+        g.roll_for_them()
+        g.roll_for_them([True, True, True, True, True])
+        g.timeout(TimeoutPolicy.PLAY, g.current_seat.card.open_boxes[0])
+    assert g.seats[0].timeouts == 2
+
+
+def test_play_policy_still_obeys_the_rules() -> None:
+    """A stand-in's box goes through the rules (no box twice, no fourth roll, a box only
+    after a roll), and the other policies take no box."""
+    g = Game(["ann", "bob"], dice_source=ScriptedDice([2, 3, 4, 5, 6] * 8))
+    with pytest.raises(MustRollFirst):
+        g.timeout(TimeoutPolicy.PLAY, C.CHANCE)
+    for _ in range(3):
+        g.roll_for_them()
+    with pytest.raises(NoRollsLeft):
+        g.roll_for_them()
+    with pytest.raises(ValueError):
+        g.timeout(TimeoutPolicy.SCRATCH, C.CHANCE)
+    with pytest.raises(ValueError):
+        g.timeout(TimeoutPolicy.PLAY)
+    g.timeout(TimeoutPolicy.PLAY, C.CHANCE)
+    g.roll("bob")
+    g.score("bob", C.ONES)
+    g.roll_for_them()
+    with pytest.raises(BoxAlreadyFilled):
+        g.timeout(TimeoutPolicy.PLAY, C.CHANCE)

@@ -1,19 +1,22 @@
-"""Games that never stall: pings, timeouts under both policies, away and rejoin, lobby and
+"""Games that never stall: pings, timeouts under each policy, away and rejoin, lobby and
 idle timeouts, kicks, settings, and timers acted on exactly once (a controllable clock)."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.app import YahtzeeBot
-from bot.engine import Category, Preset, ScriptedDice
+from bot.engine import Category, Preset, RandomDice, ScriptedDice
 from bot.games import Expired, GameService, GameStatus, GameView, Pinged, Refusal, TimedOut
 from bot.settings import Settings
 from bot.store import Store, open_store
+from bot.strategy import Table as StrategyTable
+from bot.strategy.analyst import Analyst
 
 from ..clock import FakeClock
 from ..conftest import Database, fetch
@@ -216,7 +219,7 @@ async def test_timeouts_do_not_count_as_moves(
     )  # 26 turns take 26 hours
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    dice.extend([2, 3, 4, 5, 6] * 30)
+    dice.fallback = RandomDice(random.Random(5))  # the turns are played for them (play)
     for _ in range(30):
         clock.advance(3600)
         outcomes = await tick(service)
@@ -335,3 +338,69 @@ async def test_a_game_whose_state_cannot_be_read_leaves_the_sweeps_to_the_others
     await fetch(database, "UPDATE games SET board_version = NULL")  # both boards left behind
     clock.advance(60)
     assert [v.id for v in await fresh.timers.boards_behind()] == [second.game_id]
+
+
+async def test_a_server_that_never_chose_has_its_turns_played_for_them(
+    service: GameService, store: Store, clock: FakeClock, dice: ScriptedDice, tmp_path: Path,
+    official_values: StrategyTable,
+) -> None:  # fmt: skip
+    """Issue 41: with no settings saved, a turn that runs out is played as the Optimal bot
+    would. By hand: on an empty card it keeps the three 5s of 6-5-1-5-5 and rolls two;
+    5-5 makes a Yahtzee, which it takes (50), where scratch would put a 0 in Twos. Each roll
+    it made is in the log, which plays the game again to the state stored."""
+    assert (await service.servers.server_settings(GUILD)).timeout_policy == "play"
+    analyst = Analyst(tmp_path)
+    analyst.table = official_values  # as if loaded in the background
+    service = GameService(store, dice, clock, analyst=analyst)
+    table = Table(service)
+    await table.seat((1, "Ann"), (2, "Bob"))
+    dice.extend([6, 5, 1, 5, 5, 5, 5])
+    clock.advance(300)
+    [timed_out] = await tick(service)
+    assert isinstance(timed_out, TimedOut) and timed_out.played_as == "optimal"
+    result = timed_out.scored.result
+    assert (result.category, result.points, str(result.dice)) == (Category.YAHTZEE, 50, "5-5-5-5-5")
+    assert not timed_out.away and dice.remaining == 0
+    moves = [
+        (action, detail, shown) for _, _, action, detail, shown in await store.moves(table.game_id)
+    ]
+    assert moves[-3:] == [
+        ("timeout-roll", "00000", "6-5-1-5-5"),
+        ("timeout-roll", "01011", "5-5-5-5-5"),  # the three 5s held
+        ("timeout", "yahtzee 50", "5-5-5-5-5"),
+    ]
+    row = await store.get_game(table.game_id)
+    assert row is not None and row.timeout_policy == "play"
+    replayed = (await service.tracking.replayed(table.game_id)).game
+    assert replayed is not None and replayed.to_dict() == service.core.game_of(row).to_dict()
+    assert service.core.game_of(row).current_player_id == "2"
+
+
+async def test_play_for_them_takes_the_casual_bot_until_the_table_is_ready(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """No table loaded yet: the Casual bot plays the turn (by hand: it keeps its most common
+    face, 5-5-5 of 6-5-1-5-5, and takes the Yahtzee the next roll brings)."""
+    await timed_table(service, (1, "Ann"), (2, "Bob"), policy="play")
+    dice.extend([6, 5, 1, 5, 5, 5, 5])
+    clock.advance(300)
+    [timed_out] = await tick(service)
+    assert isinstance(timed_out, TimedOut) and timed_out.played_as == "casual"
+    assert (timed_out.scored.result.category, timed_out.scored.result.points) == (
+        Category.YAHTZEE, 50
+    )  # fmt: skip
+
+
+async def test_a_server_that_chose_scratch_keeps_it(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """A server whose admin picked scratch keeps it: 6-5-1-5-5 goes in Twos for 0 (the
+    legal box worth least: no 2s, and Twos can least ever score of the boxes worth 0)."""
+    await timed_table(service, (1, "Ann"), (2, "Bob"), policy="scratch")
+    dice.extend([6, 5, 1, 5, 5])
+    clock.advance(300)
+    [timed_out] = await tick(service)
+    assert isinstance(timed_out, TimedOut) and timed_out.played_as is None
+    assert (timed_out.scored.result.category, timed_out.scored.result.points) == (
+        Category.TWOS, 0
+    )  # fmt: skip
