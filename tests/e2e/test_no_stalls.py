@@ -10,6 +10,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 from bot.store import GameStatus
 
+from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, controls_of, find_component, text_of
 from .helpers import live_board, play_turn, seated
@@ -217,7 +218,7 @@ async def _finish_two_player_game(
 
 
 async def test_play_again_is_for_the_players_and_pings_them_once(
-    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
 ) -> None:
     """Carol, who did not play, is refused politely and pings nobody; Ann's rematch pings
     Bob once, and a second rematch after a Cancel invites him without a notification."""
@@ -234,6 +235,7 @@ async def test_play_again_is_for_the_players_and_pings_them_once(
     invitation, lobby = fake.channel_messages(channel)[-2:]
     assert invitation["mentions"] == [{"id": bob["id"]}]
     await fake.click(ann, lobby, "Cancel")
+    clock.advance(11)  # a member's rematches in one game are 10 s apart
     await fake.click(ann, final, "Play again")
     second, lobby_again = fake.channel_messages(channel)[-2:]
     assert second["id"] != invitation["id"] and "rematch" in second["content"]
