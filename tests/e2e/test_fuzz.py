@@ -156,10 +156,13 @@ class Referee:
             if any(version > last for version, *_ in moves):
                 await self.check_replay(game_id)
             current, undo, host = self.before.get(game_id, (None, None, 0))
-            for version, user_id, action, _, _ in moves:
+            for version, user_id, action, detail, _ in moves:
                 if version <= last:
                     continue
                 self.checked[action] = self.checked.get(action, 0) + 1
+                if action == "roll" and detail == "opening":
+                    continue  # made for the turn's player as the turn began (autoroll), by
+                    # whichever click began it: a Start, another player's scoring, a timer
                 if action in ("roll", "hold", "score") and user_id is not None:
                     assert str(user_id) == current, (game_id, action, user_id, current)
                     assert str(user_id) == who["id"], (game_id, action, user_id)
