@@ -141,6 +141,14 @@ class Tracking:
         """Every lobby and running game."""
         return [view_of(row) for row in await self.core.store.live_games()]
 
+    async def live_games_at(
+        self, guild_id: int, channel_id: int | None = None, thread_id: int | None = None
+    ) -> list[GameView]:
+        """The lobbies and running games of a server; of one of its channels (with the
+        threads of its games) or of one thread: what ends when that place is gone."""
+        rows = await self.core.store.live_games_at(guild_id, channel_id, thread_id)
+        return [view_of(row) for row in rows]
+
     async def needing_messages(self) -> list[GameView]:
         """What a repair looks at: every live game, and finished games whose final message
         was never posted."""

@@ -147,14 +147,13 @@ class Repairs:
             self.on_computer_turn(row.id)
         return sent
 
-    async def end_unreachable(self, where: Callable[[GameView], bool], reason: str) -> list[int]:
-        """End, recording nothing, every live game ``where`` picks: no timer, repair or
-        computer player acts on a game nobody can see (nor spends Discord's invalid-request
-        allowance on it). Returns the games ended."""
+    async def end_unreachable(self, rows: list[GameView], reason: str) -> list[int]:
+        """End, recording nothing, the live games ``rows`` (those of a place that is gone):
+        no timer, repair or computer player acts on a game nobody can see (nor spends
+        Discord's invalid-request allowance on it). Returns the games ended."""
         ended = []
-        for row in await self.games.tracking.live_games():
-            if where(row):
-                log.info("game %s: %s; it ends without a result", row.id, reason)
-                await self.games.servers.unreachable(row.id, reason)
-                ended.append(row.id)
+        for row in rows:
+            log.info("game %s: %s; it ends without a result", row.id, reason)
+            await self.games.servers.unreachable(row.id, reason)
+            ended.append(row.id)
         return ended

@@ -41,11 +41,11 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await open_store(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 15
+        assert await store.schema_version() == latest_schema_version() == 16
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
-    assert expected | {"daily_results", "player_settings"} <= await tables(database)
+    assert expected | {"daily_results", "player_settings", "game_counts"} <= await tables(database)
     if isinstance(database, Path):
         assert (await fetch(database, "PRAGMA journal_mode"))[0][0] == "wal"
 
