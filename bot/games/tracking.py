@@ -90,12 +90,14 @@ class Tracking:
         self.core.remember_messages(game_id, final_message_id=message_id)
 
     async def prune_moves(
-        self, keep_days: int, now: datetime | None = None, batch: int = 50
+        self, keep_days: int, now: datetime | None = None, batch: int = 10
     ) -> int:
         """Retention: delete the move logs of games that ended more than ``keep_days`` ago,
         ``batch`` games a unit of work with a pause between (never a long write in front of
-        the clicks); how many games were pruned. Results and leaderboards stay; Replay and
-        Analysis of those games then say they are too old."""
+        the clicks: on SQLite a unit may run on the event loop; ten two-player games are
+        about 1,000 moves, 5 ms; see benchmarks/scale.py); how many games were pruned.
+        Results and leaderboards stay; Replay and Analysis of those games then say they are
+        too old."""
         before = stamp((now or self.core.clock()) - timedelta(days=keep_days))
         pruned = 0
         while True:
