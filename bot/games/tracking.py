@@ -157,7 +157,12 @@ class Tracking:
         await self.core.flush_shown()
         store = self.core.store
         rows = await store.live_games() + await store.games_missing_final_message()
-        return [view_of(row) for row in rows]
+        views = []
+        for done, row in enumerate(rows, 1):
+            views.append(view_of(row))  # reads the game: ~0.2 ms
+            if done % 50 == 0:  # the clicks' turn between slices (1,000 games are 0.2 s)
+                await asyncio.sleep(0)
+        return views
 
     async def undo_open(self, game_id: int) -> bool:
         """Whether the game's last scoring still offers its Undo."""

@@ -194,7 +194,8 @@ def _queries(plan: Generator[Query, Any, Any]) -> list[Query]:
 )
 async def test_no_lookup_scans_the_games(db_path: Path, plan: Any) -> None:
     """Each of these statements reads the games through an index (SQLite's plan scans no
-    games but those of a partial index; with no statistics, the planner takes every table to be large)."""
+    games but those of a partial index; with no statistics, the planner takes every table
+    to be large)."""
     await (await open_store(db_path)).close()
     db = sqlite3.connect(db_path)
     try:
