@@ -95,7 +95,7 @@ class Tracking:
         """Retention: delete the move logs of games that ended more than ``keep_days`` ago,
         ``batch`` games a unit of work with a pause between (never a long write in front of
         the clicks: on SQLite a unit may run on the event loop; ten two-player games are
-        about 1,000 moves, 5 ms; see benchmarks/scale.py); how many games were pruned.
+        1,000 to 1,500 moves, 5 to 8 ms; benchmarks/scale.py); how many games were pruned.
         Results and leaderboards stay; Replay and Analysis of those games then say they are
         too old."""
         before = stamp((now or self.core.clock()) - timedelta(days=keep_days))
