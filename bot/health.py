@@ -22,7 +22,7 @@ class Readiness:
 
     shards: Callable[[], str | None]
     database: Callable[[], Awaitable[str | None]]
-    refresh: Callable[[], Awaitable[None]]  # sets the gauges read at scrape time
+    refresh: Callable[[], Awaitable[None]]  # sets the gauges read at scrape time (no scan)
 
 
 class MetricsServer:
@@ -55,7 +55,9 @@ class MetricsServer:
             await asyncio.wait_for(self.readiness.refresh(), 5)
         except Exception:  # the figures from the database are left as they were
             log.warning("metrics: could not read the games' figures", exc_info=True)
-        body = prometheus_client.generate_latest()
+        # Off the loop: the text of every series is built in a thread (the registry's
+        # metrics lock themselves), so a large scrape never stalls the clicks.
+        body = await asyncio.to_thread(prometheus_client.generate_latest)
         kind = prometheus_client.CONTENT_TYPE_LATEST
         return web.Response(body=body, headers={"Content-Type": kind})
 

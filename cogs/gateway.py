@@ -4,7 +4,6 @@ and repaired)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -30,21 +29,27 @@ class Gateway(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left or was removed from a server: its games can no longer be seen."""
-        await self._end_unreachable(lambda row: row.guild_id == guild.id, "the bot left the server")
+        rows = await self.bot.games.tracking.live_games_at(guild.id)
+        await self._end_unreachable(rows, "the bot left the server")
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A game's channel was deleted (its threads go with it)."""
-        await self._end_unreachable(lambda row: row.channel_id == channel.id, "channel deleted")
+        rows = await self.bot.games.tracking.live_games_at(channel.guild.id, channel.id)
+        await self._end_unreachable(rows, "channel deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread was deleted."""
-        await self._end_unreachable(lambda row: row.thread_id == payload.thread_id,
-                                    "thread deleted")  # fmt: skip
+        rows = await self.bot.games.tracking.live_games_at(
+            payload.guild_id, thread_id=payload.thread_id
+        )
+        await self._end_unreachable(rows, "thread deleted")
 
-    async def _end_unreachable(self, where: Callable[[GameView], bool], reason: str) -> None:
-        for game_id in await self.repairs.end_unreachable(where, reason):
+    async def _end_unreachable(self, rows: list[GameView], reason: str) -> None:
+        if not rows:
+            return
+        for game_id in await self.repairs.end_unreachable(rows, reason):
             self.computers.stop(game_id)
 
     @commands.Cog.listener()

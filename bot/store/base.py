@@ -190,8 +190,17 @@ class Store(abc.ABC):
         return await self.read(_READS.live_games_of(user_id))
 
     async def games_by_status(self) -> dict[str, int]:
-        """How many games are in each status (lobby, active, finished, abandoned)."""
+        """How many games are in each status (lobby, active, finished, abandoned,
+        cancelled), without reading the games: the ended ones as the database counts them
+        (game_counts, kept by triggers), the live ones through their index."""
         return await self.read(_READS.games_by_status())
+
+    async def live_games_at(
+        self, guild_id: int, channel_id: int | None = None, thread_id: int | None = None
+    ) -> list[GameRow]:
+        """The lobbies and running games of a server; of one of its channels (the threads
+        of that channel's games included: they are deleted with it) or of one thread."""
+        return await self.read(_READS.live_games_at(guild_id, channel_id, thread_id))
 
     async def boards_behind(self, moved_before: str) -> list[GameRow]:
         """Live games whose board does not show them as they are (a post or an answer that failed),

@@ -245,13 +245,18 @@ class Reads:
         return _game(row) if row else None
 
     def last_finished_game_in(self, channel_id: int) -> Plan[GameRow | None]:
-        """The game that finished last in a channel (or in a thread of it)."""
-        row = yield from _one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' "
-            "AND (channel_id = ? OR thread_id = ?) ORDER BY finished_at DESC, id DESC LIMIT 1",
+        """The game that finished last in a channel (or in a thread of it): the latest of
+        each, read through its index (games_finished_in_channel, games_thread)."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ("
+            "SELECT id FROM (SELECT id FROM games WHERE status = 'finished' AND channel_id = ? "
+            "ORDER BY finished_at DESC, id DESC LIMIT 1) AS by_channel "
+            "UNION ALL SELECT id FROM (SELECT id FROM games WHERE status = 'finished' "
+            "AND thread_id = ? ORDER BY finished_at DESC, id DESC LIMIT 1) AS by_thread) "
+            "ORDER BY finished_at DESC, id DESC LIMIT 1",
             (channel_id, channel_id),
         )
-        return _game(row) if row else None
+        return _game(rows[0]) if rows else None
 
     def live_games(self) -> Plan[list[GameRow]]:
         """Every lobby and running game."""
@@ -261,9 +266,30 @@ class Reads:
         return [_game(r) for r in rows]
 
     def games_by_status(self) -> Plan[dict[str, int]]:
-        """How many games are in each status (lobby, active, finished, abandoned)."""
-        rows = yield from _all("SELECT status, COUNT(*) FROM games GROUP BY status")
-        return {str(r[0]): int(r[1]) for r in rows}
+        """How many games are in each status (lobby, active, finished, abandoned,
+        cancelled), without reading the games: the ended ones as the database counts them
+        (game_counts, kept by triggers), the live ones through their index."""
+        ended = yield from _all("SELECT status, games FROM game_counts")
+        live = yield from _all(
+            "SELECT status, COUNT(*) FROM games WHERE status IN ('lobby', 'active') GROUP BY status"
+        )
+        return {str(r[0]): int(r[1]) for r in [*ended, *live]}
+
+    def live_games_at(
+        self, guild_id: int, channel_id: int | None = None, thread_id: int | None = None
+    ) -> Plan[list[GameRow]]:
+        """The lobbies and running games of a server; of one of its channels (the threads
+        of that channel's games included: they are deleted with it) or of one thread."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+        if thread_id is not None:
+            rows = yield from _all(sql + "AND thread_id = ? ORDER BY id", (thread_id,))
+        elif channel_id is not None:
+            rows = yield from _all(
+                sql + "AND guild_id = ? AND channel_id = ? ORDER BY id", (guild_id, channel_id)
+            )
+        else:
+            rows = yield from _all(sql + "AND guild_id = ? ORDER BY id", (guild_id,))
+        return [_game(r) for r in rows]
 
     def live_daily_of(self, user_id: int) -> Plan[GameRow | None]:
         """A member's daily challenge try in progress, if any (played privately, in no
@@ -740,17 +766,20 @@ class Transaction(Reads):
     def prune_moves(self, finished_before: str, games: int) -> Plan[int]:
         """Delete the move logs of up to ``games`` games that ended (finished or abandoned)
         before ``finished_before`` and still have one; how many games were pruned. Results,
-        leaderboards and the games' rows stay."""
+        leaderboards and the games' rows stay. The games are read from an index of those
+        whose log is kept (games_to_prune), oldest first: a batch reads only what it prunes."""
         rows = yield from _all(
             "SELECT id FROM games WHERE status IN ('finished', 'abandoned') "
-            "AND finished_at < ? AND EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id) "
-            "ORDER BY id LIMIT ?",
+            "AND moves_pruned_at IS NULL AND finished_at < ? ORDER BY finished_at LIMIT ?",
             (finished_before, games),
         )
         ids = [int(r[0]) for r in rows]
         if ids:
             marks = ", ".join("?" for _ in ids)
             yield from _all(f"DELETE FROM moves WHERE game_id IN ({marks})", ids)
+            yield from _all(
+                f"UPDATE games SET moves_pruned_at = ? WHERE id IN ({marks})", [now(), *ids]
+            )
         return len(ids)
 
     def set_meta_value(self, key: str, value: str) -> Plan[None]:

@@ -31,6 +31,8 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
+from .components import route
+
 log = logging.getLogger(__name__)
 
 #: Seconds after Discord created an interaction when a slow answer is acknowledged: 1.5 s
@@ -68,15 +70,17 @@ _DEFERRED = "answer-deferred"
 
 
 def kind_of(interaction: discord.Interaction[Any]) -> str:
-    """What an interaction is, for the metrics: a control's key (``roll``, ``die``, ``box``
-    ...), a command's name (``yahtzee start``), or ``modal``."""
+    """What an interaction is, for the metrics: the key of a control that routes (``roll``,
+    ``die``, ``box`` ...), a command's name (``yahtzee start``), or ``modal``. Anything else
+    is ``unknown``: a label never comes from what a client sent (each distinct value would
+    keep a series of its own for as long as the process runs)."""
     data: dict[str, Any] = dict(interaction.data or {})
     if interaction.type is discord.InteractionType.component:
-        parts = str(data.get("custom_id", "")).split(":")
-        return parts[1] if len(parts) > 1 and parts[0] == "yz" else "unknown"
+        routed = route(str(data.get("custom_id", "")))
+        return routed[0].key if routed is not None else "unknown"
     if interaction.type is discord.InteractionType.application_command:
         command = interaction.command
-        return command.qualified_name if command is not None else str(data.get("name", ""))
+        return command.qualified_name if command is not None else "unknown"
     return "modal" if interaction.type is discord.InteractionType.modal_submit else "other"
 
 

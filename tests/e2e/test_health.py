@@ -109,3 +109,55 @@ async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
             break
         await asyncio.sleep(0.1)
     assert (status, text) == (200, "ready\n")
+
+
+def kinds(text: str, name: str) -> set[str]:
+    """The values of the ``kind`` label among a metric's samples."""
+    return set(re.findall(rf'^{name}\{{[^}}]*kind="([^"]*)"', text, re.MULTILINE))
+
+
+async def test_forged_clicks_share_one_unknown_series_and_the_games_are_counted(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Clicks with ids no control of the bot has (made up, or a real key with fields that
+    do not parse) are counted under one ``kind="unknown"``, never under what they sent; and
+    the games gauge follows a lobby through its start and its end."""
+    port = free_port()
+    await start_bot(metrics_port=port)
+    _, before = await get(port, "/metrics")
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    forged = [f"yz:made-up-{i}:1" for i in range(12)] + ["yz:roll:x:y", "evil", "yz", ""]
+    for custom_id in forged:
+        answer = await fake.forge(ann, lobby, custom_id)
+        assert answer.ephemeral_text  # told, privately, that the button is not one of ours
+    _, after = await get(port, "/metrics")
+    new_kinds = kinds(after, "yahtzee_interactions_total") - kinds(
+        before, "yahtzee_interactions_total"
+    )
+    assert new_kinds <= {"yahtzee start", "unknown"}, new_kinds
+    unknown = sum(
+        sample(after, "yahtzee_interactions_total", kind="unknown", outcome=outcome)
+        - sample(before, "yahtzee_interactions_total", kind="unknown", outcome=outcome)
+        for outcome in ("ok", "refused", "error")
+    )
+    assert unknown == len(forged)
+    assert kinds(after, "yahtzee_answer_seconds_count") - kinds(
+        before, "yahtzee_answer_seconds_count"
+    ) <= {"yahtzee start", "unknown"}
+
+    assert sample(after, "yahtzee_games", status="lobby") == 1
+    await fake.click(ann, fake.messages[lobby["id"]], "Start")
+    await live_board(fake, channel)
+    _, started = await get(port, "/metrics")
+    assert sample(started, "yahtzee_games", status="lobby") == 0
+    assert sample(started, "yahtzee_games", status="active") == 1
+    asked = await fake.slash(ann, channel, "yahtzee end")
+    assert asked.response is not None
+    await fake.click(ann, asked.response, "End the game")
+    _, ended = await get(port, "/metrics")
+    assert sample(ended, "yahtzee_games", status="active") == 0
+    assert sample(ended, "yahtzee_games", status="abandoned") == 1
+    assert sample(ended, "yahtzee_games", status="finished") == 0

@@ -44,11 +44,13 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await open_store(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 17
+        assert await store.schema_version() == latest_schema_version() == 18
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
-    assert expected | {"daily_results", "player_settings", "secrets"} <= await tables(database)
+    assert expected | {"daily_results", "player_settings", "secrets", "game_counts"} <= await tables(
+        database
+    )
     if isinstance(database, Path):
         assert (await fetch(database, "PRAGMA journal_mode"))[0][0] == "wal"
 
