@@ -135,3 +135,17 @@ def test_the_first_rolls_best_choice_is_worth_the_tables_value(
         for roll, p in zip(space.rolls, space.roll_probability, strict=True)
     )
     assert mean == pytest.approx(tables[rules].expected_score, abs=1e-3)
+
+
+@pytest.mark.parametrize("rules", ["official", "relaxed-joker"])
+def test_the_relaxed_joker_may_scratch_an_upper_box(tables: dict[str, Table], rules: str) -> None:
+    """Two turns left, Ones and Chance open, 0 in Yahtzee and Sixes filled; 6-6-6-6-6 on the
+    last roll is a Joker. Chance: 30 and then Ones alone (each die a one with 91/216: 5 x
+    91/216). Under ``relaxed-joker`` also Ones for 0, and then Chance alone (70/3)."""
+    boxes = {c: 0 for c in Category if c not in (Category.ONES, Category.CHANCE)}
+    card = Scorecard(rules, boxes)
+    values = {c.box: c.value for c in evaluate(tables[rules], card, [6, 6, 6, 6, 6], 0)}
+    expected = {Category.CHANCE: 30 + 5 * P_FACE}
+    if rules == "relaxed-joker":
+        expected[Category.ONES] = 70 / 3
+    assert values == pytest.approx(expected, abs=1e-4)
