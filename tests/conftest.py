@@ -13,6 +13,7 @@ store does under them). The store's own tests (tests/store) cover every plan on 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import uuid
 from collections.abc import AsyncIterator
@@ -25,6 +26,7 @@ import pytest
 from bot.store import Store, open_store
 from bot.strategy import Table, solve
 from bot.strategy.distribution import Distributions, solve_distributions
+from bot.strategy.table_file import load_or_build
 
 TEST_DATABASE_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -120,6 +122,39 @@ def official() -> Table:
 def official_values() -> Table:
     """The official table without squares: what the bot loads (quicker to solve)."""
     return solve("official")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What a solved table depends on: a change to any of these solves the cached tables again.
+_SOLVED_FROM = sorted(
+    [
+        *(ROOT / "bot" / "engine").glob("*.py"),
+        *(ROOT / "bot" / "strategy" / f for f in ("solver.py", "dice_space.py", "table_file.py")),
+    ]
+)
+
+
+def cached_table(config: pytest.Config, rules: str) -> Table:
+    """The table for ``rules`` as the bot loads it (float32, from its file), solved once and
+    kept in pytest's cache folder, under a name that changes with the engine and solver."""
+    digest = hashlib.sha256()
+    for path in _SOLVED_FROM:
+        digest.update(path.read_bytes())
+    folder = config.cache.mkdir(f"strategy-{digest.hexdigest()[:12]}")
+    table, _ = load_or_build(folder, rules)
+    return table
+
+
+@pytest.fixture(scope="session")
+def relaxed_joker_values(pytestconfig: pytest.Config) -> Table:
+    """The ``relaxed-joker`` table, as the bot loads it (solved once, then cached on disk)."""
+    return cached_table(pytestconfig, "relaxed-joker")
+
+
+@pytest.fixture(scope="session")
+def bonus_turn_values(pytestconfig: pytest.Config) -> Table:
+    """The ``bonus-turn`` table, as the bot loads it (solved once, then cached on disk)."""
+    return cached_table(pytestconfig, "bonus-turn")
 
 
 @pytest.fixture

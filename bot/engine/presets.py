@@ -26,6 +26,12 @@ class Preset(Enum):
         """One sentence on what this preset changes."""
         return _DESCRIPTIONS[self]
 
+    @property
+    def bonus_turns(self) -> int:
+        """How many Yahtzee bonuses a card may take as turns of their own, each using up a
+        turn without filling a box (``bonus-turn``); 0 under the Joker presets."""
+        return BONUS_TURN_LIMIT if self is Preset.BONUS_TURN else 0
+
     @classmethod
     def parse(cls, value: str | Preset) -> Preset:
         """Find a preset by name, with a readable error (``InvalidGame``, a ``ValueError``)

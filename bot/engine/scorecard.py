@@ -153,10 +153,9 @@ class Scorecard:
         """Under ``bonus-turn``, these dice may be taken as a Yahtzee bonus."""
         d = as_dice(dice)
         return (
-            self.preset is Preset.BONUS_TURN
-            and d.is_yahtzee
+            d.is_yahtzee
             and self[Category.YAHTZEE] == YAHTZEE_POINTS
-            and self.yahtzee_bonuses < BONUS_TURN_LIMIT
+            and self.yahtzee_bonuses < self.preset.bonus_turns
         )
 
     def bonus_for(self, dice: Dice | Sequence[int]) -> int:

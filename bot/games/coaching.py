@@ -15,7 +15,7 @@ from bot.store import (
     GameStatus,
     MoveRecord,
 )
-from bot.strategy.decisions import Choice, Unsupported, supports
+from bot.strategy.decisions import Choice, supports
 from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
@@ -91,15 +91,13 @@ class Coaching:
             )
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")
-        if self.core.analyst is None or self.core.analyst.table is None:
+        analyst = self.core.analyst
+        if analyst is None or analyst.table is None or analyst.table_for(game.preset) is None:
             raise Refusal(
                 "The strategy table is still being prepared (it takes a minute on the first "
                 "start): ask again shortly."
             )
-        try:
-            return await self.core.analyst.choices(game, count)
-        except Unsupported as exc:
-            raise Refusal(exc.template, None, **exc.values) from None
+        return await analyst.choices(game, count)
 
     async def daily_optimal(self, day: str) -> int | None:
         """What the Optimal bot scores on ``day``'s dice (None until the table is ready):
@@ -140,7 +138,7 @@ class Coaching:
     async def cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> dict[str, object]:
-        """A person's decision's cost for the move log (official rules, table ready)."""
+        """A person's decision's cost for the move log (the preset's table ready)."""
         if self.core.analyst is None or not supports(game.preset):
             return {}
         judged = await self.core.analyst.judge(game, keep, box)
@@ -153,7 +151,9 @@ class Coaching:
         need not wait for. The cost is added to the move-log entry at ``version``; a report
         or a game's end waits for the costs still being worked out (``costs_settled``)."""
         analyst = self.core.analyst
-        if analyst is None or analyst.table is None or not supports(before.preset):
+        if analyst is None or not supports(before.preset):
+            return
+        if analyst.table_for(before.preset) is None:
             return
         game = self.core.game_of(before)
 
@@ -195,8 +195,6 @@ class Coaching:
         """A player's report card for a game: points lost against optimal play."""
         await self.costs_settled(game_id)
         row = await self.core.row(game_id)
-        if not supports(row.preset):
-            raise Refusal("The report card is available for games under the official rules only.")
         decisions = _kept_decisions(await self.core.store.decisions(game_id, user_id))
         if not decisions:
             await self.tracking.check_log_kept(row)

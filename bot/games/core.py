@@ -496,8 +496,8 @@ class Core:
         return self.drawing_pool.submit(turn_png, game.to_dict(), row.language)
 
     def best_box(self, row: GameRow, game: Game) -> BoxHint | None:
-        """The box the menu marks as the hint's best (hints on, a person's dice, official
-        rules, table ready): a few reads of the table, so the click never waits for it."""
+        """The box the menu marks as the hint's best (hints on, a person's dice, the table of
+        the game's preset ready): a few reads of it, so the click never waits for it."""
         analyst = self.analyst
         if not row.hints or analyst is None or game.dice is None:
             return None

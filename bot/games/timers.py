@@ -136,7 +136,7 @@ class Timers:
         chooses from where the player left it, each saved as a ``timeout-roll`` (the holds
         it rolled with, the dice it brought: the log alone replays the turn); the box it
         then picks, and which bot it was. The engine makes each roll and checks the box."""
-        player, level = self.turns.stand_in()
+        player, level = self.turns.stand_in(game.preset)
         if game.dice is None:
             game.roll_for_them()
             roll = MoveRecord(None, "timeout-roll", held_mask(game.held), str(game.dice))

@@ -9,6 +9,7 @@ from dataclasses import replace
 from bot.engine import (
     Category,
     Game,
+    Preset,
     RuleError,
     ScoreResult,
 )
@@ -333,22 +334,34 @@ class Turns:
 
         return await self.core.locked(game_id, work)
 
-    def stand_in(self) -> tuple[OptimalPlayer | CasualPlayer, str]:
+    def stand_in(self, preset: Preset) -> tuple[OptimalPlayer | CasualPlayer, str]:
         """Who plays a turn whose time ran out under the play policy, and its level: the
-        Optimal bot by the solved table (under a preset without exact values, by the
-        official table's values, as the Optimal computer seat plays it); the Casual bot
-        while the table is not loaded yet, as a computer seat does meanwhile."""
+        Optimal bot by the preset's solved table (by the official one, an approximation,
+        while that one is being prepared); the Casual bot while no table is loaded yet, as
+        a computer seat does meanwhile."""
         analyst = self.core.analyst
-        table = analyst.table if analyst is not None else None
+        table = None
+        if analyst is not None:
+            table = analyst.table_for(preset) or analyst.table
         if table is not None:
             return OptimalPlayer(table), "optimal"
         return CasualPlayer(), "casual"
 
-    def _bot_player(self, player_id: str) -> Player:
+    def _bot_player(self, player_id: str, preset: Preset) -> Player:
+        """The computer seat's player: by the table of the game's preset (by the official
+        one, an approximation, while that one is being prepared); the To-win bot under the
+        official rules only, else as the Optimal bot."""
         analyst = self.core.analyst
-        table = analyst.table if analyst is not None else None
+        table = None
+        if analyst is not None:
+            table = analyst.table_for(preset) or analyst.table
         level = bot_level(player_id)
-        if level == "winning" and analyst is not None and table is not None:
+        if (
+            level == "winning"
+            and preset is Preset.OFFICIAL
+            and analyst is not None
+            and table is not None
+        ):
             dists = analyst.to_win()  # loaded on first use; until then it plays as Optimal
             if dists is not None:
                 if self._winning is None or self._winning.dists is not dists:
@@ -370,7 +383,7 @@ class Turns:
             if not is_bot(seat.player_id):
                 return None
             round_no = game.round
-            player = self._bot_player(seat.player_id)
+            player = self._bot_player(seat.player_id, game.preset)
             if isinstance(player, WinningPlayer):  # its numpy off the event loop
                 await asyncio.to_thread(player.prepare, game)
             move = next(iter(player.moves(game)))

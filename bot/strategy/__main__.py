@@ -1,7 +1,8 @@
-"""python -m bot.strategy [--rebuild] [--rules official|free] [--data DIR] [--to-win [N]]
+"""python -m bot.strategy [--rebuild] [--preset NAME|all ...] [--data DIR] [--to-win [N]]
 
-Loads the saved table (building and saving it when missing or damaged) and prints the
-empty card's expected score on the last line. ``--to-win`` also loads (or builds: a few
+Loads the saved table of each preset named (official by default; ``all``: every preset),
+building and saving it when missing or damaged, and prints each one's expected score from
+the empty card, the last preset's on the last line. ``--to-win`` also loads (or builds: a few
 minutes and about 1 GB of memory) the To-win bot's distributions, ahead of the first game
 that needs them; ``--to-win N`` builds them for the last N turns only (less time, memory
 and disk; the bot plays earlier turns as the Optimal bot does).
@@ -12,6 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+
+from bot.engine import Preset
 
 from .solver import BOXES, RULES
 from .table_file import (
@@ -29,7 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rebuild", action="store_true", help="ignore the saved table and solve again"
     )
-    parser.add_argument("--rules", choices=RULES, default="official")
+    parser.add_argument(
+        "--preset", "--rules", dest="presets", action="append", choices=[*RULES, "all"],
+        help="the rule set (repeat for several; all: every preset; default official)",
+    )  # fmt: skip
     parser.add_argument(
         "--data", type=Path, default=Path("data"), help="the data directory (default: data)"
     )
@@ -40,23 +46,27 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.to_win is not None and not 1 <= args.to_win <= BOXES:
         parser.error(f"--to-win takes 1 to {BOXES} turns, not {args.to_win}")
-    start = time.perf_counter()
-    table, built = load_or_build(args.data, args.rules, args.rebuild)
-    seconds = time.perf_counter() - start
-    verb = "built and saved" if built else "loaded"
-    print(f"{verb} {table_path(args.data, args.rules)} in {seconds:.2f} s")
-    if args.to_win is not None:
+    names = args.presets or ["official"]
+    if "all" in names:
+        names = [p.value for p in Preset]
+    for rules in dict.fromkeys(names):
         start = time.perf_counter()
-        dists, built = load_or_build_distributions(
-            args.data, table, args.rebuild, open_boxes=args.to_win
-        )
+        table, built = load_or_build(args.data, rules, args.rebuild)
         seconds = time.perf_counter() - start
         verb = "built and saved" if built else "loaded"
-        print(
-            f"{verb} {distributions_path(args.data, args.rules)} in {seconds:.2f} s "
-            f"(the last {dists.open_boxes} turns)"
-        )
-    print(f"expected score ({args.rules}): {table.expected_score:.6f}")
+        print(f"{verb} {table_path(args.data, rules)} in {seconds:.2f} s")
+        if args.to_win is not None:
+            start = time.perf_counter()
+            dists, built = load_or_build_distributions(
+                args.data, table, args.rebuild, open_boxes=args.to_win
+            )
+            seconds = time.perf_counter() - start
+            verb = "built and saved" if built else "loaded"
+            print(
+                f"{verb} {distributions_path(args.data, rules)} in {seconds:.2f} s "
+                f"(the last {dists.open_boxes} turns)"
+            )
+        print(f"expected score ({rules}): {table.expected_score:.6f}")
     return 0
 
 

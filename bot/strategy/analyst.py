@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.engine import Category, Game
+from bot.engine import Category, Game, Preset
 from bot.i18n.words import said_text
 from bot.workers import Workers
 
@@ -31,9 +31,11 @@ from .solver import BOXES, Table
 from .table_file import (
     TableFileError,
     distributions_path,
+    load,
     load_distributions,
     load_or_build,
     load_or_build_distributions,
+    table_path,
 )
 
 log = logging.getLogger(__name__)
@@ -43,19 +45,27 @@ R = TypeVar("R")
 #: How much lower than the bot's the analysing process's priority is (``nice``).
 WORKER_NICENESS = 10
 
-_process_table: Table | None = None  # in the analysing process: the table it was given
+#: In the analysing process: the tables it holds by rules, and the folder it reads others from.
+_process_tables: dict[str, Table] = {}
+_process_folder: list[Path] = []
 
 
-def _keep_table(table: Table) -> None:
-    """The analysing process's first step (also done here if that process fails)."""
-    global _process_table
-    _process_table = table
+def _keep_table(table: Table, folder: Path | None = None) -> None:
+    """The analysing process's first step (also done here if that process fails): the
+    official table, and where the other presets' tables are saved."""
+    _process_tables[table.rules] = table
+    if folder is not None:
+        _process_folder[:] = [folder]
 
 
-def _with_process_table(work: Callable[..., R], *args: Any) -> R:
-    """``work(table, *args)`` with the analysing process's table."""
-    assert _process_table is not None, "the analysing process starts with the table"
-    return work(_process_table, *args)
+def _with_process_table(work: Callable[..., R], rules: str, *args: Any) -> R:
+    """``work(table, *args)`` with the analysing process's table for ``rules``, read from its
+    file the first time (the bot sends work for a preset only once its table is saved)."""
+    table = _process_tables.get(rules)
+    if table is None:
+        assert _process_folder, "the analysing process starts with the data folder"
+        table = _process_tables[rules] = load(table_path(_process_folder[0], rules), rules)
+    return work(table, *args)
 
 
 def _judge(
@@ -227,6 +237,30 @@ def _prepare_distributions(
     return load_distributions(path, table.rules), True
 
 
+def _prepare_table(folder: Path, rules: str) -> tuple[Table, bool]:
+    """The saved table for ``rules``; when there is none yet, built first in a process of
+    its own at a low priority (a minute of numpy and of the engine's Python that must not
+    hold the bot's GIL), which saves it."""
+    path = table_path(folder, rules)
+    try:
+        return load(path, rules), False
+    except TableFileError as exc:
+        log.info("building the %s strategy table (%s)", rules, exc)
+    process = multiprocessing.get_context("spawn").Process(
+        target=_build_table, args=(folder, rules), name=f"table-build-{rules}", daemon=True
+    )
+    process.start()
+    process.join()
+    return load(path, rules), True
+
+
+def _build_table(folder: Path, rules: str) -> None:
+    """In the building process: solve and save, at a low priority."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    load_or_build(folder, rules, rebuild=True)
+
+
 def _build_distributions(folder: Path, rules: str, turns: int) -> None:
     """In the building process: from the saved table, at a low priority."""
     with contextlib.suppress(OSError):
@@ -247,7 +281,8 @@ class BoxHint:
 
 
 class Analyst:
-    """Holds the official table once it is ready; until then ``table`` is None.
+    """Holds each preset's table once it is ready: the official one loaded (or built) at
+    the start, the others on first need (``table_for``); until then ``table`` is None.
 
     ``judge`` and ``choices`` run in the analysing process once the table is ready (in a
     thread if that process could not start, or when a test hands the Analyst its table).
@@ -263,9 +298,11 @@ class Analyst:
         #: Whether a missing distributions file may be built here (TO_WIN_BUILD=auto) when
         #: the memory allows, or only loaded (TO_WIN_BUILD=never).
         self.build_to_win = build_to_win
-        self.table: Table | None = None
+        #: The tables ready, by rules (a preset's name).
+        self.tables: dict[str, Table] = {}
         self._workers: Workers | None = None
         self._task: asyncio.Task[None] | None = None
+        self._other_tasks: dict[str, asyncio.Task[None]] = {}
         #: The menu's marks by (card state, dice, rolls left): a hold asks again with the same
         #: dice and is answered from here. At most ``BEST_BOX_CACHE`` entries (~200 KB).
         self._best: OrderedDict[tuple[object, ...], BoxHint | None] = OrderedDict()
@@ -273,6 +310,51 @@ class Analyst:
         self._to_win_task: asyncio.Task[None] | None = None
         #: Why the To-win distributions cannot be had here (None: they can, or may yet).
         self.to_win_off: str | None = None
+
+    @property
+    def table(self) -> Table | None:
+        """The official table (None until it is ready)."""
+        return self.tables.get(Preset.OFFICIAL.value)
+
+    @table.setter
+    def table(self, table: Table) -> None:
+        """Hand the Analyst a table as if loaded (tests): it serves its own rules."""
+        self.tables[table.rules] = table
+
+    def table_for(self, preset: Preset | str) -> Table | None:
+        """The table of a game's preset; None until it is ready. Once the Analyst has
+        started, the first call for a preset loads its table (or, the first time ever,
+        builds it: about a minute, in a process of its own) in the background."""
+        rules = Preset.parse(preset).value
+        table = self.tables.get(rules)
+        if table is None and self._task is not None and rules not in self._other_tasks:
+            self._other_tasks[rules] = asyncio.create_task(
+                self._load_other(rules), name=f"strategy-table-{rules}"
+            )
+        return table
+
+    async def _load_other(self, rules: str) -> None:
+        await self.wait()  # the official table first: one build at a time
+        try:
+            table, built = await asyncio.to_thread(_prepare_table, self.data_dir, rules)
+        except Exception:
+            log.exception("could not load or build the %s strategy table", rules)
+            return
+        self.tables[rules] = table
+        log.info(
+            "%s strategy table %s (expected score %.4f)",
+            rules, "built" if built else "loaded", table.expected_score,
+        )  # fmt: skip
+
+    async def wait_for(self, preset: Preset | str) -> Table | None:
+        """Until the table of ``preset`` is ready (or failed); starts loading it if need be."""
+        await self.wait()
+        rules = Preset.parse(preset).value
+        self.table_for(rules)
+        task = self._other_tasks.get(rules)
+        if task is not None:
+            await asyncio.shield(task)
+        return self.tables.get(rules)
 
     @property
     def ready(self) -> bool:
@@ -290,7 +372,9 @@ class Analyst:
         except Exception:
             log.exception("could not load or build the strategy table; hints stay off")
             return
-        workers = Workers("analysis", 1, _keep_table, (table,), niceness=WORKER_NICENESS)
+        workers = Workers(
+            "analysis", 1, _keep_table, (table, self.data_dir), niceness=WORKER_NICENESS
+        )
         try:
             await workers.start()
         except Exception:
@@ -298,12 +382,15 @@ class Analyst:
             workers.close()
         else:
             self._workers = workers
-        self.table = table
+        self.tables[table.rules] = table
         log.info(
             "strategy table %s (expected score %.4f)",
             "built" if built else "loaded",
             table.expected_score,
         )
+        for preset in Preset:  # the other presets' saved tables now; missing ones on need
+            if table_path(self.data_dir, preset.value).exists():
+                self.table_for(preset)
 
     @property
     def to_win_requested(self) -> bool:
@@ -356,7 +443,7 @@ class Analyst:
 
     def close(self) -> None:
         """Stop the analysing process (work it has not started is dropped)."""
-        for task in (self._task, self._to_win_task):
+        for task in (self._task, self._to_win_task, *self._other_tasks.values()):
             if task is not None:
                 task.cancel()
         if self._workers is not None:
@@ -380,16 +467,19 @@ class Analyst:
     ) -> tuple[float, str] | None:
         """``decisions.judge`` for the current player's decision, off the event loop: the
         decision in words kept as text for the move log (``bot.i18n.words.said_text``)."""
-        if self.table is None:
+        table = self.table_for(game.preset)
+        if table is None:
             return None
-        return await self._run(_judge, game.to_dict(), keep, box.value if box is not None else None)
+        box_key = box.value if box is not None else None
+        return await self._run(table, _judge, game.to_dict(), keep, box_key)
 
     async def choices(self, game: Game, count: int) -> list[Choice]:
-        """The best ``count`` choices for the current player's dice (``Unsupported`` for a
-        preset without exact values)."""
-        if self.table is None:
+        """The best ``count`` choices for the current player's dice, by the table of the
+        game's preset (none while it is not ready)."""
+        table = self.table_for(game.preset)
+        if table is None:
             return []
-        return await self._run(_choices, game.to_dict(), count)
+        return await self._run(table, _choices, game.to_dict(), count)
 
     def best_box(self, game: Game) -> BoxHint | None:
         """The box the menu marks when hints are on: the box optimal play would score the
@@ -398,25 +488,26 @@ class Analyst:
         ranking (``best_box`` and ``stop_now`` agree with ``evaluate``, tested), so the menu never
         contradicts it."""
         dice = game.dice
-        if self.table is None or dice is None or not supports(game.preset):
+        table = self.table_for(game.preset) if supports(game.preset) else None
+        if table is None or dice is None:
             return None
         card = game.current_seat.card
-        key = (state_of(card), tuple(sorted(dice)), game.rolls_left)
+        key = (table.rules, state_of(card), tuple(sorted(dice)), game.rolls_left)
         if key in self._best:
             self._best.move_to_end(key)
             return self._best[key]
-        box = best_box(self.table, card, dice)
+        box = best_box(table, card, dice)
         hint = None
         if box is not None:
-            hint = BoxHint(box, stop_now(self.table, card, dice, game.rolls_left, box))
+            hint = BoxHint(box, stop_now(table, card, dice, game.rolls_left, box))
         self._best[key] = hint
         if len(self._best) > BEST_BOX_CACHE:
             self._best.popitem(last=False)
         return hint
 
-    async def _run(self, work: Callable[..., R], *args: Any) -> R:
-        table = self.table
-        assert table is not None
+    async def _run(self, table: Table, work: Callable[..., R], *args: Any) -> R:
+        """``work(table, *args)``: in the analysing process (which has or reads the table
+        of the same rules), or in a thread."""
         if self._workers is not None:
-            return await self._workers.run(_with_process_table, work, *args)
+            return await self._workers.run(_with_process_table, work, table.rules, *args)
         return await asyncio.to_thread(work, table, *args)

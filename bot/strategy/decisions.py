@@ -27,15 +27,14 @@ from bot.engine.dice import as_dice
 from bot.i18n.words import Said, Sentence, Word
 
 from .dice_space import dice_space
-from .solver import BOX_ORDER, MASKS, UPPER_CAP, Solver, Table, keep_averages
-
-SOLVED_PRESET = {Preset.OFFICIAL: "official"}
+from .solver import BOX_ORDER, RULES, UPPER_CAP, Solver, Table, flag_of, keep_averages
 
 
 def supports(preset: Preset | str) -> bool:
-    """Whether a preset has exact values: hints, decision costs, report cards and the
-    menu's best box exist only for these (the one place that says so)."""
-    return Preset.parse(preset) in SOLVED_PRESET
+    """Whether a preset has exact values (hints, decision costs, report cards, the menu's
+    best box, the Optimal bot): every preset has its own table now; the one place that says
+    so."""
+    return Preset.parse(preset).value in RULES
 
 
 class Unsupported(Sentence, ValueError):
@@ -54,10 +53,15 @@ class Choice:
     box: Category | None = None  # score these dice in this box now
     keep: tuple[int, ...] | None = None  # or keep these dice and roll the others
     points: int | None = None  # what scoring in ``box`` gets now (0: a scratch)
+    bonus_turn: bool = False  # ``bonus-turn``: ``box`` is the filled Yahtzee box, the bonus
 
     def describe(self, within: bool = False) -> Said:
         """The choice in plain words ("Scratch Large Straight now" for 0 points); ``str()``
         of it is the English. ``within``: as it reads inside a sentence (lower case)."""
+        if self.bonus_turn:
+            if within:
+                return Said("take the bonus turn now (+{points})", points=self.points)
+            return Said("Take the bonus turn now (+{points})", points=self.points)
         if self.box is not None:
             box = Word(self.box.label)
             if self.points == 0:
@@ -90,9 +94,12 @@ def count_word(n: int) -> str:
 
 
 def state_of(card: Scorecard) -> tuple[int, int, int]:
-    """The table's state for a card: (filled boxes mask, capped upper total, 50 in Yahtzee)."""
+    """The table's state for a card: (filled boxes mask, capped upper total, Yahtzee flag:
+    ``solver.flag_of``, 50 in the Yahtzee box and the bonus turns taken)."""
     mask = sum(1 << i for i, (_, v) in enumerate(card) if v is not None)
-    return mask, min(UPPER_CAP, card.upper_total), int(card[Category.YAHTZEE] == 50)
+    flag = flag_of(card.preset.value, card[Category.YAHTZEE] == YAHTZEE_POINTS,
+                   card.yahtzee_bonuses)  # fmt: skip
+    return mask, min(UPPER_CAP, card.upper_total), flag
 
 
 def best_box(table: Table, card: Scorecard, dice: Dice | Sequence[int]) -> Category | None:
@@ -102,17 +109,20 @@ def best_box(table: Table, card: Scorecard, dice: Dice | Sequence[int]) -> Categ
     values every keep) takes milliseconds; the Yahtzee bonus is the same for every box."""
     mask, up, flag = state_of(card)
     best: tuple[float, Category] | None = None
-    for category, points in card.options(dice).items():
+    for option in card.choices(dice):
+        category, points = option.category, option.points
         box = BOX_ORDER.index(category)
-        if mask >> box & 1:  # a bonus turn's Yahtzee: no box is filled (other presets only)
+        if option.bonus_turn:  # no box filled: the bonus, and one turn fewer to come
+            rest = float(table.value[mask, up, flag + 1])
+            if best is None or points + rest > best[0]:
+                best = (points + rest, category)
             continue
         gain, new_up = float(points), up
         if category in UPPER:
             new_up = min(UPPER_CAP, up + points)
             gain += UPPER_BONUS_POINTS if up < UPPER_CAP <= up + points else 0
         new_flag = flag or int(category is Category.YAHTZEE and points == YAHTZEE_POINTS)
-        new_mask = mask | 1 << box
-        rest = 0.0 if new_mask == MASKS - 1 else float(table.value[new_mask, new_up, new_flag])
+        rest = float(table.value[mask | 1 << box, new_up, new_flag])  # 0 once the game is over
         if best is None or gain + rest > best[0]:
             best = (gain + rest, category)
     return best[1] if best is not None else None
@@ -141,10 +151,14 @@ def stop_now(table: Table, card: Scorecard, dice: Dice | Sequence[int], rolls_le
 
 def future(table: Table, card: Scorecard) -> float:
     """What the rest of the game is worth from this card, under optimal play."""
+    _check(table, card)
     mask, up, flag = state_of(card)
-    if card.is_complete:
-        return 0.0
-    return float(table.value[mask, up, flag])
+    return float(table.value[mask, up, flag])  # 0 once the game is over
+
+
+def _check(table: Table, card: Scorecard) -> None:
+    if table.rules != card.preset.value:
+        raise ValueError(f"a {table.rules} table cannot value a {card.preset.value} card")
 
 
 def evaluate(
@@ -152,19 +166,16 @@ def evaluate(
 ) -> list[Choice]:
     """Every legal choice for these dice, best first: boxes to score now, and (with rolls
     left) every distinct set of dice to keep."""
-    if SOLVED_PRESET.get(card.preset) != table.rules:
-        raise Unsupported(
-            "Exact advice is available for the official rules only, not {preset}.",
-            preset=Word(card.preset.title),
-        )
+    _check(table, card)
     d = as_dice(dice)
     choices = [
         Choice(
-            card.total + (new := card.fill(box, d)).total - card.total + future(table, new),
-            box=box,
-            points=points,
+            card.total + (new := card.fill(o.category, d)).total - card.total + future(table, new),
+            box=o.category,
+            points=o.points,
+            bonus_turn=o.bonus_turn,
         )
-        for box, points in card.options(d).items()
+        for o in card.choices(d)
     ]
     if rolls_left > 0:
         values = keep_values(table, card, rolls_left)
@@ -211,6 +222,7 @@ def keep_values(table: Table, card: Scorecard, rolls_left: int) -> np.ndarray:
     (1 or 2). Working out 2 works out 1 on the way: both are kept for the state."""
     if rolls_left not in (1, 2):
         raise ValueError(f"keep values are for 1 or 2 rolls left, not {rolls_left}")
+    _check(table, card)
     mask, up, flag = state_of(card)
     key = (id(table), mask, up, flag)  # the entry holds its table: the id stays its own
     levels = _keep_cache.get(key)

@@ -33,7 +33,6 @@ from .solver import (
     UPPER_BOXES,
     UPPER_CAP,
     YAHTZEE,
-    YAHTZEE_BONUS,
     IntArray,
     Solver,
     Table,
@@ -233,6 +232,8 @@ class _Builder:
     """One build: the Optimal bot's turn from a batch of states, as chances of its ends."""
 
     def __init__(self, table: Table) -> None:
+        if table.flags != 2:
+            raise ValueError(f"no distributions for {table.rules} tables (bonus turns) yet")
         self.table = table
         self.solver = Solver(table.rules, False, table.value)
         self.space = dice_space()
@@ -246,7 +247,7 @@ class _Builder:
         """For each final roll (252, S): its value as the table counts it (points now plus
         the next state's value), the row of the next state, and the points the turn adds.
 
-        This is ``Solver.final_roll`` (points, bonuses, ``_joker_box``'s Joker rules) that
+        This is ``Solver.final_roll`` (points, bonuses, ``yahtzee_options``: the Joker) that
         also remembers which box won. A rule changed there must change here too; the test
         that every distribution's mean is the table's value fails until it does."""
         s = self.solver
@@ -293,33 +294,17 @@ class _Builder:
         if not len(sel):
             return
         m, u, fl = mask[sel], up[sel], flag[sel]
-        lower_open = np.zeros(len(sel), dtype=bool)
-        for box in range(UPPER_BOXES, BOXES):
-            lower_open |= ((m >> box) & 1) == 0
-        extra = np.where(fl == 1, YAHTZEE_BONUS, 0)
+        s.choices.ensure(m, fl)
         for face in range(1, FACES + 1):
             r = s.yahtzee_rolls[face - 1]
-            own_open = ((m >> (face - 1)) & 1) == 0
             value = np.full(len(sel), -np.inf)
             row = np.zeros(len(sel), dtype=np.intp)
             gains = np.zeros(len(sel), dtype=np.intp)
-            for box in range(BOXES):
-                allowed, points = s._joker_box(box, m, face, own_open, lower_open)
-                if not allowed.any():
-                    continue
-                nxt = np.where(allowed, m | (1 << box), MASKS - 1)
-                pts = points.astype(np.intp)
-                if box < UPPER_BOXES:
-                    up2 = np.minimum(UPPER_CAP, u + pts)
-                    bonus = np.where((u < UPPER_CAP) & (up2 >= UPPER_CAP), UPPER_BONUS, 0)
-                else:
-                    up2, bonus = u, np.zeros(len(sel), dtype=np.intp)
-                up2 = np.where(allowed, up2, 0)
-                gain = pts + bonus + extra
-                total = np.where(allowed, gain + self.table.value[nxt, up2, fl], -np.inf)
+            for _, allowed, gain, nxt, up2, fl2 in s.yahtzee_options(m, u, fl, face):
+                total = np.where(allowed, gain + self.table.value[nxt, up2, fl2], -np.inf)
                 better = total > value
                 value = np.where(better, total, value)
-                row = np.where(better, self.rows[nxt, up2, fl], row)
+                row = np.where(better, self.rows[nxt, up2, fl2], row)
                 gains = np.where(better, gain, gains)
             best[r, sel] = value
             nxt_row[r, sel] = row

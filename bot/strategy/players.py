@@ -49,10 +49,10 @@ def hold_exactly(game: Game, keep: tuple[int, ...]) -> None:
 
 
 class OptimalPlayer:
-    """Maximises the expected final score with the solved table.
+    """Maximises the expected final score with the solved table of the game's preset.
 
-    Under presets the table was not solved for, it still plays by the table's values
-    (a strong approximation), choosing only among the moves the engine allows.
+    Given the official table for a game under another preset, it plays by the official
+    values (an approximation), choosing only among the moves the engine allows.
     """
 
     def __init__(self, table: Table, name: str = "Optimal bot") -> None:
@@ -93,7 +93,8 @@ class OptimalPlayer:
     ) -> Callable[[Dice, int], tuple[Category | None, tuple[int, ...] | None]]:
         """The choices of one turn on ``card``: for dice and rolls left, (box, None) to score
         now or (None, keep) to keep those dice and roll the others."""
-        by_rolls_left = {n: keep_values(self.table, as_official(card), n) for n in (1, 2)}
+        read = as_table_card(self.table, card)
+        by_rolls_left = {n: keep_values(self.table, read, n) for n in (1, 2)}
         space = dice_space()
 
         def choose(dice: Dice, rolls_left: int) -> tuple[Category | None, tuple[int, ...] | None]:
@@ -119,11 +120,21 @@ class OptimalPlayer:
         best: tuple[Category, float] | None = None
         for box in card.options(dice):
             after = card.fill(box, dice)
-            value = after.total + future(self.table, as_official(after))
+            value = after.total + future(self.table, as_table_card(self.table, after))
             if best is None or value > best[1]:
                 best = (box, value)
         assert best is not None
         return best
+
+
+def as_table_card(table: Table, card: Scorecard) -> Scorecard:
+    """The card as ``table`` reads it: itself under the table's preset; read as an official
+    card by the official table (an approximation for another preset)."""
+    if table.rules == card.preset.value:
+        return card
+    if table.rules == Preset.OFFICIAL.value:
+        return as_official(card)
+    raise ValueError(f"a {table.rules} table cannot play a {card.preset.value} card")
 
 
 def as_official(card: Scorecard) -> Scorecard:

@@ -1,9 +1,12 @@
 """The exact solitaire Yahtzee solver: expected final score under optimal play for every
 between-turn state, by backward induction over each turn's roll-keep-roll-keep-roll-score.
 
-A between-turn state is (filled boxes, upper total capped at 63, whether the Yahtzee box
-holds 50). States are solved a whole level at a time (all states with the same number of
-filled boxes), as numpy arrays shaped (dice outcome, state). Within a turn:
+A between-turn state is (filled boxes, upper total capped at 63, a Yahtzee flag). The flag
+is 0 while the Yahtzee box does not hold 50, else 1; under ``bonus-turn`` it is 1 plus the
+bonus turns taken (0 to 3), since the turns used are the boxes filled plus the bonuses
+taken and the game ends after 13 turns. States are solved a whole level at a time (all
+states with the same number of turns used), as numpy arrays shaped (dice outcome, state).
+Within a turn:
 
 - the final roll's value is the best box for it: points + bonuses + the next state's value;
 - the value of keeping some dice is the average over one more die, built up from the full
@@ -11,14 +14,18 @@ filled boxes), as numpy arrays shaped (dice outcome, state). Within a turn:
 - the best keep of a roll is the best of its sub-multisets, built up one die at a time.
 
 Only states that can be reached are solved: the upper total must be a sum the filled upper
-boxes can make. Two rule sets: ``official`` (the forced Joker of the Hasbro rules) and
-``free`` (a later Yahtzee may go in any open box; Full House and the straights score in
-full only when the Yahtzee box and the matching upper box are both filled).
+boxes can make. The rule sets are the engine's presets (``official``, ``relaxed-joker``,
+``bonus-turn``): every roll scores by the engine's ``score``, and what a Yahtzee rolled
+with the Yahtzee box filled may do (the Joker, its bonus, a bonus turn) is asked of the
+engine's ``Scorecard.choices``, state by state. ``free`` (not a preset; a check against a
+published figure) lets a later Yahtzee go in any open box, Full House and the straights
+in full only when the matching upper box is filled too.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, partial
@@ -28,11 +35,16 @@ import numpy.typing as npt
 
 from bot.engine import (
     LOWER,
+    ROUNDS,
     UPPER,
     UPPER_BONUS_POINTS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS_POINTS,
+    YAHTZEE_POINTS,
     Category,
+    Dice,
+    Preset,
+    Scorecard,
     joker_score,
     score,
 )
@@ -52,9 +64,38 @@ MASKS = 1 << BOXES
 UPPER_CAP = UPPER_BONUS_THRESHOLD  # upper totals above it are all alike: capped
 UPPER_BONUS = UPPER_BONUS_POINTS
 YAHTZEE_BONUS = YAHTZEE_BONUS_POINTS
-RULES = ("official", "free")
+#: The rule sets the solver knows: the engine's presets, and ``free`` (a check, not a preset).
+RULES = (*(p.value for p in Preset), "free")
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
+#: How many boxes each mask has filled.
+FILLED = np.array([bin(mask).count("1") for mask in range(MASKS)], dtype=np.intp)
+
+
+def preset_of(rules: str) -> Preset | None:
+    """The engine's preset a rule set is (None for ``free``)."""
+    return None if rules == "free" else Preset(rules)
+
+
+def flag_count(rules: str) -> int:
+    """How many Yahtzee flags a state has under ``rules``: 0 (no 50 in the Yahtzee box) and
+    1, and under a preset with bonus turns one more for each bonus turn a card may take."""
+    preset = preset_of(rules)
+    return 2 + (preset.bonus_turns if preset is not None else 0)
+
+
+def flag_of(rules: str, holds_fifty: bool, bonuses: int) -> int:
+    """A card's Yahtzee flag: 0 unless the Yahtzee box holds 50; then 1, plus the bonus turns
+    taken where they use up turns (under the Joker presets bonuses cost no turn)."""
+    if not holds_fifty:
+        return 0
+    return 1 + bonuses if flag_count(rules) > 2 else 1
+
+
+def turns_used(mask: int | IntArray, flag: int | IntArray) -> IntArray:
+    """Turns a card in state (mask, flag) has played: its filled boxes and its bonus turns."""
+    used: IntArray = FILLED[mask] + np.maximum(0, np.asarray(flag, dtype=np.intp) - 1)
+    return used
 
 
 @dataclass
@@ -68,6 +109,11 @@ class Table:
     rules: str
     value: Array
     square: Array | None = None
+
+    @property
+    def flags(self) -> int:
+        """How many Yahtzee flags its states have (``flag_count``)."""
+        return int(self.value.shape[2])
 
     @property
     def expected_score(self) -> float:
@@ -109,6 +155,92 @@ def score_tables() -> tuple[Array, Array]:
     return plain, joker
 
 
+#: One place a Yahtzee may go, over a batch of states: (box, or None for a bonus turn;
+#: allowed; points with every bonus; next mask, upper total and flag).
+YahtzeeOption = tuple[int | None, npt.NDArray[np.bool_], IntArray, IntArray, IntArray, IntArray]
+
+
+class YahtzeeChoices:
+    """What a Yahtzee rolled with the Yahtzee box filled may do under one rule set, by state:
+    asked of the engine (``Scorecard.choices``) the first time a (mask, flag) needs it, and
+    kept as arrays a batch of states reads at once.
+
+    ``points[flag, face - 1, box, mask]`` is what the box scores (-1: not allowed),
+    ``bonus[...]`` the Yahtzee bonus earned on top; ``turn[flag, face - 1, mask]`` is the
+    bonus of taking a bonus turn (-1: not allowed), which fills no box and adds 1 to the flag.
+    """
+
+    def __init__(self, rules: str) -> None:
+        self.rules = rules
+        flags = flag_count(rules)
+        self.points = np.full((flags, 6, BOXES, MASKS), -1, dtype=np.int16)
+        self.bonus = np.zeros((flags, 6, BOXES, MASKS), dtype=np.int16)
+        self.turn = np.full((flags, 6, MASKS), -1, dtype=np.int16)
+        self.known = np.zeros((flags, MASKS), dtype=bool)
+        self._lock = threading.Lock()  # a solve's two threads may ask at once
+
+    def ensure(self, mask: IntArray, flag: IntArray) -> None:
+        """Learn the states among these that are not known yet."""
+        need = ~self.known[flag, mask]
+        if not need.any():
+            return
+        with self._lock:
+            for m, f in set(zip(mask[need].tolist(), flag[need].tolist(), strict=True)):
+                if not self.known[f, m]:
+                    self._learn(m, f)
+                    self.known[f, m] = True
+
+    def _learn(self, mask: int, flag: int) -> None:
+        preset = preset_of(self.rules)
+        for face in range(1, 7):
+            if preset is None:
+                options = _free_choices(mask, face, flag)
+            else:
+                card = _card_of(preset, mask, flag)
+                if card.is_complete:
+                    return
+                options = [
+                    (None if o.bonus_turn else BOX_ORDER.index(o.category), o.points, o.bonus)
+                    for o in card.choices(Dice([face] * 5))
+                ]
+            for box, points, bonus in options:
+                if box is None:
+                    self.turn[flag, face - 1, mask] = points
+                else:
+                    self.points[flag, face - 1, box, mask] = points
+                    self.bonus[flag, face - 1, box, mask] = bonus
+
+
+def _card_of(preset: Preset, mask: int, flag: int) -> Scorecard:
+    """A card of state (mask, flag) (the points in its boxes do not change what a Yahtzee
+    may do): its boxes filled with 0, 50 in the Yahtzee box if the flag says so."""
+    boxes = {BOX_ORDER[b]: 0 for b in range(BOXES) if mask >> b & 1}
+    if flag:
+        boxes[Category.YAHTZEE] = YAHTZEE_POINTS
+    return Scorecard(preset, boxes, max(0, flag - 1))
+
+
+def _free_choices(mask: int, face: int, flag: int) -> list[tuple[int | None, int, int]]:
+    """``free`` (not a preset, so not the engine's): any open box; Full House and the
+    straights in full only when the upper box of the face is filled; +100 with 50 held."""
+    roll = Dice([face] * 5)
+    own_open = not mask >> (face - 1) & 1
+    out: list[tuple[int | None, int, int]] = []
+    for box, category in enumerate(BOX_ORDER):
+        if mask >> box & 1:
+            continue
+        full = box in (FULL_HOUSE, SMALL, LARGE) and not own_open
+        points = joker_score(category, roll) if full else score(category, roll)
+        out.append((box, points, YAHTZEE_BONUS if flag == 1 else 0))
+    return out
+
+
+@cache
+def yahtzee_choices(rules: str) -> YahtzeeChoices:
+    """The choices of Yahtzees under ``rules``, shared by every solver of those rules."""
+    return YahtzeeChoices(rules)
+
+
 class Solver:
     """One solve: the per-turn computations over batches of states (also used for single
     positions by ``decisions``)."""
@@ -120,34 +252,48 @@ class Solver:
         self.variance = variance
         self.space = dice_space()
         self.plain, self.joker = score_tables()
-        self.value = np.full((MASKS, UPPER_CAP + 1, 2), np.nan) if value is None else value
-        self.square = np.full((MASKS, UPPER_CAP + 1, 2), np.nan) if variance else None
-        full = MASKS - 1
-        self.value[full] = 0.0
-        if self.square is not None:
-            self.square[full] = 0.0
+        self.flags = flag_count(rules)
+        shape = (MASKS, UPPER_CAP + 1, self.flags)
+        self.value = np.full(shape, np.nan) if value is None else value
+        if self.value.shape != shape:
+            raise ValueError(f"a {rules} table is shaped {shape}, not {self.value.shape}")
+        self.square = np.full(shape, np.nan) if variance else None
+        self.choices = yahtzee_choices(rules)
+        for flag in range(self.flags):  # the game is over: nothing more to come
+            over = np.flatnonzero(turns_used(np.arange(MASKS), flag) >= ROUNDS)
+            self.value[over, :, flag] = 0.0
+            if self.square is not None:
+                self.square[over, :, flag] = 0.0
         self.yahtzee_rolls = [
             int(np.flatnonzero(self.space.counts[:, f] == 5)[0]) for f in range(6)
         ]
         self.is_yahtzee = self.plain[YAHTZEE] > 0  # the Yahtzee box scores only five alike
 
-    def run(self, chunk: int = 1024, workers: int = 2) -> Table:
+    def states(self) -> list[tuple[IntArray, IntArray, IntArray]]:
+        """Every reachable state still to play, a level (turns used) at a time from the last
+        turn back to the first, as (masks, uppers, flags)."""
         uppers = reachable_uppers()
-        by_level: dict[int, list[int]] = {}
-        for mask in range(MASKS - 1):
-            by_level.setdefault(bin(mask).count("1"), []).append(mask)
-        for level in range(BOXES - 1, -1, -1):
-            masks, ups, flags = [], [], []
-            for mask in by_level[level]:
-                reach = uppers[mask & 63]
-                for flag in (0, 1) if mask >> YAHTZEE & 1 else (0,):
-                    masks.append(np.full(len(reach), mask, dtype=np.intp))
-                    ups.append(reach)
-                    flags.append(np.full(len(reach), flag, dtype=np.intp))
-            m, u, y = np.concatenate(masks), np.concatenate(ups), np.concatenate(flags)
+        by_turns: dict[int, tuple[list[IntArray], list[IntArray], list[IntArray]]] = {}
+        for mask in range(MASKS):
+            reach = uppers[mask & 63]
+            for flag in range(self.flags) if mask >> YAHTZEE & 1 else (0,):
+                turns = int(turns_used(mask, flag))
+                if turns >= ROUNDS:
+                    continue
+                masks, ups, flags = by_turns.setdefault(turns, ([], [], []))
+                masks.append(np.full(len(reach), mask, dtype=np.intp))
+                ups.append(reach)
+                flags.append(np.full(len(reach), flag, dtype=np.intp))
+        return [
+            (np.concatenate(m), np.concatenate(u), np.concatenate(f))
+            for _, (m, u, f) in sorted(by_turns.items(), reverse=True)
+        ]
+
+    def run(self, chunk: int = 1024, workers: int = 2) -> Table:
+        for m, u, y in self.states():
             # Chunks small enough for the CPU cache; numpy releases the GIL in the heavy
             # operations, so two threads keep both cores busy. A level only reads the
-            # levels below it and each chunk writes its own states.
+            # levels after it and each chunk writes its own states.
             slices = [slice(start, start + chunk) for start in range(0, len(m), chunk)]
             if workers > 1 and len(slices) > 1:
                 with ThreadPoolExecutor(workers) as pool:
@@ -211,6 +357,7 @@ class Solver:
             else:
                 closed = np.where(open_, 0.0, -np.inf)
                 if box == YAHTZEE:
+                    # An open Yahtzee box: the flag is 0, and 50 there makes it 1.
                     v0, w0 = self._future(nxt, up, np.zeros_like(flag))
                     v1, w1 = self._future(nxt, up, np.ones_like(flag))
                     v0, v1 = np.where(open_, v0, 0.0) + closed, np.where(open_, v1, 0.0) + closed
@@ -237,84 +384,80 @@ class Solver:
                 better = total > best
                 np.copyto(best, total, where=better)
                 np.copyto(best_sq, np.broadcast_to(square, best.shape), where=better)  # type: ignore[arg-type]
-        self._jokers(mask, up, flag, best, best_sq)
+        self._yahtzees(mask, up, flag, best, best_sq)
         return best, best_sq
 
-    def _jokers(
+    def _yahtzees(
         self, mask: IntArray, up: IntArray, flag: IntArray, best: Array, best_sq: Array | None
     ) -> None:
-        """Yahtzees rolled with the Yahtzee box filled: the Joker rules and the +100."""
+        """Yahtzees rolled with the Yahtzee box filled: what the engine lets them do (the
+        Joker and its +100, or a bonus turn) instead of the plain scores."""
         filled_y = ((mask >> YAHTZEE) & 1) == 1
         if not filled_y.any():
             return
         sel = np.flatnonzero(filled_y)
         m, u, fl = mask[sel], up[sel], flag[sel]
-        lower_open = np.zeros(len(sel), dtype=bool)
-        for box in LOWER_BOXES:
-            lower_open |= ((m >> box) & 1) == 0
-        extra = np.where(fl == 1, YAHTZEE_BONUS, 0).astype(float)
+        self.choices.ensure(m, fl)
         for face in range(1, 7):
-            r = self.yahtzee_rolls[face - 1]
-            own_open = ((m >> (face - 1)) & 1) == 0
             value = np.full(len(sel), -np.inf)
             square = np.zeros(len(sel))
-            for box in range(BOXES):
-                allowed, points_arr = self._joker_box(box, m, face, own_open, lower_open)
-                if not allowed.any():
-                    continue
-                nxt = m | (1 << box)
-                if box < UPPER_BOXES:
-                    up2 = np.minimum(UPPER_CAP, u + points_arr.astype(np.intp))
-                    bonus = np.where((u < UPPER_CAP) & (up2 >= UPPER_CAP), UPPER_BONUS, 0)
-                else:
-                    up2, bonus = u, np.zeros(len(sel), dtype=np.intp)
-                v, w = self._future(
-                    np.where(allowed, nxt, MASKS - 1), np.where(allowed, up2, 0), fl
-                )
-                gain = points_arr + bonus + extra
+            for box, allowed, gain, nxt, up2, fl2 in self.yahtzee_options(m, u, fl, face):
+                del box
+                v, w = self._future(nxt, up2, fl2)
                 total = np.where(allowed, gain + v, -np.inf)
                 better = total > value
                 value = np.where(better, total, value)
                 if w is not None:
                     square = np.where(better, gain * gain + 2 * gain * v + w, square)
+            r = self.yahtzee_rolls[face - 1]
             best[r, sel] = value
             if best_sq is not None:
                 best_sq[r, sel] = square
 
-    def _joker_box(
-        self, box: int, mask: IntArray, face: int, own_open: npt.NDArray[np.bool_],
-        lower_open: npt.NDArray[np.bool_],
-    ) -> tuple[npt.NDArray[np.bool_], Array]:  # fmt: skip
-        """Whether a Yahtzee of ``face`` used as a Joker may go in ``box`` on cards ``mask``
-        (the Yahtzee box filled), and for how many points."""
-        r = self.yahtzee_rolls[face - 1]
-        open_ = ((mask >> box) & 1) == 0
-        if self.rules == "official":
-            if box < UPPER_BOXES:
-                # step 1: the own upper box; step 3: any upper box, when no lower is open
-                allowed = open_ & ((box == face - 1) | (~own_open & ~lower_open))
-            else:
-                allowed = open_ & ~own_open  # step 2
-            points = self.joker[box, r] if box >= UPPER_BOXES else self.plain[box, r]
-            return allowed, np.full(len(mask), points)
-        # free choice: full Joker value only when the own upper box is filled
-        if box in (FULL_HOUSE, SMALL, LARGE):
-            return open_, np.where(own_open, self.plain[box, r], self.joker[box, r])
-        return open_, np.full(len(mask), self.plain[box, r])
-
-    def joker_options(self, mask: int, face: int) -> dict[int, int]:
-        """The boxes (and points) a Yahtzee of ``face`` may be scored in on a card whose
-        filled boxes are ``mask`` and whose Yahtzee box is filled: what the solve uses."""
-        m = np.array([mask], dtype=np.intp)
-        own_open = ((m >> (face - 1)) & 1) == 0
-        lower_open = np.zeros(1, dtype=bool)
-        for box in LOWER_BOXES:
-            lower_open |= ((m >> box) & 1) == 0
-        options = {}
+    def yahtzee_options(
+        self, mask: IntArray, up: IntArray, flag: IntArray, face: int
+    ) -> list[YahtzeeOption]:
+        """For a Yahtzee of ``face`` on states whose Yahtzee box is filled (``ensure``d):
+        each box it may go in (None: a bonus turn) as (box, allowed, points with every bonus,
+        next mask, next upper total, next flag); where not allowed, the next state is a
+        harmless one to read."""
+        c = self.choices
+        out: list[YahtzeeOption] = []
         for box in range(BOXES):
-            allowed, points = self._joker_box(box, m, face, own_open, lower_open)
-            if allowed[0]:
-                options[box] = int(points[0])
+            points = c.points[flag, face - 1, box, mask].astype(np.intp)
+            allowed = points >= 0
+            if not allowed.any():
+                continue
+            points = np.where(allowed, points, 0)
+            nxt = np.where(allowed, mask | (1 << box), MASKS - 1)
+            if box < UPPER_BOXES:
+                up2 = np.minimum(UPPER_CAP, up + points)
+                bonus = np.where((up < UPPER_CAP) & (up2 >= UPPER_CAP), UPPER_BONUS, 0)
+                up2 = np.where(allowed, up2, 0)
+            else:
+                up2, bonus = up, np.zeros(len(mask), dtype=np.intp)
+            gain = points + bonus + c.bonus[flag, face - 1, box, mask]
+            out.append((box, allowed, gain, nxt, up2, flag))
+        turn = c.turn[flag, face - 1, mask].astype(np.intp)
+        allowed = turn >= 0
+        if allowed.any():
+            out.append((None, allowed, np.where(allowed, turn, 0), mask, up,
+                        np.where(allowed, flag + 1, flag)))  # fmt: skip
+        return out
+
+    def joker_options(self, mask: int, face: int, flag: int = 1) -> dict[int | None, int]:
+        """The boxes (and points, without the bonus) a Yahtzee of ``face`` may be scored in
+        on a card whose filled boxes are ``mask`` (the Yahtzee box among them), with Yahtzee
+        flag ``flag``: what the solve uses. None is a bonus turn."""
+        m, f = np.array([mask], dtype=np.intp), np.array([flag], dtype=np.intp)
+        self.choices.ensure(m, f)
+        options: dict[int | None, int] = {
+            box: int(self.choices.points[flag, face - 1, box, mask])
+            for box in range(BOXES)
+            if self.choices.points[flag, face - 1, box, mask] >= 0
+        }
+        if self.choices.turn[flag, face - 1, mask] >= 0:
+            options[None] = int(self.choices.turn[flag, face - 1, mask])
         return options
 
     def reroll(self, after: Array, after_sq: Array | None) -> tuple[Array, Array | None]:
@@ -373,5 +516,5 @@ def _average_rows(table: Array, index: IntArray, children: IntArray) -> None:
 
 
 def solve(rules: str = "official", variance: bool = False) -> Table:
-    """Solve every reachable state under ``rules`` ('official' or 'free')."""
+    """Solve every reachable state under ``rules`` (a preset's name, or 'free')."""
     return Solver(rules, variance).run()

@@ -19,11 +19,15 @@ from typing import Any
 import numpy as np
 
 from .distribution import LENGTH, QUANTUM, Distributions, solve_distributions
-from .solver import BOXES, MASKS, UPPER_CAP, Table, solve
+from .solver import BOXES, MASKS, UPPER_CAP, Table, flag_count, solve
 
 MAGIC = b"YAHTZEE-STRATEGY\n"
 FORMAT = 1
-SHAPE = (MASKS, UPPER_CAP + 1, 2)
+
+
+def shape_of(rules: str) -> tuple[int, int, int]:
+    """The table's shape under ``rules``: (filled boxes, upper total, Yahtzee flag)."""
+    return (MASKS, UPPER_CAP + 1, flag_count(rules))
 
 
 class TableFileError(ValueError):
@@ -31,7 +35,7 @@ class TableFileError(ValueError):
 
 
 def table_path(folder: Path, rules: str) -> Path:
-    """Where the table for ``rules`` lives in ``folder``."""
+    """Where the table for ``rules`` (a preset's name) lives in ``folder``: one file each."""
     return folder / f"strategy-{rules}-v{FORMAT}.bin"
 
 
@@ -41,7 +45,7 @@ def save(table: Table, path: Path) -> None:
     header = {
         "format": FORMAT,
         "rules": table.rules,
-        "shape": list(SHAPE),
+        "shape": list(shape_of(table.rules)),
         "expected_score": table.expected_score,  # the empty card's value in full precision
     }
     _write(path, MAGIC, header, payload)
@@ -89,9 +93,9 @@ def load(path: Path, rules: str) -> Table:
     header, payload = _read(
         path, MAGIC, "strategy table",
         lambda h: h.get("format") == FORMAT and h.get("rules") == rules
-        and h.get("shape") == list(SHAPE),
+        and h.get("shape") == list(shape_of(rules)),
     )  # fmt: skip
-    value = np.frombuffer(payload, dtype="<f4").astype(np.float64).reshape(SHAPE)
+    value = np.frombuffer(payload, dtype="<f4").astype(np.float64).reshape(shape_of(rules))
     if isinstance(header.get("expected_score"), float):
         value[0, 0, 0] = header["expected_score"]
     return Table(rules, value)
@@ -164,7 +168,7 @@ def load_distributions(path: Path, rules: str) -> Distributions:
         dtype = np.dtype(kind)
         arrays.append(np.frombuffer(raw, dtype=dtype, count=size, offset=at).copy())
         at += size * dtype.itemsize
-    arrays[0] = arrays[0].reshape(SHAPE)
+    arrays[0] = arrays[0].reshape(shape_of(rules))
     ids, offset, lo, width, wide, steps8, steps16 = arrays
     open_boxes = int(header["open_boxes"])
     return Distributions(rules, open_boxes, ids, offset, lo, width, wide, steps8, steps16)

@@ -11,7 +11,8 @@ import pytest
 import bot.strategy.analyst as analyst_module
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
-from bot.strategy.table_file import distributions_path
+from bot.strategy import Table
+from bot.strategy.table_file import distributions_path, save, table_path
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -353,3 +354,41 @@ async def test_the_daily_challenge(
     daily_board = await fake.slash(ann, channel, "yahtzee daily-board")
     assert daily_board.response is not None
     assert "Ann" in daily_board.response["embeds"][0]["description"]
+
+
+async def test_a_hint_under_bonus_turn_names_the_bonus_turn_when_it_is_legal(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, bonus_turn_values: Table,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    """A solo game under ``bonus-turn``: 50 in Yahtzee, then five sixes again: the hint
+    offers the bonus turn with its value (first: 100 now and eleven turns to come), and the
+    menu marks it; taken, the next hint (no Yahtzee) offers none."""
+    save(bonus_turn_values, table_path(tmp_path / "data", "bonus-turn"))
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    assert await bot.analyst.wait_for("bonus-turn") is not None
+    await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
+    await fake.click(ann, fake.last(channel), "Start")
+    board = await live_board(fake, channel)
+    await play_turn(fake, dice, ann, channel, [[6, 6, 6, 6, 6]], "yahtzee")
+    board = await live_board(fake, channel)
+    dice.extend([6, 6, 6, 6, 6])
+    await fake.click(ann, board, "Roll")
+    hint = await fake.click(ann, board, "Hint")
+    lines = hint.ephemeral_text.splitlines()
+    assert lines[0].startswith("Best choices for 6-6-6-6-6 (roll 1 of 3)"), lines
+    assert lines[1].startswith("1. Take the bonus turn now (+100): **"), lines
+    marked = [
+        o for o in _menu(fake.messages[board["id"]])["options"]
+        if "Best move" in (o.get("description") or "")
+    ]  # fmt: skip
+    assert [o["value"] for o in marked] == ["yahtzee"]
+    await fake.choose(ann, board, "yahtzee")
+    await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
+    board = await live_board(fake, channel)
+    dice.extend([1, 2, 3, 4, 6])
+    await fake.click(ann, board, "Roll")
+    hint = await fake.click(ann, board, "Hint")
+    assert hint.ephemeral_text.startswith("Best choices for 1-2-3-4-6"), hint.ephemeral_text
+    assert "bonus turn" not in hint.ephemeral_text

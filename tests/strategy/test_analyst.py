@@ -200,3 +200,26 @@ def test_a_container_over_its_limit_has_nothing(tmp_path: Path) -> None:
     proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/")
     cgroup_files(cgroup, memory_max=str(256 * MiB), memory_current=str(260 * MiB))
     assert available_memory(proc, cgroup) == 0
+
+
+async def test_each_presets_table_is_loaded_and_valued_in_the_process(
+    official_values: Table, bonus_turn_values: Table, tmp_path: Path
+) -> None:
+    """With both files saved, the Analyst loads the bonus-turn table after the official one,
+    and its process values a bonus-turn game by it (reading it from its own file)."""
+    save(bonus_turn_values, table_path(tmp_path, "bonus-turn"))
+    analyst = await started(official_values, tmp_path)
+    try:
+        assert await analyst.wait_for("bonus-turn") is not None
+        table = analyst.table_for("bonus-turn")
+        assert table is not None and table.rules == "bonus-turn"
+        game = Game([("1", "Ann")], "bonus-turn", ScriptedDice([6, 6, 6, 6, 6] * 2))
+        game.roll("1")
+        game.score("1", Category.YAHTZEE)
+        game.roll("1")  # five sixes again: the bonus turn is legal
+        ranked = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
+        assert ranked[0].bonus_turn
+        assert await analyst.choices(game, 3) == ranked[:3]
+        assert await worker_pid(analyst) != os.getpid()
+    finally:
+        analyst.close()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from itertools import combinations_with_replacement
 
+import pytest
+
 from bot.engine import UPPER, Category, Preset, Scorecard, score
 from bot.strategy import Table, supports
 from bot.strategy.decisions import best_box, evaluate, stop_now
@@ -63,9 +65,36 @@ def test_joker_choices_match_the_engine_on_every_card() -> None:
     assert checked == 4095 * 6
 
 
-def test_only_the_official_preset_has_exact_values() -> None:
+def test_every_preset_has_exact_values() -> None:
     assert supports(Preset.OFFICIAL) and supports("official")
-    assert not supports(Preset.RELAXED_JOKER) and not supports("bonus-turn")
+    assert supports(Preset.RELAXED_JOKER) and supports("bonus-turn")
+
+
+@pytest.mark.parametrize("preset", list(Preset))
+def test_yahtzee_choices_are_the_engines_under_every_preset(preset: Preset) -> None:
+    """Cards of 200 random sets of filled boxes with the Yahtzee box among them, each flag,
+    each face: the boxes the solver lets the Yahtzee go in (None: a bonus turn), with their
+    points, are the engine's options on a card with those boxes (its points in them and its
+    bonuses as the flag says)."""
+    rng = random.Random(44)
+    solver = Solver(preset.value, variance=False)
+    for _ in range(200):
+        mask = rng.randrange(MASKS) | 1 << YAHTZEE
+        for flag in range(solver.flags):
+            filled = {BOX_ORDER[b]: 0 for b in range(BOXES) if mask >> b & 1}
+            for c in UPPER:
+                if c in filled:
+                    filled[c] = c.face * rng.randint(0, 5)  # type: ignore[operator]
+            filled[Category.YAHTZEE] = 50 if flag else 0
+            card = Scorecard(preset, filled, max(0, flag - 1))
+            if card.is_complete:
+                continue
+            for face in range(1, 7):
+                engine = {
+                    None if o.bonus_turn else BOX_ORDER.index(o.category): o.points
+                    for o in card.choices([face] * 5)
+                }
+                assert solver.joker_options(mask, face, flag) == engine, (mask, flag, face)
 
 
 def random_position(rng: random.Random, filled: float) -> tuple[Scorecard, list[int]]:

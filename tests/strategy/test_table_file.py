@@ -79,3 +79,24 @@ def test_command_prints_the_expected_score_last(official: Table, tmp_path: Path)
     assert lines[0].startswith("loaded ")
     assert lines[-1] == f"expected score (official): {official.expected_score:.6f}"
     assert lines[-1] == "expected score (official): 254.587729"
+
+
+def test_command_prints_each_presets_value(
+    official_values: Table, relaxed_joker_values: Table, bonus_turn_values: Table,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    """``--preset all`` loads each preset's own file and prints each one's value."""
+    for table in (official_values, relaxed_joker_values, bonus_turn_values):
+        save(table, table_path(tmp_path, table.rules))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.strategy", "--data", str(tmp_path), "--preset", "all"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    lines = done.stdout.strip().splitlines()
+    assert [line for line in lines if line.startswith("expected score")] == [
+        "expected score (official): 254.587729",
+        "expected score (relaxed-joker): 254.589097",
+        "expected score (bonus-turn): 252.001814",
+    ]
+    assert all(line.startswith("loaded ") for line in lines[::2])
+    assert (tmp_path / "strategy-bonus-turn-v1.bin").exists()
