@@ -198,6 +198,8 @@ class Lobby:
         async def work() -> GameRow:
             row = await self.core.row(game_id)
             self._require_lobby(row)
+            if user_id != row.host_id and not any(uid == user_id for uid, _ in row.players):
+                raise Refusal("Only the host can cancel this lobby.")  # Leave: not theirs
             if user_id != row.host_id:
                 raise Refusal(
                     "Only the host can cancel this lobby. You can press {leave} instead.",

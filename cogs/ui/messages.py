@@ -551,9 +551,9 @@ def summary_embed(
             who=who,
             said=text,
         )
-    elif timed_out:
+    elif timed_out:  # scratch (or skip seat): not "played for them", the other choice's name
         text = "\N{ALARM CLOCK} " + _(
-            "Time ran out, so the turn was played for them: {said}", said=text
+            "Time ran out: the box worth least was scored. {said}", said=text
         )
         if away:
             text += " " + _(

@@ -237,3 +237,28 @@ async def test_a_turn_that_runs_out_is_played_as_the_optimal_bot_would(
     menu = await settings_menu(fake, mod, channel)
     shown = {f["name"]: f["value"] for f in menu["embeds"][0]["fields"]}
     assert shown["When time runs out"] == "Play for them"
+
+
+async def test_a_scratched_turn_is_not_said_to_be_played_for_them(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found in issue 41's play-through: on a server that chose Scratch, a timeout scores the
+    box worth least (by hand: 6-5-1-5-5 is worth 0 in Twos, the first such box), and the
+    board says so; it does not say the turn was "played for them", the name of the other
+    choice (the Optimal bot's play), which a player then believes happened."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    bot = await start_bot()
+    menu = await settings_menu(fake, mod, channel)
+    await fake.choose_in(mod, menu, 2, "scratch")
+    await fake.slash(ann, channel, "yahtzee autoroll", setting="on")
+    dice.extend([6, 5, 1, 5, 5])
+    await open_game(fake, channel, ann, bob)
+    board = fake.live_boards(channel)[-1]
+    clock.advance(300)
+    assert await tick(bot, fake) == 1
+    said = plain_dice(fake.messages[board["id"]]["embeds"][0]["description"])
+    assert "scored **0** in **Twos** with 6-5-1-5-5" in said, said
+    assert "played for them" not in said, said
+    assert "Time ran out: the box worth least was scored." in said, said

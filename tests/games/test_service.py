@@ -154,6 +154,22 @@ async def test_only_the_host_starts_and_cancels(service: GameService) -> None:
         await service.lobby.join(row.id, 2, "Bob")
 
 
+async def test_cancel_by_someone_not_seated_does_not_tell_them_to_leave(
+    service: GameService,
+) -> None:
+    """Found in issue 41's play-through: a member who is not in the lobby (never joined, or
+    left) pressing Cancel was told "You can press Leave instead", which does nothing for
+    them; a seated player is still pointed at Leave."""
+    row = await service.lobby.open_lobby(1, CHANNEL, 1, "Ann", "official")
+    await service.lobby.join(row.id, 2, "Bob")
+    with pytest.raises(Refusal) as seated:
+        await service.lobby.cancel(row.id, 2)
+    assert "Leave" in str(seated.value), seated.value
+    with pytest.raises(Refusal) as stranger:
+        await service.lobby.cancel(row.id, 3)
+    assert str(stranger.value) == "Only the host can cancel this lobby.", stranger.value
+
+
 async def test_a_non_player_click_is_refused_and_changes_nothing(
     service: GameService, dice: ScriptedDice
 ) -> None:
