@@ -69,17 +69,26 @@ def check_member_may_post(
     parent's)."""
     if in_thread is None:
         in_thread = isinstance(interaction.channel, discord.Thread)
-    permissions = interaction.permissions
-    if in_thread and not permissions.send_messages_in_threads:
+    if member_may_post(interaction, in_thread):
+        return
+    if in_thread:
         raise Refusal(
             "You may not send messages in this thread, so I won't post in it for you. Ask a "
             "server admin for Send Messages in Threads, or play where you can write."
         )
-    if not in_thread and not permissions.send_messages:
-        raise Refusal(
-            "You may not send messages in this channel, so I won't post in it for you. Ask "
-            "a server admin for Send Messages, or play in a channel where you can write."
-        )
+    raise Refusal(
+        "You may not send messages in this channel, so I won't post in it for you. Ask "
+        "a server admin for Send Messages, or play in a channel where you can write."
+    )
+
+
+def member_may_post(interaction: discord.Interaction[Any], in_thread: bool) -> bool:
+    """Whether the member may send messages where a post for them would go: Send Messages,
+    or Send Messages in Threads in a thread (their own permissions, overwrites applied)."""
+    permissions = interaction.permissions
+    if in_thread:
+        return permissions.send_messages_in_threads
+    return permissions.send_messages
 
 
 def display_name(user: discord.abc.User) -> str:

@@ -37,6 +37,7 @@ from .shared import (
     check_permissions,
     display_name,
     leaderboard_page,
+    member_may_post,
     send_hint,
     send_stats,
 )
@@ -368,10 +369,11 @@ class Yahtzee(
         assert interaction.channel_id is not None
         row = await self.games.tracking.live_game(interaction.channel_id)
         _ = private(interaction)
-        if all(uid != interaction.user.id for uid, _name in row.players):
+        seated = any(uid == interaction.user.id for uid, _name in row.players)
+        if not seated or not member_may_post(interaction, row.thread_id is not None):
+            # a spectator, or a player who may not write here: a copy only they see
             await self._private_board(interaction, row)
             return
-        check_member_may_post(interaction, in_thread=row.thread_id is not None)
         self.publisher.pace.check(interaction.user.id, "board", row.id)
         self.publisher.pace.used(interaction.user.id, "board", row.id)
         await answers.send(interaction, _("Here it is again, at the bottom."), ephemeral=True)

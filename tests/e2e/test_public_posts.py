@@ -45,7 +45,8 @@ async def test_a_member_who_may_not_write_gets_nothing_posted_for_them(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:
     """Without Send Messages a member's /yahtzee start and daily are refused privately, with
-    what to do; in a game's thread, without Send Messages in Threads, so is /yahtzee board."""
+    what to do; in a game's thread, without Send Messages in Threads, a player's /yahtzee
+    board is a copy only they see (as a spectator's), nothing posted for them."""
     ann, bob, mute = fake.user("Ann"), fake.user("Bob"), fake.user("Mute")
     channel = fake.channel("general")
     await start_bot()
@@ -62,8 +63,10 @@ async def test_a_member_who_may_not_write_gets_nothing_posted_for_them(
     (thread,) = fake.threads(channel)
     fake.deny_member(channel, bob, SEND_MESSAGES_IN_THREADS)  # the parent's overwrite
     posted = len(fake.channel_messages(thread["id"]))
-    refused = await fake.slash(bob, thread["id"], "yahtzee board")
-    assert "You may not send messages in this thread" in refused.ephemeral_text
+    copied = await fake.slash(bob, thread["id"], "yahtzee board")  # a copy only Bob sees
+    copy = copied.response
+    assert copy is not None and copy["flags"] & 64 and copy["embeds"], copy
+    assert "Only you see this copy" in copy["content"]
     assert len(fake.channel_messages(thread["id"])) == posted
     again = await fake.slash(ann, thread["id"], "yahtzee board")  # Ann may
     assert "Here it is again" in again.ephemeral_text
