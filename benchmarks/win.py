@@ -59,7 +59,8 @@ class SeatDice(DailyDice):
 
     def faces(self, turn: int, roll: int) -> tuple[int, ...]:
         # The SHA-256 of the seed, the seat, the turn and the roll: the faces the daily dice
-        # gave before they took a key, so a seed is the same game as in the README's figures.
+        # gave before they took a key, so a seed is the same game as in the figures of
+        # docs/performance.md.
         assert self.game is not None
         text = f"yahtzee-daily:{self.day}:{self.game.current}:{turn}:{roll}"
         digest = hashlib.sha256(text.encode()).digest()

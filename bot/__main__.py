@@ -113,7 +113,7 @@ def backup(target: str) -> int:
     if is_postgres_url(values.get("DATABASE_URL", "").strip()):
         print(
             "error: the games are in PostgreSQL (DATABASE_URL): back them up with pg_dump "
-            "(see the README's Backups), not with this command.",
+            "(see docs/operating.md, Backups), not with this command.",
             file=sys.stderr,
         )
         return 2

@@ -1,5 +1,5 @@
-"""The README's service steps and deploy/yahtzee-bot.service: the token's file private, the
-bot able to write its data folder and nothing else."""
+"""The service steps of docs/operating.md and deploy/yahtzee-bot.service: the token's file
+private, the bot able to write its data folder and nothing else."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ def unit() -> configparser.SectionProxy:
 
 
 def systemd_steps() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("**systemd.**")
-    block = re.search(r"```sh\n(.*?)```", readme[start:], re.S)
+    manual = (ROOT / "docs" / "operating.md").read_text(encoding="utf-8")
+    start = manual.index("**systemd.**")
+    block = re.search(r"```sh\n(.*?)```", manual[start:], re.S)
     assert block is not None
     return block.group(1)
 
@@ -39,7 +39,7 @@ def test_the_unit_writes_only_its_data_folder() -> None:
     assert service["NoNewPrivileges"] == "true" and service["PrivateTmp"] == "true"
 
 
-def test_the_readme_steps_keep_the_token_private_and_the_code_the_bots_readonly() -> None:
+def test_the_service_steps_keep_the_token_private_and_the_code_the_bots_readonly() -> None:
     """.env is made 0600 for the bot's user; the code is not handed to that user."""
     steps = systemd_steps()
     assert re.search(r"install -m 600 -o yahtzee -g yahtzee \S+ \.env", steps), steps

@@ -138,7 +138,7 @@ async def test_a_backup_refuses_an_existing_partial_file(tmp_path: Path) -> None
 @pytest.mark.sqlite_only
 async def test_a_restored_backup_rolls_the_same_daily_challenge(tmp_path: Path) -> None:
     """The daily's key is in the database: a backup taken by the command and copied back
-    (the README's restore) gives the same day the same dice, so tries before and after a
+    (docs/operating.md's restore) gives the same day the same dice, so tries before and after a
     restore are on one challenge."""
     live = tmp_path / "data" / "yahtzee.sqlite3"
     clock = FakeClock()

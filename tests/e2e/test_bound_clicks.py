@@ -31,7 +31,7 @@ def game_rows(path: Path) -> dict[int, tuple[int, int, str]]:
 
 
 def restore(backup: Path, database: Path) -> None:
-    """What the README tells an operator: the bot stopped, the copy over the file (its
+    """What docs/operating.md tells an operator: the bot stopped, the copy over the file (its
     ``-wal`` and ``-shm`` gone)."""
     for extra in ("-wal", "-shm"):
         Path(f"{database}{extra}").unlink(missing_ok=True)

@@ -101,15 +101,16 @@ def test_a_hold_changes_nothing_in_the_picture() -> None:
 
 
 def test_the_docs_say_holds_are_on_the_buttons_not_in_the_picture() -> None:
-    """The picture shows no holds (above), so the README and the renderer's manual may not
-    say that held dice sit lower with a padlock in it."""
+    """The picture shows no holds (above), so the README, the players' manual and the
+    renderer's manual may not say that held dice sit lower with a padlock in it."""
     root = Path(__file__).resolve().parents[2]
-    for doc in ("README.md", "docs/rendering.md"):
+    for doc in ("README.md", "docs/playing.md", "docs/rendering.md"):
         text = " ".join((root / doc).read_text().split())
         assert "sit lower" not in text and "set lower on the felt" not in text, doc
         assert "dice held](docs/images/turn-2-seats" not in text, doc
-    readme = " ".join((root / "README.md").read_text().split())
-    assert "which are held is on the die buttons" in readme
+        assert "dice held](images/turn-2-seats" not in text, doc
+    playing = " ".join((root / "docs" / "playing.md").read_text().split())
+    assert "which are held is on the die buttons" in playing
 
 
 def _cell_ink(
