@@ -265,6 +265,17 @@ class Reads:
         )
         return [_game(r) for r in rows]
 
+    def live_games_after(self, after: int, limit: int) -> Plan[list[GameRow]]:
+        """A page of the lobbies and running games: the first ``limit`` whose id is above
+        ``after``, in id order (a sweep reads them page by page, each through the
+        games_live index from where the last one ended)."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return [_game(r) for r in rows]
+
     def games_by_status(self) -> Plan[dict[str, int]]:
         """How many games are in each status (lobby, active, finished, abandoned,
         cancelled), without reading the games: the ended ones as the database counts them
