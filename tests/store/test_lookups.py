@@ -226,8 +226,7 @@ async def test_no_lookup_scans_the_games(db_path: Path, plan: Any) -> None:
             scans = [
                 s
                 for s in steps
-                if s.startswith("SCAN games")
-                and "INDEX" not in s
+                if (s.startswith("SCAN games") and "INDEX" not in s)
                 or "INTEGER PRIMARY KEY (rowid>" in s  # every game above an id
             ]
             assert scans == [], (query.sql, steps)
