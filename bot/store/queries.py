@@ -312,6 +312,16 @@ class Reads:
         )
         return _game(row) if row else None
 
+    def last_live_daily_start(self, day: str) -> Plan[str | None]:
+        """When the latest try of a day's challenge still in progress started (the try made
+        last starts last), or None if none is: while one is, that day's dice are in play."""
+        row = yield from _one(
+            "SELECT COALESCE(last_move_at, created_at) FROM games "
+            "WHERE status IN ('lobby', 'active') AND daily = ? ORDER BY id DESC LIMIT 1",
+            (day,),
+        )
+        return str(row[0]) if row else None
+
     def live_games_of(self, user_id: int) -> Plan[int]:
         """How many lobbies and running games seat a member (one scan of the live games)."""
         row = yield from _one(
