@@ -131,6 +131,11 @@ class Clicks(commands.Cog):
         user = interaction.user
         if action == "start":
             await check_permissions(self.games, interaction)
+            # the game's board is posted for its host: in a thread of its own in thread mode
+            threads = (
+                await self.games.servers.server_settings(interaction.guild_id or 0)
+            ).use_threads
+            check_member_may_post(interaction, True if threads else None)
             pictures = interaction.app_permissions.attach_files
             board = await self.games.lobby.begin(game_id, user.id, pictures)
             await answers.edit(interaction, **lobby_edit(board.row))

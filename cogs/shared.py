@@ -67,10 +67,17 @@ def check_member_may_post(
     (``in_thread``; default: where the interaction came from). The interaction carries the
     member's own permissions in its channel, overwrites applied (a thread's are its
     parent's)."""
+    here_thread = isinstance(interaction.channel, discord.Thread)
     if in_thread is None:
-        in_thread = isinstance(interaction.channel, discord.Thread)
+        in_thread = here_thread
     if member_may_post(interaction, in_thread):
         return
+    if in_thread and not here_thread:
+        raise Refusal(  # a game's thread, made off this channel
+            "You may not send messages in this channel's threads, where the game is played, "
+            "so I won't post there for you. Ask a server admin for Send Messages in "
+            "Threads, or play where you can write."
+        )
     if in_thread:
         raise Refusal(
             "You may not send messages in this thread, so I won't post in it for you. Ask a "

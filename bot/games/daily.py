@@ -8,10 +8,10 @@ from datetime import UTC, date, datetime, timedelta
 
 from bot.store import DailyEntry, DailyTaken, GameStatus
 
-from .core import LOBBY_TIMEOUT, Core, player_id, stamp
+from .core import IDLE_LIMIT, LOBBY_TIMEOUT, Core, player_id, stamp
 from .lobby import Lobby
 from .replay import Turn
-from .results import Board, Refusal
+from .results import Board, Refusal, moment
 from .tracking import Tracking
 
 
@@ -85,15 +85,29 @@ class Daily:
         return await self.core.store.daily_entry(game_id)
 
     async def daily_replay(self, game_id: int, user_id: int) -> list[Turn]:
-        """A finished daily challenge told turn by turn. While its day's challenge is still
-        on, only to the player who played it: the replay shows the day's dice."""
+        """A finished daily challenge told turn by turn. While any try of its day can still
+        be played, only to the player who played it: the replay shows the day's dice, and a
+        try started late in the day runs on into the next (``IDLE_LIMIT`` from its start)."""
         row = await self.core.row(game_id)
         if row.daily is None or row.status != GameStatus.FINISHED:
             raise Refusal("Only a finished daily challenge can be replayed.")
         played = any(player_id(uid) == player_id(user_id) for uid, _ in row.players)
-        if row.daily >= self.today() and not played:
+        if played:
+            return await self.tracking.story(game_id)
+        if row.daily >= self.today():  # a try may still start at the day's last second
+            latest = self.next_day_at() + IDLE_LIMIT
             raise Refusal(
-                "This replay shows today's dice: it opens to everyone when the day's challenge "
-                "is over. Play yours with /yahtzee daily."
+                "This replay shows today's dice: it opens to everyone once every try of "
+                "today's challenge is over, <t:{at}:R> at the latest. Play yours with "
+                "/yahtzee daily.",
+                at=int(latest.timestamp()),
+            )
+        started = moment(await self.core.store.last_live_daily_start(row.daily))
+        if started is not None:
+            raise Refusal(
+                "This replay shows the dice of {day}, and a try of that day is still being "
+                "played: it opens to everyone once it is over, <t:{at}:R> at the latest.",
+                day=date.fromisoformat(row.daily),  # as the reader's language writes a day
+                at=int((started + IDLE_LIMIT).timestamp()),
             )
         return await self.tracking.story(game_id)

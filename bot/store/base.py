@@ -185,6 +185,16 @@ class Store(abc.ABC):
         """Every lobby and running game."""
         return await self.read(_READS.live_games())
 
+    async def live_games_after(self, after: int, limit: int) -> list[GameRow]:
+        """A page of the lobbies and running games: the first ``limit`` whose id is above
+        ``after``, in id order."""
+        return await self.read(_READS.live_games_after(after, limit))
+
+    async def last_live_daily_start(self, day: str) -> str | None:
+        """When the latest try of a day's challenge still in progress started, or None if
+        none is."""
+        return await self.read(_READS.last_live_daily_start(day))
+
     async def live_games_of(self, user_id: int) -> int:
         """How many lobbies and running games seat a member (one scan of the live games)."""
         return await self.read(_READS.live_games_of(user_id))

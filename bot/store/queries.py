@@ -265,6 +265,17 @@ class Reads:
         )
         return [_game(r) for r in rows]
 
+    def live_games_after(self, after: int, limit: int) -> Plan[list[GameRow]]:
+        """A page of the lobbies and running games: the first ``limit`` whose id is above
+        ``after``, in id order (a sweep reads them page by page, each through the
+        games_live index from where the last one ended)."""
+        rows = yield from _all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') "
+            "AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return [_game(r) for r in rows]
+
     def games_by_status(self) -> Plan[dict[str, int]]:
         """How many games are in each status (lobby, active, finished, abandoned,
         cancelled), without reading the games: the ended ones as the database counts them
@@ -300,6 +311,16 @@ class Reads:
             (user_id,),
         )
         return _game(row) if row else None
+
+    def last_live_daily_start(self, day: str) -> Plan[str | None]:
+        """When the latest try of a day's challenge still in progress started (the try made
+        last starts last), or None if none is: while one is, that day's dice are in play."""
+        row = yield from _one(
+            "SELECT COALESCE(last_move_at, created_at) FROM games "
+            "WHERE status IN ('lobby', 'active') AND daily = ? ORDER BY id DESC LIMIT 1",
+            (day,),
+        )
+        return str(row[0]) if row else None
 
     def live_games_of(self, user_id: int) -> Plan[int]:
         """How many lobbies and running games seat a member (one scan of the live games)."""

@@ -88,13 +88,17 @@ MEDALS = {1: "\N{FIRST PLACE MEDAL}", 2: "\N{SECOND PLACE MEDAL}", 3: "\N{THIRD 
 
 def shown_name(name: str) -> str:
     """A player's name as text in a message: its markdown and mention syntax made inert
-    (``**x``, a backtick, ``||`` or ``@everyone`` in a name shows as typed), bidi controls
-    dropped (an override would flip the rest of the line), blank names shown as "a player",
-    and at most ``NAME_LIMIT`` characters (eight long names must fit an embed field)."""
+    (``**x``, a backtick, ``||`` or ``@everyone`` in a name shows as typed), and Discord's
+    angle brackets too (``<t:0:R>``, ``<#id>``, ``</yahtzee start:1>`` would show as a
+    time, a channel or a command: a zero-width space after each ``<``, as escape_mentions
+    puts after an ``@``), bidi controls dropped (an override would flip the rest of the
+    line), blank names shown as "a player", and at most ``NAME_LIMIT`` characters (eight
+    long names must fit an embed field)."""
     text = " ".join(BIDI_CONTROLS.sub("", name).split()) or "a player"
     if len(text) > NAME_LIMIT:
         text = text[: NAME_LIMIT - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+    escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+    return escaped.replace("<", "<\N{ZERO WIDTH SPACE}")
 
 
 #: Discord's limit for a channel's name, a thread's too.
@@ -689,7 +693,7 @@ def daily_result_layout(_: Lang, row: GameView, game: Game, entry: DailyEntry | 
             "-# "
             + _(
                 "Play yours with /yahtzee daily \N{MIDDLE DOT} Replay opens to everyone "
-                "when the day is over"
+                "once every try of the day is over"
             )
         ),
         final_buttons(_, row.id, analysis=False, daily=True),

@@ -85,3 +85,27 @@ async def test_a_name_in_a_refusal_shows_as_typed(
     for answer in answers:
         text = answer.ephemeral_text
         assert escaped in text and "**x**" not in text.replace(escaped, ""), text
+
+
+async def test_discord_s_angle_bracket_syntax_in_a_name_shows_as_typed(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Members named ``<t:0:R>``, ``<#...>`` and ``</yahtzee start:1>``: the lobby, the board
+    and a refusal that names one show each name as typed (a zero-width space after its
+    "<"), never as a time, a channel link or a command mention."""
+    names = ["<t:0:R>", f"<#{fake.channel('general')}>", "</yahtzee start:1>"]
+    players = [fake.user(name) for name in names]
+    channel = fake.channel("general")
+    await start_bot()
+    board = await start_game(fake, channel, *players)
+    refused = await fake.click(players[1], board, "Roll")  # it is <t:0:R>'s turn
+    shown = [
+        json.dumps([m["content"], m["embeds"], m.get("components")], ensure_ascii=False)
+        for m in fake.channel_messages(channel)
+    ]
+    assert "<\N{ZERO WIDTH SPACE}t:0:R>" in refused.ephemeral_text, refused.ephemeral_text
+    assert "<t:0:R>" not in refused.ephemeral_text
+    for name in names:
+        escaped = name.replace("<", "<\N{ZERO WIDTH SPACE}")  # as escape_mentions does an @
+        assert [text for text in shown if name in text] == [], name
+        assert any(escaped in text for text in shown), name

@@ -73,6 +73,40 @@ async def test_a_member_who_may_not_write_gets_nothing_posted_for_them(
     assert len(fake.channel_messages(thread["id"])) == posted + 1
 
 
+async def test_start_posts_the_game_only_for_a_host_who_may_write_there(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The lobby's Start posts the game's board for its host: without Send Messages (in
+    thread mode, Send Messages in Threads) it is refused privately, nothing is posted and
+    the lobby stays open; given back, the same Start plays."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    general, other = fake.channel("general"), fake.add_channel("other")["id"]
+    await start_bot()
+    await fake.slash(ann, general, "yahtzee start")
+    lobby = fake.last(general)
+    await fake.click(bob, lobby, "Join")
+    fake.deny_member(general, ann, SEND_MESSAGES)  # a moderator mutes her meanwhile
+    posted = len(fake.channel_messages(general))
+    refused = await fake.click(ann, lobby, "Start")
+    assert "You may not send messages in this channel" in refused.ephemeral_text, refused
+    assert len(fake.channel_messages(general)) == posted
+    assert find_component(fake.messages[lobby["id"]], "Start") is not None  # still open
+
+    await threads_on(fake, other)
+    await fake.slash(ann, other, "yahtzee start")
+    lobby = fake.last(other)
+    await fake.click(bob, lobby, "Join")
+    fake.deny_member(other, ann, SEND_MESSAGES_IN_THREADS)  # she may write in the channel
+    refused = await fake.click(ann, lobby, "Start")
+    assert "You may not send messages in this channel's threads" in refused.ephemeral_text
+    assert fake.threads(other) == []  # no thread left behind
+    assert find_component(fake.messages[lobby["id"]], "Start") is not None
+    fake.member_denied[other].pop(ann["id"])
+    started = await fake.click(ann, lobby, "Start")
+    assert started.response_type == 7, started.ephemeral_text
+    assert len(fake.threads(other)) == 1
+
+
 async def test_board_reposts_for_players_with_a_wait_and_copies_for_spectators(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
 ) -> None:

@@ -348,7 +348,7 @@ async def test_the_daily_challenge(
     lines = replay.ephemeral_text.splitlines()
     assert len(lines) == 13 and lines[0].startswith("1. rolled "), replay.ephemeral_text
     refused = await fake.click(bob, final, "Replay")
-    assert "opens to everyone when the day" in refused.ephemeral_text
+    assert "opens to everyone once every try" in refused.ephemeral_text, refused.ephemeral_text
     again = await fake.slash(ann, channel, "yahtzee daily")
     assert "one try a day" in again.ephemeral_text
     daily_board = await fake.slash(ann, channel, "yahtzee daily-board")

@@ -3,7 +3,7 @@ bot's score beside the player's, the boards, and the game told turn by turn."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -126,7 +126,7 @@ async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
 ) -> None:
     """The replay shows the day's dice: Bob may see Ann's only once the day is over."""
     game_id, rolls = await play_daily(service, GUILD, 100, 1, "Ann")
-    with pytest.raises(Refusal, match="opens to everyone when the day"):
+    with pytest.raises(Refusal, match="opens to everyone once every try"):
         await service.daily.daily_replay(game_id, 2)
     turns = await service.daily.daily_replay(game_id, 1)
     clock.advance(timedelta(days=1).total_seconds())
@@ -136,6 +136,40 @@ async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
     row = await service.store.get_game(game_id)
     card = Game.from_dict(row.state or {}).seats[0].card  # type: ignore[union-attr]
     assert sum(t.points + t.bonus for t in turns) + card.upper_bonus == card.total
+
+
+async def test_a_day_s_replays_wait_for_its_last_try_to_end(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Cy starts the day's try at 23:59: it can be played until 23:59 the next day, so
+    Ann's replay of that day (its dice) stays closed to Bob after midnight until Cy's try
+    ends, and the refusal says when it opens at the latest."""
+    game_id, _rolls = await play_daily(service, GUILD, 100, 1, "Ann")  # 12:00 on the 22nd
+    with pytest.raises(Refusal) as today:
+        await service.daily.daily_replay(game_id, 2)
+    # a try may start up to 24:00 on the 22nd and lasts 24 hours: 00:00 on the 24th
+    assert today.value.values["at"] == int(datetime(2026, 11, 24, tzinfo=UTC).timestamp())
+    clock.advance(11 * 3600 + 59 * 60)  # 23:59 on the 22nd
+    late = await service.daily.start_daily(GUILD, 300, 3, "Cy", True)
+    clock.advance(2 * 60)  # 00:01 on the 23rd: the 22nd's challenge is over
+    with pytest.raises(Refusal, match="still being played") as past:
+        await service.daily.daily_replay(game_id, 2)
+    assert past.value.values["at"] == int(datetime(2026, 11, 23, 23, 59, tzinfo=UTC).timestamp())
+    assert len(await service.daily.daily_replay(game_id, 1)) == 13  # Ann sees hers
+    clock.advance(23 * 3600 + 58 * 60)  # 23:59 on the 23rd: Cy's 24 hours are up
+    outcomes = await tick(service)
+    assert [o.row.id for o in outcomes if isinstance(o, Expired)] == [late.row.id]
+    assert len(await service.daily.daily_replay(game_id, 2)) == 13
+
+
+async def test_a_day_s_replays_open_at_midnight_when_no_try_runs_on(
+    service: GameService, clock: FakeClock
+) -> None:
+    """With every try of the day over by midnight, its replays open then."""
+    game_id, _rolls = await play_daily(service, GUILD, 100, 1, "Ann")
+    clock.advance(12 * 3600)  # 00:00 on the 23rd
+    await service.daily.start_daily(GUILD, 300, 3, "Cy", True)  # the 23rd's try: not that day
+    assert len(await service.daily.daily_replay(game_id, 2)) == 13
 
 
 async def test_holding_dice_does_not_keep_a_try_alive(

@@ -7,12 +7,14 @@ import asyncio
 import random
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import Category, Preset, RandomDice, ScriptedDice
 from bot.games import Expired, GameService, GameStatus, GameView, Pinged, Refusal, TimedOut
+from bot.games.tracking import SWEEP_PAGE
 from bot.settings import Settings
 from bot.store import Store, open_store
 from bot.strategy import Table as StrategyTable
@@ -318,6 +320,33 @@ async def test_the_discord_side_sees_a_view_with_times_and_the_engine_game(
     assert lobby.game is None  # nothing played yet
     with pytest.raises(Refusal, match="not started"):
         lobby.require_game()
+
+
+async def test_a_repair_of_every_board_reads_the_live_games_a_page_at_a_time(
+    store: Store, dice: ScriptedDice, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reconnect's sweep over more live games than a page finds each once, in id order,
+    and no read hands it more than ``SWEEP_PAGE`` games to decode at once (1,000 read in one
+    go held the event loop up to 80 ms; issue 40)."""
+    service = GameService(store, dice, clock)
+    count = 2 * SWEEP_PAGE + 3  # two whole pages and a part
+    opened = [
+        (await service.lobby.open_lobby(GUILD, CHANNEL + n, 1000 + n, f"P{n}", None)).id
+        for n in range(count)
+    ]
+    largest = 0
+    read = store.read
+
+    async def counted(plan: Any) -> Any:
+        nonlocal largest
+        result = await read(plan)
+        if isinstance(result, list):
+            largest = max(largest, len(result))
+        return result
+
+    monkeypatch.setattr(store, "read", counted)
+    assert [v.id for v in await service.tracking.needing_messages()] == sorted(opened)
+    assert 0 < largest <= SWEEP_PAGE
 
 
 async def test_a_game_whose_state_cannot_be_read_leaves_the_sweeps_to_the_others(

@@ -96,6 +96,26 @@ async def test_the_live_games_of_a_server_a_channel_or_a_thread(store: Store) ->
     assert await store.live_games_at(3) == []
 
 
+async def test_the_live_games_are_read_a_page_at_a_time(store: Store) -> None:
+    """A sweep's pages: the live games above an id, at most so many, in id order; ended
+    games left out; the page after the last live game is empty."""
+    made = [await _game(store, 30 + n, status="active" if n % 2 else None) for n in range(7)]
+    await _game_to(store, made[2], "finished")
+    await _game_to(store, made[5], "cancelled")
+    live = [made[n].id for n in (0, 1, 3, 4, 6)]
+
+    def ids(rows: list[GameRow]) -> list[int]:
+        return [r.id for r in rows]
+
+    assert ids(await store.live_games_after(0, 2)) == live[:2]
+    assert ids(await store.live_games_after(live[1], 2)) == live[2:4]
+    assert ids(await store.live_games_after(live[3], 2)) == live[4:]
+    assert await store.live_games_after(live[4], 2) == []
+    assert ids(await store.live_games_after(0, 50)) == live
+    (page,) = await store.live_games_after(live[0], 1)
+    assert page.players == [(5, "Ann")] and page.preset == "official"  # a whole row
+
+
 async def test_the_games_are_counted_as_they_change(store: Store) -> None:
     """The figures /metrics shows follow a lobby, its start, its end, a cancelled lobby
     and an abandoned game (counted by hand at each step)."""
@@ -189,6 +209,7 @@ def _queries(plan: Generator[Query, Any, Any]) -> list[Query]:
         pytest.param(lambda: Reads().live_games_at(1, channel_id=10), id="live-in-channel-of"),
         pytest.param(lambda: Reads().live_games_at(1, thread_id=900), id="live-in-thread"),
         pytest.param(lambda: Reads().games_missing_final_message(), id="final-missing"),
+        pytest.param(lambda: Reads().live_games_after(0, 50), id="live-page"),
         pytest.param(lambda: Transaction().prune_moves("2026-11-01", 50), id="retention"),
     ],
 )
@@ -202,7 +223,12 @@ async def test_no_lookup_scans_the_games(db_path: Path, plan: Any) -> None:
         for query in _queries(plan()):
             params = query.params if not query.many else query.params[0]
             steps = [str(r[3]) for r in db.execute(f"EXPLAIN QUERY PLAN {query.sql}", params)]
-            scans = [s for s in steps if s.startswith("SCAN games") and "INDEX" not in s]
+            scans = [
+                s
+                for s in steps
+                if (s.startswith("SCAN games") and "INDEX" not in s)
+                or "INTEGER PRIMARY KEY (rowid>" in s  # every game above an id
+            ]
             assert scans == [], (query.sql, steps)
     finally:
         db.close()
