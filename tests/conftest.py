@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import numpy as np
 import pytest
 
 from bot.store import Store, open_store
@@ -70,6 +71,9 @@ def _once(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without a reachable server, leave out the PostgreSQL runs (say so once), or, in CI,
     stop: there they must run."""
+    for item in items:  # the fast lane is -m "not e2e"
+        if Path(str(item.fspath)).parent.name == "e2e":
+            item.add_marker(pytest.mark.e2e)
     single = [i for i in items if _on_postgres(i) and _once(i)]
     if single:  # about SQLite itself (its file, its writer thread): once is enough
         items[:] = [item for item in items if item not in single]
@@ -113,15 +117,17 @@ async def postgres_schema(postgres_url: str) -> AsyncIterator[str]:
 
 
 @pytest.fixture(scope="session")
-def official() -> Table:
-    """The official strategy table, with expected squares (solved once per test session)."""
-    return solve("official", variance=True)
+def official(pytestconfig: pytest.Config) -> Table:
+    """The official strategy table, with expected squares (solved once, then cached on disk
+    as it was solved: float64)."""
+    return solved(pytestconfig, "official", variance=True)
 
 
 @pytest.fixture(scope="session")
-def official_values() -> Table:
-    """The official table without squares: what the bot loads (quicker to solve)."""
-    return solve("official")
+def official_values(pytestconfig: pytest.Config) -> Table:
+    """The official table without squares: what the bot loads (quicker to solve; cached on
+    disk too)."""
+    return solved(pytestconfig, "official")
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,14 +140,36 @@ _SOLVED_FROM = sorted(
 )
 
 
-def cached_table(config: pytest.Config, rules: str) -> Table:
-    """The table for ``rules`` as the bot loads it (float32, from its file), solved once and
-    kept in pytest's cache folder, under a name that changes with the engine and solver."""
+def _solved_folder(config: pytest.Config) -> Path:
+    """pytest's cache folder for solved tables, under a name that changes with the engine
+    and solver (a change to either solves them again)."""
     digest = hashlib.sha256()
     for path in _SOLVED_FROM:
         digest.update(path.read_bytes())
-    folder = config.cache.mkdir(f"strategy-{digest.hexdigest()[:12]}")
-    table, _ = load_or_build(folder, rules)
+    return config.cache.mkdir(f"strategy-{digest.hexdigest()[:12]}")
+
+
+def cached_table(config: pytest.Config, rules: str) -> Table:
+    """The table for ``rules`` as the bot loads it (float32, from its file), solved once and
+    kept in pytest's cache folder."""
+    table, _ = load_or_build(_solved_folder(config), rules)
+    return table
+
+
+def solved(config: pytest.Config, rules: str, variance: bool = False) -> Table:
+    """``solve(rules, variance)`` exactly as solved (float64), kept in pytest's cache folder
+    so that a second run of the suite, or of one test, does not solve it again."""
+    folder = _solved_folder(config)
+    name = f"{rules}-variance" if variance else rules
+    paths = [folder / f"{name}.value.npy", folder / f"{name}.square.npy"][: 1 + variance]
+    if all(path.exists() for path in paths):
+        arrays = [np.load(path) for path in paths]
+        return Table(rules, arrays[0], arrays[1] if variance else None)
+    table = solve(rules, variance=variance)
+    for path, array in zip(paths, [table.value, table.square], strict=False):
+        partial = path.with_suffix(".partial.npy")
+        np.save(partial, array)
+        partial.replace(path)  # whole or absent: a run stopped half-way leaves no torn file
     return table
 
 

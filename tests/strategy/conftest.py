@@ -1,13 +1,15 @@
-"""The solved tables, built once per test session (each solve takes seconds)."""
+"""The solved tables, built once (each solve takes seconds) and kept in pytest's cache."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.strategy import Table, solve
+from bot.strategy import Table
+
+from ..conftest import solved
 
 
 @pytest.fixture(scope="session")
-def free() -> Table:
+def free(pytestconfig: pytest.Config) -> Table:
     """The free-choice Joker table."""
-    return solve("free")
+    return solved(pytestconfig, "free")
