@@ -61,8 +61,10 @@ async def main() -> None:
             scored = await fake.choose(ann, board, box.value if box.value in values else values[0])
             began = scored.created
             await fake.wait_for(
-                lambda b=board: fake.last(channel)["id"] != b["id"]
-                and fake.last(channel)["content"].startswith(f"<@{ann['id']}>"),
+                lambda b=board: (
+                    fake.last(channel)["id"] != b["id"]
+                    and fake.last(channel)["content"].startswith(f"<@{ann['id']}>")
+                ),
                 timeout=30,
             )
             waits.append(fake.posted_at[fake.last(channel)["id"]] - began)

@@ -187,9 +187,7 @@ class Leaderboards:
                 "{name}: last {n} game", "{name}: last {n} games", len(recent),
                 name=name, n=len(recent),
             )  # fmt: skip
-            image = await asyncio.to_thread(
-                render_stats, title, recent, spread, BUCKET, language
-            )
+            image = await asyncio.to_thread(render_stats, title, recent, spread, BUCKET, language)
         count = len(games)
         losses = [g.expected_loss for g in games if g.expected_loss is not None]
         return PlayerStats(

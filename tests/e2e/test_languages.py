@@ -195,9 +195,7 @@ async def test_a_french_server_names_its_buttons_as_they_show_to_an_english_play
     undo = said("fr", "Undo")
     undone = await fake.click(ann, fake.messages[board["id"]], undo)
     assert undone.response_type == 7, undone.ephemeral_text
-    waiting = await fake.click(
-        bob, bobs, said("fr", "Roll ({left} left)", left=3), stale=True
-    )
+    waiting = await fake.click(bob, bobs, said("fr", "Roll ({left} left)", left=3), stale=True)
     assert waiting.ephemeral_text.startswith(
         "The last scoring was taken back (Annuler), so this turn waits"
     ), waiting.ephemeral_text
@@ -216,16 +214,18 @@ async def test_the_published_commands_carry_every_language(
     locales = {"de": "de", "fr": "fr", "es-ES": "es", "pt-BR": "pt_BR", "pl": "pl", "ru": "ru"}
     for locale, code in locales.items():
         names = catalog(code)
-        assert yahtzee["name_localizations"][locale] == names.get(
-            "yahtzee", context="command name"
-        ).string
+        assert (
+            yahtzee["name_localizations"][locale]
+            == names.get("yahtzee", context="command name").string
+        )
         start = next(o for o in yahtzee["options"] if o["name"] == "start")
-        assert start["name_localizations"][locale] == names.get(
-            "start", context="command name"
-        ).string
-        assert start["description_localizations"][locale] == names.get(
-            "Open a Yahtzee lobby in this channel"
-        ).string
+        assert (
+            start["name_localizations"][locale] == names.get("start", context="command name").string
+        )
+        assert (
+            start["description_localizations"][locale]
+            == names.get("Open a Yahtzee lobby in this channel").string
+        )
     assert yahtzee["name_localizations"]["de"] == "kniffel"
     translator = bot.tree.translator
     assert translator is not None and getattr(translator, "missing", None) == set()

@@ -33,10 +33,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(ann, lobby, "Add bot (Optimal)")
-    assert (
-        "\N{ROBOT FACE} **Optimal bot**"
-        in seated(fake.messages[lobby["id"]])
-    )
+    assert "\N{ROBOT FACE} **Optimal bot**" in seated(fake.messages[lobby["id"]])
     await fake.click(ann, lobby, "Start")
 
     board = await live_board(fake, channel)
