@@ -1,5 +1,6 @@
 """The bot: a sharding-ready discord.py client whose setup_hook opens the store, applies
-migrations, loads the cogs and registers the restart-proof components."""
+migrations and loads the cogs (the clicks need no registration: ``cogs.clicks`` routes every
+component interaction by its custom_id, so a button works after any restart)."""
 
 from __future__ import annotations
 

@@ -130,8 +130,6 @@ class Yahtzee(
         self.publisher.faces.stop()
         await self.computers.stop_all()  # before discord.py closes its connections
 
-    # -- timers ------------------------------------------------------------------------------
-
     @property
     def games(self) -> GameService:
         return self.bot.games
@@ -522,14 +520,6 @@ class Yahtzee(
             ephemeral=True,
         )
         await self.repairs.publish(board.row.id)
-
-    # -- clicks ------------------------------------------------------------------------------
-
-    # -- buttons that are no longer on their message ---------------------------------------------
-
-    # -- places that are gone ---------------------------------------------------------------------
-
-    # -- repairs after a restart or reconnect ---------------------------------------------------
 
 
 async def setup(bot: YahtzeeBot) -> None:
