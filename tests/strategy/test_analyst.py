@@ -223,3 +223,24 @@ async def test_each_presets_table_is_loaded_and_valued_in_the_process(
         assert await worker_pid(analyst) != os.getpid()
     finally:
         analyst.close()
+
+
+async def test_each_preset_has_its_own_to_win_distributions(
+    official_values: Table, bonus_turn_values: Table, tmp_path: Path
+) -> None:
+    """A ``bonus-turn`` game's To-win bot asks for that preset's distributions: built from
+    the preset's own table in a process of their own and saved in a file of their own; the
+    official ones are not built for it."""
+    save(official_values, table_path(tmp_path, "official"))
+    save(bonus_turn_values, table_path(tmp_path, "bonus-turn"))
+    analyst = Analyst(tmp_path, to_win_turns=1)
+    analyst.start()
+    try:
+        assert analyst.to_win("bonus-turn") is None
+        await analyst.wait_for_to_win("bonus-turn")
+        dists = analyst.to_win("bonus-turn")
+        assert dists is not None and dists.rules == "bonus-turn" and dists.open_boxes == 1
+        assert distributions_path(tmp_path, "bonus-turn").exists()
+        assert not distributions_path(tmp_path, "official").exists()
+    finally:
+        analyst.close()
