@@ -82,9 +82,16 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
     return evaluate(table, game.current_seat.card, game.dice, game.rolls_left)[:count]
 
 
-#: What building the To-win distributions for all 13 turns takes at its peak (measured:
-#: 1.46 GB in the building process). A host with less memory available does not start it.
-TO_WIN_BUILD_MEMORY = 1_600 * 2**20
+#: What building a preset's To-win distributions for all 13 turns takes at its peak, with
+#: some room (measured with ``/usr/bin/time -v``, the building process's peak: official
+#: 266 MB; relaxed-joker has official's states; bonus-turn, twice the states, 317 MB).
+#: A host with less memory available does not start it: a 512 MB host at rest (about 130 MiB
+#: in use) has room for any of them.
+TO_WIN_BUILD_MEMORY = {
+    Preset.OFFICIAL.value: 300 * 2**20,
+    Preset.RELAXED_JOKER.value: 300 * 2**20,
+    Preset.BONUS_TURN.value: 350 * 2**20,
+}
 
 
 class ToWinUnavailable(RuntimeError):
@@ -217,14 +224,7 @@ def _prepare_distributions(
                 f"with `python -m bot.strategy --to-win --data {folder}` (on a bigger machine, "
                 "then copy the file)"
             ) from None
-        free = available_memory()
-        needs = TO_WIN_BUILD_MEMORY if needs is None else needs
-        if free is not None and free < needs:
-            raise NotEnoughMemory(
-                f"building them takes about {needs / 2**30:.1f} GB and {free / 2**30:.1f} GB "
-                "is available; build them ahead with `python -m bot.strategy --to-win "
-                f"--data {folder}` (on a bigger machine, then copy the file)"
-            ) from None
+        check_memory(folder, table.rules, needs)
         log.info("building the To-win distributions (%s)", exc)
     process = multiprocessing.get_context("spawn").Process(
         target=_build_distributions,
@@ -235,6 +235,19 @@ def _prepare_distributions(
     process.start()
     process.join()
     return load_distributions(path, table.rules), True
+
+
+def check_memory(folder: Path, rules: str, needs: int | None = None) -> None:
+    """``NotEnoughMemory`` unless ``needs`` bytes (by default what building the distributions
+    of ``rules`` takes, ``TO_WIN_BUILD_MEMORY``) are available here (``available_memory``)."""
+    free = available_memory()
+    needs = TO_WIN_BUILD_MEMORY[rules] if needs is None else needs
+    if free is not None and free < needs:
+        raise NotEnoughMemory(
+            f"building them takes about {needs / 2**20:.0f} MiB and {free / 2**20:.0f} MiB "
+            "is available; build them ahead with `python -m bot.strategy --to-win "
+            f"--preset {rules} --data {folder}` (on a bigger machine, then copy the file)"
+        )
 
 
 def _prepare_table(folder: Path, rules: str) -> tuple[Table, bool]:

@@ -6,10 +6,13 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
+import bot.strategy.analyst as analyst_module
 from bot.engine import Category, Game, ScriptedDice
 from bot.i18n.words import said_of
 from bot.strategy import Table
-from bot.strategy.analyst import Analyst, available_memory
+from bot.strategy.analyst import Analyst, NotEnoughMemory, available_memory, check_memory
 from bot.strategy.decisions import evaluate
 from bot.strategy.table_file import distributions_path, save, table_path
 
@@ -244,3 +247,19 @@ async def test_each_preset_has_its_own_to_win_distributions(
         assert not distributions_path(tmp_path, "official").exists()
     finally:
         analyst.close()
+
+
+@pytest.mark.parametrize("rules", ["official", "relaxed-joker", "bonus-turn"])
+def test_a_512_mib_host_at_rest_may_build_any_presets_distributions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str
+) -> None:
+    """A 512 MiB container (cgroup v2) with the bot at rest in it (130 MiB, README's host
+    table) has room to build; with 400 MiB in use it has not, and says how much it has."""
+    proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/")
+    cgroup_files(cgroup, memory_max=str(512 * MiB), memory_current=str(130 * MiB))
+    monkeypatch.setattr(analyst_module, "PROC", proc)
+    monkeypatch.setattr(analyst_module, "CGROUP", cgroup)
+    check_memory(tmp_path, rules)
+    cgroup_files(cgroup, memory_current=str(400 * MiB))
+    with pytest.raises(NotEnoughMemory, match="112 MiB is available"):
+        check_memory(tmp_path, rules)
