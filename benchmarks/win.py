@@ -1,9 +1,12 @@
 """Playing to win against playing for points: python benchmarks/win.py [--games N]
+[--preset NAME] [--seats 2|3]
 
-Plays N two-seat games (default 10,000) of the To-win bot (``bot.strategy.winning``)
-against the Optimal bot, each starting every other game, with fair seeded dice, on both
-cores. Prints the To-win bot's win rate (a tie counts half) with its 95% confidence
-interval, both bots' mean scores with their standard errors, and the time per game.
+Plays N games (default 10,000) of the To-win bot (``bot.strategy.winning``) against one
+Optimal bot (``--seats 2``, the default) or two (``--seats 3``), under ``--preset`` (default
+official; each preset's own table and distributions), each seat starting in turn, with fair
+seeded dice, on both cores. Prints the To-win bot's win rate (finishing strictly ahead of
+every other seat; level with the best of them counts half) with its 95% confidence
+interval, the bots' mean scores with their standard errors, and the time per game.
 
 Each game is also played again with the Optimal bot in the To-win bot's seat, on the same
 dice: every seat's dice are fixed by position (a die rolled shows its position's face
@@ -12,7 +15,7 @@ the two outcomes is the To-win bot's decisions alone. Most games do not differ a
 this paired gain has a far narrower confidence interval than the win rate itself.
 ``--margin`` and ``--last-turns`` set the bot's (see ``WinningPlayer``). The table and the
 distributions are loaded from ``--data`` (default ``data``), or built and saved there first
-(about 4 minutes the first time).
+(two to three minutes the first time).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import DailyDice, Game
+from bot.engine import DailyDice, Game, Preset
 from bot.strategy.distribution import Distributions
 from bot.strategy.players import OptimalPlayer, play_out
 from bot.strategy.solver import BOXES, Table
@@ -42,6 +45,8 @@ from bot.strategy.winning import MARGIN, WinningPlayer
 _table: Table | None = None  # each worker's copy (inherited by fork)
 _dists: Distributions | None = None
 SETTINGS: dict[str, float] = {}  # WinningPlayer's keyword arguments from the command line
+PRESET = ["official"]  # the games' preset (from the command line)
+SEATS = [2]  # how many seats: the To-win bot and one or two Optimal bots
 #: Unused (``faces`` below is the seats' own); ``Game.roll`` only needs a ``DailyDice``.
 KEY = b"benchmarks/win.py seat dice"
 
@@ -69,29 +74,31 @@ class SeatDice(DailyDice):
 
 def one_game(seed: str, seats: list[tuple[str, str]], players: dict[str, object]) -> dict[str, int]:
     dice = SeatDice(seed)
-    game = Game(seats, dice_source=dice)
+    game = Game(seats, PRESET[0], dice_source=dice)
     dice.game = game
     play_out(game, players)  # type: ignore[arg-type]
     return {seat.player_id: seat.card.total for seat in game.seats}
 
 
 def play(seed_and_count: tuple[int, int]) -> list[tuple[int, int, int]]:
-    """For ``count`` games from ``seed``: (To-win bot's score, Optimal bot's score, the
-    score the Optimal bot makes in the To-win bot's seat on the same dice)."""
+    """For ``count`` games from ``seed``: (To-win bot's score, the best other seat's score,
+    the score the Optimal bot makes in the To-win bot's seat on the same dice)."""
     seed, count = seed_and_count
     assert _table is not None and _dists is not None
     winner = WinningPlayer(_table, _dists, **SETTINGS)  # type: ignore[arg-type]
     optimal = OptimalPlayer(_table)
     out = []
     for n in range(count):
-        seats = [("w", "To-win bot"), ("o", "Optimal bot")]
-        if (seed + n) % 2:
-            seats.reverse()  # each starts every other game
+        seats = [("w", "To-win bot"), ("o", "Optimal bot"), ("p", "Optimal bot 2")][: SEATS[0]]
+        turn = (seed + n) % len(seats)
+        seats = seats[turn:] + seats[:turn]  # each starts in turn
         key = f"bench:{seed}:{n}"
-        scores = one_game(key, seats, {"w": winner, "o": optimal})
-        same_dice = one_game(key, seats, {"w": optimal, "o": optimal})
-        assert same_dice["o"] == scores["o"]  # the other seat's game is the same game
-        out.append((scores["w"], scores["o"], same_dice["w"]))
+        others = [pid for pid, _ in seats if pid != "w"]
+        scores = one_game(key, seats, {"w": winner} | dict.fromkeys(others, optimal))
+        same_dice = one_game(key, seats, dict.fromkeys(["w", *others], optimal))
+        # the other seats' games are the same games
+        assert all(same_dice[o] == scores[o] for o in others)
+        out.append((scores["w"], max(scores[o] for o in others), same_dice["w"]))
     return out
 
 
@@ -104,20 +111,26 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("data"), help="where the tables are")
     parser.add_argument("--margin", type=float, help="WinningPlayer's margin (its default)")
     parser.add_argument("--last-turns", type=int, help="WinningPlayer's last_turns (its default)")
+    parser.add_argument("--preset", default="official", choices=[p.value for p in Preset])
+    parser.add_argument("--seats", type=int, default=2, choices=(2, 3))
     args = parser.parse_args()
+    PRESET[0], SEATS[0] = args.preset, args.seats
     if args.margin is not None:
         SETTINGS["margin"] = args.margin
     if args.last_turns is not None:
         SETTINGS["last_turns"] = args.last_turns
     margin = SETTINGS.get("margin", MARGIN)
     turns = int(SETTINGS.get("last_turns", BOXES))
-    print(f"To-win bot: margin {margin}, plays to win in its last {turns} turns")
+    print(
+        f"{args.preset}, {args.seats} seats. To-win bot: margin {margin}, plays to win in its "
+        f"last {turns} turns"
+    )
     began = time.perf_counter()
-    _table, built = load_or_build(args.data)
+    _table, built = load_or_build(args.data, args.preset)
     print(f"table {'built' if built else 'loaded'} in {time.perf_counter() - began:.1f} s")
     began = time.perf_counter()
     _dists, built = load_or_build_distributions(args.data, _table)
-    size = distributions_path(args.data, "official").stat().st_size / 1e6
+    size = distributions_path(args.data, args.preset).stat().st_size / 1e6
     print(
         f"distributions {'built' if built else 'loaded'} in {time.perf_counter() - began:.1f} s "
         f"({size:.1f} MB on disk)"
@@ -147,14 +160,15 @@ def main() -> None:
     changed = sum(1 for g in gain if g)
     per_game = took / n * 1000
     print(f"games: {n} in {took:.0f} s ({per_game:.0f} ms a game on {args.processes} processes)")
-    print(f"To-win bot against the Optimal bot: {wins} wins, {ties} ties, {n - wins - ties} losses")
+    rivals = "the Optimal bot" if args.seats == 2 else "two Optimal bots"
+    print(f"To-win bot against {rivals}: {wins} wins, {ties} ties, {n - wins - ties} losses")
     print(f"win rate {rate:.2%} (95% CI {rate - half:.2%} to {rate + half:.2%})")
     print(
         f"paired with the Optimal bot in its seat on the same dice: {changed} games' outcome "
         f"changed; win rate gained {mean_gain:+.2%} (95% CI {mean_gain - gain_half:+.2%} to "
         f"{mean_gain + gain_half:+.2%})"
     )
-    for name, scores in (("To-win bot", mine), ("Optimal bot", theirs)):
+    for name, scores in (("To-win bot", mine), ("the best other seat", theirs)):
         se = statistics.stdev(scores) / math.sqrt(n)
         print(f"{name}: mean score {statistics.mean(scores):.2f} +- {se:.2f}")
     diff = [w - s for w, _, s in results]

@@ -121,11 +121,12 @@ class Coaching:
             return None
         game = self.core.game_of(await self.core.row(game_id))
         if not to_win_applies(game):
-            return None  # nobody to beat: nothing to load (the build takes over a GB)
-        dists = analyst.to_win()
-        if dists is None:
+            return None  # nobody to beat: nothing to load (the build takes minutes)
+        table = analyst.table_for(game.preset)
+        dists = analyst.to_win(game.preset) if table is not None else None
+        if table is None or dists is None:
             return None
-        return await asyncio.to_thread(win_hint, analyst.table, dists, game, for_points)
+        return await asyncio.to_thread(win_hint, table, dists, game, for_points)
 
     async def to_win_off(self, game_id: int) -> bool:
         """Whether a hint in this game would give to-win advice, but cannot on this host

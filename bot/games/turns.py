@@ -50,9 +50,8 @@ class Turns:
         self.tracking = tracking
         self.coaching = coaching
         self.lobby = lobby
-
-    #: The To-win bot, kept so that the chances of its turns are worked out once a turn.
-    _winning: WinningPlayer | None = None
+        #: The To-win bot of each preset, kept so that its turns' chances are worked out once.
+        self._winning: dict[str, WinningPlayer] = {}
 
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != GameStatus.ACTIVE:
@@ -349,24 +348,21 @@ class Turns:
 
     def _bot_player(self, player_id: str, preset: Preset) -> Player:
         """The computer seat's player: by the table of the game's preset (by the official
-        one, an approximation, while that one is being prepared); the To-win bot under the
-        official rules only, else as the Optimal bot."""
+        one, an approximation, while that one is being prepared); the To-win bot by the
+        preset's own table and distributions (as the Optimal bot until they are ready)."""
         analyst = self.core.analyst
-        table = None
+        table = own = None
         if analyst is not None:
-            table = analyst.table_for(preset) or analyst.table
+            own = analyst.table_for(preset)
+            table = own or analyst.table
         level = bot_level(player_id)
-        if (
-            level == "winning"
-            and preset is Preset.OFFICIAL
-            and analyst is not None
-            and table is not None
-        ):
-            dists = analyst.to_win()  # loaded on first use; until then it plays as Optimal
+        if level == "winning" and analyst is not None and own is not None:
+            dists = analyst.to_win(preset)  # loaded on first use; until then as Optimal
             if dists is not None:
-                if self._winning is None or self._winning.dists is not dists:
-                    self._winning = WinningPlayer(table, dists)
-                return self._winning
+                winning = self._winning.get(preset.value)
+                if winning is None or winning.dists is not dists or winning.table is not own:
+                    winning = self._winning[preset.value] = WinningPlayer(own, dists)
+                return winning
         if level in ("optimal", "winning") and table is not None:
             return OptimalPlayer(table)
         return CasualPlayer()  # the casual strategy until the table is ready

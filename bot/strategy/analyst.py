@@ -30,11 +30,11 @@ from .distribution import Distributions
 from .solver import BOXES, Table
 from .table_file import (
     TableFileError,
+    build_distributions,
     distributions_path,
     load,
     load_distributions,
     load_or_build,
-    load_or_build_distributions,
     table_path,
 )
 
@@ -82,9 +82,16 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
     return evaluate(table, game.current_seat.card, game.dice, game.rolls_left)[:count]
 
 
-#: What building the To-win distributions for all 13 turns takes at its peak (measured:
-#: 1.46 GB in the building process). A host with less memory available does not start it.
-TO_WIN_BUILD_MEMORY = 1_600 * 2**20
+#: What building a preset's To-win distributions for all 13 turns takes at its peak, with
+#: some room (measured with ``/usr/bin/time -v``, the building process's peak: official
+#: 266 MB; relaxed-joker has official's states; bonus-turn, twice the states, 317 MB).
+#: A host with less memory available does not start it: a 512 MB host at rest (about 130 MiB
+#: in use) has room for any of them.
+TO_WIN_BUILD_MEMORY = {
+    Preset.OFFICIAL.value: 300 * 2**20,
+    Preset.RELAXED_JOKER.value: 300 * 2**20,
+    Preset.BONUS_TURN.value: 350 * 2**20,
+}
 
 
 class ToWinUnavailable(RuntimeError):
@@ -217,14 +224,7 @@ def _prepare_distributions(
                 f"with `python -m bot.strategy --to-win --data {folder}` (on a bigger machine, "
                 "then copy the file)"
             ) from None
-        free = available_memory()
-        needs = TO_WIN_BUILD_MEMORY if needs is None else needs
-        if free is not None and free < needs:
-            raise NotEnoughMemory(
-                f"building them takes about {needs / 2**30:.1f} GB and {free / 2**30:.1f} GB "
-                "is available; build them ahead with `python -m bot.strategy --to-win "
-                f"--data {folder}` (on a bigger machine, then copy the file)"
-            ) from None
+        check_memory(folder, table.rules, needs)
         log.info("building the To-win distributions (%s)", exc)
     process = multiprocessing.get_context("spawn").Process(
         target=_build_distributions,
@@ -235,6 +235,19 @@ def _prepare_distributions(
     process.start()
     process.join()
     return load_distributions(path, table.rules), True
+
+
+def check_memory(folder: Path, rules: str, needs: int | None = None) -> None:
+    """``NotEnoughMemory`` unless ``needs`` bytes (by default what building the distributions
+    of ``rules`` takes, ``TO_WIN_BUILD_MEMORY``) are available here (``available_memory``)."""
+    free = available_memory()
+    needs = TO_WIN_BUILD_MEMORY[rules] if needs is None else needs
+    if free is not None and free < needs:
+        raise NotEnoughMemory(
+            f"building them takes about {needs / 2**20:.0f} MiB and {free / 2**20:.0f} MiB "
+            "is available; build them ahead with `python -m bot.strategy --to-win "
+            f"--preset {rules} --data {folder}` (on a bigger machine, then copy the file)"
+        )
 
 
 def _prepare_table(folder: Path, rules: str) -> tuple[Table, bool]:
@@ -266,7 +279,7 @@ def _build_distributions(folder: Path, rules: str, turns: int) -> None:
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     table, _ = load_or_build(folder, rules)
-    load_or_build_distributions(folder, table, rebuild=True, open_boxes=turns)
+    build_distributions(table, distributions_path(folder, rules), turns)
 
 
 BEST_BOX_CACHE = 2048  # the menu marks kept (a hold reuses its roll's)
@@ -306,8 +319,11 @@ class Analyst:
         #: The menu's marks by (card state, dice, rolls left): a hold asks again with the same
         #: dice and is answered from here. At most ``BEST_BOX_CACHE`` entries (~200 KB).
         self._best: OrderedDict[tuple[object, ...], BoxHint | None] = OrderedDict()
-        self._to_win: Distributions | None = None
-        self._to_win_task: asyncio.Task[None] | None = None
+        #: The To-win distributions ready, by rules, and the tasks loading them (one build
+        #: at a time: ``_to_win_lock``).
+        self._to_win: dict[str, Distributions] = {}
+        self._to_win_tasks: dict[str, asyncio.Task[None]] = {}
+        self._to_win_lock = asyncio.Lock()
         #: Why the To-win distributions cannot be had here (None: they can, or may yet).
         self.to_win_off: str | None = None
 
@@ -395,27 +411,31 @@ class Analyst:
     @property
     def to_win_requested(self) -> bool:
         """Whether anything has asked for the To-win distributions since the start."""
-        return self._to_win_task is not None
+        return bool(self._to_win_tasks)
 
-    def to_win(self) -> Distributions | None:
-        """The distributions the To-win bot and the to-win hints decide by; None until they
-        are ready. The first call loads them (or, the first time ever, builds them: a few
-        minutes, in a process of its own at a low priority) in the background, so a bot
-        that never plays to win never pays for them."""
-        if self._to_win is None and self._to_win_task is None:
-            self._to_win_task = asyncio.create_task(self._load_to_win(), name="to-win")
-        return self._to_win
+    def to_win(self, preset: Preset | str = Preset.OFFICIAL) -> Distributions | None:
+        """The distributions the To-win bot and the to-win hints decide by under ``preset``;
+        None until they are ready. The first call for a preset loads them (or, the first time
+        ever, builds them: a minute or two, in a process of its own at a low priority) in the
+        background, so a bot that never plays to win never pays for them."""
+        rules = Preset.parse(preset).value
+        found = self._to_win.get(rules)
+        if found is None and rules not in self._to_win_tasks:
+            self._to_win_tasks[rules] = asyncio.create_task(
+                self._load_to_win(rules), name=f"to-win-{rules}"
+            )
+        return found
 
-    async def _load_to_win(self) -> None:
-        await self.wait()
-        table = self.table
+    async def _load_to_win(self, rules: str) -> None:
+        table = await self.wait_for(rules)
         if table is None:
             return
         try:
-            dists, built = await asyncio.to_thread(
-                _prepare_distributions, self.data_dir, table, self.to_win_turns, None,
-                self.build_to_win,
-            )  # fmt: skip
+            async with self._to_win_lock:  # one build at a time: each is its own peak
+                dists, built = await asyncio.to_thread(
+                    _prepare_distributions, self.data_dir, table, self.to_win_turns, None,
+                    self.build_to_win,
+                )  # fmt: skip
         except ToWinUnavailable as exc:
             self.to_win_off = str(exc)
             log.warning("no To-win distributions: %s; the To-win bot plays as Optimal", exc)
@@ -423,18 +443,19 @@ class Analyst:
         except Exception:
             log.exception("could not load or build the To-win distributions; it plays as Optimal")
             return
-        self._to_win = dists
+        self._to_win[rules] = dists
         log.info(
-            "To-win distributions %s (the last %d turns)",
-            "built" if built else "loaded", dists.open_boxes,
+            "%s To-win distributions %s (the last %d turns)",
+            rules, "built" if built else "loaded", dists.open_boxes,
         )  # fmt: skip
 
-    async def wait_for_to_win(self) -> None:
-        """Until the To-win distributions are ready (or failed); starts loading them if need
-        be."""
-        self.to_win()
-        if self._to_win_task is not None:
-            await asyncio.shield(self._to_win_task)
+    async def wait_for_to_win(self, preset: Preset | str = Preset.OFFICIAL) -> None:
+        """Until the To-win distributions of ``preset`` are ready (or failed); starts
+        loading them if need be."""
+        self.to_win(preset)
+        task = self._to_win_tasks.get(Preset.parse(preset).value)
+        if task is not None:
+            await asyncio.shield(task)
 
     async def wait(self) -> None:
         """Until the table is loaded (or failed to)."""
@@ -443,7 +464,8 @@ class Analyst:
 
     def close(self) -> None:
         """Stop the analysing process (work it has not started is dropped)."""
-        for task in (self._task, self._to_win_task, *self._other_tasks.values()):
+        tasks = (self._task, *self._to_win_tasks.values(), *self._other_tasks.values())
+        for task in tasks:
             if task is not None:
                 task.cancel()
         if self._workers is not None:

@@ -1,13 +1,19 @@
 """The whole distribution of the score still to come from every state, under the Optimal
 bot's play: not only its mean (the solved table) but the chance of every total.
 
-For each reachable state (mask, capped upper total, 50 in Yahtzee) it keeps the survival
-function: the chance that the rest of the game, played by the solved table's choices, adds
-at least ``x`` points, for ``x`` below ``LENGTH``. It is worked out backwards like the table,
-a level of states at a time: for each state the Optimal bot's keeps at every roll (the best
-of each roll's sub-multisets, as the table values them) give the chance of every final roll,
-the box it scores gives the points and the next state, and the state's function is the
-mixture of the next states' functions shifted by those points.
+For each reachable state (mask, capped upper total, Yahtzee flag: the table's states under
+any preset, bonus turns taken included) it keeps the survival function: the chance that the
+rest of the game, played by the solved table's choices, adds at least ``x`` points, for ``x``
+below ``LENGTH``. It is worked out backwards like the table, a level of states (turns used)
+at a time: for each state the Optimal bot's keeps at every roll (the best of each roll's
+sub-multisets, as the table values them) give the chance of every final roll, the box it
+scores (or the bonus turn it takes) gives the points and the next state, and the state's
+function is the mixture of the next states' functions shifted by those points.
+
+A build streams: only the level below is kept (16-bit, each distinct function once, its
+constant head and tail left out) while a level is solved, each chunk is packed as it is
+done, and ``table_file.build_distributions`` spills the packed functions to disk, so a whole
+build peaks at a few hundred MB however large the file.
 
 With both seats' distributions known, the chance that one card finishes ahead of another
 is exact (``Rival``, ``win_chance``), which is what the To-win bot (``winning``) decides by.
@@ -15,15 +21,23 @@ is exact (``Rival``, ``win_chance``), which is what the To-win bot (``winning``)
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import hashlib
 import itertools
+from array import array
+from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import BinaryIO, cast
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.stride_tricks import sliding_window_view
+
+from bot.engine import ROUNDS
 
 from .dice_space import DICE, FACES, dice_space
 from .solver import (
@@ -37,7 +51,7 @@ from .solver import (
     Solver,
     Table,
     keep_averages,
-    reachable_uppers,
+    turns_used,
 )
 
 #: Totals stored per state: the chance of adding at least 0..LENGTH-1 points. From the
@@ -60,8 +74,9 @@ class Distributions:
     """The survival functions of every reachable state, packed (``_Packer``): a state's
     function is 1 up to ``lo``, then falls by the stored steps (in 1/QUANTUM), then is 0.
 
-    ``open_boxes``: the most open boxes a covered state has (13: every state; fewer for a
-    partial build, whose earlier states the To-win bot plays as the Optimal bot does).
+    ``open_boxes``: the most turns still to play in a covered state (13: every state;
+    fewer for a partial build, whose earlier states the To-win bot plays as the Optimal bot
+    does). Without bonus turns that is the open boxes; a bonus turn taken is a turn played.
     """
 
     rules: str
@@ -78,9 +93,10 @@ class Distributions:
     def __post_init__(self) -> None:
         self._decoded: dict[int, Float32] = {}
 
-    def covers(self, mask: int) -> bool:
-        """Whether states with these filled boxes are covered."""
-        return BOXES - bin(mask).count("1") <= self.open_boxes
+    def covers(self, mask: int, flag: int = 0) -> bool:
+        """Whether states with these filled boxes (and Yahtzee flag: the bonus turns taken
+        count as turns played) are covered."""
+        return ROUNDS - int(turns_used(mask, flag)) <= self.open_boxes
 
     def id_of(self, mask: int, up: int, flag: int) -> int:
         ident = int(self.ids[mask, up, flag if mask >> YAHTZEE & 1 else 0])
@@ -114,27 +130,53 @@ class Distributions:
         return np.stack([self.decode(int(i)) for i in idents])
 
 
+def _key(head: int, data: bytes | memoryview) -> int:
+    """A function's key for finding it again: 96 bits of a digest of its head (where its
+    steps start) and its steps (two of a level's ~100,000 alike by chance: 1 in 10^19)."""
+    digest = hashlib.blake2b(data, digest_size=12, salt=head.to_bytes(16, "little")).digest()
+    return int.from_bytes(digest, "little")
+
+
 class _Packer:
     """Quantizes survival functions into ``Distributions``' packed form, storing each
-    distinct function once (many states share one: an upper total that can no longer reach
-    the bonus is as good as any other)."""
+    distinct function of a level once (many states share one: an upper total that can no
+    longer reach the bonus is as good as any other).
 
-    def __init__(self) -> None:
-        self.known: dict[tuple[int, bool, bytes], int] = {}
-        self.lo: list[int] = []
-        self.width: list[int] = []
-        self.wide: list[bool] = []
-        self.offset: list[int] = []
+    With ``spill`` (a folder), the packed steps go to two files there as they come instead
+    of staying in memory (``table_file`` streams them into the saved file), so a build holds
+    only the level being packed."""
+
+    def __init__(self, spill: Path | None = None) -> None:
+        #: A level's functions by a 96-bit digest of (lo, wide, the steps): not the steps
+        #: themselves, which go to the payload (or the spill files).
+        self.known: dict[int, int] = {}
+        self.lo = array("h")
+        self.width = array("h")
+        self.wide = array("b")
+        self.offset = array("q")
         self.used = {False: 0, True: 0}
         self.chunks: dict[bool, list[bytes]] = {False: [], True: []}
+        self.spill = spill
+        self.files: dict[bool, BinaryIO] = {}
+        if spill is not None:
+            self.files = {big: open(self.spill_path(big), "wb") for big in (False, True)}  # noqa: SIM115
 
-    def add(self, survival: Float32, rows: int = 4096) -> list[int]:
+    def spill_path(self, big: bool) -> Path:
+        """The file the steps of one kind (``big``: two bytes each) are spilled to."""
+        assert self.spill is not None
+        return self.spill / ("steps16.part" if big else "steps8.part")
+
+    def new_level(self) -> None:
+        """Functions are shared within a level: forget the last level's."""
+        self.known.clear()
+
+    def add(self, survival: npt.NDArray[np.floating], rows: int = 4096) -> list[int]:
         """Pack a block of functions (``rows`` at a time, to keep the memory small); their
         ids."""
         parts = (survival[lo : lo + rows] for lo in range(0, len(survival), rows))
         return [ident for part in parts for ident in self._add(part)]
 
-    def _add(self, survival: Float32) -> list[int]:
+    def _add(self, survival: npt.NDArray[np.floating]) -> list[int]:
         q = np.rint(survival.astype(np.float64) * QUANTUM).astype(np.int64)
         q = np.minimum.accumulate(q, axis=1)  # rounding never makes a function rise
         los = ((q >= QUANTUM).sum(axis=1) - 1).tolist()
@@ -145,8 +187,8 @@ class _Packer:
         for row, (lo, hi) in enumerate(zip(los, his, strict=True)):
             part = steps[row, lo:hi]
             big = bool(len(part)) and int(part.max()) > 255
-            data = part.astype(np.uint16 if big else np.uint8).tobytes()
-            key = (lo, big, data)
+            data = part.astype("<u2" if big else np.uint8).tobytes()
+            key = _key(lo * 2 + big, data)
             ident = self.known.get(key)
             if ident is None:
                 ident = self.known[key] = len(self.lo)
@@ -155,11 +197,20 @@ class _Packer:
                 self.wide.append(big)
                 self.offset.append(self.used[big])
                 self.used[big] += hi - lo
-                self.chunks[big].append(data)
+                if self.files:
+                    self.files[big].write(data)
+                else:
+                    self.chunks[big].append(data)
             ids.append(ident)
         return ids
 
+    def close(self) -> None:
+        """Close the spill files (all written)."""
+        for f in self.files.values():
+            f.close()
+
     def result(self, rules: str, open_boxes: int, ids: npt.NDArray[np.int32]) -> Distributions:
+        """The packed functions in memory (not spilled)."""
         return Distributions(
             rules,
             open_boxes,
@@ -169,33 +220,8 @@ class _Packer:
             np.array(self.width, dtype=np.int16),
             np.array(self.wide, dtype=np.bool_),
             np.frombuffer(b"".join(self.chunks[False]), dtype=np.uint8).copy(),
-            np.frombuffer(b"".join(self.chunks[True]), dtype=np.uint16).copy(),
+            np.frombuffer(b"".join(self.chunks[True]), dtype="<u2").astype(np.uint16),
         )
-
-
-def state_rows() -> tuple[IntArray, list[tuple[IntArray, IntArray, IntArray]]]:
-    """A row for every reachable state, a level (number of filled boxes) at a time from the
-    full card down, and each level's states as (masks, uppers, flags)."""
-    uppers = reachable_uppers()
-    rows = np.full((MASKS, UPPER_CAP + 1, 2), -1, dtype=np.intp)
-    levels: list[tuple[IntArray, IntArray, IntArray]] = []
-    by_level: dict[int, list[int]] = {}
-    for mask in range(MASKS):
-        by_level.setdefault(bin(mask).count("1"), []).append(mask)
-    count = 0
-    for level in range(BOXES, -1, -1):
-        ms, us, fs = [], [], []
-        for mask in by_level[level]:
-            for flag in (0, 1) if mask >> YAHTZEE & 1 else (0,):
-                for up in uppers[mask & 63]:
-                    ms.append(mask)
-                    us.append(int(up))
-                    fs.append(flag)
-        m, u, f = (np.array(x, dtype=np.intp) for x in (ms, us, fs))
-        rows[m, u, f] = np.arange(count, count + len(m))
-        count += len(m)
-        levels.append((m, u, f))
-    return rows, levels
 
 
 @cache
@@ -228,16 +254,95 @@ def roll_subkeeps() -> IntArray:
     return out
 
 
+#: A level's functions are kept for the next one as 16-bit fixed point (1 is ONE): a
+#: 16th of the file's step, so rounding them is invisible in what is saved.
+ONE = 65535
+
+
+@dataclass
+class _Level:
+    """One level's distinct survival functions, for the level above it to read: function
+    ``j`` is 1 below ``start[j]``, then ``values[offset[j]:][:width[j]] / ONE``, then 0;
+    ``function[r]`` is the function of the level's state row ``r``."""
+
+    function: npt.NDArray[np.int32]
+    start: IntArray
+    width: IntArray
+    offset: IntArray
+    values: npt.NDArray[np.uint16]
+
+    @classmethod
+    def over(cls) -> _Level:
+        """The end of the game: nothing more to come (one function for every state)."""
+        one = np.ones(1, dtype=np.intp)
+        return cls(np.zeros(1, dtype=np.int32), one, 0 * one, 0 * one, np.zeros(0, np.uint16))
+
+
+class _LevelPacker:
+    """Collects a level's functions as 16-bit rows, each distinct one once (by a digest),
+    into one array sized for the worst case (``states`` rows of ``LENGTH``): the system
+    gives it pages only as they are written, so it costs what it holds, and it is never
+    copied or grown."""
+
+    def __init__(self, states: int) -> None:
+        self.known: dict[int, int] = {}
+        self.function = array("i")
+        self.start = array("i")
+        self.width = array("i")
+        self.values = np.empty(states * LENGTH, dtype=np.uint16)
+        self.used = 0
+
+    def add(self, survival: npt.NDArray[np.float64]) -> None:
+        q = np.minimum.accumulate(np.rint(survival * ONE).astype(np.uint16), axis=1)
+        starts = (q == ONE).sum(axis=1).tolist()  # a survival function only falls
+        ends = (q > 0).sum(axis=1).tolist()
+        for row, (lo, hi) in enumerate(zip(starts, ends, strict=True)):
+            hi = max(lo, hi)
+            key = _key(lo, q[row, lo:hi].data)
+            j = self.known.get(key)
+            if j is None:
+                j = self.known[key] = len(self.start)
+                self.start.append(lo)
+                self.width.append(hi - lo)
+                self.values[self.used : self.used + hi - lo] = q[row, lo:hi]
+                self.used += hi - lo
+            self.function.append(j)
+
+    def level(self) -> _Level:
+        """The level's functions."""
+        self.known.clear()
+        width = np.array(self.width, dtype=np.intp)
+        values = self.values[: self.used]  # a view: the pages never written stay unused
+        return _Level(
+            np.array(self.function, dtype=np.int32),
+            np.array(self.start, dtype=np.intp),
+            width,
+            np.cumsum(width) - width,
+            values,
+        )
+
+
+def _release_freed_memory() -> None:
+    """Hand the memory a level freed back to the system (glibc keeps freed heap memory for
+    reuse, and a level's many small allocations leave it fragmented); nothing elsewhere."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 class _Builder:
     """One build: the Optimal bot's turn from a batch of states, as chances of its ends."""
 
     def __init__(self, table: Table) -> None:
-        if table.flags != 2:
-            raise ValueError(f"no distributions for {table.rules} tables (bonus turns) yet")
         self.table = table
         self.solver = Solver(table.rules, False, table.value)
         self.space = dice_space()
-        self.rows, self.levels = state_rows()
+        # Every state's row in its own level (turns used); the game's end is a level of one.
+        self.rows = np.zeros(table.value.shape, dtype=np.int32)
+        self.levels = self.solver.states()
+        used = turns_used(np.arange(MASKS)[:, None], np.arange(table.flags)[None, :])
+        # (a flag above 0 only with the Yahtzee box filled: the states a card can be in)
+        real = ((np.arange(MASKS) >> YAHTZEE) & 1 == 1)[:, None] | (np.arange(table.flags) == 0)
+        self.over = np.broadcast_to(((used >= ROUNDS) & real)[:, None, :], self.rows.shape)
         self.transitions = keep_transitions()
         self.subkeeps = roll_subkeeps()
 
@@ -335,71 +440,112 @@ class _Builder:
             chance = self.transitions.T @ weights.reshape(keeps, n)
         return chance, nxt_row, gain
 
-    def run(self, open_boxes: int = BOXES, chunk: int = 384, workers: int = 2) -> Distributions:
-        """Solve the states with at most ``open_boxes`` open boxes (all: 13), a level at a
-        time from the full card; only two levels are unpacked at once."""
-        packer = _Packer()
+    def run(
+        self, open_boxes: int = BOXES, chunk: int = 128, workers: int = 2,
+        spill: Path | None = None,
+    ) -> tuple[_Packer, npt.NDArray[np.int32]]:  # fmt: skip
+        """Solve the states with at most ``open_boxes`` turns still to play (all: 13), a
+        level (turns used) at a time from the end of the game. Only the level below is
+        kept (``_Level``, 16-bit, each distinct function once) while a level is solved in
+        chunks on ``workers`` threads; each chunk is packed as it is done (to ``spill``'s
+        files when given). Returns the packer and every state's function id."""
+        packer = _Packer(spill)
         ids = np.full(self.rows.shape, -1, dtype=np.int32)
-        # Each level's functions are kept with MAX_GAIN columns of 1 in front (a function
-        # shifted by the points scored is read straight from them, without copies).
-        below = np.zeros((len(self.levels[0][0]), MAX_GAIN + LENGTH), dtype=np.float32)
-        below[:, : MAX_GAIN + 1] = 1.0  # the full card: nothing more to come
-        base = 0  # the first row of the level below
-        for level, (mask, up, flag) in enumerate(self.levels[: open_boxes + 1]):
-            if level > 0:
-                current = self._level(mask, up, flag, below, base, chunk, workers)
-                base += len(below)
-                below = current
-            ids[mask, up, flag] = packer.add(below[:, MAX_GAIN:])
-        return packer.result(self.table.rules, open_boxes, ids)
+        end = np.zeros((1, LENGTH))
+        end[0, 0] = 1.0  # nothing more to come: at least 0 points, surely; 1 never
+        ids[self.over] = packer.add(end)[0]
+        below = _Level.over()
+        self.rows[self.over] = 0
+        for mask, up, flag in self.levels[:open_boxes]:
+            packer.new_level()
+            self.rows[mask, up, flag] = np.arange(len(mask))
+            below = self._level(mask, up, flag, below, packer, ids, chunk, workers)
+            _release_freed_memory()
+        packer.close()
+        return packer, ids
 
     def _level(
-        self, mask: IntArray, up: IntArray, flag: IntArray, below: Float32, base: int,
-        chunk: int, workers: int,
-    ) -> Float32:  # fmt: skip
-        """One level's functions (padded, as ``run`` keeps them) from the level below's
-        (whose first row is ``base``), in chunks on ``workers`` threads (numpy lets go of
-        the GIL in the heavy parts)."""
-        current = np.empty((len(mask), MAX_GAIN + LENGTH), dtype=np.float32)
-        current[:, :MAX_GAIN] = 1.0
-        windows = sliding_window_view(below, LENGTH, axis=1)
-
-        def solve(part: slice) -> None:
-            current[part, MAX_GAIN:] = self._mix(mask[part], up[part], flag[part], windows, base)
-
+        self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, packer: _Packer,
+        ids: npt.NDArray[np.int32], chunk: int, workers: int,
+    ) -> _Level:  # fmt: skip
+        """One level's functions from the level below's, in chunks on ``workers`` threads
+        (numpy lets go of the GIL in the heavy parts), each packed as it comes."""
         parts = [slice(lo, lo + chunk) for lo in range(0, len(mask), chunk)]
+        current = _LevelPacker(len(mask))
+
+        def solve(part: slice) -> npt.NDArray[np.float64]:
+            return self._mix(mask[part], up[part], flag[part], below)
+
+        # At most two chunks a worker on the way: results waiting to be packed are memory.
+        waiting: deque[tuple[slice, Future[npt.NDArray[np.float64]]]] = deque()
         with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(solve, parts))
-        return current
+            for part in parts:
+                waiting.append((part, pool.submit(solve, part)))
+                while len(waiting) > 2 * workers or (part is parts[-1] and waiting):
+                    done, future = waiting.popleft()
+                    survival = future.result()
+                    ids[mask[done], up[done], flag[done]] = packer.add(survival)
+                    current.add(survival)
+                    del survival, future
+        return current.level()
 
     def _mix(
-        self, mask: IntArray, up: IntArray, flag: IntArray,
-        windows: npt.NDArray[np.float32], base: int,
-    ) -> Float32:  # fmt: skip
+        self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, group: int = 24
+    ) -> npt.NDArray[np.float64]:
         """The survival functions of a batch of states: the mixture, over the ends of the
-        turn, of the next states' functions shifted by the points scored."""
+        turn, of the next states' functions shifted by the points scored. A function is 1
+        up to its ``start``, its stored values, then 0: the 1s are summed as steps, the
+        values added where they land (``group`` states at a time, to keep it small)."""
         chance, nxt_row, gain = self.final_roll_chances(mask, up, flag)
         n = chance.shape[1]
-        below = len(windows)
+        out = np.empty((n, LENGTH))
+        for lo in range(0, n, group):
+            part = slice(lo, lo + group)
+            out[part] = self._shifted_sum(chance[:, part], nxt_row[:, part], gain[:, part], below)
+        return out
+
+    @staticmethod
+    def _shifted_sum(
+        chance: npt.NDArray[np.float64], nxt_row: IntArray, gain: IntArray, below: _Level
+    ) -> npt.NDArray[np.float64]:
+        n = chance.shape[1]
         state = np.broadcast_to(np.arange(n), chance.shape)
-        code = (state * below + (nxt_row - base)) * MAX_GAIN + gain
+        code = (state * len(below.function) + nxt_row) * MAX_GAIN + gain
         keys, inverse = np.unique(code.ravel(), return_inverse=True)
         weight = np.bincount(inverse.ravel(), chance.ravel(), len(keys))
         keep = weight > 0
         keys, weight = keys[keep], weight[keep]
-        owner = keys // (below * MAX_GAIN)
-        nrow = (keys // MAX_GAIN) % below
-        shift = keys % MAX_GAIN
-        mixed = windows[nrow, MAX_GAIN - shift] * weight[:, None].astype(np.float32)
-        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-        result: Float32 = np.add.reduceat(mixed, starts, axis=0)
+        owner = keys // (len(below.function) * MAX_GAIN)
+        j = below.function[(keys // MAX_GAIN) % len(below.function)]
+        at = np.minimum(keys % MAX_GAIN + below.start[j], LENGTH)  # where its values begin
+        # The 1s: each key adds its weight at every x below ``at``.
+        steps = cast(
+            npt.NDArray[np.float64],
+            np.bincount(owner * (LENGTH + 1) + at, weight, n * (LENGTH + 1)),
+        )
+        ones = np.cumsum(steps.reshape(n, LENGTH + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
+        # The values: each key's run of them, cut at LENGTH, added where it lands.
+        run = np.maximum(0, np.minimum(below.width[j], LENGTH - at)).astype(np.int32)
+        total = int(run.sum())
+        within = np.arange(total, dtype=np.int32)
+        within -= np.repeat((np.cumsum(run) - run).astype(np.int32), run)
+        source = np.repeat(below.offset[j], run)
+        source += within
+        values = below.values[source] * np.repeat(weight / ONE, run)
+        del source
+        target = np.repeat((owner * LENGTH + at).astype(np.int32), run)
+        target += within
+        spread = cast(npt.NDArray[np.float64], np.bincount(target, values, n * LENGTH))
+        result: npt.NDArray[np.float64] = ones + spread.reshape(n, LENGTH)
         return result
 
 
 def solve_distributions(table: Table, open_boxes: int = BOXES) -> Distributions:
     """The distribution of the score still to come from every state with at most
-    ``open_boxes`` open boxes, under the table's own choices (see the module docstring)."""
-    return _Builder(table).run(open_boxes)
+    ``open_boxes`` turns to play, under the table's own choices (see the module
+    docstring), in memory."""
+    packer, ids = _Builder(table).run(open_boxes)
+    return packer.result(table.rules, open_boxes, ids)
 
 
 class Rival:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import tempfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .distribution import LENGTH, QUANTUM, Distributions, solve_distributions
+from .distribution import LENGTH, QUANTUM, Distributions, _Builder
 from .solver import BOXES, MASKS, UPPER_CAP, Table, flag_count, solve
 
 MAGIC = b"YAHTZEE-STRATEGY\n"
@@ -141,16 +143,74 @@ def distributions_path(folder: Path, rules: str) -> Path:
 def save_distributions(dists: Distributions, path: Path) -> None:
     """Write atomically, compressed (about 35 MB for every state)."""
     arrays = [np.ascontiguousarray(getattr(dists, name), dtype=kind) for name, kind in _PACKED]
-    payload = zlib.compress(b"".join(a.tobytes() for a in arrays), 6)
+    _write_distributions(path, dists.rules, dists.open_boxes, [a.tobytes() for a in arrays])
+
+
+def _write_distributions(
+    path: Path, rules: str, open_boxes: int, parts: list[bytes | Path]
+) -> None:
+    """The file of ``_PACKED``'s arrays, each given as its bytes or a file holding them,
+    compressed and hashed as a stream (never the whole payload in memory), written
+    atomically."""
+    sizes = []
+    for (_, kind), part in zip(_PACKED, parts, strict=True):
+        size = len(part) if isinstance(part, bytes) else part.stat().st_size
+        sizes.append(size // np.dtype(kind).itemsize)
     header = {
         "format": DISTRIBUTIONS_FORMAT,
-        "rules": dists.rules,
-        "open_boxes": dists.open_boxes,
+        "rules": rules,
+        "open_boxes": open_boxes,
         "quantum": QUANTUM,
-        "length": dists.length,
-        "sizes": [len(a.reshape(-1)) for a in arrays],
+        "length": LENGTH,
+        "sizes": sizes,
     }
-    _write(path, DISTRIBUTIONS_MAGIC, header, payload)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = path.with_suffix(".payload")
+    digest = hashlib.sha256()
+    packer = zlib.compressobj(6)
+    with open(body, "wb") as out:
+
+        def put(data: bytes) -> None:
+            digest.update(data)
+            out.write(data)
+
+        for part in parts:
+            if isinstance(part, bytes):
+                put(packer.compress(part))
+                continue
+            with open(part, "rb") as f:
+                while block := f.read(1 << 20):
+                    put(packer.compress(block))
+        put(packer.flush())
+    header["sha256"] = digest.hexdigest()
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as whole, open(body, "rb") as payload:
+        whole.write(DISTRIBUTIONS_MAGIC + json.dumps(header).encode() + b"\n")
+        shutil.copyfileobj(payload, whole, 1 << 20)
+    os.replace(tmp, path)
+    body.unlink()
+
+
+def build_distributions(table: Table, path: Path, open_boxes: int = BOXES) -> None:
+    """Solve the distributions of ``table``'s states with at most ``open_boxes`` turns to
+    play and save them to ``path``, streaming: each level's packed functions go to a
+    scratch file beside ``path`` as they are done, so the build holds two levels at most
+    (about 200 MB at its peak for all 13 turns), not the whole file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".distributions-") as scratch:
+        packer, ids = _Builder(table).run(open_boxes, spill=Path(scratch))
+        small = [
+            np.ascontiguousarray(ids, dtype="<i4").tobytes(),
+            np.asarray(packer.offset, dtype="<i8").tobytes(),
+            np.asarray(packer.lo, dtype="<i2").tobytes(),
+            np.asarray(packer.width, dtype="<i2").tobytes(),
+            np.asarray(packer.wide, dtype="|b1").tobytes(),
+        ]
+        del ids
+        _write_distributions(
+            path, table.rules, open_boxes,
+            [*small, packer.spill_path(False), packer.spill_path(True)],
+        )  # fmt: skip
 
 
 def load_distributions(path: Path, rules: str) -> Distributions:
@@ -162,11 +222,12 @@ def load_distributions(path: Path, rules: str) -> Distributions:
         and h.get("open_boxes") in range(1, BOXES + 1) and h.get("quantum") == QUANTUM
         and h.get("length") == LENGTH,
     )  # fmt: skip
-    raw = zlib.decompress(payload)
+    raw = bytearray(zlib.decompress(payload))  # the arrays are views of it: no copies
+    del payload
     arrays, at = [], 0
     for (_, kind), size in zip(_PACKED, header["sizes"], strict=True):
         dtype = np.dtype(kind)
-        arrays.append(np.frombuffer(raw, dtype=dtype, count=size, offset=at).copy())
+        arrays.append(np.frombuffer(raw, dtype=dtype, count=size, offset=at))
         at += size * dtype.itemsize
     arrays[0] = arrays[0].reshape(shape_of(rules))
     ids, offset, lo, width, wide, steps8, steps16 = arrays
@@ -186,6 +247,5 @@ def load_or_build_distributions(
             return load_distributions(path, table.rules), False
         except TableFileError:
             pass
-    dists = solve_distributions(table, open_boxes)
-    save_distributions(dists, path)
-    return dists, True
+    build_distributions(table, path, open_boxes)
+    return load_distributions(path, table.rules), True

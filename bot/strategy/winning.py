@@ -28,11 +28,11 @@ import numpy as np
 
 from bot.engine import (
     DICE_COUNT,
+    ROUNDS,
     UPPER_BONUS_POINTS,
     Category,
     Dice,
     Game,
-    Preset,
     Scorecard,
     ScoreResult,
     Seat,
@@ -41,8 +41,18 @@ from bot.engine import (
 from .decisions import Choice, state_of
 from .dice_space import dice_space
 from .distribution import Distributions, Rival
-from .players import OptimalPlayer, as_official, hold_exactly
-from .solver import BOX_ORDER, BOXES, UPPER_BOXES, UPPER_CAP, YAHTZEE, Solver, Table, keep_averages
+from .players import OptimalPlayer, hold_exactly
+from .solver import (
+    BOX_ORDER,
+    BOXES,
+    UPPER_BOXES,
+    UPPER_CAP,
+    YAHTZEE,
+    Solver,
+    Table,
+    keep_averages,
+    turns_used,
+)
 
 Array = np.ndarray
 
@@ -60,10 +70,9 @@ class TurnChances:
     ) -> None:
         self.table = table
         self.dists = dists
-        self.card = as_official(card)
+        self.card = card
         self.preset_card = card
-        them = [as_official(c) for c in opponents]
-        self.rival = Rival([(c.total, dists.of(*state_of(c))) for c in them])
+        self.rival = Rival([(c.total, dists.of(*state_of(c))) for c in opponents])
         self.space = dice_space()
         self.solver = Solver(table.rules, False, table.value)
         self.now = self._score_now()  # (252,): the best chance when scoring each roll now
@@ -120,7 +129,7 @@ class TurnChances:
         """The box (of the engine's options for these dice) with the best chance."""
         choices = []
         for category in self.preset_card.options(dice):
-            after = as_official(self.preset_card.fill(category, dice))
+            after = self.preset_card.fill(category, dice)
             mask, up, flag = state_of(after)
             chance = self._chance(
                 np.array([float(after.total)]), np.array([mask]), np.array([up]), np.array([flag])
@@ -145,7 +154,7 @@ class TurnChances:
         """The chance of winning after one given choice: scoring ``box`` now, or keeping
         ``keep`` and rolling the others."""
         if box is not None:
-            after = as_official(self.preset_card.fill(box, dice))
+            after = self.preset_card.fill(box, dice)
             mask, up, flag = state_of(after)
             total = np.array([float(after.total)])
             return float(self._chance(total, *(np.array([x]) for x in (mask, up, flag)))[0])
@@ -178,8 +187,8 @@ class TurnChances:
 class WinningPlayer:
     """Plays for the best chance of finishing ahead of the other seats in its last
     ``last_turns`` turns (by default all of them), and as the Optimal bot does otherwise: a
-    solo game, a preset the table was not solved for, and any move no better for winning
-    than the Optimal bot's (by more than ``margin``)."""
+    solo game, a game of another preset than its table's and distributions', and any move
+    no better for winning than the Optimal bot's (by more than ``margin``)."""
 
     def __init__(
         self,
@@ -205,10 +214,12 @@ class WinningPlayer:
         caller can do this part off its event loop."""
         rivals = [seat.card for seat in rivals_of(game)]
         card = game.current_seat.card
-        open_boxes = sum(1 for _, points in card if points is None)
+        mask, _, flag = state_of(card)
+        open_boxes = ROUNDS - int(turns_used(mask, flag))  # the turns it has left
         if (
             not rivals
-            or game.preset is not Preset.OFFICIAL
+            or game.preset.value != self.dists.rules
+            or self.table.rules != self.dists.rules
             or open_boxes > self.last_turns
             or not covered(self.dists, card, *rivals)
         ):
@@ -252,7 +263,9 @@ class WinningPlayer:
 def covered(dists: Distributions, *cards: Scorecard) -> bool:
     """Whether the distributions cover these cards' states (a partial build, as tests
     make, covers only the last turns)."""
-    return all(dists.covers(state_of(as_official(card))[0]) for card in cards)
+    return all(
+        card.preset.value == dists.rules and dists.covers(*state_of(card)[::2]) for card in cards
+    )
 
 
 def rivals_of(game: Game) -> list[Seat]:
@@ -277,18 +290,19 @@ class WinHint:
 
 
 def to_win_applies(game: Game) -> bool:
-    """Whether a hint in ``game`` gives to-win advice: someone to beat, official rules."""
-    return bool(rivals_of(game)) and game.preset is Preset.OFFICIAL
+    """Whether a hint in ``game`` gives to-win advice: someone to beat (any preset)."""
+    return bool(rivals_of(game))
 
 
 def win_hint(table: Table, dists: Distributions, game: Game, for_points: Choice) -> WinHint | None:
-    """For a hint in a game with someone to beat (official rules, dice rolled): the to-win
-    choice beside ``for_points``, the best choice for the expected score."""
+    """For a hint in a game with someone to beat (dice rolled; ``table`` and ``dists`` of
+    the game's preset): the to-win choice beside ``for_points``, the best choice for the
+    expected score."""
     rivals = rivals_of(game)
     if (
         not rivals
         or game.dice is None
-        or game.preset is not Preset.OFFICIAL
+        or table.rules != dists.rules
         or not covered(dists, game.current_seat.card, *(seat.card for seat in rivals))
     ):
         return None

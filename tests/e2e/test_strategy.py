@@ -247,7 +247,7 @@ async def test_a_solo_hint_never_asks_for_the_to_win_distributions(
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize("host", ["a 512 MiB container", "TO_WIN_BUILD=never"])
+@pytest.mark.parametrize("host", ["a 256 MiB container", "TO_WIN_BUILD=never"])
 async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, monkeypatch: Any,
     tmp_path: Path, host: str,
@@ -259,13 +259,13 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     changes: dict[str, Any] = {}
     if host == "TO_WIN_BUILD=never":
         changes["to_win_build"] = "never"
-    else:  # cgroup v2: 512 MiB, 150 MiB of it in use; the host has 64 GiB available
+    else:  # cgroup v2: 256 MiB, 150 MiB of it in use; the host has 64 GiB available
         proc, cgroup = tmp_path / "proc", tmp_path / "cgroup"
         (proc / "self").mkdir(parents=True)
         cgroup.mkdir()
         (proc / "meminfo").write_text(f"MemAvailable: {64 * 2**20} kB\n", encoding="ascii")
         (proc / "self" / "cgroup").write_text("0::/\n", encoding="ascii")
-        (cgroup / "memory.max").write_text(f"{512 * 2**20}\n", encoding="ascii")
+        (cgroup / "memory.max").write_text(f"{256 * 2**20}\n", encoding="ascii")
         (cgroup / "memory.current").write_text(f"{150 * 2**20}\n", encoding="ascii")
         monkeypatch.setattr(analyst_module, "PROC", proc)
         monkeypatch.setattr(analyst_module, "CGROUP", cgroup)
@@ -291,7 +291,7 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     if host == "TO_WIN_BUILD=never":
         assert "TO_WIN_BUILD=never" in why, why
     else:
-        assert "0.4 GB is available" in why, why  # 512 - 150 = 362 MiB
+        assert "106 MiB is available" in why, why  # 256 - 150
     assert not dists.exists()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.strategy import Table
+from bot.strategy.distribution import Distributions, solve_distributions
 
 from ..conftest import solved
 
@@ -13,3 +14,10 @@ from ..conftest import solved
 def free(pytestconfig: pytest.Config) -> Table:
     """The free-choice Joker table."""
     return solved(pytestconfig, "free")
+
+
+@pytest.fixture(scope="session")
+def bonus_turn_to_win(bonus_turn_values: Table) -> Distributions:
+    """The To-win bot's ``bonus-turn`` distributions for the last turn (a bonus turn taken
+    is a turn played, so they cover cards with 12 turns used: boxes plus bonuses)."""
+    return solve_distributions(bonus_turn_values, open_boxes=1)

@@ -6,10 +6,13 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
+import bot.strategy.analyst as analyst_module
 from bot.engine import Category, Game, ScriptedDice
 from bot.i18n.words import said_of
 from bot.strategy import Table
-from bot.strategy.analyst import Analyst, available_memory
+from bot.strategy.analyst import Analyst, NotEnoughMemory, available_memory, check_memory
 from bot.strategy.decisions import evaluate
 from bot.strategy.table_file import distributions_path, save, table_path
 
@@ -223,3 +226,40 @@ async def test_each_presets_table_is_loaded_and_valued_in_the_process(
         assert await worker_pid(analyst) != os.getpid()
     finally:
         analyst.close()
+
+
+async def test_each_preset_has_its_own_to_win_distributions(
+    official_values: Table, bonus_turn_values: Table, tmp_path: Path
+) -> None:
+    """A ``bonus-turn`` game's To-win bot asks for that preset's distributions: built from
+    the preset's own table in a process of their own and saved in a file of their own; the
+    official ones are not built for it."""
+    save(official_values, table_path(tmp_path, "official"))
+    save(bonus_turn_values, table_path(tmp_path, "bonus-turn"))
+    analyst = Analyst(tmp_path, to_win_turns=1)
+    analyst.start()
+    try:
+        assert analyst.to_win("bonus-turn") is None
+        await analyst.wait_for_to_win("bonus-turn")
+        dists = analyst.to_win("bonus-turn")
+        assert dists is not None and dists.rules == "bonus-turn" and dists.open_boxes == 1
+        assert distributions_path(tmp_path, "bonus-turn").exists()
+        assert not distributions_path(tmp_path, "official").exists()
+    finally:
+        analyst.close()
+
+
+@pytest.mark.parametrize("rules", ["official", "relaxed-joker", "bonus-turn"])
+def test_a_512_mib_host_at_rest_may_build_any_presets_distributions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str
+) -> None:
+    """A 512 MiB container (cgroup v2) with the bot at rest in it (130 MiB, README's host
+    table) has room to build; with 400 MiB in use it has not, and says how much it has."""
+    proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/")
+    cgroup_files(cgroup, memory_max=str(512 * MiB), memory_current=str(130 * MiB))
+    monkeypatch.setattr(analyst_module, "PROC", proc)
+    monkeypatch.setattr(analyst_module, "CGROUP", cgroup)
+    check_memory(tmp_path, rules)
+    cgroup_files(cgroup, memory_current=str(400 * MiB))
+    with pytest.raises(NotEnoughMemory, match="112 MiB is available"):
+        check_memory(tmp_path, rules)
