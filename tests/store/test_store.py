@@ -166,7 +166,12 @@ async def test_a_finished_game_frees_the_channel(store: Store) -> None:
         guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
     )
     await store.update_game(row.id, row.version, MoveRecord(5, "cancel"), status="cancelled")
-    await store.create_game(guild_id=1, channel_id=10, host_id=5, preset="official", players=[])
+    again = await store.create_game(
+        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    )
+    assert again.id > row.id and again.channel_id == 10 and again.status == "lobby"
+    live = await store.live_game_in(10)
+    assert live is not None and live.id == again.id
 
 
 async def test_game_state_round_trips(store: Store) -> None:
