@@ -20,7 +20,8 @@ components, attachments with their bytes), every ephemeral reply, and enforces:
   400 50024 in its DM; a sixth follow-up of an interaction authorized only by a user install
   answers 400 40094; no gateway event but interactions comes from where the bot is not, and
   DM events go to shard 0 only; ``slash`` refuses (``NotOffered``) a command the client would
-  not offer there, by its ``contexts`` and ``integration_types``.
+  not offer there, by its ``contexts`` and ``integration_types``; in a server without the bot,
+  a member without Use External Apps sees its answers alone (ephemeral).
 
 What Discord accepts but shows wrongly is noted in ``mistakes`` (the e2e fixture fails a test
 that leaves any): an embed edited without saying which attachments stay (Discord may then
@@ -72,6 +73,10 @@ GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
 #: Application integration types, the keys of ``authorizing_integration_owners`` ("Application").
 GUILD_INSTALL, USER_INSTALL = 0, 1
 MENTION_EVERYONE, USE_EXTERNAL_EMOJIS = 1 << 17, 1 << 18
+#: "If Use External Apps is disabled and your app is not installed to the server, your app's
+#: responses will be ephemeral for the end user"; "enabled for servers by default" (Change Log,
+#: "User-Installed Apps General Availability"): ``deny_member`` takes it away.
+USE_EXTERNAL_APPS = 1 << 50
 #: What an interaction's ``app_permissions`` carry where the app has no bot member: "for
 #: (G)DMs with other users, ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE, and additionally
 #: USE_EXTERNAL_EMOJIS for DMs with the app's bot user" ("Receiving and Responding",
@@ -148,6 +153,9 @@ class Interaction:
     owners: dict[str, str] = field(default_factory=dict)
     context: int = GUILD_CONTEXT
     place: str = "server"
+    #: its answers are shown to the user alone, whatever their flags (a server without the
+    #: bot where the member may not use external apps: ``USE_EXTERNAL_APPS``)
+    private_only: bool = False
 
     @property
     def ephemeral_text(self) -> str:
@@ -371,7 +379,8 @@ class FakeDiscord:
         """What a member may do in a channel (a thread has its parent's overwrites)."""
         channel = next((c for c in self.channels if c["id"] == channel_id), None)
         parent = (channel or {}).get("parent_id") or channel_id
-        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if user["id"] in self.admins else 0)
+        permissions = EVERYONE_PERMISSIONS | USE_EXTERNAL_APPS
+        permissions |= MANAGE_GUILD if user["id"] in self.admins else 0
         return permissions & ~self.member_denied.get(parent, {}).get(user["id"], 0)
 
     def bot_permissions(self, channel_id: str) -> int:
@@ -656,6 +665,8 @@ class FakeDiscord:
             owners=owners,
             context=place.context,
             place=place.kind,
+            private_only=place.kind == "user_server"
+            and not self.member_permissions(user, channel_id) & USE_EXTERNAL_APPS,
         )
         self.interactions[record.id] = record
         self.by_token[record.token] = record
@@ -1136,6 +1147,8 @@ class FakeDiscord:
             error = validate_message(body, self.emoji_ids)
             if error:
                 return _error(400, 50035, error)
+            if record.private_only:
+                body = dict(body, flags=int(body.get("flags") or 0) | EPHEMERAL)
             message = self._create(record.channel_id, body, files, ephemeral_ok=True)
             message["interaction_metadata"] = self._metadata(record)
             if record.original_message_id is not None:
@@ -1421,6 +1434,8 @@ class FakeDiscord:
             return _error(400, 50035, error)
         channel_id = record.channel_id
         message: dict[str, Any] | None = None
+        if record.private_only and kind in (4, 5):
+            data = dict(data, flags=int(data.get("flags") or 0) | EPHEMERAL)
         if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
             message = self._create(channel_id, data, files, ephemeral_ok=True, interaction=record)
             record.original_message_id = message["id"]

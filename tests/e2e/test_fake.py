@@ -12,6 +12,7 @@ import pytest
 from .fake_discord import (
     APPLICATION_ID,
     GUILD_ID,
+    USE_EXTERNAL_APPS,
     FakeDiscord,
     NotOffered,
     snowflake,
@@ -517,3 +518,26 @@ async def test_only_the_people_in_a_dm_click_there(fake: FakeDiscord) -> None:
         await used(fake, cat, group, "x")
     with pytest.raises(LookupError):
         await used(fake, cat, fake.bot_dm(ann), "x")
+
+
+async def test_without_use_external_apps_the_answers_are_private(fake: FakeDiscord) -> None:
+    """ "If Use External Apps is disabled and your app is not installed to the server, your
+    app's responses will be ephemeral for the end user" (Change Log, "User-Installed Apps
+    General Availability"): Ann's answer and follow-ups show to her alone in a server without
+    the bot; in the bot's own server the same denial changes nothing."""
+    await publish(fake, PLAY | {"contexts": [0, 1, 2], "integration_types": [0, 1]})
+    ann = fake.user("Ann")
+    fake.install(ann)
+    foreign, server = fake.user_install_guild(), fake.channel("general")
+    for channel in (foreign, server):
+        fake.deny_member(channel, ann, USE_EXTERNAL_APPS)
+    record = await answered(fake, ann, foreign)
+    (status, _), *_ = await followups(fake, record, 1)
+    assert status == 200
+    assert fake.channel_messages(foreign) == []
+    assert record.ephemeral_text == "an answer\n0"
+    allowed = fake.user_install_guild()
+    await answered(fake, ann, allowed)
+    assert [m["content"] for m in fake.channel_messages(allowed)] == ["an answer"]
+    await answered(fake, ann, server)
+    assert [m["content"] for m in fake.channel_messages(server)] == ["an answer"]
