@@ -11,6 +11,17 @@ components, attachments with their bytes), every ephemeral reply, and enforces:
   the channel routes answer 404 10008 for it, as for a message that is not there; a token
   is good for 15 minutes (``TOKEN_LIFETIME``, by the fake's clock: ``advance``), then its
   webhook routes answer 401 50027.
+- the rules of the places (``Place``; made with ``bot_dm``, ``group_dm``, ``dm_between``,
+  ``user_install_guild``, and ``install`` for a user's own install of the app): each
+  interaction carries its place's ``context``, ``authorizing_integration_owners``,
+  ``app_permissions``, ``member`` in a server or ``user`` elsewhere, and its ``channel``
+  (type 1 or 3, no ``guild_id``, in DMs); the channel routes answer 403 50001 where the bot is
+  not in the channel (group DMs, other people's DMs, servers that never added it), threads
+  400 50024 in its DM; a sixth follow-up of an interaction authorized only by a user install
+  answers 400 40094; no gateway event but interactions comes from where the bot is not, and
+  DM events go to shard 0 only; ``slash`` refuses (``NotOffered``) a command the client would
+  not offer there, by its ``contexts`` and ``integration_types``; in a server without the bot,
+  a member without Use External Apps sees its answers alone (ephemeral).
 
 What Discord accepts but shows wrongly is noted in ``mistakes`` (the e2e fixture fails a test
 that leaves any): an embed edited without saying which attachments stay (Discord may then
@@ -55,6 +66,34 @@ THREAD_EDIT_KEYS = frozenset({
 AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # the spec's ThreadAutoArchiveDuration
 # What the bot may do in every channel unless a test takes some of it away (``deny``).
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+
+# -- places (see ``Place``) ----------------------------------------------------------------
+#: Interaction context types (Discord's "Receiving and Responding": Interaction Context Types).
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+#: Application integration types, the keys of ``authorizing_integration_owners`` ("Application").
+GUILD_INSTALL, USER_INSTALL = 0, 1
+MENTION_EVERYONE, USE_EXTERNAL_EMOJIS = 1 << 17, 1 << 18
+#: "If Use External Apps is disabled and your app is not installed to the server, your app's
+#: responses will be ephemeral for the end user"; "enabled for servers by default" (Change Log,
+#: "User-Installed Apps General Availability"): ``deny_member`` takes it away.
+USE_EXTERNAL_APPS = 1 << 50
+#: What an interaction's ``app_permissions`` carry where the app has no bot member: "for
+#: (G)DMs with other users, ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE, and additionally
+#: USE_EXTERNAL_EMOJIS for DMs with the app's bot user" ("Receiving and Responding",
+#: Interaction Structure, footnote ***); the tutorial "Developing a User-Installable App"
+#: shows 442368 in the bot's DM. In a server without the bot: @everyone's permissions there,
+#: "limited to ... ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, and USE_EXTERNAL_EMOJIS"
+#: (Change Log, "Calculated Permissions in Interaction Payloads"), Attach Files and Embed
+#: Links always (discord-api-docs issue 5316).
+PRIVATE_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+BOT_DM_APP_PERMISSIONS = PRIVATE_APP_PERMISSIONS | USE_EXTERNAL_EMOJIS
+ANSWER_PERMISSIONS = BOT_DM_APP_PERMISSIONS
+#: "Apps are limited to 5 followup messages per interaction if it was initiated from a
+#: user-installed app and isn't installed in the server (meaning the authorizing integration
+#: owners object only contains USER_INSTALL)" ("Receiving and Responding", Create Followup).
+MAX_FOLLOWUPS = 5
+#: Channel types (Discord's "Channel": Channel Types).
+DM_CHANNEL, GROUP_DM_CHANNEL = 1, 3
 
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
 _last_snowflake = 0
@@ -109,6 +148,14 @@ class Interaction:
     callbacks: int = 0  # how many times a bot tried to answer it (Discord takes the first)
     delivered: bool = False  # sent over a gateway connection (False: no bot was connected)
     issued: float = 0.0  # the fake's clock (``FakeDiscord.now``) when it was sent: its token's age
+    #: what it was sent with: its ``authorizing_integration_owners``, ``context`` and the
+    #: kind of place (``Place.kind``)
+    owners: dict[str, str] = field(default_factory=dict)
+    context: int = GUILD_CONTEXT
+    place: str = "server"
+    #: its answers are shown to the user alone, whatever their flags (a server without the
+    #: bot where the member may not use external apps: ``USE_EXTERNAL_APPS``)
+    private_only: bool = False
 
     @property
     def ephemeral_text(self) -> str:
@@ -118,6 +165,32 @@ class Interaction:
             if message and message.get("flags", 0) & EPHEMERAL:
                 parts.append(message.get("content") or "")
         return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a channel is, as Discord tells places apart for an app.
+
+    ``kind``: ``"server"`` (a server that added the bot: guild install), ``"bot_dm"`` (the
+    bot's own DM with a user), ``"group_dm"`` (a group DM), ``"dm"`` (a DM between two
+    users), ``"user_server"`` (a server that never added the bot, where a member installed
+    the app to their account). ``context``: the interaction context sent from there.
+    ``bot_member``: whether the bot is in the channel, so that the channel routes (post,
+    edit, delete, threads, get the channel) work there; elsewhere they answer 403 50001 and
+    only the interaction's token reaches its messages.
+    """
+
+    kind: str
+    channel_id: str
+    guild_id: str | None
+    context: int
+    bot_member: bool
+    members: tuple[str, ...] = ()  # who is in a DM or group DM (empty: everyone in a server)
+
+
+class NotOffered(LookupError):
+    """The Discord client would not offer this command to this user here (its ``contexts``
+    or ``integration_types`` leave the place out, or the user has not installed the app)."""
 
 
 class FakeDiscord:
@@ -156,6 +229,14 @@ class FakeDiscord:
         self.dm_channels: dict[str, str] = {}
         self.dms: dict[str, list[dict[str, Any]]] = {}
         self.closed_dms: set[str] = set()
+        #: places beside the servers (``Place``): group DMs and DMs between users by channel
+        #: id (their channel objects), the users who installed the app to their account
+        #: (``install``), the app's installation contexts (Developer Portal, Installation)
+        self.private_channels: dict[str, dict[str, Any]] = {}
+        self.installs: set[str] = set()
+        self.installation_contexts: set[int] = {GUILD_INSTALL, USER_INSTALL}
+        #: gateway events not sent because they come from a place the bot is not in
+        self.withheld: list[tuple[str, dict[str, Any]]] = []
         self.rate_limits: list[tuple[str, re.Pattern[str], float]] = []
         self.global_limits: set[int] = set()  # indexes in rate_limits that are global
         self.hangs: list[tuple[str, re.Pattern[str], bool]] = []
@@ -186,6 +267,8 @@ class FakeDiscord:
             "bot": True,
         }
         self.guilds: dict[str, str] = {str(GUILD_ID): "Dice Club"}  # id -> name
+        #: servers the bot is not in (``user_install_guild``): id -> name
+        self.foreign_guilds: dict[str, str] = {}
         self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> (id, count)
         self.sessions: dict[str, tuple[int, int]] = {}  # session id -> its shard, for RESUME
         self.intents: list[int] = []  # what each IDENTIFY asked for
@@ -296,7 +379,8 @@ class FakeDiscord:
         """What a member may do in a channel (a thread has its parent's overwrites)."""
         channel = next((c for c in self.channels if c["id"] == channel_id), None)
         parent = (channel or {}).get("parent_id") or channel_id
-        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if user["id"] in self.admins else 0)
+        permissions = EVERYONE_PERMISSIONS | USE_EXTERNAL_APPS
+        permissions |= MANAGE_GUILD if user["id"] in self.admins else 0
         return permissions & ~self.member_denied.get(parent, {}).get(user["id"], 0)
 
     def bot_permissions(self, channel_id: str) -> int:
@@ -342,6 +426,131 @@ class FakeDiscord:
     def advance(self, seconds: float) -> None:
         """Move the fake's clock on (interaction tokens age; nothing else is hurried)."""
         self.skew += seconds
+
+    # -- places ------------------------------------------------------------------------------
+    # Every place is a channel id: ``slash``, ``click``, ``last`` and the rest take it alike.
+
+    def install(self, *users: dict[str, Any]) -> None:
+        """These users add the app to their account ("Add to my apps", a user install): its
+        commands that allow USER_INSTALL are offered to them in DMs, group DMs and servers
+        without the bot, and their interactions carry ``{"1": their id}``."""
+        self.installs.update(u["id"] for u in users)
+
+    def bot_dm(self, user: dict[str, Any]) -> str:
+        """The bot's own DM with ``user`` (the channel Create DM returns): context 1, the bot
+        shares it and may post there (unless the user takes no DMs from it: 50007)."""
+        return self.dm_channels.setdefault(user["id"], snowflake())
+
+    def group_dm(self, *users: dict[str, Any], name: str | None = None) -> str:
+        """A group DM of these users (the bot is never in one): context 2."""
+        return self._private_channel(GROUP_DM_CHANNEL, users, name)
+
+    def dm_between(self, one: dict[str, Any], other: dict[str, Any]) -> str:
+        """A DM between two users (not the bot's): context 2, as a group DM."""
+        return self._private_channel(DM_CHANNEL, (one, other), None)
+
+    def user_install_guild(self, name: str = "Friends", channel: str = "lounge") -> str:
+        """A server that never added the bot, with one text channel; returns that channel's
+        id (more: ``add_channel(name, guild_id=fake.guild_of(id))``). Its members reach the
+        app only through their own install (``install``): context 0 with ``{"1": user}``."""
+        guild_id = snowflake()
+        self.guild_locales.setdefault(guild_id, "en-US")
+        self.foreign_guilds[guild_id] = name
+        return self.add_channel(channel, guild_id=guild_id)["id"]
+
+    def _private_channel(self, kind: int, users: Any, name: str | None) -> str:
+        if len(users) < 2 or (kind == DM_CHANNEL and len(users) != 2):
+            raise ValueError("a DM has two users, a group DM two to ten")
+        channel_id = snowflake()
+        self.private_channels[channel_id] = {
+            "id": channel_id, "type": kind, "last_message_id": None, "flags": 0,
+            "recipients": [dict(u) for u in users],
+        }  # fmt: skip
+        if kind == GROUP_DM_CHANNEL:
+            self.private_channels[channel_id] |= {
+                "name": name,
+                "icon": None,
+                "owner_id": users[0]["id"],
+            }
+        self.order[channel_id] = []
+        return channel_id
+
+    def place(self, channel_id: str) -> Place:
+        """What kind of place a channel is (an unknown id: the default server's, as before)."""
+        if channel_id in self.private_channels:
+            channel = self.private_channels[channel_id]
+            kind = "group_dm" if channel["type"] == GROUP_DM_CHANNEL else "dm"
+            members = tuple(u["id"] for u in channel["recipients"])
+            return Place(kind, channel_id, None, PRIVATE_CHANNEL_CONTEXT, False, members)
+        owner = next((u for u, c in self.dm_channels.items() if c == channel_id), None)
+        if owner is not None:
+            return Place("bot_dm", channel_id, None, BOT_DM_CONTEXT, True, (owner,))
+        guild_id = self.guild_of(channel_id)
+        if guild_id in self.foreign_guilds:
+            return Place("user_server", channel_id, guild_id, GUILD_CONTEXT, False)
+        return Place("server", channel_id, guild_id, GUILD_CONTEXT, True)
+
+    def command(self, name: str) -> dict[str, Any] | None:
+        """A published command by name."""
+        return next((c for c in self.commands if c.get("name") == name), None)
+
+    def offers(self, user: dict[str, Any], channel_id: str, name: str) -> bool:
+        """Whether Discord's client offers the command ``name`` to ``user`` in this place."""
+        return self._not_offered(user, channel_id, name) is None
+
+    def _not_offered(self, user: dict[str, Any], channel_id: str, name: str) -> str | None:
+        """Why the client would not offer a command here, or None. A command is offered where
+        its ``contexts`` (all three if absent) include the place's, through an installation
+        it allows (``integration_types``, default: the app's): the bot's server or its DM
+        (GUILD_INSTALL), or the user's own install (USER_INSTALL) ("Application Commands":
+        Contexts). Before any command is published the fake does not judge."""
+        if not self.commands:
+            return None
+        command = self.command(name)
+        if command is None:
+            return f"no command /{name} is published"
+        place = self.place(channel_id)
+        contexts = command.get("contexts")
+        if contexts is not None and place.context not in contexts:
+            return f"/{name} is published for contexts {contexts}, not {place.context}"
+        if not self._owners(place, user, self._integration_types(command)):
+            return f"/{name} is not installed for {user['username']} in a {place.kind}"
+        return None
+
+    def _integration_types(self, command: dict[str, Any] | None) -> list[int]:
+        types = (command or {}).get("integration_types")
+        return sorted(self.installation_contexts) if types is None else list(types)
+
+    def _owners(self, place: Place, user: dict[str, Any], types: list[int]) -> dict[str, str]:
+        """``authorizing_integration_owners`` of a command used here: "0" the server's id
+        where the bot's server install covers it ("0" in the bot's DM), "1" the user's id if
+        they installed the app ("Receiving and Responding": Authorizing Integration Owners)."""
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in types and place.kind == "server":
+            owners[str(GUILD_INSTALL)] = str(place.guild_id)
+        if GUILD_INSTALL in types and place.kind == "bot_dm":
+            owners[str(GUILD_INSTALL)] = "0"
+        if USER_INSTALL in types and user["id"] in self.installs:
+            owners[str(USER_INSTALL)] = user["id"]
+        return owners
+
+    def app_permissions(self, channel_id: str) -> int:
+        """What an interaction from this channel says the app may do (see the constants)."""
+        place = self.place(channel_id)
+        if place.kind == "server":
+            return self.bot_permissions(channel_id)
+        if place.kind == "bot_dm":
+            return BOT_DM_APP_PERMISSIONS
+        if place.kind == "user_server":
+            return EVERYONE_PERMISSIONS & ANSWER_PERMISSIONS | ATTACH_FILES | EMBED_LINKS
+        return PRIVATE_APP_PERMISSIONS
+
+    def _private_payload(self, place: Place, user: dict[str, Any]) -> dict[str, Any]:
+        """The ``channel`` of an interaction from a DM or group DM (no ``guild_id``)."""
+        if place.kind == "bot_dm":
+            return {"id": place.channel_id, "type": DM_CHANNEL, "last_message_id": None,
+                    "flags": 0, "recipients": [user]}  # fmt: skip
+        return dict(self.private_channels[place.channel_id])
 
     # -- what the bot did ----------------------------------------------------------------------
 
@@ -409,7 +618,16 @@ class FakeDiscord:
         }
 
     def _channel_payload(self, channel_id: str) -> dict[str, Any]:
-        return next(c for c in self.channels if c["id"] == channel_id)
+        found = next((c for c in self.channels if c["id"] == channel_id), None)
+        if found is None and channel_id in self.private_channels:
+            return self.private_channels[channel_id]
+        if found is None and channel_id in self.dm_channels.values():
+            user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
+            user = next((u for u in self.users.values() if u["id"] == user_id), {"id": user_id})
+            return self._private_payload(self.place(channel_id), user)
+        if found is None:
+            raise LookupError(f"the fake Discord has no channel {channel_id}")
+        return found
 
     def guild_of(self, channel_id: str) -> str:
         """The server a channel (or thread) belongs to."""
@@ -424,6 +642,17 @@ class FakeDiscord:
         data: dict[str, Any],
         message: dict[str, Any] | None,
     ) -> Interaction:
+        place = self.place(channel_id)
+        if place.members and user["id"] not in place.members:
+            raise LookupError(f"{user['username']} is not in this {place.kind} ({channel_id})")
+        if kind == 2:
+            types = self._integration_types(self.command(str(data.get("name"))))
+            owners = self._owners(place, user, types)
+        else:  # a click: the installation that made the message ("Authorizing Integration
+            # Owners": the authorizing user is not always the one who clicks)
+            metadata = (message or {}).get("interaction_metadata") or {}
+            owners = dict(metadata.get("authorizing_integration_owners") or {})
+            owners = owners or self._owners(place, user, [GUILD_INSTALL])
         record = Interaction(
             id=snowflake(),
             token=f"tok-{snowflake()}",
@@ -433,6 +662,11 @@ class FakeDiscord:
             channel_id=channel_id,
             message_id=message["id"] if message is not None else None,
             issued=self.now(),
+            owners=owners,
+            context=place.context,
+            place=place.kind,
+            private_only=place.kind == "user_server"
+            and not self.member_permissions(user, channel_id) & USE_EXTERNAL_APPS,
         )
         self.interactions[record.id] = record
         self.by_token[record.token] = record
@@ -441,20 +675,24 @@ class FakeDiscord:
             "application_id": str(APPLICATION_ID),
             "type": kind,
             "data": data,
-            "guild_id": self.guild_of(channel_id),
             "channel_id": channel_id,
-            "channel": self._channel_payload(channel_id),
-            "member": self._member(user, channel_id),
             "token": record.token,
             "version": 1,
-            "app_permissions": str(self.bot_permissions(channel_id)),
+            "app_permissions": str(self.app_permissions(channel_id)),
             "locale": self.locales.get(user["id"], "en-US"),
-            "guild_locale": self.guild_locales.get(self.guild_of(channel_id), "en-US"),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": self.guild_of(channel_id)},
-            "context": 0,
+            "authorizing_integration_owners": owners,
+            "context": place.context,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if place.guild_id is not None:  # a server: who clicked as a member of it
+            payload["guild_id"] = place.guild_id
+            payload["guild_locale"] = self.guild_locales.get(place.guild_id, "en-US")
+            payload["channel"] = self._channel_payload(channel_id)
+            payload["member"] = self._member(user, channel_id)
+        else:  # "user is sent when invoked in a DM"
+            payload["channel"] = self._private_payload(place, user)
+            payload["user"] = user
         if message is not None:
             payload["message"] = message
         record.delivered = await self.dispatch("INTERACTION_CREATE", payload)
@@ -491,29 +729,31 @@ class FakeDiscord:
         quiet: bool = True,
         **options: Any,
     ) -> Interaction:
-        """Use a slash command such as ``"yahtzee start"`` with options.
+        """Use a slash command such as ``"yahtzee start"`` with options (``NotOffered`` if
+        Discord's client would not offer it to ``user`` in this place).
 
         ``quiet``: after the answer, also wait until the bot has sent nothing for a moment
         (off under load, where other channels never go quiet).
         """
         group, _, sub = command.partition(" ")
+        if (why := self._not_offered(user, channel_id, group)) is not None:
+            raise NotOffered(why)
+        in_server = self.place(channel_id).guild_id is not None
         opts: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {}
         for name, value in options.items():
             if isinstance(value, dict) and "username" in value:  # a user option
                 opts.append({"name": name, "type": 6, "value": value["id"]})
                 resolved.setdefault("users", {})[value["id"]] = value
-                member = self._member(value, channel_id)
-                member.pop("user")
-                resolved.setdefault("members", {})[value["id"]] = member
+                if in_server:
+                    member = self._member(value, channel_id)
+                    member.pop("user")
+                    resolved.setdefault("members", {})[value["id"]] = member
             else:
                 opts.append({"name": name, "type": 3, "value": value})
-        data: dict[str, Any] = {
-            "id": snowflake(),
-            "name": group,
-            "type": 1,
-            "guild_id": self.guild_of(channel_id),
-        }
+        data: dict[str, Any] = {"id": snowflake(), "name": group, "type": 1}
+        if self.place(channel_id).kind == "server":
+            data["guild_id"] = self.guild_of(channel_id)
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
         if resolved:
             data["resolved"] = resolved
@@ -595,11 +835,18 @@ class FakeDiscord:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
         """Send an event to the connected bots, as Discord does: a server's events only to
-        the shard that server is on."""
+        the shard that server is on, the others (DMs) only to shard 0 ("Gateway": Sharding);
+        nothing but interactions from a place the bot is not in (``withheld``)."""
         guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+        if event != "INTERACTION_CREATE" and not self._bot_sees(event, data, guild_id):
+            self.withheld.append((event, data))
+            return False
         sent = False
         for ws in list(self.sockets):
-            if guild_id is not None and not self.on_shard(guild_id, self.shards.get(ws, (0, 1))):
+            shard = self.shards.get(ws, (0, 1))
+            if guild_id is not None and not self.on_shard(guild_id, shard):
+                continue
+            if guild_id is None and shard[0] != 0:
                 continue
             self.sequence += 1
             try:
@@ -609,6 +856,17 @@ class FakeDiscord:
             except ConnectionError:
                 self.sockets.remove(ws)
         return sent
+
+    def _bot_sees(self, event: str, data: dict[str, Any], guild_id: str | None) -> bool:
+        """Whether an event comes from a place the bot is in: a server that added it, a
+        channel of one, its own DMs (not group DMs, other people's DMs, or servers where
+        only a member installed the app)."""
+        if guild_id is not None and guild_id in self.foreign_guilds:
+            return False
+        channel_id = data.get("channel_id")
+        if channel_id is None and event.startswith(("CHANNEL_", "THREAD_")):
+            channel_id = data.get("id")
+        return channel_id is None or self.place(str(channel_id)).bot_member
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         if self.gateway_down:
@@ -844,6 +1102,8 @@ class FakeDiscord:
             if method == "PUT":
                 if error := validate_commands(body):  # type: ignore[arg-type]
                     return _error(400, 50035, f"Invalid Form Body: {error}")
+                if error := self._contexts_error(body):  # type: ignore[arg-type]
+                    return _error(400, 50035, f"Invalid Form Body: {error}")
                 self.commands = [
                     dict(c, id=snowflake(), application_id=str(APPLICATION_ID), version="1")
                     for c in body
@@ -872,18 +1132,37 @@ class FakeDiscord:
                 self.messages.pop(record.original_message_id, None)
                 return web.Response(status=204)
             return _json(self.messages[record.original_message_id])
+        if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/(\d+)", path):
+            return self._webhook_message(method, match.group(2), match.group(3), body, files)
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)", path):
             record = self.by_token.get(match.group(2))
             if record is None:
                 return _error(404, 10015, "Unknown Webhook")
             if not record.responded.is_set():
                 return _error(404, 10015, "Unknown Webhook")  # a follow-up needs a response first
+            if set(record.owners) == {str(USER_INSTALL)} and len(record.followups) >= MAX_FOLLOWUPS:
+                return _error(
+                    400, 40094, "This interaction has hit the maximum number of follow up messages"
+                )
             error = validate_message(body, self.emoji_ids)
             if error:
                 return _error(400, 50035, error)
+            if record.private_only:
+                body = dict(body, flags=int(body.get("flags") or 0) | EPHEMERAL)
             message = self._create(record.channel_id, body, files, ephemeral_ok=True)
+            message["interaction_metadata"] = self._metadata(record)
+            if record.original_message_id is not None:
+                message["interaction_metadata"]["original_response_message_id"] = (
+                    record.original_message_id
+                )
             record.followups.append(message)
             return _json(message)
+        if match := re.match(r"/channels/(\d+)", path):
+            refusal = self._channel_refusal(method, path, match.group(1))
+            if refusal is not None:
+                return refusal
+        if (match := re.match(r"/guilds/(\d+)", path)) and match.group(1) in self.foreign_guilds:
+            return _error(403, 50001, "Missing Access")  # a server the bot is not in
         if path == "/users/@me/channels" and method == "POST":
             return self._open_dm(body)
         if (
@@ -891,7 +1170,7 @@ class FakeDiscord:
             and method == "POST"
             and (match.group(1) in self.dm_channels.values())
         ):
-            return self._send_dm(match.group(1), body)
+            return self._send_dm(match.group(1), body, files)
         if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and method == "POST":
             if not self._may_post(match.group(1), body, files):
                 return _error(403, 50013, "Missing Permissions")
@@ -975,6 +1254,56 @@ class FakeDiscord:
             return _json(channel)
         return _error(404, 0, f"the fake Discord has no route {method} {path}")
 
+    def _contexts_error(self, commands: list[dict[str, Any]]) -> str | None:
+        """A command's ``contexts`` are interaction context types (0 to 2) and its
+        ``integration_types`` installation contexts the app supports ("Application
+        Commands": Installation Context: "as long as any included contexts are already
+        supported on the application-level", set in the Developer Portal)."""
+        for i, command in enumerate(commands):
+            contexts = command.get("contexts")
+            if contexts is not None and not set(contexts) <= {0, 1, 2}:
+                return f"[{i}].contexts: {contexts} are not interaction context types"
+            types = command.get("integration_types")
+            if types is not None and not set(types) <= self.installation_contexts:
+                return (
+                    f"[{i}].integration_types: {types}, but the app supports "
+                    f"{sorted(self.installation_contexts)}"
+                )
+        return None
+
+    def _channel_refusal(self, method: str, path: str, channel_id: str) -> web.Response | None:
+        """The channel routes where the bot is not in the channel (a group DM, other people's
+        DM, a server that never added it) answer 403 50001 Missing Access; in its own DM
+        there are no threads (400 50024)."""
+        place = self.place(channel_id)
+        if not place.bot_member:
+            return _error(403, 50001, "Missing Access")
+        if place.kind == "bot_dm" and method == "POST" and path.endswith("/threads"):
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        return None
+
+    def _webhook_message(
+        self, method: str, token: str, message_id: str, body: Any, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        """Get, edit or delete a message an interaction's token made (its response or a
+        follow-up): "Edit Followup Message" in "Receiving and Responding"."""
+        record = self.by_token.get(token)
+        if record is None:
+            return _error(404, 10015, "Unknown Webhook")
+        ours = {record.original_message_id} | {m["id"] for m in record.followups}
+        if message_id not in ours or message_id not in self.messages:
+            return _error(404, 10008, "Unknown Message")
+        if method == "PATCH":
+            was = int(self.messages[message_id].get("flags") or 0)
+            error = validate_message(body, self.emoji_ids, was_flags=was)
+            if error:
+                return _error(400, 50035, error)
+            return _json(self._edit(message_id, body, files))
+        if method == "DELETE":
+            del self.messages[message_id]
+            return web.Response(status=204)
+        return _json(self.messages[message_id])
+
     def _thread_edit_error(self, thread: dict[str, Any], body: Any) -> web.Response | None:
         """Modify Channel on a thread, checked as Discord does: only the keys of
         UpdateThreadRequestPartial, of their types; archiving or locking needs Manage
@@ -1032,7 +1361,9 @@ class FakeDiscord:
         channel_id = self.dm_channels.setdefault(user_id, snowflake())
         return _json({"id": channel_id, "type": 1, "last_message_id": None, "recipients": [user]})
 
-    def _send_dm(self, channel_id: str, body: dict[str, Any]) -> web.Response:
+    def _send_dm(
+        self, channel_id: str, body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> web.Response:
         """A message in a DM channel; 50007 if the user allows no DMs from the server."""
         user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
         if user_id in self.closed_dms:
@@ -1040,14 +1371,7 @@ class FakeDiscord:
         error = validate_message(body, self.emoji_ids)
         if error:
             return _error(400, 50035, error)
-        message = {
-            "id": snowflake(), "channel_id": channel_id, "author": self.bot_user,
-            "content": body.get("content") or "", "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [], "attachments": [],
-            "timestamp": now_iso(), "edited_timestamp": None, "tts": False,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
-            "type": 0, "flags": int(body.get("flags") or 0),
-        }  # fmt: skip
+        message = self._create(channel_id, body, files)  # in the channel too (``last``)
         self.dms.setdefault(user_id, []).append(message)
         return _json(message)
 
@@ -1110,6 +1434,8 @@ class FakeDiscord:
             return _error(400, 50035, error)
         channel_id = record.channel_id
         message: dict[str, Any] | None = None
+        if record.private_only and kind in (4, 5):
+            data = dict(data, flags=int(data.get("flags") or 0) | EPHEMERAL)
         if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
             message = self._create(channel_id, data, files, ephemeral_ok=True, interaction=record)
             record.original_message_id = message["id"]
@@ -1191,7 +1517,6 @@ class FakeDiscord:
         message = {
             "id": snowflake(),
             "channel_id": channel_id,
-            "guild_id": self.guild_of(channel_id),
             "author": self.bot_user,
             "content": body.get("content") or "",
             "embeds": body.get("embeds") or [],
@@ -1207,8 +1532,11 @@ class FakeDiscord:
             "type": 20 if interaction is not None else 0,
             "flags": flags if ephemeral_ok else flags & ~EPHEMERAL,
         }
+        if (guild_id := self.place(channel_id).guild_id) is not None:
+            message["guild_id"] = guild_id
         if interaction is not None:
             message["webhook_id"] = str(APPLICATION_ID)
+            message["interaction_metadata"] = self._metadata(interaction)
         self._check_pictures(message)
         self._note_description(message)
         self.messages[message["id"]] = message
@@ -1220,6 +1548,16 @@ class FakeDiscord:
             if waiter is not None:
                 waiter.set()
         return message
+
+    def _metadata(self, record: Interaction) -> dict[str, Any]:
+        """A message's ``interaction_metadata`` ("Message": Message Interaction Metadata): who
+        used the interaction that made it, and through which installations."""
+        return {
+            "id": record.id,
+            "type": 2 if record.kind == "command" else 3,
+            "user": record.user,
+            "authorizing_integration_owners": dict(record.owners),
+        }
 
     def _edit(
         self, message_id: str, body: dict[str, Any], files: list[tuple[str, bytes]]
