@@ -31,7 +31,7 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
-from .components import route
+from .controls import route
 
 log = logging.getLogger(__name__)
 

@@ -22,12 +22,12 @@ from bot.games import (
     StoreUnavailable,
     TimedOut,
 )
+from cogs.shared.language import public
+from cogs.shared.publisher import Publisher
+from cogs.shared.repairs import Repairs
+from cogs.turn.messages import ended_embed, summary_embed
 
 from .computer import ComputerPlayers
-from .ui.language import public
-from .ui.messages import ended_embed, summary_embed
-from .ui.publisher import Publisher
-from .ui.repairs import Repairs
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -109,9 +109,9 @@ class TurnTimers(commands.Cog):
             log.warning("game %s: a computer's turn stalled; starting it again", outcome.row.id)
             self.computers.start(outcome.row.id)
         elif isinstance(outcome, Pinged):
-            await publisher.remind(outcome.row, outcome.player_id, outcome.seconds_left)
+            await publisher.reminders.remind(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, Notified):
-            await publisher.notify(outcome.row, outcome.player_id, outcome.seconds_left)
+            await publisher.reminders.notify(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             row = scored.board.row
@@ -127,7 +127,7 @@ class TurnTimers(commands.Cog):
             if scored.finished:
                 await publisher.post_final(row, scored.final_image)
             elif outcome.abandoned:
-                await publisher.turn_over(row.id, row)
+                await publisher.reminders.turn_over(row.id, row)
                 await publisher.forget(row.id, row.board_channel_id)
                 _ = public(row)
                 await publisher.channel(row.board_channel_id).send(
@@ -138,7 +138,7 @@ class TurnTimers(commands.Cog):
                 await publisher.post_board(scored.board)
         elif isinstance(outcome, Expired):
             row = outcome.row
-            await publisher.turn_over(row.id, row)
+            await publisher.reminders.turn_over(row.id, row)
             await publisher.forget(row.id, row.board_channel_id)
             _ = public(row)
             if row.status == GameStatus.CANCELLED:
@@ -153,5 +153,5 @@ class TurnTimers(commands.Cog):
                 )
                 if row.undo_message_id != row.board_message_id:
                     await publisher.retire(row.board_channel_id, row.undo_message_id, daily)
-                publisher.forget_copy(row.id)
+                publisher.private.forget(row.id)
                 await publisher.archive(row)

@@ -17,9 +17,9 @@ from bot.engine import RuleError
 from bot.games import AnsweredElsewhere, GameService, Refusal, StoreUnavailable
 from bot.metrics import INTERACTIONS, LATE
 
-from .ui import answers
-from .ui.language import private
-from .ui.messages import shown_name
+from . import answers
+from .language import private
+from .text import shown_name
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,9 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.games import NOBODY_LEFT, Board, GameStatus
-
-from .ui.language import public
-from .ui.messages import ended_embed, summary_embed
-from .ui.publisher import Publisher
+from cogs.shared.language import public
+from cogs.shared.publisher import Publisher
+from cogs.turn.messages import ended_embed, summary_embed
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -27,10 +26,11 @@ UNDO_GRACE_MOVES = 3
 class ComputerPlayers:
     """Runs the turns of the computer players, one background task per game."""
 
-    def __init__(self, bot: YahtzeeBot) -> None:
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher) -> None:
         self.bot = bot
-        self.publisher: Publisher | None = None  # set by the cog, which makes both
+        self.publisher = publisher
         self._runs: dict[int, asyncio.Task[None]] = {}
+        publisher.on_computer_turn(self.start)  # a board showing a computer's turn starts it
 
     def start(self, game_id: int) -> None:
         """Let the computer players whose turn it is play (if they are not already: a run
@@ -70,7 +70,6 @@ class ComputerPlayers:
 
     async def _run(self, game_id: int) -> None:
         publisher = self.publisher
-        assert publisher is not None
         games = self.bot.games
         delay = self.bot.settings.bot_move_delay
         try:

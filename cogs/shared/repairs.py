@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import NOBODY_LEFT, GameService, GameStatus, GameView, is_bot
+from cogs.lobby.messages import lobby_edit
+from cogs.turn.messages import ended_embed, moved_on_embed
 
 from .language import public
-from .messages import ended_embed, lobby_edit, moved_on_embed
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 
 if TYPE_CHECKING:

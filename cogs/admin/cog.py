@@ -1,4 +1,5 @@
-"""/yahtzee-admin: server settings for members with Manage Server (checked again in code)."""
+"""/yahtzee-admin: server settings and leaderboard resets, for members with Manage Server
+(checked again in code): the commands and their clicks."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import Refusal
+from cogs.shared import answers
+from cogs.shared.errors import guarded
+from cogs.shared.language import private
 
-from .errors import guarded
-from .ui import answers
-from .ui.language import private
-from .ui.messages import reset_confirm_view, settings_embed, settings_view
+from .messages import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -144,8 +145,3 @@ class Admin(
             else _("There is no archived leaderboard to restore.")
         )
         await answers.send(interaction, text, ephemeral=True)
-
-
-async def setup(bot: YahtzeeBot) -> None:
-    """Load the cog and register its components (discord.py extension entry point)."""
-    await bot.add_cog(Admin(bot))
