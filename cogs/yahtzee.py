@@ -25,6 +25,7 @@ from .shared.clicks import Clicks
 from .shared.gateway import Gateway
 from .shared.publisher import Publisher
 from .shared.repairs import Repairs
+from .shared.router import Router
 from .shared.translator import CatalogTranslator
 from .turn.cog import TurnFeature
 from .turn.computer import ComputerPlayers
@@ -78,8 +79,9 @@ async def setup(bot: YahtzeeBot) -> None:
     computers = ComputerPlayers(bot, publisher)
     repairs = Repairs(bot, publisher, computers.start)
     await bot.tree.set_translator(CatalogTranslator())  # the commands in the user's language
-    await bot.add_cog(Yahtzee(bot, publisher, repairs, computers))
-    await bot.add_cog(Admin(bot))
-    await bot.add_cog(Clicks(bot, publisher))
+    yahtzee, admin = Yahtzee(bot, publisher, repairs, computers), Admin(bot)
+    await bot.add_cog(yahtzee)
+    await bot.add_cog(admin)
+    await bot.add_cog(Clicks(bot, publisher, Router([yahtzee, admin])))  # this bot's clicks
     await bot.add_cog(TurnTimers(bot, publisher, repairs, computers))
     await bot.add_cog(Gateway(bot, repairs, computers))

@@ -18,7 +18,7 @@ from cogs.shared.text import (
     GREEN,
 )
 
-from .controls import ResetConfirmButton, SettingSelect, ThreadsButton
+from .controls import ResetConfirmButton, SettingSelect, SwitchButton
 
 TURN_LABELS = {0: N_("No time limit"), 60: N_("1 minute"), 120: N_("2 minutes"),
                180: N_("3 minutes"), 300: N_("5 minutes"), 600: N_("10 minutes"),
@@ -119,17 +119,17 @@ def settings_view(_: Lang, guild_id: int, settings: GuildSettings) -> discord.ui
         else _("First roll made for the player: off")
     )
     view = Controls()
-    view.add_item(SettingSelect(guild_id, "preset", presets))
-    view.add_item(SettingSelect(guild_id, "turn", limits))
-    view.add_item(SettingSelect(guild_id, "policy", policies))
-    view.add_item(SettingSelect(guild_id, "language", languages))
-    view.add_item(ThreadsButton(guild_id, on=settings.use_threads, label=threads))
-    view.add_item(ThreadsButton(guild_id, "autoroll", on=settings.auto_roll, label=autoroll))
+    view.add_item(SettingSelect(guild_id, "preset").select(presets))
+    view.add_item(SettingSelect(guild_id, "turn").select(limits))
+    view.add_item(SettingSelect(guild_id, "policy").select(policies))
+    view.add_item(SettingSelect(guild_id, "language").select(languages))
+    view.add_item(SwitchButton(guild_id, "threads").button(settings.use_threads, threads))
+    view.add_item(SwitchButton(guild_id, "autoroll").button(settings.auto_roll, autoroll))
     return view
 
 
 def reset_confirm_view(_: Lang, guild_id: int) -> discord.ui.View:
     """The confirmation button for a leaderboard reset."""
     view = Controls()
-    view.add_item(ResetConfirmButton(guild_id, _("Reset the leaderboard")))
+    view.add_item(ResetConfirmButton(guild_id).button(_("Reset the leaderboard")))
     return view

@@ -10,10 +10,11 @@ from discord import app_commands
 
 from bot.games import GameService
 from cogs.shared import answers
-from cogs.shared.errors import guarded
+from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private
 
+from .controls import AnalysisButton, HintButton
 from .messages import hint_text, report_text
 
 
@@ -45,13 +46,17 @@ class CoachingFeature(Feature):
         )
         await send_hint(self.games, interaction, game_id)
 
-    @guarded
-    async def show_hint(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(HintButton)
+    async def show_hint(self, interaction: discord.Interaction[Any], hint: HintButton) -> None:
         """The Hint button."""
+        game_id = hint.game_id
         await send_hint(self.games, interaction, game_id)
 
-    @guarded
-    async def show_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(AnalysisButton)
+    async def show_analysis(
+        self, interaction: discord.Interaction[Any], analysis: AnalysisButton
+    ) -> None:
         """The Analysis button: the clicker's report card, only for them."""
+        game_id = analysis.game_id
         report = await self.games.coaching.report(game_id, interaction.user.id)
         await answers.send(interaction, report_text(private(interaction), report), ephemeral=True)

@@ -14,11 +14,12 @@ from cogs.shared.checks import (
     check_permissions,
     display_name,
 )
-from cogs.shared.errors import guarded
+from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
 from cogs.turn.messages import ended_embed
 
+from .controls import LeaveConfirmButton, ReplayButton
 from .messages import daily_board_embed, daily_intro, replay_text
 
 
@@ -58,16 +59,22 @@ class DailyFeature(Feature):
             ephemeral=True,
         )
 
-    @guarded
-    async def show_replay(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(ReplayButton)
+    async def show_replay(
+        self, interaction: discord.Interaction[Any], replay: ReplayButton
+    ) -> None:
         """The Replay button of a finished daily challenge: its turns as text (private)."""
+        game_id = replay.game_id
         turns = await self.games.daily.daily_replay(game_id, interaction.user.id)
         text = replay_text(private(interaction), turns)
         await answers.send(interaction, text[:2000], ephemeral=True)
 
-    @guarded
-    async def leave_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(LeaveConfirmButton)
+    async def leave_confirmed(
+        self, interaction: discord.Interaction[Any], leave: LeaveConfirmButton
+    ) -> None:
         """The confirmation of /yahtzee leave on a daily challenge: the day's try is given up."""
+        game_id = leave.game_id
         before = await self.games.tracking.find(game_id)
         board = await self.games.turns.leave_daily(game_id, interaction.user.id)
         _ = private(interaction)

@@ -146,5 +146,9 @@ def replay_text(_: Lang, turns: list[Turn]) -> str:
 def leave_confirm_view(_: Lang, game_id: int) -> discord.ui.View:
     """The confirmation button for /yahtzee leave on a daily challenge."""
     view = Controls()
-    view.add_item(LeaveConfirmButton(game_id, _("Leave the daily challenge")))
+    view.add_item(
+        LeaveConfirmButton(game_id).button(
+            _("Leave the daily challenge"), discord.ButtonStyle.danger
+        )
+    )
     return view

@@ -17,10 +17,12 @@ from cogs.shared.checks import (
     check_permissions,
     display_name,
 )
-from cogs.shared.errors import guarded, tell
+from cogs.shared.controls import handles
+from cogs.shared.errors import tell
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public, server
 
+from .controls import LobbyButton, PlayAgainButton
 from .messages import invitation, lobby_edit
 
 log = logging.getLogger(__name__)
@@ -53,11 +55,10 @@ class LobbyFeature(Feature):
         await self.publisher.answer_with_lobby(interaction, row)
         self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
 
-    @guarded
-    async def lobby_action(
-        self, interaction: discord.Interaction[Any], action: str, game_id: int
-    ) -> None:
+    @handles(LobbyButton)
+    async def lobby_action(self, interaction: discord.Interaction[Any], lobby: LobbyButton) -> None:
         """Join, Leave, Start or Cancel."""
+        action, game_id = lobby.action, lobby.game_id
         user = interaction.user
         if action == "start":
             await check_permissions(self.games, interaction)
@@ -125,10 +126,13 @@ class LobbyFeature(Feature):
                 ),
             )
 
-    @guarded
-    async def play_again(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(PlayAgainButton)
+    async def play_again(
+        self, interaction: discord.Interaction[Any], again: PlayAgainButton
+    ) -> None:
         """Play again: a lobby hosted by the clicker that invites the other players (one
         ping); they take a seat with Join."""
+        game_id = again.game_id
         assert interaction.channel_id is not None
         old = await self.games.tracking.find(game_id)
         # the lobby opens in the game's channel: from its thread, in the thread's parent

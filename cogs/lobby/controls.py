@@ -12,9 +12,11 @@ custom_id                              component
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import discord
 
-from cogs.shared.controls import GAME, ID, Button, Control, choice, game_button
+from cogs.shared.controls import Button, ButtonControl, GameButton, Snowflake, one_of
 
 LOBBY_ACTIONS = (
     "join",
@@ -27,36 +29,27 @@ LOBBY_ACTIONS = (
     "hints",
     "unseat",
 )
+LobbyAction = Annotated[str, one_of(*LOBBY_ACTIONS)]
 
 
-class LobbyButton(
-    Control[Button],
-    key="lobby",
-    fields={"action": choice(*LOBBY_ACTIONS), "game_id": ID},
-    handler="lobby_action",
-):
+class LobbyButton(ButtonControl, key="lobby"):
     """Join, Leave, Start, Cancel, a computer player or the hints switch, on a lobby."""
 
-    def __init__(
+    action: LobbyAction
+    game_id: Snowflake
+
+    def button(
         self,
-        action: str,
-        game_id: int,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
         disabled: bool = False,
-    ) -> None:
-        custom_id = self.make_id(action=action, game_id=game_id)
-        button = Button(
-            label=label or action.title(), style=style, custom_id=custom_id, row=row,
+    ) -> Button:
+        return Button(
+            label=label or self.action.title(), style=style, custom_id=self.custom_id, row=row,
             disabled=disabled,
         )  # fmt: skip
-        super().__init__(button, action=action, game_id=game_id)
 
 
-class PlayAgainButton(Control[Button], key="again", fields=GAME, handler="play_again"):
+class PlayAgainButton(GameButton, key="again"):
     """A new lobby that invites the same players."""
-
-    def __init__(self, game_id: int, label: str = "Play again") -> None:
-        button = game_button(type(self), game_id, label, discord.ButtonStyle.success)
-        super().__init__(button, game_id=game_id)

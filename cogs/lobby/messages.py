@@ -119,11 +119,11 @@ def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
         ),
     ):
         seats = action == "join" or action.startswith("bot-")
-        rows[line].append(LobbyButton(action, row.id, label, style, disabled=full and seats).item)
+        rows[line].append(LobbyButton(action, row.id).button(label, style, disabled=full and seats))
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
         label = _("Remove {name}", name=bots[-1])[:80]
-        rows[2].append(LobbyButton("unseat", row.id, label, discord.ButtonStyle.secondary).item)
+        rows[2].append(LobbyButton("unseat", row.id).button(label, discord.ButtonStyle.secondary))
     return [discord.ui.ActionRow(*items) for items in rows]
 
 

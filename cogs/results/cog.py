@@ -16,11 +16,12 @@ from cogs.shared.checks import (
     check_member_may_post,
     display_name,
 )
-from cogs.shared.errors import guarded
+from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private
 from cogs.shared.text import png
 
+from .controls import PageButton, ShareButton
 from .messages import STATS_FILE, leaderboard_files, leaderboard_layout, stats_layout
 
 
@@ -113,9 +114,10 @@ class ResultsFeature(Feature):
         who = player or interaction.user
         await send_stats(self.games, interaction, who.id, display_name(who), private_answer=True)
 
-    @guarded
-    async def share(self, interaction: discord.Interaction[Any], what: str, args: str) -> None:
+    @handles(ShareButton)
+    async def share(self, interaction: discord.Interaction[Any], share: ShareButton) -> None:
         """Share on a private leaderboard or stats answer: the same, for the channel."""
+        what, args = share.what, share.args
         assert interaction.guild_id is not None
         check_member_may_post(interaction)  # it is posted here for the member
         shared = (interaction.channel_id, what)  # a leaderboard, then stats: both at once
@@ -145,11 +147,10 @@ class ResultsFeature(Feature):
         )
         self.publisher.pace.used(interaction.user.id, "share", shared)
 
-    @guarded
-    async def turn_page(
-        self, interaction: discord.Interaction[Any], kind: str, period: str, page: int, step: str
-    ) -> None:
+    @handles(PageButton)
+    async def turn_page(self, interaction: discord.Interaction[Any], button: PageButton) -> None:
         """Previous or Next on a leaderboard: the message shows the other page."""
+        kind, period, page, step = button.kind, button.period, button.page, button.step
         number = page - 1 if step == "prev" else page + 1
         boards = self.bot.games.leaderboards
         _ = private(interaction)

@@ -193,14 +193,14 @@ def leaderboard_layout(
     parts.append(discord.ui.TextDisplay(f"-# {_(LEADERBOARD_FOOTER)}"))
     if shared_by is None:
         buttons: list[discord.ui.Item[Any]] = [
-            ShareButton("lb", f"{page.kind}:{page.period}:{page.page}", _("Share")).item
+            ShareButton("lb", f"{page.kind}:{page.period}:{page.page}").button(_("Share"))
         ]
         if page.pages > 1:
             buttons += [
-                PageButton(page.kind, page.period, page.page, "prev", page.page == 0,
-                           _("Previous")).item,
-                PageButton(page.kind, page.period, page.page, "next",
-                           page.page >= page.pages - 1, _("Next")).item,
+                PageButton(page.kind, page.period, page.page, "prev").button(
+                    page.page == 0, _("Previous")),
+                PageButton(page.kind, page.period, page.page, "next").button(
+                    page.page >= page.pages - 1, _("Next")),
             ]  # fmt: skip
         parts.append(discord.ui.ActionRow(*buttons))
     return Layout(discord.ui.Container(*parts, accent_colour=GREEN))
@@ -266,5 +266,5 @@ def stats_layout(
         if stats.image is not None:
             parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(attachment(STATS_FILE))))
     if shared_by is None:
-        parts.append(discord.ui.ActionRow(ShareButton("stats", str(user_id), _("Share")).item))
+        parts.append(discord.ui.ActionRow(ShareButton("stats", str(user_id)).button(_("Share"))))
     return Layout(discord.ui.Container(*parts, accent_colour=GREEN))

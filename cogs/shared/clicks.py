@@ -1,8 +1,8 @@
-"""Every click on the bot's messages arrives here: ``Clicks.on_interaction`` checks it
-against the message clicked (does it still show that control?) and the game (is the click of
-the game's server and channel?), then hands it to its handler (``controls.dispatch``): a
-method of a feature's cog, named for what the click does (``roll_dice`` for the Roll button:
-grep a control's ``handler=``). A click nothing can route is refused politely."""
+"""Every click on the bot's messages arrives here: ``Clicks.on_interaction`` reads it as a
+typed control (``Router.route``), checks it against the message clicked (does it still show
+that control?) and the game (is the click of the game's server and channel?), then hands it
+to its handler (``Router.dispatch``): the method of a feature's cog marked
+``@handles(ThatControl)``. A click nothing can route is refused politely."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from bot.i18n.words import N_, Label
 from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
 
 from . import answers
-from .controls import dispatch, route
 from .errors import guarded
 from .publisher import Publisher
+from .router import Router
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -35,9 +35,10 @@ TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
 class Clicks(commands.Cog):
     """The gate of every click: checked, then routed to its handler."""
 
-    def __init__(self, bot: YahtzeeBot, publisher: Publisher) -> None:
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher, router: Router) -> None:
         self.bot = bot
         self.publisher = publisher
+        self.router = router  # this bot's handlers
 
     @property
     def games(self) -> GameService:
@@ -46,7 +47,7 @@ class Clicks(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction is guarded (acknowledged in time if its answer is slow), and a
-        click is routed to its handler (``components.route``) if the message still shows
+        click is routed to its handler (``Router.route``) if the message still shows
         that control; a click on one it no longer shows (an old client view) is refused
         politely, as is an id none of our controls has."""
         answers.guard(interaction)
@@ -54,32 +55,36 @@ class Clicks(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        routed = route(custom_id)
-        if routed is None:  # not a control this bot ever made (a forged one)
+        click = self.router.route(custom_id)
+        if click is None:  # not a control this bot ever made (a forged one)
             await self._refuse_unknown(interaction)
             return
-        cls, values = routed
-        game_id = next((int(part) for part in custom_id.split(":")[1:] if part.isdigit()), None)
-        if cls in TURN_CONTROLS and game_id is not None and interaction.message.flags.ephemeral:
+        answers.routed(interaction, click.key)
+        game_id = click.game()
+        if (
+            type(click) in TURN_CONTROLS
+            and game_id is not None
+            and interaction.message.flags.ephemeral
+        ):
             live = self.publisher.private.live_elsewhere(game_id, interaction.message.id)
             if live is not None:  # /yahtzee daily showed the private board again since
                 await self._refuse_replaced(interaction, live.channel_id)
                 return
         shown = set(_controls(interaction.message.components))
         kind = data.get("component_type")
-        if kind == cls.kind and (custom_id, kind) in shown:
-            if "game_id" in values:  # every game's click is bound to its server and channel
+        if kind == click.component_type and (custom_id, kind) in shown:
+            if game_id is not None:  # every game's click is bound to its server and channel
                 try:
                     await self.games.tracking.check_click(
-                        values["game_id"], interaction.guild_id, interaction.channel_id,
+                        game_id, interaction.guild_id, interaction.channel_id,
                         interaction.message.id,
                     )  # fmt: skip
                 except Exception as error:  # answered by the guard, as a handler's
                     await self._refuse(interaction, error)
                     return
-            await dispatch(interaction, cls, values)
+            await self.router.dispatch(interaction, click)
             return
-        if kind != cls.kind or custom_id in {shown_id for shown_id, _ in shown}:
+        if kind != click.component_type or custom_id in {shown_id for shown_id, _ in shown}:
             # a button's id sent as a menu's choice (or the other way round)
             await self._refuse_unknown(interaction)
             return

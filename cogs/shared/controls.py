@@ -1,130 +1,161 @@
 """The base of every button and select the bot posts: restart-proof components.
 
-Each component's custom_id carries everything its click needs, so it keeps working after a
-restart. A component is three things: its custom_id (a key and typed fields), how it looks
-(its constructor; for the live board's dice, Roll and box menu, a ``payload`` of the
-component's JSON, built without discord.py's item objects because every click redraws
-them), and which cog method a click calls with the fields as keyword arguments. The base
-class ``Control`` does the rest: the template, and parsing a custom_id back into fields.
-Each feature defines its own controls (``cogs/<feature>/controls.py``, with a table of
-their custom_ids).
+A control's custom_id carries everything its click needs, so it keeps working after a
+restart. A kind of control is a frozen dataclass derived from ``ButtonControl`` or
+``SelectControl``, named with a ``key``; its fields are what its custom_id carries, each
+with the pattern it matches (``Snowflake``, ``Digit``, ``Word`` or ``one_of(...)``), so that
+``RollButton(game_id, turn, rolls).custom_id`` is ``yz:roll:<game>:<turn>:<rolls>`` and
+``RollButton.parse`` reads it back, typed. Its look is built by its own methods (``button``
+for a discord.py item, ``payload`` for the live board's JSON, built without discord.py's
+items because every click redraws them).
 
-Clicks are routed here (``route``), not by discord.py's DynamicItem dispatch, which rebuilt
-a ``View`` of the whole message on every click to find the one item clicked. Every view the
-bot sends is a ``Controls`` (or the board's ``Payload``), which discord.py never keeps or
-dispatches.
+A click reaches the method its feature marked with ``@handles(RollButton)``, which takes the
+click as that type (a select's handler also takes the chosen ``value``): ``cogs.shared.router``
+finds the handlers on a bot's cogs, and every view the bot sends is a ``Controls``, a
+``Layout`` or the board's ``Payload``, which discord.py never keeps or dispatches. The
+custom_id patterns are compiled here, from the fields; nothing of discord.py's own routing
+(``DynamicItem``) is used. Each feature keeps a table of its custom_ids in its
+``controls.py``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Self,
+    TypeAlias,
+    TypeVar,
+    dataclass_transform,
+    get_type_hints,
+    overload,
+)
 
 import discord
 
-from bot import logs
-from bot.games import begin as begin_request
-
-I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741 - the item a component wraps
+PREFIX = "yz"
+HANDLES = "__handles_control__"  # a handler's mark: the kind of control it handles
 
 
-#: A custom_id field: the pattern it matches and how its text becomes a value.
-Field = tuple[str, Callable[[str], Any]]
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pattern:
+    """What a custom_id field matches: a regular expression (its text is the value)."""
+
+    regex: str
 
 
-ID: Field = (r"\d{1,20}", int)  # a Discord snowflake has at most 20 digits
-
-
-DIGIT: Field = (r"\d", int)
-
-
-def choice(*words: str) -> Field:
+def one_of(*words: str) -> Pattern:
     """A field that is one of ``words``."""
-    return ("|".join(re.escape(w) for w in words), str)
+    return Pattern("|".join(re.escape(word) for word in words))
 
 
-class Control(discord.ui.DynamicItem[I], template=r"(?!)"):
-    """A component whose custom_id is ``yz:<key>:<field>:...`` and whose click calls
-    ``handler`` on the cog named ``cog`` with the fields as keyword arguments."""
+Snowflake: TypeAlias = Annotated[int, Pattern(r"\d{1,20}")]  # an id: at most 20 digits
+Digit: TypeAlias = Annotated[int, Pattern(r"\d")]
+Word: TypeAlias = Annotated[str, Pattern(r"[a-z]+")]
 
-    key: ClassVar[str]
-    fields: ClassVar[dict[str, Field]]
-    handler: ClassVar[str]
-    cog: ClassVar[str]
-    kind: ClassVar[int] = discord.ComponentType.button.value  # what a click on it says it is
 
-    def __init_subclass__(
-        cls, *, key: str, fields: dict[str, Field], handler: str, cog: str = "Yahtzee"
-    ) -> None:
-        cls.key, cls.fields, cls.handler, cls.cog = key, fields, handler, cog
-        if not key:  # an abstract kind (SelectControl): a template that matches nothing
-            super().__init_subclass__(template=r"(?!)")
+@dataclass_transform()
+class Control:
+    """A kind of component and a click on one: a frozen dataclass of the fields its
+    custom_id carries, ``yz:<key>:<field>:...``."""
+
+    key: ClassVar[str] = ""
+    component_type: ClassVar[int]  # what a click on it says it is
+    pattern: ClassVar[re.Pattern[str]]
+    #: the fields in custom_id order, and how each one's text becomes its value
+    parts: ClassVar[tuple[tuple[str, Callable[[str], Any]], ...]] = ()
+
+    def __init_subclass__(cls, *, key: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclasses.dataclass(frozen=True)(cls)
+        cls.key = key
+        if not key:  # an abstract kind (ButtonControl, SelectControl)
             return
-        parts = "".join(f":(?P<{name}>{pattern})" for name, (pattern, _) in fields.items())
-        super().__init_subclass__(template=f"yz:{key}{parts}")
-        _ROUTES.setdefault(key, []).append(cls)
+        hints = get_type_hints(cls, include_extras=True)
+        parts, regex = [], [re.escape(f"{PREFIX}:{key}")]
+        for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+            hint = hints[field.name]
+            (pattern,) = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Pattern)]
+            parts.append((field.name, hint.__origin__))
+            regex.append(f":(?P<{field.name}>{pattern.regex})")
+        cls.parts = tuple(parts)
+        cls.pattern = re.compile("".join(regex))
 
-    def __init__(self, item: I, **values: Any) -> None:
-        super().__init__(item)
-        self.values = values
+    @property
+    def custom_id(self) -> str:
+        """The custom_id that carries this control's fields."""
+        return ":".join([PREFIX, self.key, *(str(getattr(self, name)) for name, _ in self.parts)])
 
     @classmethod
-    def make_id(cls, **values: Any) -> str:
-        """The custom_id for these field values."""
-        return ":".join(["yz", cls.key, *(str(values[name]) for name in cls.fields)])
-
-    @classmethod
-    def parse(cls, custom_id: str) -> dict[str, Any] | None:
-        """The field values in ``custom_id``, or None if it is not one of this kind's."""
-        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+    def parse(cls, custom_id: str) -> Self | None:
+        """The control ``custom_id`` names, or None if it is not one of this kind's."""
+        match = cls.pattern.fullmatch(custom_id)
         if match is None:
             return None
-        return {name: convert(match[name]) for name, (_, convert) in cls.fields.items()}
+        return cls(*(convert(match[name]) for name, convert in cls.parts))
 
-    @classmethod
-    def chosen(cls, data: dict[str, Any]) -> dict[str, Any]:
-        """What the click itself adds to the fields (a select's choice), from its data."""
-        return {}
-
-
-#: The kinds of control by key (several kinds may share one: ``set``).
-_ROUTES: dict[str, list[type[Control[Any]]]] = {}
+    def game(self) -> int | None:
+        """The game a click on it is about, if it is a game's control."""
+        game_id = getattr(self, "game_id", None)  # (a field of most controls)
+        return game_id if isinstance(game_id, int) else None
 
 
-def route(custom_id: str) -> tuple[type[Control[Any]], dict[str, Any]] | None:
-    """Which kind of control ``custom_id`` belongs to, and its field values; None for an id
-    no control of this bot has (a forged or mangled one)."""
-    parts = custom_id.split(":", 2)
-    if len(parts) < 2 or parts[0] != "yz":
-        return None
-    for cls in _ROUTES.get(parts[1], ()):
-        values = cls.parse(custom_id)
-        if values is not None:
-            return cls, values
-    return None
+class ButtonControl(Control):
+    """A button: its handler takes the click."""
+
+    component_type = discord.ComponentType.button.value
 
 
-async def dispatch(
-    interaction: discord.Interaction[Any], cls: type[Control[Any]], values: dict[str, Any]
-) -> None:
-    """Call the handler of a click on ``cls`` with its fields (and a select's choice)."""
-    begin_request(interaction.id)  # this task handles this click: its change is made once
-    if "game_id" in values:
-        logs.bind(game_id=values["game_id"])
-    cog = interaction.client.get_cog(cls.cog)
-    if cog is None:  # pragma: no cover - the extension that makes the control loads the cog
-        raise RuntimeError(f"the {cls.cog} cog is not loaded")
-    data: dict[str, Any] = dict(interaction.data or {})
-    await getattr(cog, cls.handler)(interaction, **values, **cls.chosen(data))
+class SelectControl(Control):
+    """A select: its handler takes the click and the chosen ``value`` ("" if none)."""
+
+    component_type = discord.ComponentType.string_select.value
+
+
+I = TypeVar("I", bound=ButtonControl)  # noqa: E741 - a kind of button
+M = TypeVar("M", bound=SelectControl)  # a kind of menu
+S = TypeVar("S")  # the class whose method handles it
+ButtonHandler: TypeAlias = Callable[[S, discord.Interaction[Any], I], Awaitable[None]]
+SelectHandler: TypeAlias = Callable[[S, discord.Interaction[Any], M, str], Awaitable[None]]
+
+
+@overload
+def handles(
+    control: type[M],
+) -> Callable[[SelectHandler[S, M]], SelectHandler[S, M]]: ...
+@overload
+def handles(
+    control: type[I],
+) -> Callable[[ButtonHandler[S, I]], ButtonHandler[S, I]]: ...
+def handles(control: type[Control]) -> Callable[[Any], Any]:
+    """Mark a method as the handler of clicks on ``control`` (typed: it takes the click as
+    that class; a select's handler, the chosen value too). A bot's ``Router`` finds it."""
+
+    def mark(handler: Any) -> Any:
+        setattr(handler, HANDLES, control)
+        return handler
+
+    return mark
+
+
+def handled(method: object) -> type[Control] | None:
+    """The kind of control ``method`` was marked to handle, if any."""
+    control = getattr(method, HANDLES, None)
+    return control if isinstance(control, type) and issubclass(control, Control) else None
 
 
 class Controls(discord.ui.View):
     """A message's components, sent as they are: discord.py neither keeps nor dispatches
-    them (``route`` does; a kept view would live as long as its message)."""
+    them (the router does; a kept view would live as long as its message)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *items: discord.ui.Item[Any]) -> None:
         super().__init__(timeout=None)
+        for item in items:
+            self.add_item(item)
 
     def is_dispatchable(self) -> bool:
         return False
@@ -168,33 +199,20 @@ class Layout(discord.ui.LayoutView):
 
 
 Button = discord.ui.Button[Any]
-
-
 Select = discord.ui.Select[Any]
 
 
-class SelectControl(Control[Select], key="", fields={}, handler=""):
-    """A select: its click also passes the chosen ``value`` ("" if none)."""
+class GameButton(ButtonControl):
+    """A button about a whole game (its Scorecard, Hint, Analysis ...): its id carries the
+    game's alone."""
 
-    kind = discord.ComponentType.string_select.value
+    game_id: Snowflake
 
-    @classmethod
-    def chosen(cls, data: dict[str, Any]) -> dict[str, Any]:
-        values = data.get("values") or []
-        return {"value": str(values[0]) if values else ""}
-
-
-GAME: dict[str, Field] = {"game_id": ID}
-
-
-TURN: dict[str, Field] = {"game_id": ID, "turn": ID, "rolls": DIGIT}
-
-
-def game_button(
-    cls: type[Control[Button]], game_id: int, label: str, style: discord.ButtonStyle,
-    emoji: str | None = None, disabled: bool = False, row: int | None = None,
-) -> Button:  # fmt: skip
-    return Button(
-        label=label, emoji=emoji, style=style, custom_id=cls.make_id(game_id=game_id),
-        disabled=disabled, row=row,
-    )  # fmt: skip
+    def button(
+        self, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None, disabled: bool = False, row: int | None = None,
+    ) -> Button:  # fmt: skip
+        return Button(
+            label=label, emoji=emoji, style=style, custom_id=self.custom_id, disabled=disabled,
+            row=row,
+        )  # fmt: skip

@@ -215,32 +215,32 @@ def board_view(board: Board, faces: DiceFaces = NUMBERS) -> Payload:
     holding = game.rolls_left > 0  # after the last roll a hold means nothing: plain dice
     shown = game.dice if game.dice is not None else (None,) * 5
     dice = [
-        DieButton.payload(
-            gid, turn, rolls, i, shown[i], holding and game.held[i], not can_hold, faces
+        DieButton(gid, turn, rolls, i).payload(
+            shown[i], holding and game.held[i], not can_hold, faces
         )
         for i in range(5)
     ]
     controls: list[Mapping[str, Any]] = [
-        RollButton.payload(
-            gid,
-            turn,
-            rolls,
+        RollButton(gid, turn, rolls).payload(
             game.rolls_left,
             computer,
             _("Roll ({left} left)", left=game.rolls_left),
         ),
-        ScorecardButton(gid, _("Scorecard")).item.to_component_dict(),
+        ScorecardButton(gid).button(_("Scorecard"), row=1).to_component_dict(),
     ]
     if board.row.daily is not None and game.undo_player_id is not None:
         # a private board is also its scoring's summary: the Undo is on it, until the roll
-        controls.append(UndoButton(gid, turn - 1, _("Undo")).item.to_component_dict())
+        controls.append(UndoButton(gid, turn - 1).button(_("Undo")).to_component_dict())
     if board.row.hints:
-        controls.append(HintButton(gid, _("Hint"), disabled=computer).item.to_component_dict())
+        hint = HintButton(gid).button(
+            _("Hint"), emoji="\N{ELECTRIC LIGHT BULB}", disabled=computer, row=1
+        )
+        controls.append(hint.to_component_dict())
     options = [] if computer else box_options(_, game, board.best_box, faces)
     waiting = (
         _("The computer is playing its turn") if computer else _("Roll first, then pick a box")
     )
-    menu = BoxSelect.payload(
-        gid, turn, rolls, options, waiting, _("Pick a box to score"), _("Roll first")
+    menu = BoxSelect(gid, turn, rolls).payload(
+        options, waiting, _("Pick a box to score"), _("Roll first")
     )
     return Payload([action_row(*dice), action_row(*controls), action_row(menu)])

@@ -17,11 +17,12 @@ from cogs.shared.checks import (
     member_may_post,
     message_id,
 )
-from cogs.shared.errors import guarded
+from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public
 
 from .board import board_embed, board_files
+from .controls import BoxSelect, CardSelect, DieButton, RollButton, ScorecardButton, UndoButton
 from .messages import BOARD_MOVED, card_message, moved_embed, rules_embed, summary_embed, undo_view
 
 if TYPE_CHECKING:
@@ -31,21 +32,19 @@ if TYPE_CHECKING:
 class TurnFeature(Feature):
     """A turn's clicks and the commands about the board."""
 
-    @guarded
-    async def hold_die(
-        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, index: int
-    ) -> None:
+    @handles(DieButton)
+    async def hold_die(self, interaction: discord.Interaction[Any], die: DieButton) -> None:
         """A die button."""
+        game_id, turn, rolls, index = die.game_id, die.turn, die.rolls, die.index
         board = await self.games.turns.hold(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, index
         )
         await self.publisher.show_controls(interaction, board)
 
-    @guarded
-    async def roll_dice(
-        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int
-    ) -> None:
+    @handles(RollButton)
+    async def roll_dice(self, interaction: discord.Interaction[Any], roll: RollButton) -> None:
         """The Roll button; a roll also closes the previous scorer's Undo."""
+        game_id, turn, rolls = roll.game_id, roll.turn, roll.rolls
         board = await self.games.turns.roll(
             game_id, interaction.user.id, message_id(interaction), turn, rolls,
             interaction.app_permissions.attach_files,
@@ -58,11 +57,12 @@ class TurnFeature(Feature):
                 board.row.daily is not None,  # a private board: only a token reaches it
             )
 
-    @guarded
+    @handles(BoxSelect)
     async def score_box(
-        self, interaction: discord.Interaction[Any], game_id: int, turn: int, rolls: int, value: str
+        self, interaction: discord.Interaction[Any], box: BoxSelect, value: str
     ) -> None:
         """The box menu: this message becomes the turn's summary, and the next turn is posted."""
+        game_id, turn, rolls = box.game_id, box.turn, box.rolls
         scored = await self.games.turns.score(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, value
         )
@@ -86,11 +86,10 @@ class TurnFeature(Feature):
         await self.publisher.scored(game_id, message_id(interaction))
         await self.publisher.post_board(scored.board)
 
-    @guarded
-    async def undo_scoring(
-        self, interaction: discord.Interaction[Any], game_id: int, turn: int
-    ) -> None:
+    @handles(UndoButton)
+    async def undo_scoring(self, interaction: discord.Interaction[Any], undo: UndoButton) -> None:
         """Undo: this message is the live board again; the next turn's message goes away."""
+        game_id, turn = undo.game_id, undo.turn
         undone = await self.games.turns.undo(
             game_id, interaction.user.id, message_id(interaction), turn
         )
@@ -113,9 +112,12 @@ class TurnFeature(Feature):
             undone.board.row.language,
         )
 
-    @guarded
-    async def show_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(ScorecardButton)
+    async def show_scorecard(
+        self, interaction: discord.Interaction[Any], button: ScorecardButton
+    ) -> None:
         """The Scorecard button: the clicker's card, ephemeral."""
+        game_id = button.game_id
         card = await self.games.tracking.scorecard_of(
             game_id,
             interaction.user.id,
@@ -125,11 +127,12 @@ class TurnFeature(Feature):
         )
         await self.send_card(interaction, card)
 
-    @guarded
+    @handles(CardSelect)
     async def show_card_of(
-        self, interaction: discord.Interaction[Any], game_id: int, value: str
+        self, interaction: discord.Interaction[Any], menu: CardSelect, value: str
     ) -> None:
         """The menu under a private scorecard: that player's card, in its place."""
+        game_id = menu.game_id
         try:
             member = int(value)
         except ValueError:

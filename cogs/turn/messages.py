@@ -119,7 +119,7 @@ def summary_embed(
 def undo_view(_: Lang, game_id: int, turn: int) -> discord.ui.View:
     """Only the Undo button, for the player who just scored."""
     view = Controls()
-    view.add_item(UndoButton(game_id, turn, _("Undo")))
+    view.add_item(UndoButton(game_id, turn).button(_("Undo")))
     return view
 
 
@@ -133,7 +133,7 @@ def card_menu(_: Lang, card: Card) -> discord.ui.View:
             )
             for player, name in card.seats
         ]
-        view.add_item(CardSelect(card.game_id, options, _("See another player's card")))
+        view.add_item(CardSelect(card.game_id).select(options, _("See another player's card")))
     return view
 
 
@@ -196,7 +196,7 @@ def waiting_embed(_: Lang) -> discord.Embed:
 def end_confirm_view(_: Lang, game_id: int) -> discord.ui.View:
     """The confirmation button for /yahtzee end."""
     view = Controls()
-    view.add_item(EndConfirmButton(game_id, _("End the game")))
+    view.add_item(EndConfirmButton(game_id).button(_("End the game"), discord.ButtonStyle.danger))
     return view
 
 

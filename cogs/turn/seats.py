@@ -14,11 +14,12 @@ from cogs.shared import answers
 from cogs.shared.checks import (
     display_name,
 )
-from cogs.shared.errors import guarded
+from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
 from cogs.shared.text import shown_name
 
+from .controls import EndConfirmButton
 from .messages import end_confirm_view, ended_embed, left_embed, moved_on_embed
 
 
@@ -101,9 +102,12 @@ class SeatsFeature(Feature):
             ephemeral=True,
         )
 
-    @guarded
-    async def end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    @handles(EndConfirmButton)
+    async def end_confirmed(
+        self, interaction: discord.Interaction[Any], end: EndConfirmButton
+    ) -> None:
         """The confirmation of /yahtzee end."""
+        game_id = end.game_id
         before = await self.games.tracking.find(game_id)
         row = await self.games.servers.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild

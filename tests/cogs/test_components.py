@@ -1,5 +1,5 @@
-"""The Discord side's rooms: imports go one way, and every component reads back its own
-custom_id and reaches a handler that takes its fields."""
+"""The Discord side's rooms: imports go one way, and each feature's controls are listed in
+its table of custom_ids (the controls and their router: test_router.py)."""
 
 from __future__ import annotations
 
@@ -8,30 +8,10 @@ import importlib
 import inspect
 import re
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-import cogs.shared.controls as components
-from cogs.admin.cog import Admin
-from cogs.shared.controls import Control, SelectControl
-from cogs.yahtzee import Yahtzee
+from .test_router import ALL
 
 ROOT = Path(__file__).resolve().parents[2]
-COGS = {"Yahtzee": Yahtzee, "Admin": Admin}
-
-
-def _kinds(base: type[Control[Any]]) -> list[type[Control[Any]]]:
-    """Every control the bot defines (the abstract ``SelectControl`` aside)."""
-    found = []
-    for sub in base.__subclasses__():
-        if sub.key:
-            found.append(sub)
-        found += _kinds(sub)
-    return found
-
-
-ALL = _kinds(Control)
 
 
 def _imports(path: Path) -> set[str]:
@@ -157,52 +137,25 @@ def test_no_rule_number_is_restated_on_the_discord_side() -> None:
     assert found == []
 
 
-def _sample(field: components.Field) -> Any:
-    """A value that matches a field's pattern."""
-    pattern, convert = field
-    for candidate in ("123", "4", "0", *pattern.split("|"), "high", "high:all:2"):
-        text = candidate.replace("\\", "")
-        if re.fullmatch(pattern, text):
-            return convert(text)
-    raise AssertionError(f"no sample for {pattern}")
-
-
-@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
-def test_every_component_reads_back_its_own_custom_id(cls: type[Control[Any]]) -> None:
-    """Build it (as a message carries it), route its custom_id: the same kind of control and
-    the same fields, and no other kind claims the id."""
-    values = {name: _sample(field) for name, field in cls.fields.items()}
-    payload = getattr(cls, "payload", None)
-    if payload is not None and "payload" in vars(cls):  # the live board's: built as JSON
-        built = payload(**values)
-    else:
-        built = cls(**values).item.to_component_dict()
-    custom_id = built["custom_id"]
-    assert len(custom_id) <= 100 and built["type"] == cls.kind
-    assert components.route(custom_id) == (cls, values)
-    others = [c for c in ALL if c is not cls and c.parse(custom_id) is not None]
-    assert others == [], f"{custom_id} also matches {others}"
-
-
-@pytest.mark.parametrize(
-    "custom_id",
-    ["", "yz", "yz:die", "yz:die:1:2:3:9", "yz:nope:1", "xx:roll:1:2:3", "yz:roll:1:2:3:4",
-     "yz:card:" + "9" * 21],
-)  # fmt: skip
-def test_ids_no_control_has_are_not_routed(custom_id: str) -> None:
-    """A forged or mangled id finds no handler (it is refused as not one of ours)."""
-    assert components.route(custom_id) is None
-
-
-@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
-def test_every_component_has_a_handler_for_its_fields(cls: type[Control[Any]]) -> None:
-    """The cog method a click calls exists and takes exactly the fields (and a select's
-    ``value``)."""
-    handler = getattr(COGS[cls.cog], cls.handler)
-    params = list(inspect.signature(handler).parameters)[2:]  # self, interaction
-    expected = list(cls.fields) + (["value"] if issubclass(cls, SelectControl)
-                                   or cls.handler == "change_setting" else [])  # fmt: skip
-    assert params == expected
+def test_inside_the_cogs_imports_go_one_way() -> None:
+    """A feature's builders (``messages``, ``board``) and controls import the shared pieces and
+    other features' builders and controls, never a cog; the shared pieces never import a
+    feature's cog either (``cogs.turn.computer``, which the gateway stops, aside); only
+    ``cogs/yahtzee.py`` imports the features' cogs."""
+    builders = {"messages", "board", "controls"}
+    features = ("lobby", "turn", "daily", "coaching", "results", "admin")
+    found = []
+    for path in (ROOT / "cogs").rglob("*.py"):
+        where = path.relative_to(ROOT / "cogs").parts
+        if where[0] == "yahtzee.py" or (where[0] in features and path.stem not in builders):
+            continue  # the composition, and the features' cogs, import what they need
+        for module in _imports(path):
+            parts = module.split(".")
+            if parts[0] != "cogs" or len(parts) < 3 or parts[1] not in features:
+                continue
+            if parts[2] not in builders and module != "cogs.turn.computer":
+                found.append(f"{'/'.join(where)} imports {module}")
+    assert found == []
 
 
 def test_the_custom_id_table_names_every_component() -> None:
