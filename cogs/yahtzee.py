@@ -21,6 +21,7 @@ from .coaching.cog import CoachingFeature
 from .daily.cog import DailyFeature
 from .lobby.cog import LobbyFeature
 from .results.cog import ResultsFeature
+from .shared.after_move import AfterMove
 from .shared.clicks import Clicks
 from .shared.gateway import Gateway
 from .shared.publisher import Publisher
@@ -55,12 +56,13 @@ class Yahtzee(
     def __init__(
         self,
         bot: YahtzeeBot,
-        publisher: Publisher,
+        after: AfterMove,
         repairs: Repairs,
         computers: ComputerPlayers,
     ) -> None:
         self.bot = bot
-        self.publisher = publisher
+        self.after = after
+        self.publisher = after.publisher
         self.repairs = repairs
         self.computers = computers
         super().__init__()
@@ -76,12 +78,13 @@ class Yahtzee(
 async def setup(bot: YahtzeeBot) -> None:
     """The game's extension (discord.py's entry point)."""
     publisher = Publisher(bot)
-    computers = ComputerPlayers(bot, publisher)
-    repairs = Repairs(bot, publisher, computers.start)
+    repairs = Repairs(bot, publisher)
+    after = AfterMove(publisher, repairs)
+    computers = ComputerPlayers(bot, after)  # starts when a board shows a computer's turn
     await bot.tree.set_translator(CatalogTranslator())  # the commands in the user's language
-    yahtzee, admin = Yahtzee(bot, publisher, repairs, computers), Admin(bot)
+    yahtzee, admin = Yahtzee(bot, after, repairs, computers), Admin(bot)
     await bot.add_cog(yahtzee)
     await bot.add_cog(admin)
     await bot.add_cog(Clicks(bot, publisher, Router([yahtzee, admin])))  # this bot's clicks
-    await bot.add_cog(TurnTimers(bot, publisher, repairs, computers))
+    await bot.add_cog(TurnTimers(bot, after, repairs, computers))
     await bot.add_cog(Gateway(bot, repairs, computers))

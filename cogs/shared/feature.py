@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from bot.app import YahtzeeBot
     from cogs.turn.computer import ComputerPlayers
 
+    from .after_move import AfterMove
     from .publisher import Publisher
     from .repairs import Repairs
 
@@ -26,6 +27,7 @@ class Feature(commands.Cog):
     its methods; it is never loaded alone."""
 
     bot: YahtzeeBot
+    after: AfterMove  # what players see after a move
     publisher: Publisher
     repairs: Repairs
     computers: ComputerPlayers

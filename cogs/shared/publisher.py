@@ -9,6 +9,7 @@ the messages back in line through this publisher.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -17,13 +18,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import Board, GameService, GameStatus, GameView, is_bot
+from bot.games import Board, GameService, GameView, is_bot
 from bot.i18n import Lang, lang
 from cogs.daily.messages import daily_result_layout
 from cogs.lobby.messages import lobby_edit, lobby_layout, thread_name
 from cogs.results.messages import FINAL_FILE, final_layout
 from cogs.turn.board import board_embed, board_files, board_view
-from cogs.turn.messages import ended_embed, waiting_embed
+from cogs.turn.messages import waiting_embed
 
 from . import answers
 from .emojis import DiceFaces
@@ -31,6 +32,7 @@ from .language import of_server, public
 from .pace import Cooldowns
 from .private import PrivateBoards
 from .reminders import USER_MENTIONS, Reminders
+from .routes import ChannelRoutes
 from .text import ping, png
 
 if TYPE_CHECKING:
@@ -62,6 +64,7 @@ class Publisher:
         self.bot = bot
         #: who plays when a board shows a computer's turn (``on_computer_turn``)
         self._on_computer_turn: Callable[[int], None] = _nobody
+        self.routes = ChannelRoutes(bot)  # the one means of posting in the game's place
         self.reminders = Reminders(bot, self)
         #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
         #: posted again for either turn (by /yahtzee board, say) must not ping again
@@ -79,14 +82,13 @@ class Publisher:
         players say so once they are made: they show their own moves through this publisher)."""
         self._on_computer_turn = play
 
+    def computer_to_move(self, game_id: int) -> None:
+        """A board shows a computer's turn: it plays (if it is not playing already)."""
+        self._on_computer_turn(game_id)
+
     @property
     def games(self) -> GameService:
         return self.bot.games
-
-    def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
-        """A channel to post in by id (with its server's id, so that a message's link is
-        the server's, not a DM's ``@me``)."""
-        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
     async def unarchiving(self, channel_id: int, act: Callable[[], Awaitable[T]]) -> T:
         """``act()``; if Discord answers that the game's thread is archived (a long game,
@@ -97,7 +99,7 @@ class Publisher:
             if exc.code != THREAD_ARCHIVED:
                 raise
         log.info("thread %s was archived; unarchiving it to go on", channel_id)
-        await self.bot.http.edit_channel(channel_id, archived=False, reason="a game goes on")
+        await self.routes.archive(channel_id, False, reason="a game goes on")
         return await act()
 
     async def post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
@@ -108,7 +110,7 @@ class Publisher:
         await self.reminders.turn_over(board.row.id, board.row)
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
-        post = self.channel(board.row.board_channel_id).send
+        post = functools.partial(self.routes.send, board.row.board_channel_id)
         _ = public(board.row)
         who = ping(seat.player_id, seat.name)
         text = (
@@ -157,7 +159,7 @@ class Publisher:
             )
             return None
         if is_bot(game.current_player_id):
-            self._on_computer_turn(board.row.id)
+            self.computer_to_move(board.row.id)
         return message
 
     def parked(self, game_id: int) -> int | None:
@@ -201,11 +203,12 @@ class Publisher:
         if waited_for != turn:
             await self.delete(channel_id, message_id)
             return None
-        partial = self.channel(channel_id).get_partial_message(message_id)
         try:
             message = await self.unarchiving(
                 channel_id,
-                lambda: partial.edit(
+                lambda: self.routes.edit(
+                    channel_id,
+                    message_id,
                     content=text,
                     embed=board_embed(board, self.faces),
                     attachments=board_files(board),
@@ -219,7 +222,7 @@ class Publisher:
         if not await self.games.tracking.board_shown(board.row, message_id, board.game):
             return None
         if is_bot(board.game.current_player_id):
-            self._on_computer_turn(board.row.id)
+            self.computer_to_move(board.row.id)
         return message
 
     async def _refused_a_file(self, exc: discord.Forbidden, board: Board) -> Board | None:
@@ -237,11 +240,12 @@ class Publisher:
         """Show ``board`` on its message; if that message is gone (a moderator deleted it),
         post the board anew, as the repair after a restart does."""
         assert board.game is not None
-        message = self.channel(board.row.board_channel_id).get_partial_message(message_id)
         try:
             await self.unarchiving(
                 board.row.board_channel_id,
-                lambda: message.edit(
+                lambda: self.routes.edit(
+                    board.row.board_channel_id,
+                    message_id,
                     embed=board_embed(board, self.faces),
                     attachments=board_files(board),
                     view=board_view(board, self.faces),
@@ -297,8 +301,7 @@ class Publisher:
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
-        message = self.channel(row.board_channel_id).get_partial_message(message_id)
-        await message.edit(**lobby_edit(row))
+        await self.routes.edit(row.board_channel_id, message_id, **lobby_edit(row))
 
     async def answer_with_lobby(
         self,
@@ -326,10 +329,14 @@ class Publisher:
     ) -> discord.Message:
         """A lobby message posted (not as an answer), noted as the game's board; its
         ``invitation`` just above it."""
-        channel = self.channel(row.board_channel_id, row.guild_id)
+        where = (row.board_channel_id, row.guild_id)
         if invitation:
-            await channel.send(invitation, allowed_mentions=mentions or NO_MENTIONS)
-        message = await channel.send(view=lobby_layout(row), allowed_mentions=NO_MENTIONS)
+            await self.routes.send(
+                *where, content=invitation, allowed_mentions=mentions or NO_MENTIONS
+            )
+        message = await self.routes.send(
+            *where, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
+        )
         await self.games.tracking.board_shown(row, message.id, None)
         return message
 
@@ -363,10 +370,7 @@ class Publisher:
         assert board.game is not None
         names = [seat.name for seat in board.game.seats]
         try:
-            thread = await lobby.create_thread(
-                name=thread_name(public(board.row), names),
-                auto_archive_duration=10080,
-            )
+            thread = await self.routes.start_thread(lobby, thread_name(public(board.row), names))
         except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
             log.info(
                 "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
@@ -391,9 +395,10 @@ class Publisher:
         if private:
             await self.private.retire(message_id, changes)
             return
-        message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            await self.unarchiving(channel_id, lambda: message.edit(**changes))
+            await self.unarchiving(
+                channel_id, lambda: self.routes.edit(channel_id, message_id, **changes)
+            )
         except discord.HTTPException as exc:
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
@@ -402,9 +407,8 @@ class Publisher:
         Undo took back), ignoring one already gone."""
         if message_id is None:
             return
-        message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            await message.delete()
+            await self.routes.delete(channel_id, message_id)
         except discord.HTTPException as exc:
             log.info("could not delete message %s in %s: %s", message_id, channel_id, exc)
 
@@ -418,7 +422,9 @@ class Publisher:
         daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
             self.private.forget(row.id)
-            message = await self.channel(row.board_channel_id, row.guild_id).send(
+            message = await self.routes.send(
+                row.board_channel_id,
+                row.guild_id,
                 nonce=await self.games.tracking.nonce(row, "final"),
                 view=daily_result_layout(await self.server_language(row), row, game, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -427,7 +433,8 @@ class Publisher:
             return
 
         async def post(picture: bytes | None) -> discord.Message:
-            return await self.channel(row.board_channel_id).send(
+            return await self.routes.send(
+                row.board_channel_id,
                 nonce=await self.games.tracking.nonce(
                     row, "final" if picture is not None else "final-t"
                 ),
@@ -453,9 +460,7 @@ class Publisher:
         if row.thread_id is None or row.is_live:
             return
         try:
-            await self.bot.http.edit_channel(
-                row.thread_id, archived=True, reason="the game in this thread is over"
-            )
+            await self.routes.archive(row.thread_id, True, reason="the game in this thread is over")
         except discord.HTTPException as exc:  # gone, or no longer the bot's to archive
             log.info("game %s: could not archive thread %s: %s", row.id, row.thread_id, exc)
 
@@ -466,21 +471,6 @@ class Publisher:
         parked = self._parked.pop(game_id, None)
         if parked is not None and channel_id is not None:
             await self.delete(channel_id, parked[0])
-
-    async def ended(self, before: GameView | None, row: GameView, reason: str) -> None:
-        """A game ended early: its board says why, its Undo and reminder go."""
-        await self.forget(row.id, row.board_channel_id)
-        if before is None:
-            return
-        await self.reminders.turn_over(row.id, before)
-        if before.status == GameStatus.LOBBY:
-            await self.retire_lobby(before, before.board_message_id, reason)
-            return
-        await self.retire(
-            row.board_channel_id, before.board_message_id, embed=ended_embed(public(row), reason)
-        )
-        await self.retire(row.board_channel_id, before.undo_message_id)
-        await self.archive(row)
 
 
 def _keep(kept: OrderedDict[int, T], game_id: int, value: T) -> None:

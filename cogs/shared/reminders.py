@@ -42,8 +42,9 @@ class Reminders:
                 f"{row.board_message_id}"
             )
         _ = public(row)
-        reminder = await self.publisher.channel(row.board_channel_id).send(
-            _(
+        reminder = await self.publisher.routes.send(
+            row.board_channel_id,
+            content=_(
                 "{who}, half your turn's time is gone: {time} left to play.",
                 who=ping(player_id),
                 time=f"{minutes}:{seconds:02d}",
@@ -70,22 +71,24 @@ class Reminders:
         # (in the game's language: a DM is not an answer, so the player's own is not known)
         _ = public(row)
         try:
-            dm = await self.bot.create_dm(discord.Object(id=user_id))
-            await dm.send(
+            await self.publisher.routes.dm(
+                user_id,
                 "\N{GAME DIE} "
                 + _(
                     "It's your turn in Yahtzee: {time} left to play.",
                     time=f"{minutes}:{seconds:02d}",
                 )
                 + f" {where}\n-# "
-                + _("`/yahtzee notify off` stops these messages.")
+                + _("`/yahtzee notify off` stops these messages."),
             )
         except discord.Forbidden:
             await self.games.servers.set_notify(user_id, False)
             name = next((n for uid, n in row.players if uid == user_id), _("a player"))
             who = f"**{shown_name(name)}**"
-            await self.publisher.channel(row.board_channel_id, row.guild_id).send(
-                _(
+            await self.publisher.routes.send(
+                row.board_channel_id,
+                row.guild_id,
+                content=_(
                     "I could not send {who} a private turn notice (their DMs are closed), so "
                     "turn notices are off for them. `/yahtzee notify on` turns them back on once "
                     "DMs from this server are allowed.",

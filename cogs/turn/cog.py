@@ -23,7 +23,7 @@ from cogs.shared.language import channel, private, public
 
 from .board import board_embed, board_files
 from .controls import BoxSelect, CardSelect, DieButton, RollButton, ScorecardButton, UndoButton
-from .messages import BOARD_MOVED, card_message, moved_embed, rules_embed, summary_embed, undo_view
+from .messages import BOARD_MOVED, card_message, moved_embed, rules_embed
 
 if TYPE_CHECKING:
     from bot.games import Card
@@ -39,7 +39,7 @@ class TurnFeature(Feature):
         board = await self.games.turns.hold(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, index
         )
-        await self.publisher.show_controls(interaction, board)
+        await self.after.held(interaction, board)
 
     @handles(RollButton)
     async def roll_dice(self, interaction: discord.Interaction[Any], roll: RollButton) -> None:
@@ -49,13 +49,7 @@ class TurnFeature(Feature):
             game_id, interaction.user.id, message_id(interaction), turn, rolls,
             interaction.app_permissions.attach_files,
         )  # fmt: skip
-        await self.publisher.show(interaction, board)
-        if board.retire_undo_message_id != message_id(interaction):  # not this very board
-            await self.publisher.retire(
-                board.row.board_channel_id,
-                board.retire_undo_message_id,
-                board.row.daily is not None,  # a private board: only a token reaches it
-            )
+        await self.after.rolled(interaction, board)
 
     @handles(BoxSelect)
     async def score_box(
@@ -66,25 +60,7 @@ class TurnFeature(Feature):
         scored = await self.games.turns.score(
             game_id, interaction.user.id, message_id(interaction), turn, rolls, value
         )
-        row = scored.board.row
-        if row.daily is not None:
-            await self.publisher.private.scored(interaction, scored)
-            return
-        await self.publisher.unarchiving(
-            row.board_channel_id,
-            lambda: answers.edit(
-                interaction,
-                content=None,
-                embed=summary_embed(scored, faces=self.publisher.faces),
-                attachments=[],
-                view=None if scored.finished else undo_view(public(row), game_id, turn),
-            ),
-        )
-        if scored.finished:
-            await self.publisher.post_final(row, scored.final_image)
-            return
-        await self.publisher.scored(game_id, message_id(interaction))
-        await self.publisher.post_board(scored.board)
+        await self.after.scored(interaction, scored, turn)
 
     @handles(UndoButton)
     async def undo_scoring(self, interaction: discord.Interaction[Any], undo: UndoButton) -> None:
@@ -93,24 +69,7 @@ class TurnFeature(Feature):
         undone = await self.games.turns.undo(
             game_id, interaction.user.id, message_id(interaction), turn
         )
-        row = undone.board.row
-        said = None
-        if row.daily is not None:  # the private board's line said the scoring: not any more
-            _ = public(row)
-            said = "\N{LEFTWARDS ARROW WITH HOOK} " + _(
-                "Your last scoring was taken back: the dice are as they were before it."
-            )
-        await self.publisher.show(interaction, undone.board, said)
-        # The undone turn (the next player's) is over: its half-time reminder goes.
-        await self.publisher.reminders.turn_over(game_id, undone.board.row)
-        # The next turn's board waits, without controls, to be that turn's board again.
-        await self.publisher.park(
-            game_id,
-            undone.board.row.board_channel_id,
-            undone.retire_message_id,
-            undone.retire_turn,  # known also after a restart, unlike what was pinged
-            undone.board.row.language,
-        )
+        await self.after.undone(interaction, undone)
 
     @handles(ScorecardButton)
     async def show_scorecard(

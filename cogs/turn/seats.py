@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import NOBODY_LEFT, GameStatus
+from bot.games import GameStatus
 from cogs.daily.messages import leave_confirm_view
 from cogs.shared import answers
 from cogs.shared.checks import (
@@ -20,7 +20,7 @@ from cogs.shared.language import private, public
 from cogs.shared.text import shown_name
 
 from .controls import EndConfirmButton
-from .messages import end_confirm_view, ended_embed, left_embed, moved_on_embed
+from .messages import end_confirm_view
 
 
 class SeatsFeature(Feature):
@@ -46,44 +46,8 @@ class SeatsFeature(Feature):
             )
             return
         board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
-        row = board.row
         await answers.send(interaction, _("You left the game."), ephemeral=True)
-        _ = public(row)
-        publisher = self.publisher
-        if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
-            if before.board_message_id:
-                await publisher.edit_lobby(row, before.board_message_id)
-            return
-        name = shown_name(display_name(interaction.user))
-        if row.status == GameStatus.ACTIVE:
-            await publisher.close_undo(before)  # a leaving takes every Undo offer away
-            if (
-                board.game is not None
-                and before.board_message_id is not None
-                and (before.require_game().current_player_id == board.game.current_player_id)
-            ):  # not the leaver's turn: the board shows the seat gone, nobody is pinged
-                await publisher.edit_board(before.board_message_id, board)
-                return
-            await publisher.retire(
-                row.board_channel_id, before.board_message_id, embed=left_embed(_, name)
-            )
-            await publisher.post_board(board)
-        elif row.status == GameStatus.FINISHED:
-            await publisher.retire(
-                row.board_channel_id, before.board_message_id, embed=moved_on_embed(_, True)
-            )
-            await publisher.close_undo(before)
-            await publisher.post_final(row)
-        else:
-            await publisher.reminders.turn_over(row.id, before)
-            await publisher.forget(row.id, row.board_channel_id)
-            await publisher.retire(
-                row.board_channel_id,
-                before.board_message_id,
-                embed=ended_embed(_, _("{name} left. {reason}", name=name, reason=_(NOBODY_LEFT))),
-            )
-            await publisher.close_undo(before)
-            await publisher.archive(row)
+        await self.after.left(before, board, shown_name(display_name(interaction.user)))
 
     @app_commands.command(name="end", description="End this channel's game (host or Manage Server)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -117,7 +81,7 @@ class SeatsFeature(Feature):
         _ = public(row)
         reason = _("{who} ended the game. Start a new one with /yahtzee start.",
                    who=interaction.user.mention)  # fmt: skip
-        await self.publisher.ended(before, row, reason)
+        await self.after.ended(row, reason, before)
 
     @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"
@@ -130,7 +94,7 @@ class SeatsFeature(Feature):
         await answers.send(
             interaction, _("Welcome back: you play again from your next turn."), ephemeral=True
         )
-        await self.repairs.publish(row.id)
+        await self.after.changed(row.id)
 
     @app_commands.command(
         name="kick", description="Remove an away player from the game (host or Manage Server)"
@@ -151,4 +115,4 @@ class SeatsFeature(Feature):
             _("{name} was removed from the game.", name=shown_name(display_name(player))),
             ephemeral=True,
         )
-        await self.repairs.publish(board.row.id)
+        await self.after.changed(board.row.id)

@@ -158,6 +158,28 @@ def test_inside_the_cogs_imports_go_one_way() -> None:
     assert found == []
 
 
+def test_only_the_routes_reach_a_channel_and_a_move_is_shown_from_one_place() -> None:
+    """The publisher's means of posting are one seam (``cogs/shared/routes.py``: nothing else
+    reaches a channel, a thread or a DM by Discord's routes), and what players see after a
+    move is written once (``cogs/shared/after_move.py``): the final card and the closing of
+    an Undo offer are shown from there and from the publisher's own kin alone."""
+    routes = {"get_partial_messageable", "get_partial_message", "create_thread", "create_dm",
+              "http", "get_channel", "fetch_channel"}  # fmt: skip
+    showing = {"post_final", "close_undo"}
+    kin = {"after_move.py", "publisher.py", "private.py", "repairs.py"}
+    reached, shown = [], []
+    for path in (ROOT / "cogs").rglob("*.py"):
+        where = str(path.relative_to(ROOT / "cogs"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            if node.attr in routes and where != "shared/routes.py":
+                reached.append(f"{where}:{node.lineno} {node.attr}")
+            if node.attr in showing and not (where.startswith("shared/") and path.name in kin):
+                shown.append(f"{where}:{node.lineno} {node.attr}")
+    assert reached == [] and shown == []
+
+
 def test_the_custom_id_table_names_every_component() -> None:
     """The table in each feature's ``controls`` docstring lists the keys of its controls."""
     assert len(ALL) >= 18  # every feature's controls were found

@@ -37,7 +37,8 @@ ALL = _kinds(Control)
 def _router() -> Router:
     """The router the extension makes, over cogs that are never loaded (nothing they are
     built with is used to find their handlers)."""
-    return Router([Yahtzee(None, None, None, None), Admin(None)])  # type: ignore[arg-type]
+    after = SimpleNamespace(publisher=None)
+    return Router([Yahtzee(None, after, None, None), Admin(None)])  # type: ignore[arg-type]
 
 
 def _sample(cls: type[Control]) -> Control:
