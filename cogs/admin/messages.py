@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.engine import (
-    Preset,
-)
-from bot.games import (
-    GuildSettings,
-)
+from bot.engine import Preset
+from bot.games import GuildSettings
 from bot.i18n import LANGUAGE_NAMES, Lang
 from bot.i18n.words import N_
 from cogs.shared.controls import Controls
-from cogs.shared.text import (
-    GREEN,
-)
+from cogs.shared.text import GREEN
 
 from .controls import ResetConfirmButton, SettingSelect, SwitchButton
 

@@ -3,19 +3,10 @@ win), a chance in words, a player's report card."""
 
 from __future__ import annotations
 
-from bot.engine import (
-    ROLLS_PER_TURN,
-    Game,
-)
-from bot.games import (
-    Choice,
-    Report,
-    WinHint,
-)
+from bot.engine import ROLLS_PER_TURN, Game
+from bot.games import Choice, Report, WinHint
 from bot.i18n import Lang
-from cogs.shared.text import (
-    shown_name,
-)
+from cogs.shared.text import shown_name
 
 
 def report_text(_: Lang, report: Report) -> str:

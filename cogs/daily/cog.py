@@ -9,11 +9,7 @@ import discord
 from discord import app_commands
 
 from cogs.shared import answers
-from cogs.shared.checks import (
-    check_member_may_post,
-    check_permissions,
-    display_name,
-)
+from cogs.shared.checks import check_member_may_post, check_permissions, display_name
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public

@@ -8,22 +8,13 @@ from typing import Any
 
 import discord
 
-from bot.engine import (
-    Game,
-)
-from bot.games import (
-    DailyEntry,
-    GameView,
-)
+from bot.engine import Game
+from bot.games import DailyEntry, GameView
 from bot.games.replay import Turn
 from bot.i18n import Lang
 from cogs.results.controls import final_buttons
 from cogs.shared.controls import Controls, Layout
-from cogs.shared.text import (
-    GOLD,
-    MEDALS,
-    shown_name,
-)
+from cogs.shared.text import GOLD, MEDALS, shown_name
 
 from .controls import LeaveConfirmButton
 

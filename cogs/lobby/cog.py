@@ -12,11 +12,7 @@ from discord import app_commands
 from bot.engine import Preset
 from bot.games import Board
 from cogs.shared import answers
-from cogs.shared.checks import (
-    check_member_may_post,
-    check_permissions,
-    display_name,
-)
+from cogs.shared.checks import check_member_may_post, check_permissions, display_name
 from cogs.shared.controls import handles
 from cogs.shared.errors import tell
 from cogs.shared.feature import Feature

@@ -7,24 +7,12 @@ from typing import Any
 
 import discord
 
-from bot.engine import (
-    MAX_SEATS,
-)
-from bot.games import (
-    GameView,
-    player_id,
-)
+from bot.engine import MAX_SEATS
+from bot.games import GameView, player_id
 from bot.i18n import Lang
 from cogs.shared.controls import Layout
 from cogs.shared.language import public
-from cogs.shared.text import (
-    GREEN,
-    GREY,
-    layout_of,
-    mention,
-    preset,
-    shown_name,
-)
+from cogs.shared.text import GREEN, GREY, layout_of, mention, preset, shown_name
 
 from .controls import LobbyButton
 

@@ -12,10 +12,7 @@ from bot.games import GameService, Refusal
 from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS, LeaderboardPage, Leaderboards
 from bot.i18n import Lang
 from cogs.shared import answers
-from cogs.shared.checks import (
-    check_member_may_post,
-    display_name,
-)
+from cogs.shared.checks import check_member_may_post, display_name
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private

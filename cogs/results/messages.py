@@ -7,38 +7,15 @@ from typing import Any
 
 import discord
 
-from bot.engine import (
-    Game,
-)
-from bot.games import (
-    DailyEntry,
-    GameView,
-    card_text,
-    code_block,
-    player_id,
-    supports,
-)
-from bot.games.leaderboards import (
-    LEADERBOARD_KINDS,
-    LeaderboardPage,
-    PlayerStats,
-    format_figure,
-)
+from bot.engine import Game
+from bot.games import DailyEntry, GameView, card_text, code_block, player_id, supports
+from bot.games.leaderboards import LEADERBOARD_KINDS, LeaderboardPage, PlayerStats, format_figure
 from bot.i18n import Lang
 from bot.i18n.words import N_
 from cogs.daily.messages import daily_line
 from cogs.shared.controls import Layout
 from cogs.shared.language import public
-from cogs.shared.text import (
-    GOLD,
-    GREEN,
-    MEDALS,
-    attachment,
-    mention,
-    png,
-    preset,
-    shown_name,
-)
+from cogs.shared.text import GOLD, GREEN, MEDALS, attachment, mention, png, preset, shown_name
 
 from .controls import PageButton, ShareButton, final_buttons
 

@@ -10,13 +10,8 @@ from typing import Any
 
 import discord
 
-from bot.engine import (
-    Game,
-)
-from bot.games import (
-    GameView,
-    is_bot,
-)
+from bot.engine import Game
+from bot.games import GameView, is_bot
 from bot.i18n import Lang
 from cogs.shared.controls import Layout
 

@@ -8,30 +8,14 @@ from typing import Any
 
 import discord
 
-from bot.engine import (
-    ROLLS_PER_TURN,
-    ROUNDS,
-    BoxOption,
-    Game,
-)
-from bot.games import (
-    Board,
-    BoxHint,
-    card_text,
-    code_block,
-    is_bot,
-)
+from bot.engine import ROLLS_PER_TURN, ROUNDS, BoxOption, Game
+from bot.games import Board, BoxHint, card_text, code_block, is_bot
 from bot.i18n import Lang
 from cogs.coaching.controls import HintButton
 from cogs.shared.controls import Payload, action_row
 from cogs.shared.emojis import DiceFaces
 from cogs.shared.language import public
-from cogs.shared.text import (
-    GREEN,
-    mention,
-    png,
-    preset,
-)
+from cogs.shared.text import GREEN, mention, png, preset
 
 from .controls import BoxSelect, DieButton, RollButton, ScorecardButton, UndoButton
 

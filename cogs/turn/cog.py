@@ -13,10 +13,7 @@ from bot.engine import DEFAULT_PRESET
 from bot.games import GameStatus, GameView, Refusal
 from bot.i18n.words import N_
 from cogs.shared import answers
-from cogs.shared.checks import (
-    member_may_post,
-    message_id,
-)
+from cogs.shared.checks import member_may_post, message_id
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public

@@ -20,23 +20,13 @@ from bot.engine import (
     Category,
     Preset,
 )
-from bot.games import (
-    Card,
-    Scored,
-    code_block,
-)
+from bot.games import Card, Scored, code_block
 from bot.i18n import Lang
 from bot.i18n.words import N_
 from cogs.shared.controls import Controls
 from cogs.shared.emojis import DiceFaces
 from cogs.shared.language import public
-from cogs.shared.text import (
-    GREEN,
-    GREY,
-    mention,
-    png,
-    shown_name,
-)
+from cogs.shared.text import GREEN, GREY, mention, png, shown_name
 
 from .board import NUMBERS
 from .controls import CardSelect, EndConfirmButton, UndoButton

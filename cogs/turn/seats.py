@@ -11,9 +11,7 @@ from discord import app_commands
 from bot.games import GameStatus
 from cogs.daily.messages import leave_confirm_view
 from cogs.shared import answers
-from cogs.shared.checks import (
-    display_name,
-)
+from cogs.shared.checks import display_name
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
