@@ -1,6 +1,7 @@
 """The bot: a sharding-ready discord.py client whose setup_hook opens the store, applies
-migrations and loads the cogs (the clicks need no registration: ``cogs.clicks`` routes every
-component interaction by its custom_id, so a button works after any restart)."""
+migrations and loads the Discord side by name (``EXTENSIONS``). Nothing registers the
+buttons with discord.py: the Discord side routes every click by its custom_id, so a button
+works after any restart."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
-#: The Discord side, loaded by name: each registers its own commands, components and
-#: handlers (nothing in ``bot`` imports ``cogs``).
-EXTENSIONS = ("cogs.errors", "cogs.yahtzee", "cogs.admin")
+#: The Discord side, loaded by name: each registers its own commands, cogs and handlers
+#: (nothing in ``bot`` imports ``cogs``).
+EXTENSIONS = ("cogs.shared.errors", "cogs.yahtzee")
 
 #: Exactly what the bot needs in a channel: see it, post, embed the board, attach the images.
 PERMISSIONS = discord.Permissions(
@@ -118,7 +119,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         return (guild_id >> 22) % (self.shard_count or 1) in self.shard_ids
 
     async def setup_hook(self) -> None:
-        """Open the store and migrate it, load the cogs, register the dynamic components."""
+        """Open the store and migrate it, start the workers, load the Discord side."""
         self._store = await open_store(self.settings.database)
         self.analyst = Analyst(
             self.settings.data_dir, build_to_win=self.settings.to_win_build == "auto"

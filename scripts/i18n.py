@@ -52,7 +52,7 @@ async def command_strings() -> list[tuple[str | None, str]]:
     """The slash commands' strings, from the cogs loaded into a bot that never connects."""
     from bot.app import EXTENSIONS, YahtzeeBot
     from bot.settings import Settings
-    from cogs.translator import strings_of
+    from cogs.shared.translator import strings_of
 
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-i18n-"))
     bot = YahtzeeBot(Settings(token="x", database_path=folder / "unused.sqlite3"))

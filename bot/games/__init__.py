@@ -6,9 +6,18 @@ each game's moves run one at a time under a per-game lock, and the store's versi
 refuses a move computed from a state that another process changed in the meantime.
 
 One module per topic (see ``GameService``); ``results`` holds what the service hands back.
+The Discord side reaches the strategy's answers (``Choice``, ``BoxHint``, ``WinHint``,
+``supports``), the text scorecard (``card_text``, ``code_block``) and the dice emojis'
+images (``die_emoji_png``) from here, never from
+``bot.strategy`` or ``bot.render`` itself.
 """
 
+from bot.render.emoji import die_emoji_png
+from bot.render.text_card import card_text, code_block
 from bot.store import DailyEntry, GameStatus, GuildSettings, StoreUnavailable
+from bot.strategy.analyst import BoxHint
+from bot.strategy.decisions import Choice, supports
+from bot.strategy.winning import WinHint
 
 from .core import (
     BOT_NAMES,
@@ -55,7 +64,9 @@ __all__ = [
     "TURN_LIMITS",
     "AnsweredElsewhere",
     "Board",
+    "BoxHint",
     "Card",
+    "Choice",
     "ComputerDue",
     "DailyEntry",
     "Expired",
@@ -73,10 +84,15 @@ __all__ = [
     "StoreUnavailable",
     "TimedOut",
     "Undone",
+    "WinHint",
     "begin",
     "bot_level",
+    "card_text",
+    "code_block",
+    "die_emoji_png",
     "is_bot",
     "player_id",
     "stamp",
+    "supports",
     "utc_now",
 ]

@@ -1,24 +1,17 @@
-"""The Discord side's rooms: imports go one way, and every component reads back its own
-custom_id and reaches a handler that takes its fields."""
+"""The Discord side's rooms: imports go one way, and each feature's controls are listed in
+its table of custom_ids (the controls and their router: test_router.py)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import re
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-import cogs.ui.components as components
-from cogs.admin import Admin
-from cogs.clicks import Clicks
-from cogs.ui.components import ADMIN_COMPONENTS, GAME_COMPONENTS, Control
+from .test_router import ALL
 
 ROOT = Path(__file__).resolve().parents[2]
-ALL = GAME_COMPONENTS + ADMIN_COMPONENTS
-COGS = {"Clicks": Clicks, "Admin": Admin}
 
 
 def _imports(path: Path) -> set[str]:
@@ -42,10 +35,13 @@ def test_nothing_in_bot_imports_cogs() -> None:
 
 
 def test_the_cogs_never_touch_the_store() -> None:
-    """The cogs go through the service: no ``bot.store`` import (a game reaches them as the
-    service's ``GameView``, never a store row), no ``.store`` attribute."""
+    """The cogs go through the service: no ``bot.store``, ``bot.strategy`` or ``bot.render``
+    import (a game reaches them as the service's ``GameView``, never a store row; the
+    strategy's answers and the text scorecard are re-exported by ``bot.games``), no
+    ``.store`` attribute."""
+    beyond = ("bot.store", "bot.strategy", "bot.render")
     importing = {
-        str(path.relative_to(ROOT)): sorted(m for m in _imports(path) if m.startswith("bot.store"))
+        str(path.relative_to(ROOT)): sorted(m for m in _imports(path) if m.startswith(beyond))
         for path in (ROOT / "cogs").rglob("*.py")
     }
     assert {k: v for k, v in importing.items() if v} == {}
@@ -141,57 +137,55 @@ def test_no_rule_number_is_restated_on_the_discord_side() -> None:
     assert found == []
 
 
-def _sample(field: components.Field) -> Any:
-    """A value that matches a field's pattern."""
-    pattern, convert = field
-    for candidate in ("123", "4", "0", *pattern.split("|"), "high", "high:all:2"):
-        text = candidate.replace("\\", "")
-        if re.fullmatch(pattern, text):
-            return convert(text)
-    raise AssertionError(f"no sample for {pattern}")
+def test_inside_the_cogs_imports_go_one_way() -> None:
+    """A feature's builders (``messages``, ``board``) and controls import the shared pieces and
+    other features' builders and controls, never a cog; the shared pieces never import a
+    feature's cog either (``cogs.turn.computer``, which the gateway stops, aside); only
+    ``cogs/yahtzee.py`` imports the features' cogs."""
+    builders = {"messages", "board", "controls"}
+    features = ("lobby", "turn", "daily", "coaching", "results", "admin")
+    found = []
+    for path in (ROOT / "cogs").rglob("*.py"):
+        where = path.relative_to(ROOT / "cogs").parts
+        if where[0] == "yahtzee.py" or (where[0] in features and path.stem not in builders):
+            continue  # the composition, and the features' cogs, import what they need
+        for module in _imports(path):
+            parts = module.split(".")
+            if parts[0] != "cogs" or len(parts) < 3 or parts[1] not in features:
+                continue
+            if parts[2] not in builders and module != "cogs.turn.computer":
+                found.append(f"{'/'.join(where)} imports {module}")
+    assert found == []
 
 
-@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
-def test_every_component_reads_back_its_own_custom_id(cls: type[Control[Any]]) -> None:
-    """Build it (as a message carries it), route its custom_id: the same kind of control and
-    the same fields, and no other kind claims the id."""
-    values = {name: _sample(field) for name, field in cls.fields.items()}
-    payload = getattr(cls, "payload", None)
-    if payload is not None and "payload" in vars(cls):  # the live board's: built as JSON
-        built = payload(**values)
-    else:
-        built = cls(**values).item.to_component_dict()
-    custom_id = built["custom_id"]
-    assert len(custom_id) <= 100 and built["type"] == cls.kind
-    assert components.route(custom_id) == (cls, values)
-    others = [c for c in ALL if c is not cls and c.parse(custom_id) is not None]
-    assert others == [], f"{custom_id} also matches {others}"
-
-
-@pytest.mark.parametrize(
-    "custom_id",
-    ["", "yz", "yz:die", "yz:die:1:2:3:9", "yz:nope:1", "xx:roll:1:2:3", "yz:roll:1:2:3:4",
-     "yz:card:" + "9" * 21],
-)  # fmt: skip
-def test_ids_no_control_has_are_not_routed(custom_id: str) -> None:
-    """A forged or mangled id finds no handler (it is refused as not one of ours)."""
-    assert components.route(custom_id) is None
-
-
-@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
-def test_every_component_has_a_handler_for_its_fields(cls: type[Control[Any]]) -> None:
-    """The cog method a click calls exists and takes exactly the fields (and a select's
-    ``value``)."""
-    handler = getattr(COGS[cls.cog], cls.handler)
-    params = list(inspect.signature(handler).parameters)[2:]  # self, interaction
-    expected = list(cls.fields) + (["value"] if issubclass(cls, components.SelectControl)
-                                   or cls.handler == "change_setting" else [])  # fmt: skip
-    assert params == expected
+def test_only_the_routes_reach_a_channel_and_a_move_is_shown_from_one_place() -> None:
+    """The publisher's means of posting are one seam (``cogs/shared/routes.py``: nothing else
+    reaches a channel, a thread or a DM by Discord's routes), and what players see after a
+    move is written once (``cogs/shared/after_move.py``): the final card and the closing of
+    an Undo offer are shown from there and from the publisher's own kin alone."""
+    routes = {"get_partial_messageable", "get_partial_message", "create_thread", "create_dm",
+              "http", "get_channel", "fetch_channel"}  # fmt: skip
+    showing = {"post_final", "close_undo"}
+    kin = {"after_move.py", "publisher.py", "private.py", "repairs.py"}
+    reached, shown = [], []
+    for path in (ROOT / "cogs").rglob("*.py"):
+        where = str(path.relative_to(ROOT / "cogs"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            if node.attr in routes and where != "shared/routes.py":
+                reached.append(f"{where}:{node.lineno} {node.attr}")
+            if node.attr in showing and not (where.startswith("shared/") and path.name in kin):
+                shown.append(f"{where}:{node.lineno} {node.attr}")
+    assert reached == [] and shown == []
 
 
 def test_the_custom_id_table_names_every_component() -> None:
-    """The table in ``cogs.ui.components``'s docstring lists every key."""
-    doc = components.__doc__ or ""
-    keys = {cls.key for cls in ALL}
-    missing = [key for key in keys if f"``yz:{key}:" not in doc]
+    """The table in each feature's ``controls`` docstring lists the keys of its controls."""
+    assert len(ALL) >= 18  # every feature's controls were found
+    missing = [
+        f"{cls.__module__}: {cls.key}"
+        for cls in ALL
+        if f"``yz:{cls.key}:" not in (importlib.import_module(cls.__module__).__doc__ or "")
+    ]
     assert missing == []

@@ -13,15 +13,10 @@ from bot.i18n import lang
 from bot.store import DailyEntry
 from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
-from cogs.ui.messages import (
-    daily_line,
-    hint_text,
-    percent,
-    replay_text,
-    report_text,
-    summary_embed,
-    thread_name,
-)
+from cogs.coaching.messages import hint_text, percent, report_text
+from cogs.daily.messages import daily_line, replay_text
+from cogs.lobby.messages import thread_name
+from cogs.turn.messages import summary_embed
 
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import Refusal
-from cogs.ui.pace import Cooldowns
+from cogs.shared.pace import Cooldowns
 
 
 class Clock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from cogs.ui.publisher import GAMES_KEPT, _keep
+from cogs.shared.publisher import GAMES_KEPT, _keep
 
 
 def test_the_oldest_games_go_beyond_the_bound_and_a_game_touched_again_stays() -> None:

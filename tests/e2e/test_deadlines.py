@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-import cogs.ui.answers
+import cogs.shared.answers
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
 
@@ -30,7 +30,7 @@ SLOW = 1.0  # longer than the fake's window: without the guard, every answer is 
 
 @pytest.fixture(autouse=True)
 def short_deadlines(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cogs.ui.answers, "DEFER_AFTER", 0.2)
+    monkeypatch.setattr(cogs.shared.answers, "DEFER_AFTER", 0.2)
     fake.answer_window = 0.6
 
 
@@ -109,8 +109,8 @@ async def test_clicks_beyond_the_working_places_wait_acknowledged_and_are_all_ke
     at once: at most two are worked on together, the two waiting are acknowledged within
     the window all the same (the guard does not wait for a place), and every roll shows
     and is saved."""
-    monkeypatch.setattr(cogs.ui.answers, "WORKING", 2)
-    monkeypatch.setattr(cogs.ui.answers, "_places", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(cogs.shared.answers, "WORKING", 2)
+    monkeypatch.setattr(cogs.shared.answers, "_places", weakref.WeakKeyDictionary())
     people = [fake.user(name) for name in ("Ann", "Bob", "Cat", "Dan")]
     channels = [fake.add_channel(f"table-{i}")["id"] for i in range(len(people))]
     bot = await start_bot()

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.engine import ScriptedDice
-from cogs.ui.emojis import DiceFaces
+from cogs.shared.emojis import DiceFaces
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
@@ -84,7 +84,7 @@ async def test_refused_emojis_leave_the_dice_as_numbers(
     fake.emoji_refusal = 50001
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    with caplog.at_level(logging.WARNING, logger="cogs.ui.emojis"):
+    with caplog.at_level(logging.WARNING, logger="cogs.shared.emojis"):
         bot = await start_bot()
         board = await start_game(fake, channel, ann)
         dice.extend([4, 1, 4, 6, 2])

@@ -206,7 +206,7 @@ async def test_one_game_s_unexpected_error_does_not_stop_the_others_timers(
             return any(c.startswith(f"<@{cy['id']}>, half your turn's time") for c in said)
 
         await fake.wait_for(reminded)
-    failed = [r for r in caplog.records if r.name == "cogs.turn_timers"]
+    failed = [r for r in caplog.records if r.name == "cogs.turn.timers"]
     assert any(f"game {broken.id}" in r.getMessage() and r.exc_info for r in failed), failed
 
 

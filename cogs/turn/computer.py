@@ -7,14 +7,12 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from bot.games import NOBODY_LEFT, Board, GameStatus
-
-from .ui.language import public
-from .ui.messages import ended_embed, summary_embed
-from .ui.publisher import Publisher
+from bot.games import Board
+from cogs.turn.messages import summary_embed
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
+    from cogs.shared.after_move import AfterMove
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +25,11 @@ UNDO_GRACE_MOVES = 3
 class ComputerPlayers:
     """Runs the turns of the computer players, one background task per game."""
 
-    def __init__(self, bot: YahtzeeBot) -> None:
+    def __init__(self, bot: YahtzeeBot, after: AfterMove) -> None:
         self.bot = bot
-        self.publisher: Publisher | None = None  # set by the cog, which makes both
+        self.after = after  # shows each move
         self._runs: dict[int, asyncio.Task[None]] = {}
+        after.publisher.on_computer_turn(self.start)  # a board showing a computer's turn
 
     def start(self, game_id: int) -> None:
         """Let the computer players whose turn it is play (if they are not already: a run
@@ -69,8 +68,6 @@ class ComputerPlayers:
         await asyncio.gather(*runs, return_exceptions=True)
 
     async def _run(self, game_id: int) -> None:
-        publisher = self.publisher
-        assert publisher is not None
         games = self.bot.games
         delay = self.bot.settings.bot_move_delay
         try:
@@ -86,29 +83,14 @@ class ComputerPlayers:
                 if step is None:
                     return
                 if isinstance(step, Board):
-                    if step.row.board_message_id is not None:
-                        await publisher.edit_board(step.row.board_message_id, step)
+                    await self.after.computer_moved(step)
                     continue
-                row = step.board.row
-                await publisher.retire(
-                    row.board_channel_id,
-                    row.board_message_id,
-                    embed=summary_embed(step, faces=publisher.faces),
-                )
-                await publisher.close_undo(row)
-                if step.finished:
-                    await publisher.post_final(row, step.final_image)
-                    return
-                if step.board.row.status != GameStatus.ACTIVE:  # nobody is left to play
-                    _ = public(row)
-                    ended = ended_embed(_, _(NOBODY_LEFT))
-                    await publisher.channel(row.board_channel_id).send(embed=ended)
-                    await publisher.archive(step.board.row)
-                    return
                 # The next seat may be a computer too: this run plays it (the post's own
-                # call to start it finds this run still going).
-                if await publisher.post_board(step.board) is None:
-                    return  # an Undo took the game back meanwhile
+                # call to start it finds this run still going). Over when the game is over,
+                # nobody is left, or an Undo took the game back meanwhile.
+                summary = summary_embed(step, faces=self.after.publisher.faces)
+                if not await self.after.scored_unseen(step, summary):
+                    return
                 turn_starts = True
         except Exception:
             log.exception(

@@ -1,4 +1,5 @@
-"""/yahtzee-admin: server settings for members with Manage Server (checked again in code)."""
+"""/yahtzee-admin: server settings and leaderboard resets, for members with Manage Server
+(checked again in code): the commands and their clicks."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import Refusal
+from cogs.shared import answers
+from cogs.shared.controls import handles
+from cogs.shared.language import private
 
-from .errors import guarded
-from .ui import answers
-from .ui.language import private
-from .ui.messages import reset_confirm_view, settings_embed, settings_view
+from .controls import ResetConfirmButton, SettingSelect, SwitchButton
+from .messages import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -55,11 +57,24 @@ class Admin(
             ephemeral=True,
         )
 
-    @guarded
+    @handles(SettingSelect)
     async def change_setting(
+        self, interaction: discord.Interaction[Any], menu: SettingSelect, value: str
+    ) -> None:
+        """A settings menu: the value chosen."""
+        await self._change(interaction, menu.guild_id, menu.field, value)
+
+    @handles(SwitchButton)
+    async def flip_setting(
+        self, interaction: discord.Interaction[Any], switch: SwitchButton
+    ) -> None:
+        """A switch (games in threads, the first roll made): on becomes off and off on."""
+        await self._change(interaction, switch.guild_id, switch.field, "")
+
+    async def _change(
         self, interaction: discord.Interaction[Any], guild_id: int, field: str, value: str
     ) -> None:
-        """A settings menu or the thread toggle: validate, store, show the new values."""
+        """Validate, store, show the new values."""
         if require_manager(interaction) != guild_id:
             raise Refusal("Those settings belong to another server.")
         games = self.bot.games
@@ -106,9 +121,12 @@ class Admin(
             ephemeral=True,
         )
 
-    @guarded
-    async def reset_confirmed(self, interaction: discord.Interaction[Any], guild_id: int) -> None:
+    @handles(ResetConfirmButton)
+    async def reset_confirmed(
+        self, interaction: discord.Interaction[Any], reset: ResetConfirmButton
+    ) -> None:
         """The confirmation button: archive, after checking the clicker's rights again."""
+        guild_id = reset.guild_id
         if require_manager(interaction) != guild_id:
             raise Refusal("That button belongs to another server.")
         count = await self.bot.games.leaderboards.reset(guild_id, interaction.user.id)
@@ -144,8 +162,3 @@ class Admin(
             else _("There is no archived leaderboard to restore.")
         )
         await answers.send(interaction, text, ephemeral=True)
-
-
-async def setup(bot: YahtzeeBot) -> None:
-    """Load the cog and register its components (discord.py extension entry point)."""
-    await bot.add_cog(Admin(bot))

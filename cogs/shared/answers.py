@@ -31,8 +31,6 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
-from .components import route
-
 log = logging.getLogger(__name__)
 
 #: Seconds after Discord created an interaction when a slow answer is acknowledged: 1.5 s
@@ -65,23 +63,27 @@ _ANSWERED = frozenset(
 )
 
 _LOCK = "answer-lock"
+_CONTROL = "answer-control"  # the key of the control a click was routed to
 _TIMER = "answer-timer"
 _DEFERRED = "answer-deferred"
 
 
 def kind_of(interaction: discord.Interaction[Any]) -> str:
-    """What an interaction is, for the metrics: the key of a control that routes (``roll``,
-    ``die``, ``box`` ...), a command's name (``yahtzee start``), or ``modal``. Anything else
-    is ``unknown``: a label never comes from what a client sent (each distinct value would
-    keep a series of its own for as long as the process runs)."""
-    data: dict[str, Any] = dict(interaction.data or {})
+    """What an interaction is, for the metrics: the key of the control a click was routed to
+    (``roll``, ``die``, ``box`` ...: ``routed``), a command's name (``yahtzee start``), or
+    ``modal``. Anything else is ``unknown``: a label never comes from what a client sent
+    (each distinct value would keep a series of its own for as long as the process runs)."""
     if interaction.type is discord.InteractionType.component:
-        routed = route(str(data.get("custom_id", "")))
-        return routed[0].key if routed is not None else "unknown"
+        return str(interaction.extras.get(_CONTROL, "unknown"))
     if interaction.type is discord.InteractionType.application_command:
         command = interaction.command
         return command.qualified_name if command is not None else "unknown"
     return "modal" if interaction.type is discord.InteractionType.modal_submit else "other"
+
+
+def routed(interaction: discord.Interaction[Any], key: str) -> None:
+    """The click was routed to a control of this bot, of ``key`` (its label in the metrics)."""
+    interaction.extras[_CONTROL] = key
 
 
 def _first_answer(interaction: discord.Interaction[Any]) -> None:

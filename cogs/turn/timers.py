@@ -15,22 +15,21 @@ from bot.games import (
     ComputerDue,
     Expired,
     GameService,
-    GameStatus,
     Notified,
     Outcome,
     Pinged,
     StoreUnavailable,
     TimedOut,
 )
+from cogs.shared.language import public
+from cogs.shared.repairs import Repairs
+from cogs.turn.messages import summary_embed
 
 from .computer import ComputerPlayers
-from .ui.language import public
-from .ui.messages import ended_embed, summary_embed
-from .ui.publisher import Publisher
-from .ui.repairs import Repairs
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
+    from cogs.shared.after_move import AfterMove
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +42,13 @@ class TurnTimers(commands.Cog):
     def __init__(
         self,
         bot: YahtzeeBot,
-        publisher: Publisher,
+        after: AfterMove,
         repairs: Repairs,
         computers: ComputerPlayers,
     ) -> None:
         self.bot = bot
-        self.publisher = publisher
+        self.after = after  # shows what came of a timer
+        self.publisher = after.publisher
         self.repairs = repairs
         self.computers = computers
 
@@ -109,49 +109,15 @@ class TurnTimers(commands.Cog):
             log.warning("game %s: a computer's turn stalled; starting it again", outcome.row.id)
             self.computers.start(outcome.row.id)
         elif isinstance(outcome, Pinged):
-            await publisher.remind(outcome.row, outcome.player_id, outcome.seconds_left)
+            await publisher.reminders.remind(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, Notified):
-            await publisher.notify(outcome.row, outcome.player_id, outcome.seconds_left)
+            await publisher.reminders.notify(outcome.row, outcome.player_id, outcome.seconds_left)
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
-            row = scored.board.row
             # The database still names the board of the turn that ran out: it becomes the summary.
-            await publisher.retire(
-                row.board_channel_id,
-                row.board_message_id,
-                embed=summary_embed(
-                    scored, True, outcome.away, self.publisher.faces, outcome.played_as
-                ),
-            )
-            await publisher.close_undo(row)
-            if scored.finished:
-                await publisher.post_final(row, scored.final_image)
-            elif outcome.abandoned:
-                await publisher.turn_over(row.id, row)
-                await publisher.forget(row.id, row.board_channel_id)
-                _ = public(row)
-                await publisher.channel(row.board_channel_id).send(
-                    embed=ended_embed(_, _("Everyone is away. {reason}", reason=_(NOBODY_LEFT)))
-                )
-                await publisher.archive(scored.board.row)
-            else:
-                await publisher.post_board(scored.board)
+            summary = summary_embed(scored, True, outcome.away, publisher.faces, outcome.played_as)
+            _ = public(scored.board.row)
+            everyone_away = _("Everyone is away. {reason}", reason=_(NOBODY_LEFT))
+            await self.after.scored_unseen(scored, summary, everyone_away)
         elif isinstance(outcome, Expired):
-            row = outcome.row
-            await publisher.turn_over(row.id, row)
-            await publisher.forget(row.id, row.board_channel_id)
-            _ = public(row)
-            if row.status == GameStatus.CANCELLED:
-                await publisher.retire_lobby(row, row.board_message_id, _(outcome.reason))
-            else:
-                daily = row.daily is not None  # a private board: only a token reaches it
-                await publisher.retire(
-                    row.board_channel_id,
-                    row.board_message_id,
-                    daily,
-                    embed=ended_embed(_, _(outcome.reason)),
-                )
-                if row.undo_message_id != row.board_message_id:
-                    await publisher.retire(row.board_channel_id, row.undo_message_id, daily)
-                publisher.forget_copy(row.id)
-                await publisher.archive(row)
+            await self.after.ended(outcome.row, public(outcome.row)(outcome.reason))

@@ -10,9 +10,9 @@ import discord
 from discord.ext import commands
 
 from bot.games import GameView
+from cogs.turn.computer import ComputerPlayers
 
-from .computer import ComputerPlayers
-from .ui.repairs import Repairs
+from .repairs import Repairs
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot

@@ -1,21 +1,21 @@
 """Bringing a game's messages back in line with the database: after a restart, a
-reconnect, a command that changed a game, or a post that failed. The database says what
-should be shown; ``Repairs`` posts or edits what is missing, through the ``Publisher``.
+reconnect, a command that changed a game (``AfterMove.changed``), or a post that failed.
+The database says what should be shown; ``Repairs`` posts or edits what is missing, through
+the ``Publisher``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games import NOBODY_LEFT, GameService, GameStatus, GameView, is_bot
+from bot.games import GameService, GameStatus, GameView, is_bot
+from cogs.turn.messages import moved_on_embed
 
 from .language import public
-from .messages import ended_embed, lobby_edit, moved_on_embed
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 
 if TYPE_CHECKING:
@@ -29,12 +29,9 @@ REPAIR_PACE = 0.05  # seconds between repaired games: 20 a second, well inside t
 class Repairs:
     """Posts or edits what a game's messages miss, one game at a time or all of them."""
 
-    def __init__(
-        self, bot: YahtzeeBot, publisher: Publisher, on_computer_turn: Callable[[int], None]
-    ) -> None:
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher) -> None:
         self.bot = bot
         self.publisher = publisher
-        self.on_computer_turn = on_computer_turn  # a computer player is to move in a game
         self.busy = asyncio.Lock()  # one mass repair at a time (the timer waits for it)
 
     @property
@@ -75,28 +72,6 @@ class Repairs:
             log.exception("could not repair the messages of game %s", row.id)
         return 1  # it sent what failed
 
-    async def publish(self, game_id: int) -> None:
-        """Bring a game's messages in line with the database (after a command changed it)."""
-        fresh = await self.games.tracking.find(game_id)
-        if fresh is None:
-            return
-        if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
-            await self.publisher.forget(fresh.id, fresh.board_channel_id)
-            await self.publisher.retire(
-                fresh.board_channel_id,
-                fresh.board_message_id,
-                embed=ended_embed(public(fresh), public(fresh)(NOBODY_LEFT)),
-            )
-            await self.publisher.close_undo(fresh)
-            return
-        if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
-            await self.publisher.forget(fresh.id, fresh.board_channel_id)
-            await self.publisher.retire(
-                fresh.board_channel_id, fresh.board_message_id, **lobby_edit(fresh)
-            )
-            return
-        await self.repair(fresh)
-
     async def repair(self, row: GameView) -> bool:
         """Post or edit what a game's messages miss; True if anything had to be sent."""
         if row.status == GameStatus.LOBBY:
@@ -104,11 +79,7 @@ class Repairs:
                 await self.publisher.post_lobby(row)
                 return True
             if row.board_version != row.version:
-                await (
-                    self.publisher.channel(row.board_channel_id)
-                    .get_partial_message(row.board_message_id)
-                    .edit(**lobby_edit(row))
-                )
+                await self.publisher.edit_lobby(row, row.board_message_id)
                 await self.games.tracking.board_shown(row, row.board_message_id, None)
                 return True
             return False
@@ -153,7 +124,7 @@ class Repairs:
             await self.publisher.edit_board(row.board_message_id, board)
             sent = True
         if is_bot(game.current_player_id):
-            self.on_computer_turn(row.id)
+            self.publisher.computer_to_move(row.id)
         return sent
 
     async def end_unreachable(self, rows: list[GameView], reason: str) -> list[int]:

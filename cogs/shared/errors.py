@@ -17,9 +17,9 @@ from bot.engine import RuleError
 from bot.games import AnsweredElsewhere, GameService, Refusal, StoreUnavailable
 from bot.metrics import INTERACTIONS, LATE
 
-from .ui import answers
-from .ui.language import private
-from .ui.messages import shown_name
+from . import answers
+from .language import private
+from .text import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -174,24 +174,33 @@ def _is_refusal(error: Exception) -> bool:
     )  # fmt: skip
 
 
+async def run_guarded(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+) -> None:
+    """Run a click's ``work`` so that the click is acknowledged in time if the work is slow,
+    waits its turn among the interactions at work, and every error reaches ``handle_error``."""
+    answers.guard(interaction)
+    try:
+        async with answers.working():
+            await work()
+    except Exception as error:  # one handler for all of them
+        await handle_error(interaction, error)
+    else:
+        INTERACTIONS.labels(answers.kind_of(interaction), "ok").inc()
+    finally:
+        answers.finished(interaction)
+
+
 def guarded(
     handler: Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]],
 ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]]:
-    """Run a component handler so that every error reaches ``handle_error``."""
+    """Run a method that answers a click so that every error reaches ``handle_error`` (the
+    router guards the handlers it calls; the clicks' gate, its refusals)."""
 
     async def wrapper(
         self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
     ) -> None:
-        answers.guard(interaction)
-        try:
-            async with answers.working():
-                await handler(self, interaction, *args, **kwargs)
-        except Exception as error:  # one handler for all of them
-            await handle_error(interaction, error)
-        else:
-            INTERACTIONS.labels(answers.kind_of(interaction), "ok").inc()
-        finally:
-            answers.finished(interaction)
+        await run_guarded(interaction, lambda: handler(self, interaction, *args, **kwargs))
 
     functools.update_wrapper(wrapper, handler)
     return wrapper

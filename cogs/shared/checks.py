@@ -1,21 +1,14 @@
-"""What a command and a click both answer with, and what every feature needs to know of an
-interaction: the permissions a game's channel needs, the name a player is shown by, the
-hint and statistics answers, the clicked message."""
+"""What every feature needs to know of an interaction: the permissions a game's channel
+needs, whether the member may have the bot post for them, the name a player is shown by,
+the clicked message."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.games import GameService, Refusal
-from bot.games.leaderboards import LeaderboardPage, Leaderboards
-from bot.i18n import Lang
-
-from .ui import answers
-from .ui.language import channel, private
-from .ui.messages import STATS_FILE, hint_text, png, stats_layout
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
 # (Without Attach Files a game is played with its scorecard as text instead of pictures.)
@@ -23,6 +16,8 @@ NEEDED_HERE = (
     ("view_channel", "View Channel"),
     ("embed_links", "Embed Links"),
 )
+
+
 NEEDED_FOR_THREADS = (
     ("create_public_threads", "Create Public Threads"),
     ("send_messages_in_threads", "Send Messages in Threads"),
@@ -114,60 +109,3 @@ async def check_permissions(games: GameService, interaction: discord.Interaction
     missing = missing_permissions(interaction, server.use_threads)
     if missing:
         raise permissions_refusal(missing)
-
-
-async def send_hint(
-    games: GameService, interaction: discord.Interaction[Any], game_id: int
-) -> None:
-    """The three best choices with their expected final scores, and the To-win line (only
-    for the asker): for /yahtzee hint and the Hint button."""
-    choices = await games.coaching.hint(game_id, interaction.user.id)
-    to_win = await games.coaching.win_hint(game_id, choices[0]) if choices else None
-    row = await games.tracking.find(game_id)
-    assert row is not None
-    off = to_win is None and await games.coaching.to_win_off(game_id)
-    text = hint_text(private(interaction), choices, row.require_game(), to_win, to_win_off=off)
-    await answers.send(interaction, text, ephemeral=True)
-
-
-async def send_stats(
-    games: GameService,
-    interaction: discord.Interaction[Any],
-    user_id: int,
-    name: str,
-    private_answer: bool,
-) -> None:
-    """A player's statistics: private with a Share button (in the asker's language), or
-    shared in the channel (in the server's)."""
-    assert interaction.guild_id is not None
-    _ = private(interaction) if private_answer else await channel(games, interaction)
-    stats = await games.leaderboards.stats(interaction.guild_id, user_id, name, _.code)
-    if not interaction.app_permissions.attach_files:  # the figures are in the embed
-        stats = replace(stats, image=None)
-    files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
-    shared_by = None if private_answer else interaction.user.mention
-    await answers.send(
-        interaction,
-        view=stats_layout(_, name, stats, user_id, shared_by),
-        files=files,
-        ephemeral=private_answer,
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-
-
-async def leaderboard_page(
-    leaderboards: Leaderboards,
-    interaction: discord.Interaction[Any],
-    kind: str,
-    period: str,
-    number: int | None,
-    language: Lang,
-) -> LeaderboardPage:
-    """Page ``number`` of this server's leaderboard as the asker sees it (their own rank
-    under it; ``None``: the page they are on), its picture in ``language``: for /yahtzee
-    leaderboard, its pages, Share."""
-    assert interaction.guild_id is not None
-    return await leaderboards.page(
-        interaction.guild_id, kind, period, number, interaction.user.id,
-        display_name(interaction.user), language.code,
-    )  # fmt: skip

@@ -3,52 +3,43 @@ game's messages, and the only caller of the service's records of what is shown w
 (``board_shown``, ``final_posted``, ``undo_offered``, ``set_thread``).
 
 Every change is saved first and shown after; if showing fails (Discord is down, the bot
-restarts), the database still knows what should be there, and ``cogs.ui.repairs`` brings
+restarts), the database still knows what should be there, and ``cogs.shared.repairs`` brings
 the messages back in line through this publisher.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import Board, GameService, GameStatus, GameView, Scored, is_bot
+from bot.games import Board, GameService, GameView, is_bot
 from bot.i18n import Lang, lang
+from cogs.daily.messages import daily_result_layout
+from cogs.lobby.messages import lobby_edit, lobby_layout, thread_name
+from cogs.results.messages import FINAL_FILE, final_layout
+from cogs.turn.board import board_embed, board_files, board_view
+from cogs.turn.messages import waiting_embed
 
 from . import answers
 from .emojis import DiceFaces
-from .language import of_server, private, public
-from .messages import (
-    FINAL_FILE,
-    board_embed,
-    board_files,
-    board_view,
-    daily_result_layout,
-    ended_embed,
-    final_layout,
-    lobby_edit,
-    lobby_layout,
-    ping,
-    png,
-    shown_name,
-    summary_embed,
-    thread_name,
-    waiting_embed,
-)
+from .language import of_server, public
 from .pace import Cooldowns
+from .private import PrivateBoards
+from .reminders import USER_MENTIONS, Reminders
+from .routes import ChannelRoutes
+from .text import ping, png
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-_ANSWERED_WITH = "answered-with"  # interaction.extras: the message a command answered with
 #: How many (turn, player) pings a game remembers: the turn, the one an Undo went back to,
 #: and the next.
 PINGS_KEPT = 4
@@ -59,33 +50,22 @@ GAMES_KEPT = 10_000
 
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
 THREAD_ARCHIVED = 50083
-USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_MENTIONS = discord.AllowedMentions.none()
-#: How long an interaction's token reaches its messages (Discord: 15 minutes), less a
-#: minute for the request's own way and the clocks' difference.
-TOKEN_USABLE = timedelta(minutes=14)
 
 
-@dataclass(frozen=True, slots=True)
-class PrivateCopy:
-    """A daily challenge's private board (an ephemeral message) as its player's client shows
-    it: no channel route reaches it, only the token of an interaction answered on it, for
-    15 minutes (``interaction``: the latest, issued at ``since`` by the bot's clock)."""
-
-    game_id: int
-    message_id: int
-    channel_id: int  # where /yahtzee daily showed it
-    interaction: discord.Interaction[Any]
-    since: datetime
+def _nobody(game_id: int) -> None:
+    """Before the computer players are made: nobody plays a computer's turn."""
 
 
 class Publisher:
     """Posts, edits and retires the messages of games, and repairs them."""
 
-    def __init__(self, bot: YahtzeeBot, on_computer_turn: Callable[[int], None]) -> None:
+    def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
-        self._on_computer_turn = on_computer_turn  # a computer player is to move in a game
-        self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
+        #: who plays when a board shows a computer's turn (``on_computer_turn``)
+        self._on_computer_turn: Callable[[int], None] = _nobody
+        self.routes = ChannelRoutes(bot)  # the one means of posting in the game's place
+        self.reminders = Reminders(bot, self)
         #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
         #: posted again for either turn (by /yahtzee board, say) must not ping again
         self._pinged: OrderedDict[int, list[tuple[int, str]]] = OrderedDict()
@@ -94,18 +74,21 @@ class Publisher:
         self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
         # each member's wait between public posts of a kind, by the bot's clock (a test moves it)
         self.pace = Cooldowns(lambda: bot.clock().timestamp())
-        #: game id -> its daily challenge's private board as last shown (this process's:
-        #: after a restart the game's clicks say that a copy was replaced, not where)
-        self._copies: dict[int, PrivateCopy] = {}
+        #: each daily challenge's private board as last shown
+        self.private = PrivateBoards(bot.clock, self)
+
+    def on_computer_turn(self, play: Callable[[int], None]) -> None:
+        """``play(game_id)`` is called whenever a board shows a computer's turn (the computer
+        players say so once they are made: they show their own moves through this publisher)."""
+        self._on_computer_turn = play
+
+    def computer_to_move(self, game_id: int) -> None:
+        """A board shows a computer's turn: it plays (if it is not playing already)."""
+        self._on_computer_turn(game_id)
 
     @property
     def games(self) -> GameService:
         return self.bot.games
-
-    def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
-        """A channel to post in by id (with its server's id, so that a message's link is
-        the server's, not a DM's ``@me``)."""
-        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
     async def unarchiving(self, channel_id: int, act: Callable[[], Awaitable[T]]) -> T:
         """``act()``; if Discord answers that the game's thread is archived (a long game,
@@ -116,150 +99,18 @@ class Publisher:
             if exc.code != THREAD_ARCHIVED:
                 raise
         log.info("thread %s was archived; unarchiving it to go on", channel_id)
-        await self.bot.http.edit_channel(channel_id, archived=False, reason="a game goes on")
+        await self.routes.archive(channel_id, False, reason="a game goes on")
         return await act()
-
-    # -- reminders ---------------------------------------------------------------------------
-
-    async def remind(self, row: GameView, player_id: str, seconds_left: int) -> None:
-        """The half-time reminder of a turn: deleted when the turn ends."""
-        minutes, seconds = divmod(seconds_left, 60)
-        link = ""
-        if row.board_message_id:
-            link = (
-                f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
-                f"{row.board_message_id}"
-            )
-        _ = public(row)
-        reminder = await self.channel(row.board_channel_id).send(
-            _(
-                "{who}, half your turn's time is gone: {time} left to play.",
-                who=ping(player_id),
-                time=f"{minutes}:{seconds:02d}",
-            )
-            + link,
-            allowed_mentions=USER_MENTIONS,
-        )
-        # recorded, so that the turn's end deletes it even after a restart in between
-        self._reminders[row.id] = (row.board_channel_id, reminder.id)
-        await self.games.tracking.reminder_posted(row.id, reminder.id)
-
-    async def notify(self, row: GameView, player_id: str, seconds_left: int) -> None:
-        """/yahtzee notify: tell a player privately that their turn is waiting. Closed DMs
-        turn the notices off for them, with a note in the game's channel (no ping: they are
-        not at their screen) saying how to have them back."""
-        user_id = int(player_id)
-        minutes, seconds = divmod(seconds_left, 60)
-        where = f"<#{row.board_channel_id}>"
-        if row.board_message_id:
-            where = (
-                f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
-                f"{row.board_message_id}"
-            )
-        # (in the game's language: a DM is not an answer, so the player's own is not known)
-        _ = public(row)
-        try:
-            dm = await self.bot.create_dm(discord.Object(id=user_id))
-            await dm.send(
-                "\N{GAME DIE} "
-                + _(
-                    "It's your turn in Yahtzee: {time} left to play.",
-                    time=f"{minutes}:{seconds:02d}",
-                )
-                + f" {where}\n-# "
-                + _("`/yahtzee notify off` stops these messages.")
-            )
-        except discord.Forbidden:
-            await self.games.servers.set_notify(user_id, False)
-            name = next((n for uid, n in row.players if uid == user_id), _("a player"))
-            who = f"**{shown_name(name)}**"
-            await self.channel(row.board_channel_id, row.guild_id).send(
-                _(
-                    "I could not send {who} a private turn notice (their DMs are closed), so "
-                    "turn notices are off for them. `/yahtzee notify on` turns them back on once "
-                    "DMs from this server are allowed.",
-                    who=who,
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-
-    async def turn_over(self, game_id: int, row: GameView | None = None) -> None:
-        """A turn has ended: its half-time reminder, if any, has done its job and goes (the
-        channel keeps no extra message per reminded turn). ``row``: the game as saved, whose
-        record names a reminder a process posted before it restarted."""
-        reminder = self._reminders.pop(game_id, None)
-        if reminder is None and row is not None and row.reminder_message_id is not None:
-            reminder = (row.board_channel_id, row.reminder_message_id)
-        if reminder is None:
-            return
-        await self.delete(*reminder)
-        await self.games.tracking.reminder_posted(game_id, None)
-
-    # -- a daily challenge's private board ----------------------------------------------------
-
-    def note_copy(self, interaction: discord.Interaction[Any], row: GameView) -> None:
-        """A daily challenge's private board was just shown or changed as the answer to
-        ``interaction``: its token reaches that message for the next 15 minutes."""
-        if row.daily is None:
-            return
-        message_id = (
-            interaction.message.id
-            if interaction.message is not None
-            else interaction.extras.get(_ANSWERED_WITH)
-        )
-        if message_id is None or interaction.channel_id is None:
-            return
-        known = self._copies.get(row.id)
-        channel_id = interaction.channel_id
-        if known is not None and known.message_id == message_id:
-            channel_id = known.channel_id  # (a click's channel is the copy's)
-        self._copies[row.id] = PrivateCopy(
-            row.id, message_id, channel_id, interaction, self.bot.clock()
-        )
-
-    def live_copy_elsewhere(self, game_id: int, message_id: int) -> PrivateCopy | None:
-        """The live copy of a daily challenge's private board, if ``message_id`` is another
-        (an older copy, replaced by /yahtzee daily)."""
-        copy = self._copies.get(game_id)
-        return copy if copy is not None and copy.message_id != message_id else None
-
-    def forget_copy(self, game_id: int) -> None:
-        """A daily challenge is over: nothing of its private board is edited any more."""
-        self._copies.pop(game_id, None)
-
-    async def edit_copy(self, copy: PrivateCopy, **changes: Any) -> bool:
-        """Edit a private board through its token (a channel route does not reach an
-        ephemeral message); False if the token is too old or Discord refused it."""
-        if self.bot.clock() - copy.since > TOKEN_USABLE:
-            log.info("game %s: its private board %s is out of reach (token expired)",
-                     copy.game_id, copy.message_id)  # fmt: skip
-            return False
-        try:
-            await copy.interaction.edit_original_response(**changes)
-        except discord.HTTPException as exc:
-            log.info("game %s: could not edit its private board %s: %s", copy.game_id,
-                     copy.message_id, exc)  # fmt: skip
-            return False
-        return True
-
-    async def _retire_copy(self, message_id: int, changes: dict[str, Any]) -> None:
-        """``retire`` for a daily challenge's private board: through its token if this
-        process knows it, else left as it is (its clicks are refused when they come)."""
-        copy = next((c for c in self._copies.values() if c.message_id == message_id), None)
-        if copy is not None:
-            await self.edit_copy(copy, **changes)
-
-    # -- boards ------------------------------------------------------------------------------
 
     async def post_board(self, board: Board, nonce: str | None = None) -> discord.Message | None:
         """A new live board that mentions the player to move (None if, while it was being
         posted, an Undo took the game back: the message is deleted again)."""
         board = await board.drawn()
         assert board.game is not None
-        await self.turn_over(board.row.id, board.row)
+        await self.reminders.turn_over(board.row.id, board.row)
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
-        post = self.channel(board.row.board_channel_id).send
+        post = functools.partial(self.routes.send, board.row.board_channel_id)
         _ = public(board.row)
         who = ping(seat.player_id, seat.name)
         text = (
@@ -308,7 +159,7 @@ class Publisher:
             )
             return None
         if is_bot(game.current_player_id):
-            self._on_computer_turn(board.row.id)
+            self.computer_to_move(board.row.id)
         return message
 
     def parked(self, game_id: int) -> int | None:
@@ -352,11 +203,12 @@ class Publisher:
         if waited_for != turn:
             await self.delete(channel_id, message_id)
             return None
-        partial = self.channel(channel_id).get_partial_message(message_id)
         try:
             message = await self.unarchiving(
                 channel_id,
-                lambda: partial.edit(
+                lambda: self.routes.edit(
+                    channel_id,
+                    message_id,
                     content=text,
                     embed=board_embed(board, self.faces),
                     attachments=board_files(board),
@@ -370,7 +222,7 @@ class Publisher:
         if not await self.games.tracking.board_shown(board.row, message_id, board.game):
             return None
         if is_bot(board.game.current_player_id):
-            self._on_computer_turn(board.row.id)
+            self.computer_to_move(board.row.id)
         return message
 
     async def _refused_a_file(self, exc: discord.Forbidden, board: Board) -> Board | None:
@@ -388,11 +240,12 @@ class Publisher:
         """Show ``board`` on its message; if that message is gone (a moderator deleted it),
         post the board anew, as the repair after a restart does."""
         assert board.game is not None
-        message = self.channel(board.row.board_channel_id).get_partial_message(message_id)
         try:
             await self.unarchiving(
                 board.row.board_channel_id,
-                lambda: message.edit(
+                lambda: self.routes.edit(
+                    board.row.board_channel_id,
+                    message_id,
                     embed=board_embed(board, self.faces),
                     attachments=board_files(board),
                     view=board_view(board, self.faces),
@@ -427,7 +280,7 @@ class Publisher:
         )
         if interaction.message is not None:
             self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
-        self.note_copy(interaction, board.row)
+        self.private.note(interaction, board.row)
 
     async def show_controls(self, interaction: discord.Interaction[Any], board: Board) -> None:
         """Answer a hold by editing the clicked board's buttons alone: its embed and picture
@@ -438,71 +291,7 @@ class Publisher:
         )
         if interaction.message is not None:
             self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
-        self.note_copy(interaction, board.row)
-
-    async def show_privately(
-        self, interaction: discord.Interaction[Any], board: Board, content: str
-    ) -> None:
-        """Answer a command with a daily challenge's private board (only the clicker sees
-        it; its clicks edit it in place), and note it as the game's board."""
-        message_id = await answers.send(
-            interaction,
-            content,
-            embed=board_embed(board, self.faces),
-            files=board_files(board),
-            view=board_view(board, self.faces),
-            ephemeral=True,
-            allowed_mentions=NO_MENTIONS,
-        )
-        if message_id is None:
-            return
-        row = board.row
-        await self.games.tracking.board_shown(row, message_id, board.game)
-        if row.undo_message_id is not None and row.undo_message_id != message_id:
-            await self.games.tracking.undo_offered(row.id, message_id)  # its Undo comes along
-        old = self._copies.get(row.id)
-        interaction.extras[_ANSWERED_WITH] = message_id
-        self.note_copy(interaction, row)
-        if old is not None and old.message_id != message_id:  # shown again: the old copy goes
-            _ = private(interaction)
-            where = f"<#{interaction.channel_id}>"
-            note = "\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS} " + _(
-                "This copy of your daily challenge was replaced: use the one from /yahtzee "
-                "daily in {channel}.",
-                channel=where,
-            )
-            await self.edit_copy(old, content=note, embed=None, attachments=[], view=None)
-
-    async def scored_privately(self, interaction: discord.Interaction[Any], scored: Scored) -> None:
-        """A daily challenge's scoring: its private board shows the next turn (or the final
-        card), the scoring said above it; the channel sees only the final result."""
-        row = scored.board.row
-        message_id = interaction.message.id if interaction.message is not None else None
-        said = summary_embed(scored, faces=self.faces).description or ""  # the player's own
-        if scored.finished:
-            game = row.require_game()
-            daily = await self.games.daily.daily_entry(row.id)
-            picture = scored.final_image
-            await answers.edit(
-                interaction,
-                content=None,
-                embed=None,
-                attachments=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_layout(row, game, picture is not None, daily, said),
-            )
-            await self.post_final(row, picture)
-            return
-        board = await scored.board.drawn()
-        await answers.edit(
-            interaction,
-            content=said,
-            embed=board_embed(board, self.faces),
-            attachments=board_files(board),
-            view=board_view(board, self.faces),
-        )
-        self.note_copy(interaction, row)
-        await self.games.tracking.board_shown(row, message_id or 0, board.game)
-        await self.scored(row.id, message_id)
+        self.private.note(interaction, board.row)
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
@@ -512,8 +301,7 @@ class Publisher:
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
-        message = self.channel(row.board_channel_id).get_partial_message(message_id)
-        await message.edit(**lobby_edit(row))
+        await self.routes.edit(row.board_channel_id, message_id, **lobby_edit(row))
 
     async def answer_with_lobby(
         self,
@@ -541,10 +329,14 @@ class Publisher:
     ) -> discord.Message:
         """A lobby message posted (not as an answer), noted as the game's board; its
         ``invitation`` just above it."""
-        channel = self.channel(row.board_channel_id, row.guild_id)
+        where = (row.board_channel_id, row.guild_id)
         if invitation:
-            await channel.send(invitation, allowed_mentions=mentions or NO_MENTIONS)
-        message = await channel.send(view=lobby_layout(row), allowed_mentions=NO_MENTIONS)
+            await self.routes.send(
+                *where, content=invitation, allowed_mentions=mentions or NO_MENTIONS
+            )
+        message = await self.routes.send(
+            *where, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
+        )
         await self.games.tracking.board_shown(row, message.id, None)
         return message
 
@@ -578,10 +370,7 @@ class Publisher:
         assert board.game is not None
         names = [seat.name for seat in board.game.seats]
         try:
-            thread = await lobby.create_thread(
-                name=thread_name(public(board.row), names),
-                auto_archive_duration=10080,
-            )
+            thread = await self.routes.start_thread(lobby, thread_name(public(board.row), names))
         except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
             log.info(
                 "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
@@ -604,11 +393,12 @@ class Publisher:
             changes.setdefault("content", None)
         changes.setdefault("view", None)
         if private:
-            await self._retire_copy(message_id, changes)
+            await self.private.retire(message_id, changes)
             return
-        message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            await self.unarchiving(channel_id, lambda: message.edit(**changes))
+            await self.unarchiving(
+                channel_id, lambda: self.routes.edit(channel_id, message_id, **changes)
+            )
         except discord.HTTPException as exc:
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
@@ -617,23 +407,24 @@ class Publisher:
         Undo took back), ignoring one already gone."""
         if message_id is None:
             return
-        message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            await message.delete()
+            await self.routes.delete(channel_id, message_id)
         except discord.HTTPException as exc:
             log.info("could not delete message %s in %s: %s", message_id, channel_id, exc)
 
     async def post_final(self, row: GameView, image: bytes | None = None) -> None:
         """The game-over message: ranking, the cards as text, the final picture."""
-        await self.turn_over(row.id, row)
+        await self.reminders.turn_over(row.id, row)
         await self.forget(row.id, row.board_channel_id)
         game = row.require_game()
         if image is None and row.pictures:
             image = await self.games.tracking.final_image(row)
         daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
-            self.forget_copy(row.id)
-            message = await self.channel(row.board_channel_id, row.guild_id).send(
+            self.private.forget(row.id)
+            message = await self.routes.send(
+                row.board_channel_id,
+                row.guild_id,
                 nonce=await self.games.tracking.nonce(row, "final"),
                 view=daily_result_layout(await self.server_language(row), row, game, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -642,7 +433,8 @@ class Publisher:
             return
 
         async def post(picture: bytes | None) -> discord.Message:
-            return await self.channel(row.board_channel_id).send(
+            return await self.routes.send(
+                row.board_channel_id,
                 nonce=await self.games.tracking.nonce(
                     row, "final" if picture is not None else "final-t"
                 ),
@@ -668,9 +460,7 @@ class Publisher:
         if row.thread_id is None or row.is_live:
             return
         try:
-            await self.bot.http.edit_channel(
-                row.thread_id, archived=True, reason="the game in this thread is over"
-            )
+            await self.routes.archive(row.thread_id, True, reason="the game in this thread is over")
         except discord.HTTPException as exc:  # gone, or no longer the bot's to archive
             log.info("game %s: could not archive thread %s: %s", row.id, row.thread_id, exc)
 
@@ -681,21 +471,6 @@ class Publisher:
         parked = self._parked.pop(game_id, None)
         if parked is not None and channel_id is not None:
             await self.delete(channel_id, parked[0])
-
-    async def ended(self, before: GameView | None, row: GameView, reason: str) -> None:
-        """A game ended early: its board says why, its Undo and reminder go."""
-        await self.forget(row.id, row.board_channel_id)
-        if before is None:
-            return
-        await self.turn_over(row.id, before)
-        if before.status == GameStatus.LOBBY:
-            await self.retire_lobby(before, before.board_message_id, reason)
-            return
-        await self.retire(
-            row.board_channel_id, before.board_message_id, embed=ended_embed(public(row), reason)
-        )
-        await self.retire(row.board_channel_id, before.undo_message_id)
-        await self.archive(row)
 
 
 def _keep(kept: OrderedDict[int, T], game_id: int, value: T) -> None:

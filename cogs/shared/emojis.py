@@ -3,8 +3,9 @@
 An application emoji belongs to the bot, not to a server: it shows in every server the bot is
 in and takes none of a server's emoji slots (Discord allows an application 2,000). At start-up
 ``DiceFaces.start`` finds the bot's die-face emojis by name and creates the missing ones once
-from the renderer's dice (``bot.render.emoji``); until they are there, or if Discord refuses
-them, the dice are numbers as before, and the refusal is logged once.
+from the renderer's dice (``bot.render.emoji``, reached through the service); until they are
+there, or if Discord refuses them, the dice are numbers as before, and the refusal is logged
+once.
 
 The names carry the art's version (``ART``): new dice art gets new names, so the old emojis
 are never shown beside the new (an operator may delete the old ones in the Developer Portal).
@@ -19,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.render.emoji import die_emoji_png
+from bot.games import die_emoji_png
 
 log = logging.getLogger(__name__)
 

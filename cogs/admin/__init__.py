@@ -1,0 +1,1 @@
+"""/yahtzee-admin: server settings and leaderboard resets."""

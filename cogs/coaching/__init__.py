@@ -1,0 +1,1 @@
+"""Coaching: hints and report cards."""

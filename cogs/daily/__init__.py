@@ -1,0 +1,1 @@
+"""The daily challenge: one try a day on the same dice for everyone."""

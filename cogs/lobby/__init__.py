@@ -1,0 +1,1 @@
+"""The lobby: /yahtzee start, Join, Start, computer seats, Play again."""

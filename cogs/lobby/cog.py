@@ -1,0 +1,156 @@
+"""The lobby: ``/yahtzee start``, its buttons (Join, Leave, Start, Cancel, computer seats,
+the hints switch), a game's first board, and Play again."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine import Preset
+from bot.games import Board
+from cogs.shared import answers
+from cogs.shared.checks import check_member_may_post, check_permissions, display_name
+from cogs.shared.controls import handles
+from cogs.shared.errors import tell
+from cogs.shared.feature import Feature
+from cogs.shared.language import private, public, server
+
+from .controls import LobbyButton, PlayAgainButton
+from .messages import invitation, lobby_edit
+
+log = logging.getLogger(__name__)
+
+PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
+
+
+class LobbyFeature(Feature):
+    """Opening a lobby, its clicks, starting the game, and a rematch."""
+
+    @app_commands.command(name="start", description="Open a Yahtzee lobby in this channel")
+    @app_commands.describe(preset="The rule set; default official (Hasbro rules)")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def start(
+        self, interaction: discord.Interaction[Any], preset: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Open a lobby; a second lobby in a busy channel is refused with a link."""
+        assert interaction.channel_id is not None
+        await check_permissions(self.games, interaction)
+        check_member_may_post(interaction)  # the lobby is posted for the member
+        self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
+        row = await self.games.lobby.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            display_name(interaction.user),
+            preset.value if preset else None,
+            server(interaction),  # the server's own choice, if it made one, comes first
+        )
+        await self.publisher.answer_with_lobby(interaction, row)
+        self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
+
+    @handles(LobbyButton)
+    async def lobby_action(self, interaction: discord.Interaction[Any], lobby: LobbyButton) -> None:
+        """Join, Leave, Start or Cancel."""
+        action, game_id = lobby.action, lobby.game_id
+        user = interaction.user
+        if action == "start":
+            await check_permissions(self.games, interaction)
+            # the game's board is posted for its host: in a thread of its own in thread mode
+            threads = (
+                await self.games.servers.server_settings(interaction.guild_id or 0)
+            ).use_threads
+            check_member_may_post(interaction, True if threads else None)
+            pictures = interaction.app_permissions.attach_files
+            board = await self.games.lobby.begin(game_id, user.id, pictures)
+            await answers.edit(interaction, **lobby_edit(board.row))
+            await self._launch(interaction, board, interaction.message)
+            return
+        if action == "unseat":
+            row = await self.games.lobby.remove_bot(game_id, user.id)
+        elif action in ("bot-optimal", "bot-casual", "bot-winning"):
+            row = await self.games.lobby.add_bot(game_id, user.id, action.removeprefix("bot-"))
+        elif action == "hints":
+            row = await self.games.lobby.toggle_hints(game_id, user.id)
+        elif action == "join":
+            row = await self.games.lobby.join(game_id, user.id, display_name(user))
+        elif action == "leave":
+            row = await self.games.lobby.leave_lobby(game_id, user.id)
+        else:
+            row = await self.games.lobby.cancel(game_id, user.id)
+        await self.publisher.show_lobby(interaction, row)
+
+    async def _launch(
+        self,
+        interaction: discord.Interaction[Any],
+        board: Board,
+        lobby: discord.Message | None,
+    ) -> None:
+        """Post a game's first board (in a thread of ``lobby`` in thread mode); if Discord
+        refuses it, the game ends counting for nobody and the user is told why."""
+        game_id = board.row.id
+        server = await self.games.servers.server_settings(interaction.guild_id or 0)
+        try:
+            if server.use_threads and lobby is not None:
+                board = await self.publisher.move_to_thread(lobby, board)
+            await self.publisher.post_board(board)
+        except discord.Forbidden as exc:
+            # a channel overwrite the interaction's permissions did not show: the game
+            # cannot be seen, so it must not be played on by the timer
+            log.warning("game %s: its first board could not be posted: %s", game_id, exc)
+            row = await self.games.servers.unreachable(game_id, "first board refused (403)")
+            await self.publisher.forget(game_id)
+            if row is not None and lobby is not None:
+                _ = public(row)
+                await self.publisher.retire_lobby(
+                    row,
+                    lobby.id,
+                    _(
+                        "Discord did not let me post the board in this channel (missing "
+                        "permissions), so the game did not start and counts for nobody. "
+                        "Ask a server admin to check my permissions here."
+                    ),
+                )
+            _ = private(interaction)
+            await tell(
+                interaction,
+                _(
+                    "The game could not start: I'm not allowed to post its board here. "
+                    "Ask a server admin to check my permissions."
+                ),
+            )
+
+    @handles(PlayAgainButton)
+    async def play_again(
+        self, interaction: discord.Interaction[Any], again: PlayAgainButton
+    ) -> None:
+        """Play again: a lobby hosted by the clicker that invites the other players (one
+        ping); they take a seat with Join."""
+        game_id = again.game_id
+        assert interaction.channel_id is not None
+        old = await self.games.tracking.find(game_id)
+        # the lobby opens in the game's channel: from its thread, in the thread's parent
+        in_thread = None if old is None or old.thread_id is None else False
+        check_member_may_post(interaction, in_thread)
+        self.publisher.pace.check(interaction.user.id, "again", game_id)
+        host = display_name(interaction.user)
+        rematch = await self.games.lobby.play_again(
+            game_id, interaction.guild_id, interaction.user.id, host
+        )
+        row = rematch.row
+        invited = invitation(public(row), host, rematch.invited)
+        pinged = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            users=[discord.Object(uid) for uid, _name in rematch.invited] if rematch.ping else [],
+        )
+        self.publisher.pace.used(interaction.user.id, "again", game_id)
+        if row.channel_id == interaction.channel_id:
+            await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
+            return
+        # The game was played in a thread: the new lobby opens in the channel it came from.
+        message = await self.publisher.post_lobby(row, invited, pinged)
+        _ = private(interaction)
+        await tell(interaction, _("A new lobby is open: {link}", link=message.jump_url))

@@ -1,0 +1,135 @@
+"""What a lobby says and shows: its words, its buttons, the rematch's invitation, and the
+name of a game's thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import MAX_SEATS
+from bot.games import GameView, player_id
+from bot.i18n import Lang
+from cogs.shared.controls import Layout
+from cogs.shared.language import public
+from cogs.shared.text import GREEN, GREY, layout_of, mention, preset, shown_name
+
+from .controls import LobbyButton
+
+
+def lobby_embed(row: GameView) -> discord.Embed:
+    """The lobby: players so far, the host, the preset, and what to do."""
+    _ = public(row)
+    embed = discord.Embed(title=_("Yahtzee: lobby"), colour=GREEN)
+    if row.status == "lobby" and len(row.players) >= MAX_SEATS:
+        embed.description = _(
+            "This lobby is full ({most} players): nobody else can join. The host presses "
+            "**Start**.",
+            most=MAX_SEATS,
+        )
+    elif row.status == "lobby":
+        embed.description = _(
+            "Press **Join** to take a seat (up to 8). The host presses **Start** when "
+            "everyone is in; a solo game is fine too."
+        )
+    elif row.status == "active":
+        embed.description = _("The game has started: the board is below.")
+    else:
+        embed.description = _("This lobby is closed.")
+        embed.colour = GREY
+    host = _("(host)")
+    seated = "\n".join(
+        f"`#{i}` {mention(player_id(uid), name)}" + (f" {host}" if uid == row.host_id else "")
+        for i, (uid, name) in enumerate(row.players, 1)
+    )
+    embed.add_field(
+        name=_("Players ({count}/8)", count=len(row.players)),
+        value=seated or _("nobody yet"),
+        inline=False,
+    )
+    embed.set_footer(text=_("{preset} rules (/yahtzee rules tells them)", preset=preset(_, row)))
+    return embed
+
+
+def invitation(_: Lang, host: str, invited: list[tuple[int, str]]) -> str | None:
+    """Play again's one ping: who is invited to the rematch and how to take a seat."""
+    if not invited:
+        return None
+    who = " ".join(f"<@{uid}>" for uid, _name in invited)
+    return _(
+        "{who}: {host} wants a rematch. Press **Join** to take a seat.",
+        who=who,
+        host=shown_name(host),
+    )
+
+
+def lobby_layout(row: GameView, note: str | None = None, controls: bool = True) -> Layout:
+    """The lobby as a Components V2 message (readable with embeds turned off): its words
+    (``lobby_embed``) and, while it is open, its buttons, in one container. ``note``: why
+    a lobby message was retired (closed, moved, its game could not start), in place of what
+    to do, greyed and without buttons."""
+    embed = lobby_embed(row)
+    if note is not None:
+        embed.description = note
+        embed.colour = GREY
+        controls = False
+    return layout_of(embed, *(lobby_rows(row) if controls else []))
+
+
+def lobby_edit(row: GameView, note: str | None = None) -> dict[str, Any]:
+    """The edit that shows the lobby (``lobby_layout``) on its message. It clears content,
+    embeds and files, so a lobby posted as an embed before the V2 lobby becomes one."""
+    return {"content": None, "embed": None, "attachments": [], "view": lobby_layout(row, note)}
+
+
+def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
+    """Join, Leave, Start and Cancel, the computer players and the switches while the lobby
+    is open (none once it closes): a row each, since on a phone a row of five wraps anywhere
+    and these break where the meaning does. A full lobby greys out Join and Add bot."""
+    if row.status != "lobby":
+        return []
+    _ = public(row)
+    full = len(row.players) >= MAX_SEATS
+    rows: list[list[discord.ui.Item[Any]]] = [[], [], []]
+    for action, label, style, line in (
+        ("join", _("Join"), discord.ButtonStyle.success, 0),
+        ("leave", _("Leave"), discord.ButtonStyle.secondary, 0),
+        ("start", _("Start"), discord.ButtonStyle.primary, 0),
+        ("cancel", _("Cancel"), discord.ButtonStyle.danger, 0),
+        ("bot-optimal", _("Add bot (Optimal)"), discord.ButtonStyle.secondary, 1),
+        ("bot-casual", _("Add bot (Casual)"), discord.ButtonStyle.secondary, 1),
+        ("bot-winning", _("Add bot (To win)"), discord.ButtonStyle.secondary, 1),
+        (
+            "hints",
+            _("Hints: on") if row.hints else _("Hints: off"),
+            discord.ButtonStyle.secondary,
+            2,
+        ),
+    ):
+        seats = action == "join" or action.startswith("bot-")
+        rows[line].append(LobbyButton(action, row.id).button(label, style, disabled=full and seats))
+    bots = [name for uid, name in row.players if uid < 0]
+    if bots:  # the host takes the bot seated last back out
+        label = _("Remove {name}", name=bots[-1])[:80]
+        rows[2].append(LobbyButton("unseat", row.id).button(label, discord.ButtonStyle.secondary))
+    return [discord.ui.ActionRow(*items) for items in rows]
+
+
+#: Discord's limit for a channel's name, a thread's too.
+THREAD_NAME_LIMIT = 100
+
+
+def thread_name(_: Lang, names: list[str]) -> str:
+    """A game's thread's name, "Yahtzee: Ann, Bob", within Discord's limit (``THREAD_NAME_LIMIT``
+    characters): as many names as fit whole, then "…"; a first name too long for it alone
+    cut at a word."""
+    ellipsis = "\N{HORIZONTAL ELLIPSIS}"
+    for count in range(len(names), 0, -1):
+        shown = ", ".join(names[:count]) + ("" if count == len(names) else ", " + ellipsis)
+        title = _("Yahtzee: {names}", names=shown)
+        if len(title) <= THREAD_NAME_LIMIT:
+            return title
+    room = THREAD_NAME_LIMIT - len(_("Yahtzee: {names}", names=ellipsis))
+    first = names[0] if names else ""
+    cut = first[: room + 1].rsplit(" ", 1)[0] if " " in first[:room] else first[:room]
+    return _("Yahtzee: {names}", names=cut[:room].rstrip() + ellipsis)

@@ -1,0 +1,1 @@
+"""Results: the final message, leaderboards and statistics."""

@@ -1,0 +1,139 @@
+"""Every click on the bot's messages arrives here: ``Clicks.on_interaction`` reads it as a
+typed control (``Router.route``), checks it against the message clicked (does it still show
+that control?) and the game (is the click of the game's server and channel?), then hands it
+to its handler (``Router.dispatch``): the method of a feature's cog marked
+``@handles(ThatControl)``. A click nothing can route is refused politely."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.games import GameService, Refusal
+from bot.i18n import ENGLISH
+from bot.i18n.words import N_, Label
+from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
+
+from . import answers
+from .errors import guarded
+from .publisher import Publisher
+from .router import Router
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+log = logging.getLogger(__name__)
+
+#: The controls of a turn: on a daily challenge's replaced private board, they are refused.
+TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
+
+
+class Clicks(commands.Cog):
+    """The gate of every click: checked, then routed to its handler."""
+
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher, router: Router) -> None:
+        self.bot = bot
+        self.publisher = publisher
+        self.router = router  # this bot's handlers
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction is guarded (acknowledged in time if its answer is slow), and a
+        click is routed to its handler (``Router.route``) if the message still shows
+        that control; a click on one it no longer shows (an old client view) is refused
+        politely, as is an id none of our controls has."""
+        answers.guard(interaction)
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        click = self.router.route(custom_id)
+        if click is None:  # not a control this bot ever made (a forged one)
+            await self._refuse_unknown(interaction)
+            return
+        answers.routed(interaction, click.key)
+        game_id = click.game()
+        if (
+            type(click) in TURN_CONTROLS
+            and game_id is not None
+            and interaction.message.flags.ephemeral
+        ):
+            live = self.publisher.private.live_elsewhere(game_id, interaction.message.id)
+            if live is not None:  # /yahtzee daily showed the private board again since
+                await self._refuse_replaced(interaction, live.channel_id)
+                return
+        shown = set(_controls(interaction.message.components))
+        kind = data.get("component_type")
+        if kind == click.component_type and (custom_id, kind) in shown:
+            if game_id is not None:  # every game's click is bound to its server and channel
+                try:
+                    await self.games.tracking.check_click(
+                        game_id, interaction.guild_id, interaction.channel_id,
+                        interaction.message.id,
+                    )  # fmt: skip
+                except Exception as error:  # answered by the guard, as a handler's
+                    await self._refuse(interaction, error)
+                    return
+            await self.router.dispatch(interaction, click)
+            return
+        if kind != click.component_type or custom_id in {shown_id for shown_id, _ in shown}:
+            # a button's id sent as a menu's choice (or the other way round)
+            await self._refuse_unknown(interaction)
+            return
+        await self._refuse_stale(interaction, game_id)
+
+    @guarded
+    async def _refuse(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        raise error
+
+    @guarded
+    async def _refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
+        raise Refusal("That control is not one of mine; nothing changed.")
+
+    @guarded
+    async def _refuse_replaced(self, interaction: discord.Interaction[Any], channel: int) -> None:
+        where = f"<#{channel}>"  # the channel where /yahtzee daily showed the live copy
+        raise Refusal(
+            "This copy of your daily challenge was replaced: use the one from /yahtzee daily "
+            "in {channel}.",
+            channel=where,
+        )
+
+    @guarded
+    async def _refuse_stale(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> None:
+        message = interaction.message
+        if (
+            game_id is not None
+            and message is not None
+            and (self.publisher.parked(game_id) == message.id)
+        ):
+            shown = await self.games.tracking.find(game_id)
+            raise Refusal(
+                "The last scoring was taken back ({undo}), so this turn waits: this board "
+                "comes back when that scoring is made again. Nothing changed.",
+                undo=Label(N_("Undo"), shown.language if shown else ENGLISH),
+            )
+        raise await self.games.tracking.stale_click(game_id)
+
+
+def _controls(components: Sequence[Any]) -> Iterator[tuple[str | None, int]]:
+    """(custom_id, type) of every control a message shows: in its action rows, or at any
+    depth of a Components V2 layout (a container's rows, a section's accessory)."""
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id is not None:
+            yield custom_id, component.type.value
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _controls([accessory])
+        yield from _controls(getattr(component, "children", None) or [])

@@ -1,0 +1,110 @@
+"""A turn's reminders: the half-time reminder in the game's channel (deleted when the turn
+ends) and the private turn notice of ``/yahtzee notify``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games import GameService, GameView
+
+from .language import public
+from .text import ping, shown_name
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
+
+    from .publisher import Publisher
+
+USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+class Reminders:
+    """Posts a turn's reminders, and deletes a reminder once its turn is over."""
+
+    def __init__(self, bot: YahtzeeBot, publisher: Publisher) -> None:
+        self.bot = bot
+        self.publisher = publisher
+        self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
+
+    @property
+    def games(self) -> GameService:
+        return self.bot.games
+
+    async def remind(self, row: GameView, player_id: str, seconds_left: int) -> None:
+        """The half-time reminder of a turn: deleted when the turn ends."""
+        minutes, seconds = divmod(seconds_left, 60)
+        link = ""
+        if row.board_message_id:
+            link = (
+                f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
+                f"{row.board_message_id}"
+            )
+        _ = public(row)
+        reminder = await self.publisher.routes.send(
+            row.board_channel_id,
+            content=_(
+                "{who}, half your turn's time is gone: {time} left to play.",
+                who=ping(player_id),
+                time=f"{minutes}:{seconds:02d}",
+            )
+            + link,
+            allowed_mentions=USER_MENTIONS,
+        )
+        # recorded, so that the turn's end deletes it even after a restart in between
+        self._reminders[row.id] = (row.board_channel_id, reminder.id)
+        await self.games.tracking.reminder_posted(row.id, reminder.id)
+
+    async def notify(self, row: GameView, player_id: str, seconds_left: int) -> None:
+        """/yahtzee notify: tell a player privately that their turn is waiting. Closed DMs
+        turn the notices off for them, with a note in the game's channel (no ping: they are
+        not at their screen) saying how to have them back."""
+        user_id = int(player_id)
+        minutes, seconds = divmod(seconds_left, 60)
+        where = f"<#{row.board_channel_id}>"
+        if row.board_message_id:
+            where = (
+                f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
+                f"{row.board_message_id}"
+            )
+        # (in the game's language: a DM is not an answer, so the player's own is not known)
+        _ = public(row)
+        try:
+            await self.publisher.routes.dm(
+                user_id,
+                "\N{GAME DIE} "
+                + _(
+                    "It's your turn in Yahtzee: {time} left to play.",
+                    time=f"{minutes}:{seconds:02d}",
+                )
+                + f" {where}\n-# "
+                + _("`/yahtzee notify off` stops these messages."),
+            )
+        except discord.Forbidden:
+            await self.games.servers.set_notify(user_id, False)
+            name = next((n for uid, n in row.players if uid == user_id), _("a player"))
+            who = f"**{shown_name(name)}**"
+            await self.publisher.routes.send(
+                row.board_channel_id,
+                row.guild_id,
+                content=_(
+                    "I could not send {who} a private turn notice (their DMs are closed), so "
+                    "turn notices are off for them. `/yahtzee notify on` turns them back on once "
+                    "DMs from this server are allowed.",
+                    who=who,
+                ),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def turn_over(self, game_id: int, row: GameView | None = None) -> None:
+        """A turn has ended: its half-time reminder, if any, has done its job and goes (the
+        channel keeps no extra message per reminded turn). ``row``: the game as saved, whose
+        record names a reminder a process posted before it restarted."""
+        reminder = self._reminders.pop(game_id, None)
+        if reminder is None and row is not None and row.reminder_message_id is not None:
+            reminder = (row.board_channel_id, row.reminder_message_id)
+        if reminder is None:
+            return
+        await self.publisher.delete(*reminder)
+        await self.games.tracking.reminder_posted(game_id, None)

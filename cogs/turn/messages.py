@@ -1,0 +1,226 @@
+"""What a turn leaves behind and what players ask about it: a scoring's summary and its
+Undo, a private scorecard, the boards a game retired (ended, moved, out of date, a player
+left, waiting after an Undo), the rules, the confirmation of /yahtzee end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import (
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    SMALL_STRAIGHT_POINTS,
+    UPPER_BONUS_POINTS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_POINTS,
+    Category,
+    Preset,
+)
+from bot.games import Card, Scored, code_block
+from bot.i18n import Lang
+from bot.i18n.words import N_
+from cogs.shared.controls import Controls
+from cogs.shared.emojis import DiceFaces
+from cogs.shared.language import public
+from cogs.shared.text import GREEN, GREY, mention, png, shown_name
+
+from .board import NUMBERS
+from .controls import CardSelect, EndConfirmButton, UndoButton
+
+CARD_FILE = "scorecard.png"
+
+
+def summary_embed(
+    scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS,
+    played_as: str | None = None,
+) -> discord.Embed:  # fmt: skip
+    """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
+    before the scoring, and a game's channel is read on phones): edit it in with
+    ``attachments=[]``, which also keeps Discord from showing the old picture loose.
+    ``played_as``: the bot that played a timed-out turn ("optimal", "casual"), if one did."""
+    _ = public(scored.board.row)
+    result = scored.result
+    who = mention(result.player_id, scored.scorer_name)
+    dice = faces.text(result.dice)
+    if result.bonus_turn:
+        text = _(
+            "{who} took a **Yahtzee bonus** (+{points}) with {dice}.",
+            who=who,
+            points=result.points,
+            dice=dice,
+        )
+    elif result.bonus:
+        text = _(
+            "{who} scored **{points}** in **{box}** with {dice}, plus a **+{bonus}** Yahtzee "
+            "bonus.",
+            who=who,
+            points=result.points,
+            box=_(result.category.label),
+            dice=dice,
+            bonus=result.bonus,
+        )
+    else:
+        text = _(
+            "{who} scored **{points}** in **{box}** with {dice}.",
+            who=who,
+            points=result.points,
+            box=_(result.category.label),
+            dice=dice,
+        )
+    if (
+        result.bonus
+        or result.bonus_turn
+        or (result.category is Category.YAHTZEE and result.points >= YAHTZEE_POINTS)
+    ):  # a Yahtzee scored as one, or its bonus; five 1s put in Ones are no party
+        text = "\N{PARTY POPPER} " + _("**Yahtzee!** {said}", said=text)
+    if timed_out and played_as == "optimal":
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: played for {who} as the Optimal bot would. {said}", who=who, said=text
+        )
+    elif timed_out and played_as is not None:  # the Optimal bot's table was not loaded yet
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: played for {who} as the Casual bot would (the Optimal bot was not "
+            "ready yet). {said}",
+            who=who,
+            said=text,
+        )
+    elif timed_out:  # scratch (or skip seat): not "played for them", the other choice's name
+        text = "\N{ALARM CLOCK} " + _(
+            "Time ran out: the box worth least was scored. {said}", said=text
+        )
+        if away:
+            text += " " + _(
+                "They timed out twice in a row and are skipped from now on; "
+                "`/yahtzee rejoin` brings them back."
+            )
+    embed = discord.Embed(
+        title=_("Yahtzee: round {round} of {rounds}", round=scored.round, rounds=ROUNDS),
+        description=text,
+        colour=GREY,
+    )
+    embed.set_footer(text=_("This turn is over; the live board is below."))
+    return embed
+
+
+def undo_view(_: Lang, game_id: int, turn: int) -> discord.ui.View:
+    """Only the Undo button, for the player who just scored."""
+    view = Controls()
+    view.add_item(UndoButton(game_id, turn).button(_("Undo")))
+    return view
+
+
+def card_menu(_: Lang, card: Card) -> discord.ui.View:
+    """The menu of a game's players under a private scorecard (none for a solo game)."""
+    view = Controls()
+    if len(card.seats) > 1:
+        options = [
+            discord.SelectOption(
+                label=name[:100] or "?", value=player, default=player == card.shown
+            )
+            for player, name in card.seats
+        ]
+        view.add_item(CardSelect(card.game_id).select(options, _("See another player's card")))
+    return view
+
+
+def card_message(_: Lang, card: Card) -> dict[str, Any]:
+    """A scorecard, only for its asker: as text, and as a picture where files may go; in a
+    game of more than one seat, with a menu of every player's card (one readable column at
+    a time on a phone, another one tap away). The fields of the answer or of its edit."""
+    files = [png(card.image, CARD_FILE)] if card.image is not None else []
+    text = f"**{shown_name(card.name)}**\n{code_block(card.text)}"
+    return {"content": text, "files": files, "view": card_menu(_, card)}
+
+
+#: What a board (or lobby) left behind by /yahtzee board says.
+BOARD_MOVED = N_("This board moved to the bottom of the channel.")
+
+
+def ended_embed(_: Lang, reason: str) -> discord.Embed:
+    """A board retired because the game ended early (``reason`` in ``_``'s language)."""
+    return discord.Embed(title=_("Yahtzee: game ended"), description=reason, colour=GREY)
+
+
+def moved_embed(_: Lang) -> discord.Embed:
+    """A board left behind by /yahtzee board."""
+    return discord.Embed(title=_("Yahtzee: board moved"), description=_(BOARD_MOVED), colour=GREY)
+
+
+def moved_on_embed(_: Lang, finished: bool = False) -> discord.Embed:
+    """A board the game left behind (a restart, a repair): it says so, instead of still
+    asking someone to roll without buttons to do it."""
+    text = (
+        _("This game is over: the final scorecard is below.")
+        if finished
+        else _("The game moved on: the live board is below.")
+    )
+    return discord.Embed(title=_("Yahtzee: board out of date"), description=text, colour=GREY)
+
+
+def left_embed(_: Lang, name: str) -> discord.Embed:
+    """The board of a player who left during their own turn (``name`` already made inert)."""
+    return discord.Embed(
+        title=_("Yahtzee: a player left"),
+        description=_("**{name}** left the game.", name=name),
+        colour=GREY,
+    )
+
+
+def waiting_embed(_: Lang) -> discord.Embed:
+    """A next turn's board that an Undo took back: it becomes that board again when the
+    scoring is made anew (or goes, if the game takes another turn)."""
+    return discord.Embed(
+        title=_("Yahtzee: a scoring was taken back"),
+        description=_(
+            "The last scoring was undone: the board above is live again. "
+            "This message shows the next turn when the scoring is made anew."
+        ),
+        colour=GREY,
+    )
+
+
+def end_confirm_view(_: Lang, game_id: int) -> discord.ui.View:
+    """The confirmation button for /yahtzee end."""
+    view = Controls()
+    view.add_item(EndConfirmButton(game_id).button(_("End the game"), discord.ButtonStyle.danger))
+    return view
+
+
+def rules_text(_: Lang, preset: Preset, undo: str) -> str:
+    """The rules in a few lines, with what the preset in play changes; ``undo``: the Undo
+    button's label as the channel's games show it."""
+    return _(
+        "**Yahtzee**: {rounds} rounds; each turn roll five dice up to {rolls} times, holding "
+        "any dice between rolls, then score them in one open box (0 if they don't fit).\n"
+        "**Upper boxes** (Ones to Sixes) score the dice of that face; {threshold} or more "
+        "earns +{bonus}.\n"
+        "**Lower boxes**: Three/Four of a Kind score all five dice; Full House {full_house}; "
+        "Small Straight (four in a row) {small}; Large Straight (five in a row) {large}; "
+        "Yahtzee (five alike) {yahtzee}; Chance the sum.\n"
+        "**Preset in play: {preset}**: {description}\n"
+        "**{undo}**: after scoring, {undo} on that message takes it back until the next roll.\n"
+        "Other presets: {others}. The host picks one with `/yahtzee start preset:`.",
+        rounds=ROUNDS,
+        rolls=ROLLS_PER_TURN,
+        threshold=UPPER_BONUS_THRESHOLD,
+        bonus=UPPER_BONUS_POINTS,
+        full_house=FULL_HOUSE_POINTS,
+        small=SMALL_STRAIGHT_POINTS,
+        large=LARGE_STRAIGHT_POINTS,
+        yahtzee=YAHTZEE_POINTS,
+        preset=_(preset.title),
+        description=_(preset.description),
+        others="; ".join(f"`{p.value}`" for p in Preset if p is not preset),
+        undo=undo,
+    )
+
+
+def rules_embed(_: Lang, preset: Preset, undo: str) -> discord.Embed:
+    """/yahtzee rules: the rules in a few lines (``rules_text``)."""
+    return discord.Embed(
+        title=_("Yahtzee rules"), description=rules_text(_, preset, undo=undo), colour=GREEN
+    )

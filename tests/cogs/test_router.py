@@ -1,0 +1,198 @@
+"""The clicks' router: every control's custom_id reads back as the same typed click, every
+control has exactly one handler on the bot's cogs (which takes it as its type), and an id
+no control has is refused politely."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any, get_type_hints
+
+import discord
+import pytest
+
+from cogs.admin.cog import Admin
+from cogs.shared.clicks import Clicks
+from cogs.shared.controls import ButtonControl, Control, Pattern, SelectControl, Snowflake, handles
+from cogs.shared.router import Router
+from cogs.yahtzee import Yahtzee
+
+
+def _kinds(base: type[Control]) -> list[type[Control]]:
+    """Every kind of control the bot defines (the abstract bases aside)."""
+    found = []
+    for sub in base.__subclasses__():
+        if sub.key and sub.__module__.startswith("cogs."):
+            found.append(sub)
+        found += _kinds(sub)
+    return found
+
+
+ALL = _kinds(Control)
+
+
+def _router() -> Router:
+    """The router the extension makes, over cogs that are never loaded (nothing they are
+    built with is used to find their handlers)."""
+    after = SimpleNamespace(publisher=None)
+    return Router([Yahtzee(None, after, None, None), Admin(None)])  # type: ignore[arg-type]
+
+
+def _sample(cls: type[Control]) -> Control:
+    """A click on ``cls`` with a value of each field that its pattern accepts, worked out
+    from the pattern: 123 for a number, the first word a choice allows."""
+    hints = get_type_hints(cls, include_extras=True)
+    values = []
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+        hint = hints[field.name]
+        (pattern,) = [m for m in hint.__metadata__ if isinstance(m, Pattern)]
+        for text in ("123", "4", "0", *pattern.regex.split("|"), "high", "high:all:2"):
+            text = text.replace("\\", "")
+            if re.fullmatch(pattern.regex, text):
+                values.append(hint.__origin__(text))
+                break
+        else:
+            raise AssertionError(f"no sample for {cls.__name__}.{field.name}")
+    return cls(*values)
+
+
+def test_the_controls_are_found() -> None:
+    keys = {cls.key for cls in ALL}
+    assert {"lobby", "die", "roll", "box", "card", "cards", "undo", "hint", "analysis",
+            "again", "replay", "end", "leave", "lb", "share", "lbreset", "set"} == keys  # fmt: skip
+    assert len(ALL) == 18  # "set": a menu and a switch
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_every_control_reads_back_its_own_custom_id(cls: type[Control]) -> None:
+    """Its custom_id (within Discord's 100 characters) routes to an equal click of the same
+    class, fields typed as declared; no other kind of control claims it."""
+    click = _sample(cls)
+    custom_id = click.custom_id
+    assert custom_id.startswith(f"yz:{cls.key}:") and len(custom_id) <= 100
+    routed = _router().route(custom_id)
+    assert routed == click and type(routed) is cls
+    assert [c for c in ALL if c is not cls and c.parse(custom_id) is not None] == []
+
+
+def test_a_click_is_typed() -> None:
+    from cogs.turn.controls import DieButton
+
+    die = _router().route("yz:die:12:3:2:4")
+    assert die == DieButton(game_id=12, turn=3, rolls=2, index=4)
+    assert isinstance(die, DieButton) and die.game() == 12 and isinstance(die.turn, int)
+
+
+def test_every_control_has_exactly_one_handler_that_takes_its_type() -> None:
+    """The bot's cogs handle every control, each once (a second handler is refused when the
+    router is made), and each handler takes the click as its control's class."""
+    router = _router()
+    assert router.controls == frozenset(ALL)
+    for cog in (Yahtzee, Admin):
+        for name, method in vars_of(cog).items():
+            control = getattr(method, "__handles_control__", None)
+            if control is None:
+                continue
+            hints = get_type_hints(method)
+            params = [p for p in hints if p != "return"]
+            assert hints[params[1]] is control, f"{name} takes {hints[params[1]]}"
+            expected = 3 if issubclass(control, SelectControl) else 2  # interaction, click(, value)
+            assert len(params) == expected, name
+
+
+def vars_of(cls: type) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        found.update(vars(base))
+    return found
+
+
+class _Twice(ButtonControl, key="twice-test"):
+    game_id: Snowflake
+
+
+def test_a_control_with_two_handlers_is_refused() -> None:
+    class One:
+        @handles(_Twice)
+        async def first(self, interaction: discord.Interaction[Any], click: _Twice) -> None:
+            pass
+
+    class Two:
+        @handles(_Twice)
+        async def second(self, interaction: discord.Interaction[Any], click: _Twice) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="_Twice has two handlers"):
+        Router([One(), Two()])
+
+
+def test_each_bot_has_its_own_router() -> None:
+    """Two bots in one process: each router calls its own cogs' handlers."""
+    seen: list[tuple[str, int]] = []
+
+    class Cog:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        @handles(_Twice)
+        async def clicked(self, interaction: discord.Interaction[Any], click: _Twice) -> None:
+            seen.append((self.name, click.game_id))
+
+    first, second = Router([Cog("first")]), Router([Cog("second")])
+    interaction = _interaction("yz:twice-test:7")
+
+    async def both() -> None:
+        click = first.route("yz:twice-test:7")
+        assert click is not None
+        await first.dispatch(interaction, click)  # type: ignore[arg-type]
+        await second.dispatch(_interaction("yz:twice-test:8"), _Twice(8))  # type: ignore[arg-type]
+
+    asyncio.run(both())
+    assert seen == [("first", 7), ("second", 8)]
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    ["", "yz", "yz:die", "yz:die:1:2:3:9", "yz:nope:1", "xx:roll:1:2:3", "yz:roll:1:2:3:4",
+     "yz:card:" + "9" * 21, "yz:roll:1:2:10", "yz:lobby:dance:1", "yz:set:1:colour"],
+)  # fmt: skip
+def test_ids_no_control_has_are_not_routed(custom_id: str) -> None:
+    """A forged or mangled id finds no handler."""
+    assert _router().route(custom_id) is None
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str | None, dict[str, Any]]] = []
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+    async def send_message(self, content: str | None = None, **fields: Any) -> Any:
+        self.sent.append((content, fields))
+        return SimpleNamespace(message_id=1)
+
+
+def _interaction(custom_id: str) -> Any:
+    """A click as discord.py hands it over, on a message that shows no control."""
+    return SimpleNamespace(
+        id=3, type=discord.InteractionType.component, created_at=datetime.now(UTC),
+        data={"custom_id": custom_id, "component_type": 2}, extras={}, response=_Response(),
+        message=SimpleNamespace(id=5, components=[], flags=SimpleNamespace(ephemeral=False)),
+        client=SimpleNamespace(shard_count=1), guild_id=1, channel_id=2,
+        user=SimpleNamespace(id=4), locale=discord.Locale.american_english,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("custom_id", ["yz:nope:1", "yz:roll:1:2:10", "hello"])
+def test_a_forged_click_is_refused_politely(custom_id: str) -> None:
+    """The gate answers an id no control has with one private sentence, and calls nothing."""
+    interaction = _interaction(custom_id)
+    gate = Clicks(None, None, _router())  # type: ignore[arg-type]
+    asyncio.run(gate.on_interaction(interaction))
+    assert interaction.response.sent == [
+        ("That control is not one of mine; nothing changed.", {"ephemeral": True})
+    ]
