@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
-from bot.store import LEADERBOARD_SQL, open_store
+from bot.store import LEADERBOARD_SQL, open_store, plans
 
 GUILD = 1
 PLAYERS = 1000
@@ -79,13 +79,13 @@ async def main() -> None:
                     times = []
                     for _ in range(RUNS):
                         t = time.perf_counter()
-                        await store.leaderboard(GUILD, board, since)
+                        await store.read(plans.leaderboard, GUILD, board, since)
                         times.append((time.perf_counter() - t) * 1000)
                     print(f"{board:<9} {period:<6} median {statistics.median(times):7.1f} ms")
             times = []
             for _ in range(RUNS):
                 t = time.perf_counter()
-                await store.player_games(GUILD, 500)
+                await store.read(plans.player_games, GUILD, 500)
                 times.append((time.perf_counter() - t) * 1000)
             print(f"stats     player median {statistics.median(times):7.1f} ms")
             async with (

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.engine import Game, ScriptedDice  # noqa: E402
 from bot.render import render_turn  # noqa: E402
-from bot.store import GuildSettings, open_store  # noqa: E402
+from bot.store import GuildSettings, open_store, plans  # noqa: E402
 from bot.strategy import solve  # noqa: E402
 from bot.strategy.table_file import save, table_path  # noqa: E402
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component  # noqa: E402
@@ -416,7 +416,9 @@ async def prepare(
     store = await open_store(database)  # migrated once, before the bots race to do it
     if timer:
         for guild in guilds:
-            await store.save_guild_settings(int(guild), GuildSettings(turn_seconds=60), 0)
+            await store.write(
+                plans.save_guild_settings, int(guild), GuildSettings(turn_seconds=60), 0
+            )
     await store.close()
     return setting, schema
 

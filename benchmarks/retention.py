@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.engine import Category, ScriptedDice  # noqa: E402
 from bot.games import GameService  # noqa: E402
-from bot.store import Store, open_store  # noqa: E402
+from bot.store import Store, open_store, plans  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -118,8 +118,8 @@ async def main() -> None:
     for i in range(args.games):
         await play(service, dice, 1000 + i, rng)
     played = time.perf_counter() - started
-    counts = await store.games_by_status()
-    moves = sum(1 for _ in await store.moves(1))
+    counts = await store.read(plans.games_by_status)
+    moves = sum(1 for _ in await store.read(plans.moves, 1))
     full = await size(store, target if schema else None, path)
     store = await opened()
     service = GameService(store, dice)

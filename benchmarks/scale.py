@@ -53,8 +53,8 @@ import yarl  # noqa: E402
 from bot.app import YahtzeeBot  # noqa: E402
 from bot.engine import Game, RandomDice  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.store import Store, open_store  # noqa: E402
-from bot.store.queries import Plan, Query, Transaction  # noqa: E402
+from bot.store import Store, open_store, plans  # noqa: E402
+from bot.store.sql import Plan, Query, WritePlan  # noqa: E402
 from bot.strategy import solve  # noqa: E402
 from bot.strategy.table_file import save, table_path  # noqa: E402
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, find_component, snowflake  # noqa: E402
@@ -111,7 +111,7 @@ class Filled:
 
 def fill_plan(
     args: argparse.Namespace, fake: FakeDiscord, rng: random.Random, filled: Filled
-) -> Callable[[Transaction], Plan[None]]:
+) -> WritePlan[[], None]:
     """The unit of work that fills the database (rows made beforehand, sent in batches)."""
     now = datetime.now(UTC)
     finished_state = json.dumps(played_game(rng, None))
@@ -182,7 +182,8 @@ def fill_plan(
         for start in range(0, len(rows), size):
             yield rows[start : start + size]
 
-    def plan(tx: Transaction) -> Plan[None]:
+    @WritePlan
+    def plan() -> Plan[None]:
         for sql, rows in ((GAME_SQL, games), (MOVE_SQL, moves), (RESULT_SQL, results)):
             for chunk in batches(rows):
                 yield Query(sql, chunk, many=True)
@@ -335,7 +336,9 @@ async def deletions(fake: FakeDiscord, bot: YahtzeeBot, doomed: list[str],
                     threads: list[int], others: list[str]) -> int:  # fmt: skip
     """Channels (some with a live game) and threads deleted, one gateway event each;
     returns how many games they ended."""
-    counts = await bot.store.games_by_status()  # (not the live games: reading them stalls)
+    counts = await bot.store.read(
+        plans.games_by_status
+    )  # (not the live games: reading them stalls)
     before = sum(counts.get(s, 0) for s in ("lobby", "active"))
     for channel in doomed + others:
         await fake.dispatch("CHANNEL_DELETE", fake._channel_payload(channel))
@@ -350,7 +353,7 @@ async def deletions(fake: FakeDiscord, bot: YahtzeeBot, doomed: list[str],
         await fake.dispatch("THREAD_DELETE", payload)
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.5)
-    after = await bot.store.games_by_status()
+    after = await bot.store.read(plans.games_by_status)
     return before - sum(after.get(s, 0) for s in ("lobby", "active"))
 
 
@@ -391,7 +394,7 @@ async def measure(
         )
         repairs = bot.get_cog("Gateway").repairs  # type: ignore[union-attr]
         out["repairs"], _ = await probe.longest(repairs.repair_all)
-        out["counts"] = await bot.store.games_by_status()
+        out["counts"] = await bot.store.read(plans.games_by_status)
     finally:
         probe.stop()
         await bot.close()

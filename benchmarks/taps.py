@@ -28,6 +28,7 @@ from benchmarks.load import prepare  # noqa: E402
 from bot.app import YahtzeeBot  # noqa: E402
 from bot.engine import Dice, RandomDice, ScriptedDice  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from bot.store import plans  # noqa: E402
 from bot.strategy.decisions import best  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, find_component  # noqa: E402
 
@@ -71,7 +72,7 @@ async def play(games: int, seed: int, autoroll: bool) -> Counter[str]:
             if not boards:
                 break
             board = fake.messages[boards[-1]["id"]]
-            row = await bot.store.get_game(int(board["components"][1]["components"][0]
+            row = await bot.store.read(plans.get_game, int(board["components"][1]["components"][0]
                                               ["custom_id"].split(":")[2]))  # fmt: skip
             assert row is not None and row.state is not None
             game = bot.games.core.game_of(row)

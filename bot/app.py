@@ -23,7 +23,7 @@ from bot.games import begin as begin_request
 from bot.health import MetricsServer, Readiness
 from bot.metrics import GAMES, GATEWAY_LATENCY, SHARDS_CONNECTED, count_rate_limits
 from bot.settings import Settings
-from bot.store import GameStatus, Store, open_store
+from bot.store import GameStatus, Store, open_store, plans
 from bot.strategy.analyst import Analyst
 from bot.workers import Workers
 
@@ -171,7 +171,7 @@ class YahtzeeBot(commands.AutoShardedBot):
 
     async def _figures(self) -> None:
         """The gauges read when scraped: games by status, the shards' latencies."""
-        counts = await self.store.games_by_status()
+        counts = await self.store.read(plans.games_by_status)
         for status in GameStatus:  # a status with no games left reads 0, not its last count
             GAMES.labels(status.value).set(counts.get(status.value, 0))
         for shard_id, latency in self.latencies:
@@ -226,7 +226,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         fingerprint = hashlib.sha256(
             json.dumps(commands, sort_keys=True, default=str).encode()
         ).hexdigest()
-        if await self.store.meta_value("commands") == fingerprint:
+        if await self.store.read(plans.meta_value, "commands") == fingerprint:
             return False
         try:
             await self.sync_commands()
@@ -234,7 +234,7 @@ class YahtzeeBot(commands.AutoShardedBot):
             log.warning("could not publish the slash commands (%s); `python -m bot sync` "
                         "publishes them by hand", exc)  # fmt: skip
             return False
-        await self.store.set_meta_value("commands", fingerprint)
+        await self.store.write(plans.set_meta_value, "commands", fingerprint)
         return True
 
     async def _prune_moves(self, keep_days: int) -> None:

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 
 from bot.engine import (
     Category,
     Game,
 )
 from bot.i18n.words import N_, Name, said_of
-from bot.store import (
-    GameRow,
-    GameStatus,
-    MoveRecord,
-)
+from bot.store import Decision, GameRow, GameStatus, MoveRecord, plans
 from bot.strategy.decisions import Choice, supports
 from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
@@ -30,7 +27,7 @@ log = logging.getLogger(__name__)
 COSTS_WRITTEN_AFTER = 0.05  # seconds: the costs valued meanwhile share one unit of work
 
 
-def _kept_decisions(moves: list[tuple[str, float | None, str | None]]) -> list[tuple[float, str]]:
+def _kept_decisions(moves: Iterable[Decision]) -> list[tuple[float, str]]:
     """The valued decisions that still stand: an undo takes back the scoring before it."""
     kept: list[tuple[str, float, str]] = []
     for action, loss, text in moves:
@@ -55,17 +52,17 @@ class Coaching:
         #: the costs worked out, written to the move log together (one unit of work for all
         #: that come within ``COSTS_WRITTEN_AFTER`` s, not one a decision)
         self._costs: WriteBatch[tuple[int, int, float, str]] = WriteBatch(
-            core.store.set_move_costs, COSTS_WRITTEN_AFTER
+            lambda costs: core.store.write(plans.set_move_costs, costs), COSTS_WRITTEN_AFTER
         )
 
     async def game_to_hint(self, channel_id: int, user_id: int) -> int:
         """The game /yahtzee hint is about: the channel's game if the member plays in it;
         else, if they are playing their daily challenge (privately, in no channel), a
         refusal saying it has no hints; else the channel's game (its refusals follow)."""
-        row = await self.core.store.live_game_in(channel_id)
+        row = await self.core.store.read(plans.live_game_in, channel_id)
         if row is not None and any(uid == user_id for uid, _ in row.players):
             return row.id
-        if await self.core.store.live_daily_of(user_id) is not None:
+        if await self.core.store.read(plans.live_daily_of, user_id) is not None:
             raise Refusal(DAILY_NO_HINTS)
         if row is None:
             raise Refusal(NO_GAME_HERE)
@@ -138,12 +135,12 @@ class Coaching:
 
     async def cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
-    ) -> dict[str, object]:
-        """A person's decision's cost for the move log (the preset's table ready)."""
+    ) -> tuple[float, str] | None:
+        """A person's decision's cost for the move log (the preset's table ready): the
+        points it loses against optimal play, and the decision in words."""
         if self.core.analyst is None or not supports(game.preset):
-            return {}
-        judged = await self.core.analyst.judge(game, keep, box)
-        return {} if judged is None else {"loss": judged[0], "decision": judged[1]}
+            return None
+        return await self.core.analyst.judge(game, keep, box)
 
     def cost_later(
         self, before: GameRow, version: int, keep: tuple[int, ...] | None, box: Category | None
@@ -186,9 +183,9 @@ class Coaching:
 
     async def game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
         """A player's total loss in a game, counting the move about to be saved."""
-        moves = await self.core.store.decisions(game_id, user_id)
+        moves = await self.core.store.read(plans.decisions, game_id, user_id)
         if last.user_id == user_id:
-            moves.append((last.action, last.loss, last.decision))
+            moves.append(Decision(last.action, last.loss, last.decision))
         decisions = _kept_decisions(moves)
         return sum(loss for loss, _ in decisions) if decisions else None
 
@@ -196,7 +193,7 @@ class Coaching:
         """A player's report card for a game: points lost against optimal play."""
         await self.costs_settled(game_id)
         row = await self.core.row(game_id)
-        decisions = _kept_decisions(await self.core.store.decisions(game_id, user_id))
+        decisions = _kept_decisions(await self.core.store.read(plans.decisions, game_id, user_id))
         if not decisions:
             await self.tracking.check_log_kept(row)
             if any(uid == user_id for uid, _ in row.players):

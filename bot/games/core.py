@@ -24,13 +24,17 @@ from bot.i18n.words import N_
 from bot.logs import about_game
 from bot.render import turn_png
 from bot.store import (
+    NO_CHANGE,
     AlreadyApplied,
     ChannelBusy,
+    GameChange,
     GameRow,
     MoveRecord,
+    NewGame,
     SeatLimit,
     StaleVersion,
     Store,
+    plans,
 )
 from bot.strategy.analyst import Analyst, BoxHint
 from bot.workers import Workers
@@ -228,28 +232,26 @@ class Core:
         self._shown: dict[int, tuple[int, int | None, int]] = {}
         self._flushing: asyncio.Task[None] | None = None
 
-    def turn_timer(self, row: GameRow, game: Game | None) -> dict[str, object]:
+    def turn_timer(self, row: GameRow, game: Game | None) -> GameChange:
         """Deadline, reminder and private notice (/yahtzee notify) for a turn that starts now
         (none if off or game over)."""
         if game is None or game.is_over:
-            return {"deadline_at": None, "ping_at": None, "notify_at": None}
+            return GameChange(deadline_at=None, ping_at=None, notify_at=None)
         now = self.clock()
         if is_bot(game.current_player_id):
             # No deadline and no reminder for a computer: it plays at once. Its ping time
             # is a watchdog: if its turn has not ended by then, the timer starts it again.
-            return {
-                "deadline_at": None,
-                "ping_at": stamp(now + COMPUTER_WATCHDOG),
-                "notify_at": None,
-            }
+            return GameChange(
+                deadline_at=None, ping_at=stamp(now + COMPUTER_WATCHDOG), notify_at=None
+            )
         if row.turn_seconds <= 0:
-            return {"deadline_at": None, "ping_at": None, "notify_at": None}
+            return GameChange(deadline_at=None, ping_at=None, notify_at=None)
         notice = min(NOTIFY_AFTER, timedelta(seconds=row.turn_seconds / 2))
-        return {
-            "deadline_at": stamp(now + timedelta(seconds=row.turn_seconds)),
-            "ping_at": stamp(now + timedelta(seconds=row.turn_seconds / 2)),
-            "notify_at": stamp(now + notice),
-        }
+        return GameChange(
+            deadline_at=stamp(now + timedelta(seconds=row.turn_seconds)),
+            ping_at=stamp(now + timedelta(seconds=row.turn_seconds / 2)),
+            notify_at=stamp(now + notice),
+        )
 
     async def opening_wanted(self, row: GameRow, game: Game) -> bool:
         """Whether the turn that starts now is rolled for its player at once: a person's
@@ -260,7 +262,7 @@ class Core:
         player = game.current_player_id
         if is_bot(player) or game.current_seat.away:
             return False
-        return await self.store.auto_roll_for(row.guild_id, int(player))
+        return await self.store.read(plans.auto_roll_for, row.guild_id, int(player))
 
     @staticmethod
     def opening_roll(game: Game) -> MoveRecord:
@@ -270,15 +272,15 @@ class Core:
         rolled = game.roll(player, opening=True)
         return MoveRecord(int(player), "roll", "opening", str(rolled))
 
-    def moved(self, row: GameRow) -> dict[str, object]:
+    def moved(self, row: GameRow) -> GameChange:
         """A person's move re-arms the game's idle limit (``IDLE_LIMIT``), except in a daily
         challenge: a try's limit runs from its start (``started``), so no way of playing
         slowly keeps it open until the day's replays show its dice."""
-        return {} if row.daily is not None else self.started()
+        return NO_CHANGE if row.daily is not None else self.started()
 
-    def started(self) -> dict[str, object]:
+    def started(self) -> GameChange:
         """A game starts now: its idle limit runs from here."""
-        return {"last_move_at": stamp(self.clock())}
+        return GameChange(last_move_at=stamp(self.clock()))
 
     def game_of(self, row: GameRow) -> Game:
         """The engine game a stored row holds."""
@@ -296,7 +298,7 @@ class Core:
         if cached is not None:
             self._rows.move_to_end(game_id)
             return cached
-        row = await self.store.get_game(game_id)
+        row = await self.store.read(plans.get_game, game_id)
         if row is None:
             raise Refusal("That game no longer exists. Start a new one with /yahtzee start.")
         return self._remember(row)
@@ -315,11 +317,12 @@ class Core:
             self._rows.popitem(last=False)
         return row
 
-    def remember_messages(self, game_id: int, **messages: int | None) -> None:
-        """The cached row with the message ids ``set_messages`` just recorded."""
+    def patch(self, game_id: int, change: Callable[[GameRow], GameRow]) -> None:
+        """The cached row (if any) as a write that returned no row left it: ``change`` of
+        it (the message ids ``set_messages`` just recorded, say)."""
         known = self._rows.get(game_id)
         if known is not None:
-            self._rows[game_id] = replace(known, **messages)  # type: ignore[arg-type]
+            self._rows[game_id] = change(known)
 
     def shown_later(self, game_id: int, message_id: int, turn: int | None, version: int) -> None:
         """``Tracking.board_shown`` for a click's answer on the board already on record: the
@@ -348,7 +351,8 @@ class Core:
             return
         shown, self._shown = self._shown, {}
         try:
-            await self.store.show_boards([(g, m, t, v) for g, (m, t, v) in shown.items()])
+            boards = [(g, m, t, v) for g, (m, t, v) in shown.items()]
+            await self.store.write(plans.show_boards, boards)
         except Exception as exc:  # they look behind: the timer's repair edits them again
             log.warning("could not record %d boards shown: %s", len(shown), exc)
 
@@ -368,22 +372,29 @@ class Core:
             )
 
     async def save(
-        self, row: GameRow, move: MoveRecord, game: Game | None = None, **changes: object
+        self,
+        row: GameRow,
+        move: MoveRecord,
+        game: Game | None = None,
+        change: GameChange = NO_CHANGE,
     ) -> GameRow:
+        """Save ``move`` and what it changes (``game``: the engine game as it is after it),
+        if the game is still at ``row``'s version: the row as saved. A ``Refusal`` if
+        another move got there first, or the change seats a member with no room left;
+        ``AnsweredElsewhere`` if another process made this request's change."""
         if game is not None:
-            changes["state"] = game.to_dict()
-            changes["state_format"] = FORMAT_VERSION
+            change = change | GameChange(state=game.to_dict(), state_format=FORMAT_VERSION)
         request_id = requests.claim()
         if request_id is not None:
             move = replace(move, request_id=request_id)
         try:
-            saved = await self.store.update_game(row.id, row.version, move, **changes)  # type: ignore[arg-type]
+            saved = await self.store.write(plans.update_game, row.id, row.version, move, change)
         except AlreadyApplied:
             raise requests.AnsweredElsewhere() from None
         except SeatLimit as full:
             raise _no_room(full.limit) from None
         except StaleVersion:
-            if request_id is not None and await self.store.request_recorded(request_id):
+            if request_id is not None and await self.store.read(plans.request_recorded, request_id):
                 raise requests.AnsweredElsewhere() from None
             raise Refusal(
                 "Another move arrived at the same moment and went first; nothing changed. "
@@ -399,24 +410,26 @@ class Core:
         request = requests.current()
         if request is None or request.recorded:
             return False
-        return await self.store.request_recorded(request.id)
+        return await self.store.read(plans.request_recorded, request.id)
 
-    async def create(self, **fields: Any) -> GameRow:
-        """Open a lobby (``store.create_game``), once per request: ``ChannelBusy`` as the
+    async def create(self, new: NewGame) -> GameRow:
+        """Open a lobby (``plans.create_game``), once per request: ``ChannelBusy`` as the
         store raises it, unless the busy channel's lobby is this very request's."""
         request_id = requests.claim()
         # The request's own id, even when an earlier change recorded it (Play again): a
         # Discord id made before any message that will show this game.
         opening = requests.current()
-        fields.setdefault("opened_by", opening.id if opening is not None else None)
+        if new.opened_by is None and opening is not None:
+            new = replace(new, opened_by=opening.id)
+        new = replace(new, request_id=request_id)
         try:
-            row = await self.store.create_game(request_id=request_id, **fields)
+            row = await self.store.write(plans.create_game, new)
         except AlreadyApplied:
             raise requests.AnsweredElsewhere() from None
         except SeatLimit as full:
             raise _no_room(full.limit) from None
         except ChannelBusy:
-            if request_id is not None and await self.store.request_recorded(request_id):
+            if request_id is not None and await self.store.read(plans.request_recorded, request_id):
                 raise requests.AnsweredElsewhere() from None
             raise
         if request_id is not None:
@@ -453,12 +466,11 @@ class Core:
         move: MoveRecord,
         game: Game,
         retire: int | None = None,
-        /,
-        **changes: object,
+        change: GameChange = NO_CHANGE,
     ) -> Board:
         """Save a move and draw its board at the same time: the drawing process works while
         the writer commits. The picture is used only once the move is committed."""
-        return await (await self.save_drawing(row, move, game, retire, changes)).drawn()
+        return await (await self.save_drawing(row, move, game, retire, change)).drawn()
 
     async def save_drawing(
         self,
@@ -466,14 +478,14 @@ class Core:
         move: MoveRecord,
         game: Game,
         retire: int | None,
-        changes: dict[str, object],
+        change: GameChange,
     ) -> Board:
         """``_save_and_draw``, but back as soon as the move is saved, its picture still being
         drawn (``Board.drawn``): for an answer that does not show it (a scoring's summary,
         after which the next board is posted)."""
         drawing = self._drawing(row, game)
         try:
-            saved = await self.save(row, move, game, **changes)
+            saved = await self.save(row, move, game, change)
         except BaseException:
             if drawing is not None:  # the move was refused: its picture is not wanted
                 _drop(drawing)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from bot.store import DailyEntry, DailyTaken, GameStatus
+from bot.store import DailyEntry, DailyTaken, GameStatus, NewGame, plans
 
 from .core import IDLE_LIMIT, LOBBY_TIMEOUT, Core, player_id, stamp
 from .lobby import Lobby
@@ -46,22 +46,24 @@ class Daily:
         judgement), played on a private board, in the member's own ``language``. A try in
         progress is shown again; refused if they had today's try already (an abandoned try
         counts)."""
-        going = await self.core.store.live_daily_of(user_id)
+        going = await self.core.store.read(plans.live_daily_of, user_id)
         if going is not None and going.status == GameStatus.ACTIVE:
             return await self.tracking.board_of(going)  # the try in progress: its board again
         day = self.today()
         try:
             row = await self.core.create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=user_id,
-                preset="official",
-                players=[(user_id, name)],
-                deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
-                room_for=self.core.room_for(user_id),
-                daily=day,
-                hints=False,
-                language=language,
+                NewGame(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=user_id,
+                    preset="official",
+                    players=[(user_id, name)],
+                    deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                    room_for=self.core.room_for(user_id),
+                    daily=day,
+                    hints=False,
+                    language=language,
+                )
             )
         except DailyTaken:
             until = int(self.next_day_at().timestamp())
@@ -78,11 +80,13 @@ class Daily:
 
     async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyEntry]:
         """Today's finished tries, best first: on this server, or on every server."""
-        return await self.core.store.daily_board(self.today(), None if everywhere else guild_id)
+        return await self.core.store.read(
+            plans.daily_board, self.today(), None if everywhere else guild_id
+        )
 
     async def daily_entry(self, game_id: int) -> DailyEntry | None:
         """A daily challenge game's try (None for any other game)."""
-        return await self.core.store.daily_entry(game_id)
+        return await self.core.store.read(plans.daily_entry, game_id)
 
     async def daily_replay(self, game_id: int, user_id: int) -> list[Turn]:
         """A finished daily challenge told turn by turn. While any try of its day can still
@@ -102,7 +106,7 @@ class Daily:
                 "/yahtzee daily.",
                 at=int(latest.timestamp()),
             )
-        started = moment(await self.core.store.last_live_daily_start(row.daily))
+        started = moment(await self.core.store.read(plans.last_live_daily_start, row.daily))
         if started is not None:
             raise Refusal(
                 "This replay shows the dice of {day}, and a try of that day is still being "

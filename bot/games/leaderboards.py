@@ -15,7 +15,7 @@ from bot.i18n import lang
 from bot.i18n.words import N_
 from bot.render import TableRow, render_stats, render_table
 from bot.render.cards import ordinal
-from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame
+from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame, plans
 
 from .core import Core
 
@@ -126,7 +126,7 @@ class Leaderboards:
         if kind not in LEADERBOARD_KINDS or period not in PERIODS:
             raise ValueError(f"unknown leaderboard or period: {kind!r}, {period!r}")
         since = period_start(period, self.clock())
-        ranking = await self.store.leaderboard(guild_id, kind, since)
+        ranking = await self.store.read(plans.leaderboard, guild_id, kind, since)
         players = len(ranking)
         pages = max(1, math.ceil(players / PAGE_SIZE))
         where = next((i for i, r in enumerate(ranking) if r.user_id == viewer_id), None)
@@ -166,7 +166,7 @@ class Leaderboards:
 
     async def name(self, guild_id: int, user_id: int) -> str | None:
         """The name a player had in their last game on this server."""
-        return await self.store.player_name(guild_id, user_id)
+        return await self.store.read(plans.player_name, guild_id, user_id)
 
     async def stats(
         self, guild_id: int, user_id: int, name: str, language: str = "en"
@@ -174,7 +174,7 @@ class Leaderboards:
         """A player's statistics from their finished games here (the chart's words in
         ``language``)."""
         _ = lang(language)
-        games: list[PlayerGame] = await self.store.player_games(guild_id, user_id)
+        games: list[PlayerGame] = await self.store.read(plans.player_games, guild_id, user_id)
         totals = [g.total for g in games]
         multiplayer = [g for g in games if g.seats > 1]
         wins = sum(1 for g in multiplayer if g.place == 1)
@@ -205,8 +205,8 @@ class Leaderboards:
 
     async def reset(self, guild_id: int, user_id: int) -> int:
         """Archive the server's results (restorable); returns how many were archived."""
-        return await self.store.archive_results(guild_id, user_id)
+        return await self.store.write(plans.archive_results, guild_id, user_id)
 
     async def restore(self, guild_id: int) -> int:
         """Bring the last archive back; returns how many results came back."""
-        return await self.store.restore_results(guild_id)
+        return await self.store.write(plans.restore_results, guild_id)

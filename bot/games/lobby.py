@@ -12,12 +12,7 @@ from bot.engine import (
 )
 from bot.i18n import lang
 from bot.i18n.words import N_, Label
-from bot.store import (
-    ChannelBusy,
-    GameRow,
-    GameStatus,
-    MoveRecord,
-)
+from bot.store import ChannelBusy, GameChange, GameRow, GameStatus, MoveRecord, NewGame, plans
 
 from .core import (
     BOT_LEVELS,
@@ -56,7 +51,7 @@ class Lobby:
         as Discord reports it (a ``bot.i18n`` catalog); the server's own choice comes first.
         The game's channel messages and pictures are in it from the lobby to the end.
         """
-        settings = await self.core.store.guild_settings(guild_id)
+        settings = await self.core.store.read(plans.guild_settings, guild_id)
         if preset is None:
             preset = settings.preset
         with refusing():  # an unknown preset: the engine's InvalidGame
@@ -64,14 +59,16 @@ class Lobby:
         try:
             return view_of(
                 await self.core.create(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=user_id,
-                    preset=chosen.value,
-                    players=[(user_id, name)],
-                    language=settings.language or language,
-                    deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
-                    room_for=self.core.room_for(user_id),
+                    NewGame(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=user_id,
+                        preset=chosen.value,
+                        players=[(user_id, name)],
+                        language=settings.language or language,
+                        deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                        room_for=self.core.room_for(user_id),
+                    )
                 )
             )
         except ChannelBusy as busy:
@@ -116,8 +113,7 @@ class Lobby:
             return await self.core.save(
                 row,
                 MoveRecord(user_id, "join"),
-                players=players,
-                room_for=self.core.room_for(user_id),
+                change=GameChange(players=players, room_for=self.core.room_for(user_id)),
             )
 
         return view_of(await self.core.locked(game_id, work))
@@ -135,10 +131,14 @@ class Lobby:
             people = [uid for uid, _ in players if uid > 0]
             if not people:  # computer seats alone cannot start, cancel or play
                 return await self.core.save(
-                    row, move, players=players, status=GameStatus.CANCELLED, deadline_at=None
+                    row,
+                    move,
+                    change=GameChange(
+                        players=players, status=GameStatus.CANCELLED, deadline_at=None
+                    ),
                 )
             host = row.host_id if row.host_id != user_id else people[0]
-            return await self.core.save(row, move, players=players, host_id=host)
+            return await self.core.save(row, move, change=GameChange(players=players, host_id=host))
 
         return view_of(await self.core.locked(game_id, work))
 
@@ -158,7 +158,9 @@ class Lobby:
             alike = sum(1 for uid in bots if bot_level(player_id(uid)) == level)
             name = lang(row.language)(BOT_NAMES[level]) + (f" {alike + 1}" if alike else "")
             players = [*row.players, (bot_id, name)]
-            return await self.core.save(row, MoveRecord(user_id, "add-bot", level), players=players)
+            return await self.core.save(
+                row, MoveRecord(user_id, "add-bot", level), change=GameChange(players=players)
+            )
 
         return view_of(await self.core.locked(game_id, work))
 
@@ -175,7 +177,7 @@ class Lobby:
                 raise Refusal("There is no bot in this lobby to remove.")
             players = [(uid, n) for uid, n in row.players if uid != bots[-1]]
             move = MoveRecord(user_id, "remove-bot", str(bots[-1]))
-            return await self.core.save(row, move, players=players)
+            return await self.core.save(row, move, change=GameChange(players=players))
 
         return view_of(await self.core.locked(game_id, work))
 
@@ -188,7 +190,7 @@ class Lobby:
             if user_id != row.host_id:
                 raise Refusal("Only the host can switch hints on or off.")
             move = MoveRecord(user_id, "hints", "off" if row.hints else "on")
-            return await self.core.save(row, move, hints=not row.hints)
+            return await self.core.save(row, move, change=GameChange(hints=not row.hints))
 
         return view_of(await self.core.locked(game_id, work))
 
@@ -206,7 +208,7 @@ class Lobby:
                     leave=Label(N_("Leave"), row.language),
                 )
             return await self.core.save(
-                row, MoveRecord(user_id, "cancel"), status=GameStatus.CANCELLED
+                row, MoveRecord(user_id, "cancel"), change=GameChange(status=GameStatus.CANCELLED)
             )
 
         return view_of(await self.core.locked(game_id, work))
@@ -231,19 +233,21 @@ class Lobby:
                 row.preset,
                 self.core.dice_for(row),
             )
-            server = await self.core.store.guild_settings(row.guild_id)
+            server = await self.core.store.read(plans.guild_settings, row.guild_id)
             seconds = server.turn_seconds if timed else 0
             started = replace(row, turn_seconds=seconds)
             saved = await self.core.save(
                 row,
                 MoveRecord(user_id, "start"),
                 game,
-                status=GameStatus.ACTIVE,
-                turn_seconds=seconds,
-                timeout_policy=server.timeout_policy,
-                pictures=pictures,
-                **self.core.turn_timer(started, game),
-                **self.core.started(),
+                GameChange(
+                    status=GameStatus.ACTIVE,
+                    turn_seconds=seconds,
+                    timeout_policy=server.timeout_policy,
+                    pictures=pictures,
+                )
+                | self.core.turn_timer(started, game)
+                | self.core.started(),
             )
             if await self.core.opening_wanted(saved, game):
                 saved = await self.core.save(saved, self.core.opening_roll(game), game)
@@ -293,14 +297,16 @@ class Lobby:
                 invited.append((int(seat.player_id), seat.name))
         try:
             row = await self.core.create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=user_id,
-                preset=old.preset,
-                players=players[:MAX_SEATS],
-                deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
-                room_for=self.core.room_for(user_id),
-                language=old.language,  # the same channel: its language
+                NewGame(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=user_id,
+                    preset=old.preset,
+                    players=players[:MAX_SEATS],
+                    deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
+                    room_for=self.core.room_for(user_id),
+                    language=old.language,
+                )
             )
         except ChannelBusy as busy:
             raise Refusal(
@@ -318,7 +324,8 @@ class Lobby:
         """Record on a finished game that its rematch was opened; whether one was before."""
         old = await self.core.row(game_id)
         before = any(
-            action == "rematch" for _, _, action, _, _ in await self.core.store.moves(game_id)
+            action == "rematch"
+            for _, _, action, _, _ in await self.core.store.read(plans.moves, game_id)
         )
         await self.core.save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
         return before

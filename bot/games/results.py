@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 
 from bot.engine import (
@@ -103,35 +103,25 @@ def moment(stamped: str | None) -> datetime | None:
     return datetime.fromisoformat(stamped) if stamped else None
 
 
+#: The fields of ``GameView`` that are ``GameRow``'s as they are (the others are made from
+#: the row's: ``preset``, ``deadline``, ``game``, and ``players`` copied): a column the
+#: Discord side needs is a field of both, copied here by name.
+_AS_STORED = tuple(
+    f.name for f in fields(GameView) if f.name not in ("preset", "deadline", "game", "players")
+)
+
+
 def view_of(row: GameRow, game: Game | None = None) -> GameView:
     """The view of a stored game (``game``: its engine game when the caller has it, else
     read from the row's state)."""
     if game is None and row.state is not None:
         game = Game.from_dict(row.state)
     return GameView(
-        id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        thread_id=row.thread_id,
-        host_id=row.host_id,
-        status=row.status,
+        **{name: getattr(row, name) for name in _AS_STORED},
         preset=Preset.parse(row.preset),
         players=list(row.players),
-        version=row.version,
-        board_message_id=row.board_message_id,
-        board_turn=row.board_turn,
-        board_version=row.board_version,
-        undo_message_id=row.undo_message_id,
-        final_message_id=row.final_message_id,
-        reminder_message_id=row.reminder_message_id,
         deadline=moment(row.deadline_at),
-        turn_seconds=row.turn_seconds,
-        hints=row.hints,
-        pictures=row.pictures,
-        daily=row.daily,
         game=game,
-        language=row.language,
-        opened_by=row.opened_by,
     )
 
 

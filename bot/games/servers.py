@@ -10,13 +10,7 @@ from bot.engine import (
     TimeoutPolicy,
 )
 from bot.i18n import LANGUAGE_NAMES
-from bot.store import (
-    NO_MESSAGE,
-    GameRow,
-    GameStatus,
-    GuildSettings,
-    MoveRecord,
-)
+from bot.store import NO_MESSAGE, GameChange, GameRow, GameStatus, GuildSettings, MoveRecord, plans
 
 from .core import TURN_LIMITS, Core
 from .results import GameView, Refusal, view_of, view_or_none
@@ -35,7 +29,7 @@ class Servers:
 
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
-        return await self.core.store.guild_settings(guild_id)
+        return await self.core.store.read(plans.guild_settings, guild_id)
 
     async def change_settings(
         self, guild_id: int, user_id: int, is_admin: bool, **changes: object
@@ -43,7 +37,7 @@ class Servers:
         """Validate and store changed server settings (Manage Server only)."""
         if not is_admin:
             raise Refusal("Only members with the Manage Server permission can change settings.")
-        current = await self.core.store.guild_settings(guild_id)
+        current = await self.core.store.read(plans.guild_settings, guild_id)
         values = {
             "preset": current.preset,
             "turn_seconds": current.turn_seconds,
@@ -71,24 +65,24 @@ class Servers:
             preset, seconds, policy, bool(values["use_threads"]), bool(values["auto_roll"]),
             None if language is None else str(language),
         )  # fmt: skip
-        await self.core.store.save_guild_settings(guild_id, settings, user_id)
+        await self.core.store.write(plans.save_guild_settings, guild_id, settings, user_id)
         return settings
 
     async def notify_wanted(self, user_id: int) -> bool:
         """Whether a player asked to be told privately of their waiting turns."""
-        return await self.core.store.player_notify(user_id)
+        return await self.core.store.read(plans.player_notify, user_id)
 
     async def set_notify(self, user_id: int, on: bool) -> None:
         """A player's /yahtzee notify choice (off again when their DMs turn out closed)."""
-        await self.core.store.set_player_notify(user_id, on)
+        await self.core.store.write(plans.set_player_notify, user_id, on)
 
     async def auto_roll_choice(self, user_id: int) -> bool | None:
         """A player's own choice for each turn's opening roll (None: their server's)."""
-        return await self.core.store.player_auto_roll(user_id)
+        return await self.core.store.read(plans.player_auto_roll, user_id)
 
     async def set_auto_roll(self, user_id: int, on: bool | None) -> None:
         """A player's /yahtzee autoroll choice (None: follow the server's setting)."""
-        await self.core.store.set_player_auto_roll(user_id, on)
+        await self.core.store.write(plans.set_player_auto_roll, user_id, on)
 
     async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameView:
         """The game a user may end here, or a refusal."""
@@ -109,7 +103,9 @@ class Servers:
             status = (
                 GameStatus.ABANDONED if row.status == GameStatus.ACTIVE else GameStatus.CANCELLED
             )
-            return await self.core.save(row, MoveRecord(user_id, "end"), status=status)
+            return await self.core.save(
+                row, MoveRecord(user_id, "end"), change=GameChange(status=status)
+            )
 
         return view_of(await self.core.locked(game_id, work))
 
@@ -120,7 +116,7 @@ class Servers:
         keeps its results; its final message is no longer waited for)."""
 
         async def work() -> GameRow | None:
-            row = await self.core.store.get_game(game_id)
+            row = await self.core.store.read(plans.get_game, game_id)
             if row is None:
                 return None
             if not row.is_live:
@@ -132,6 +128,8 @@ class Servers:
                 GameStatus.ABANDONED if row.status == GameStatus.ACTIVE else GameStatus.CANCELLED
             )
             move = MoveRecord(None, "unreachable", reason)
-            return await self.core.save(row, move, status=status, deadline_at=None, ping_at=None)
+            return await self.core.save(
+                row, move, change=GameChange(status=status, deadline_at=None, ping_at=None)
+            )
 
         return view_or_none(await self.core.locked(game_id, work))

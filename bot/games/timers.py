@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from bot.engine import Category, Game, TimeoutPolicy
 from bot.i18n.words import N_
-from bot.store import GameRow, GameStatus, MoveRecord
+from bot.store import NO_CHANGE, GameChange, GameRow, GameStatus, MoveRecord, plans
 from bot.strategy.players import keep_mask
 
 from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
@@ -48,7 +48,7 @@ class Timers:
         """Ids of the live games that have a timer due now, in the servers ``ours`` picks
         (by server id: a process acts only on the servers of its own shards)."""
         now = self.core.clock()
-        rows = await self.core.store.due_games(stamp(now), stamp(now - IDLE_LIMIT))
+        rows = await self.core.store.read(plans.due_games, stamp(now), stamp(now - IDLE_LIMIT))
         return [row.id for row in rows if ours(row.guild_id)]
 
     async def boards_behind(
@@ -57,7 +57,9 @@ class Timers:
         """Live games (in the servers ``ours`` picks) whose board a failed post or answer
         left behind, quiet for a while: the timer repairs them."""
         await self.core.flush_shown()
-        rows = await self.core.store.boards_behind(stamp(self.core.clock() - REPAIR_AFTER))
+        rows = await self.core.store.read(
+            plans.boards_behind, stamp(self.core.clock() - REPAIR_AFTER)
+        )
         return readable_views(row for row in rows if ours(row.guild_id))
 
     async def act(self, game_id: int) -> Outcome | None:
@@ -77,8 +79,7 @@ class Timers:
                     saved = await self.core.save(
                         row,
                         MoveRecord(None, "lobby-timeout"),
-                        status=GameStatus.CANCELLED,
-                        deadline_at=None,
+                        change=GameChange(status=GameStatus.CANCELLED, deadline_at=None),
                     )
                     reason = N_("Nobody started this lobby in time, so it closed.")
                     return Expired(view_of(saved), reason)
@@ -87,9 +88,10 @@ class Timers:
             last_move = moment(row.last_move_at or row.updated_at)
             if last_move is not None and last_move <= now - IDLE_LIMIT:
                 saved = await self.core.save(
-                    row, MoveRecord(None, "idle-timeout"), status=GameStatus.ABANDONED,
-                    deadline_at=None, ping_at=None,
-                )  # fmt: skip
+                    row,
+                    MoveRecord(None, "idle-timeout"),
+                    change=GameChange(status=GameStatus.ABANDONED, deadline_at=None, ping_at=None),
+                )
                 return Expired(
                     view_of(saved), N_("No move for 24 hours, so the game was abandoned.")
                 )
@@ -104,7 +106,7 @@ class Timers:
                 away = game.seats[game.seat_of(seat.player_id)].away
                 move = MoveRecord(None, "timeout", scoring_detail(result), str(result.dice))
                 scored = await self.turns.after_scoring(
-                    row, game, move, result, seat.name, round_no, {}
+                    row, game, move, result, seat.name, round_no, NO_CHANGE
                 )
                 abandoned = scored.board.row.status == GameStatus.ABANDONED
                 return TimedOut(scored, away, abandoned, played_as)
@@ -116,12 +118,14 @@ class Timers:
             if ping is not None and ping <= now and is_bot(game.current_player_id):
                 # the watchdog of a computer's turn: start it again, and watch again
                 timer = self.core.turn_timer(row, game)
-                saved = await self.core.save(row, MoveRecord(None, "ping"), None, **timer)
+                saved = await self.core.save(row, MoveRecord(None, "ping"), change=timer)
                 return ComputerDue(view_of(saved, game))
             if ping is not None and ping <= now:
                 # the turn it reminded of: an Undo back to this turn does not remind again
                 reminded = MoveRecord(None, "ping", str(game.turn_number))
-                saved = await self.core.save(row, reminded, ping_at=None, unseen=True)
+                saved = await self.core.save(
+                    row, reminded, change=GameChange(ping_at=None, unseen=True)
+                )
                 left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
                 return Pinged(view_of(saved, game), game.current_player_id, left)
             return None
@@ -157,23 +161,29 @@ class Timers:
         wanted it), and only to a player who asked for it and has not moved this turn.
         The game as saved, and the notice to send, if any."""
         saved = await self.core.save(
-            row, MoveRecord(None, "notify", str(game.turn_number)), notify_at=None, unseen=True
+            row,
+            MoveRecord(None, "notify", str(game.turn_number)),
+            change=GameChange(notify_at=None, unseen=True),
         )
         player = game.current_player_id
         if is_bot(player) or game.current_seat.away:
             return saved, None  # nobody there to tell
         store = self.core.store
-        opened = game.rolls_used == 1 and await store.auto_roll_for(row.guild_id, int(player))
+        opened = game.rolls_used == 1 and await store.read(
+            plans.auto_roll_for, row.guild_id, int(player)
+        )
         if any(game.held) or game.rolls_used > (1 if opened else 0):
             return saved, None  # they are at it already (a roll made for them is not theirs)
-        if not await store.player_notify(int(player)):
+        if not await store.read(plans.player_notify, int(player)):
             return saved, None
         ping = moment(saved.ping_at)
         if ping is not None and ping <= now + NOTICE_IS_REMINDER:
             # the half-time reminder is due about now: the DM they asked for is their
             # reminder, so the channel does not ping them on top of it
             saved = await self.core.save(
-                saved, MoveRecord(None, "ping", str(game.turn_number)), ping_at=None, unseen=True
+                saved,
+                MoveRecord(None, "ping", str(game.turn_number)),
+                change=GameChange(ping_at=None, unseen=True),
             )
         left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
         return saved, Notified(view_of(saved, game), player, left)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.engine import (
@@ -13,11 +14,7 @@ from bot.engine import (
 )
 from bot.render import final_png, scorecard_png
 from bot.render.text_card import card_text
-from bot.store import (
-    GameRow,
-    GameStatus,
-    MoveRecord,
-)
+from bot.store import GameChange, GameRow, GameStatus, MoveRecord, plans
 
 from .core import Core, player_id, stamp
 from .replay import Replay, Turn, replay, story
@@ -71,7 +68,7 @@ class Tracking:
         if row.opened_by is not None:
             return f"yz{_base36(row.opened_by)}{tag}"
         if self._install_id is None:
-            self._install_id = await self.core.store.install_id()
+            self._install_id = await self.core.store.read(plans.install_id)
         return f"yz{self._install_id}{row.id}{tag}"
 
     async def turn_began(self, row: GameView) -> int:
@@ -80,7 +77,7 @@ class Tracking:
         gets back the board a process posted and then died before recording, rather than a
         second live board beside it."""
         began = row.version
-        for version, _, action, _, _ in reversed(await self.core.store.moves(row.id)):
+        for version, _, action, _, _ in reversed(await self.core.store.read(plans.moves, row.id)):
             if action not in IN_TURN:
                 break
             began = version - 1
@@ -91,7 +88,7 @@ class Tracking:
         never will: a newer board is on record, or an Undo took the game back to another
         turn while this board was being posted (that message shows a turn that is gone)."""
         turn = game.turn_number if game is not None else None
-        shown = await self.core.store.show_board(row.id, message_id, turn, row.version)
+        shown = await self.core.store.write(plans.show_board, row.id, message_id, turn, row.version)
         if shown:
             self.core.remember_shown(row.id, message_id, turn, row.version)
         return shown
@@ -105,18 +102,18 @@ class Tracking:
 
     async def undo_offered(self, game_id: int, message_id: int | None) -> None:
         """Record which message offers Undo (or that none does)."""
-        await self.core.store.set_messages(game_id, undo_message_id=message_id)
-        self.core.remember_messages(game_id, undo_message_id=message_id)
+        await self.core.store.write(plans.set_messages, game_id, undo_message_id=message_id)
+        self.core.patch(game_id, lambda row: replace(row, undo_message_id=message_id))
 
     async def reminder_posted(self, game_id: int, message_id: int | None) -> None:
         """Record the turn's half-time reminder (or that it is gone)."""
-        await self.core.store.set_messages(game_id, reminder_message_id=message_id)
-        self.core.remember_messages(game_id, reminder_message_id=message_id)
+        await self.core.store.write(plans.set_messages, game_id, reminder_message_id=message_id)
+        self.core.patch(game_id, lambda row: replace(row, reminder_message_id=message_id))
 
     async def final_posted(self, game_id: int, message_id: int) -> None:
         """Record the final message of a finished game."""
-        await self.core.store.set_messages(game_id, final_message_id=message_id)
-        self.core.remember_messages(game_id, final_message_id=message_id)
+        await self.core.store.write(plans.set_messages, game_id, final_message_id=message_id)
+        self.core.patch(game_id, lambda row: replace(row, final_message_id=message_id))
 
     async def prune_moves(
         self, keep_days: int, now: datetime | None = None, batch: int = 10
@@ -130,7 +127,7 @@ class Tracking:
         before = stamp((now or self.core.clock()) - timedelta(days=keep_days))
         pruned = 0
         while True:
-            done = await self.core.store.prune_moves(before, batch)
+            done = await self.core.store.write(plans.prune_moves, before, batch)
             pruned += done
             if done < batch:
                 return pruned
@@ -138,7 +135,7 @@ class Tracking:
 
     async def check_log_kept(self, row: GameRow) -> None:
         """A Refusal for a game whose move log retention pruned."""
-        if not row.is_live and not await self.core.store.has_moves(row.id):
+        if not row.is_live and not await self.core.store.read(plans.has_moves, row.id):
             raise Refusal(
                 "That game is too old: this bot keeps the moves of finished games for a "
                 "limited time, and its moves are gone. Its result still counts on the "
@@ -149,7 +146,7 @@ class Tracking:
         """The game played again from its move log (``ReplayMismatch`` where the log could
         not have happened): for checking a stored state, and for telling a game move by move."""
         row = await self.core.row(game_id)
-        log = await self.core.store.moves(game_id)
+        log = await self.core.store.read(plans.moves, game_id)
         return replay(row.players, row.preset, row.timeout_policy, log)
 
     async def story(self, game_id: int) -> list[Turn]:
@@ -157,27 +154,30 @@ class Tracking:
         row = await self.core.row(game_id)
         await self.check_log_kept(row)
         return story(
-            row.players, row.preset, row.timeout_policy, await self.core.store.moves(game_id)
+            row.players,
+            row.preset,
+            row.timeout_policy,
+            await self.core.store.read(plans.moves, game_id),
         )
 
     async def find(self, game_id: int) -> GameView | None:
         """A game as stored, or None."""
-        return view_or_none(await self.core.store.get_game(game_id))
+        return view_or_none(await self.core.store.read(plans.get_game, game_id))
 
     async def find_live(self, channel_id: int) -> GameView | None:
         """The lobby or game in a channel (or its thread), or None."""
-        return view_or_none(await self.core.store.live_game_in(channel_id))
+        return view_or_none(await self.core.store.read(plans.live_game_in, channel_id))
 
     async def live_games(self) -> list[GameView]:
         """Every lobby and running game."""
-        return readable_views(await self.core.store.live_games())
+        return readable_views(await self.core.store.read(plans.live_games))
 
     async def live_games_at(
         self, guild_id: int, channel_id: int | None = None, thread_id: int | None = None
     ) -> list[GameView]:
         """The lobbies and running games of a server; of one of its channels (with the
         threads of its games) or of one thread: what ends when that place is gone."""
-        rows = await self.core.store.live_games_at(guild_id, channel_id, thread_id)
+        rows = await self.core.store.read(plans.live_games_at, guild_id, channel_id, thread_id)
         return readable_views(rows)
 
     async def needing_messages(self) -> list[GameView]:
@@ -188,12 +188,12 @@ class Tracking:
         views: list[GameView] = []
         after = 0
         while True:  # a page at a time: 1,000 live games read in one go held the loop 80 ms
-            page = await store.live_games_after(after, SWEEP_PAGE)
+            page = await store.read(plans.live_games_after, after, SWEEP_PAGE)
             await self._views_of(page, views)
             if len(page) < SWEEP_PAGE:
                 break
             after = page[-1].id
-        await self._views_of(await store.games_missing_final_message(), views)
+        await self._views_of(await store.read(plans.games_missing_final_message), views)
         return views
 
     @staticmethod
@@ -207,12 +207,12 @@ class Tracking:
 
     async def undo_open(self, game_id: int) -> bool:
         """Whether the game's last scoring still offers its Undo."""
-        row = await self.core.store.get_game(game_id)
+        row = await self.core.store.read(plans.get_game, game_id)
         return row is not None and row.undo_message_id is not None
 
     async def live_game(self, channel_id: int) -> GameView:
         """The channel's lobby or game, or a refusal saying there is none."""
-        row = await self.core.store.live_game_in(channel_id)
+        row = await self.core.store.read(plans.live_game_in, channel_id)
         if row is None:
             raise Refusal(NO_GAME_HERE)
         return view_of(row)
@@ -220,7 +220,11 @@ class Tracking:
     async def set_thread(self, game_id: int, thread_id: int) -> GameView:
         """Record the thread a game is played in."""
         row = await self.core.row(game_id)
-        return view_of(await self.core.save(row, MoveRecord(None, "thread"), thread_id=thread_id))
+        return view_of(
+            await self.core.save(
+                row, MoveRecord(None, "thread"), change=GameChange(thread_id=thread_id)
+            )
+        )
 
     async def render(self, shown: GameView) -> Board:
         """The board for a game as it is now (for repairs after a restart)."""
@@ -248,9 +252,9 @@ class Tracking:
         """A player's scorecard: the named player, else the viewer, else whoever plays.
         With no game going on, the cards of the game that finished last here. ``language``:
         the viewer's (it is shown to them alone); the game's if not given."""
-        row = await self.core.store.live_game_in(channel_id)
+        row = await self.core.store.read(plans.live_game_in, channel_id)
         if row is None:
-            row = await self.core.store.last_finished_game_in(channel_id)
+            row = await self.core.store.read(plans.last_finished_game_in, channel_id)
         if row is None:
             raise Refusal(NO_GAME_HERE)
         return await self.scorecard_of(row.id, viewer_id, member_id, picture, language)
@@ -310,7 +314,7 @@ class Tracking:
 
     async def stale_click(self, game_id: int | None) -> Refusal:
         """The refusal for a button that is out of date, pointing at the game's live message."""
-        row = await self.core.store.get_game(game_id) if game_id is not None else None
+        row = await self.core.store.read(plans.get_game, game_id) if game_id is not None else None
         if row is None or not row.is_live:
             return Refusal("That button is out of date: this game is over.")
         return Refusal(
@@ -327,7 +331,9 @@ class Tracking:
                 return None
             saved = row
             if row.pictures:
-                saved = await self.core.save(row, MoveRecord(None, "pictures-off"), pictures=False)
+                saved = await self.core.save(
+                    row, MoveRecord(None, "pictures-off"), change=GameChange(pictures=False)
+                )
             return await self.core.board(saved, self.core.game_of(saved))
 
         return await self.core.locked(game_id, work)

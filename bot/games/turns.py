@@ -15,12 +15,7 @@ from bot.engine import (
 )
 from bot.i18n.words import N_, Name
 from bot.render import final_png
-from bot.store import (
-    GameRow,
-    GameStatus,
-    MoveRecord,
-    ResultRow,
-)
+from bot.store import NO_CHANGE, GameChange, GameRow, GameStatus, MoveRecord, ResultRow, plans
 from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 from bot.strategy.winning import WinningPlayer
@@ -117,10 +112,10 @@ class Turns:
 
         async def work() -> Board:
             row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
-            text: dict[str, object] = {}
+            change = self.core.moved(row)
             if row.pictures and not pictures:
                 log.warning("game %s: files may no longer be attached; going on in text", row.id)
-                row, text = replace(row, pictures=False), {"pictures": False}
+                row, change = replace(row, pictures=False), change | GameChange(pictures=False)
             kept: tuple[int, ...] | None = None
             if game.dice is not None and game.current_player_id == player_id(user_id):
                 kept = tuple(sorted(f for f, h in zip(game.dice, game.held, strict=True) if h))
@@ -130,10 +125,9 @@ class Turns:
                 dice = game.roll(player_id(user_id))
             move = MoveRecord(user_id, "roll", dice=str(dice))
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
-            closed: dict[str, object] = {} if retire is None else {"undo_message_id": None}
-            board = await self.core.save_and_draw(
-                row, move, game, retire, **self.core.moved(row), **closed, **text
-            )
+            if retire is not None:
+                change = change | GameChange(undo_message_id=None)
+            board = await self.core.save_and_draw(row, move, game, retire, change)
             if kept is not None:
                 self.coaching.cost_later(row, board.row.version, kept, None)
             return board
@@ -193,14 +187,17 @@ class Turns:
             round_no = game.round
             with refusing():
                 result = game.score(player_id(user_id), category)
-            cost: dict[str, object] = {}
+            cost = None
             if game.is_over:  # the results keep each player's loss: value this one now
                 cost = await self.coaching.cost(self.core.game_of(row), None, category)
-            move = MoveRecord(user_id, "score", scoring_detail(result), str(result.dice), **cost)  # type: ignore[arg-type]
+            loss, decision = cost if cost is not None else (None, None)
+            move = MoveRecord(
+                user_id, "score", scoring_detail(result), str(result.dice), loss, decision
+            )
             scored = await self.after_scoring(
                 row, game, move, result, seat.name, round_no, self.core.moved(row), later=True
             )
-            if not cost:
+            if cost is None:
                 version = scored.move_version or scored.board.row.version
                 self.coaching.cost_later(row, version, None, category)
             return scored
@@ -215,7 +212,7 @@ class Turns:
         result: ScoreResult,
         name: str,
         round_no: int,
-        extra: dict[str, object],
+        extra: GameChange,
         later: bool = False,
     ) -> Scored:
         """Save a scoring: the next turn with its timer, or the end with its results.
@@ -234,14 +231,17 @@ class Turns:
                     ]
                 if row.daily is not None:  # the try's score beside the Optimal bot's
                     score = game.seats[0].card.total
-                    extra = {
-                        **extra,
-                        "daily_scores": (score, await self.coaching.daily_optimal(row.daily)),
-                    }
+                    optimal = await self.coaching.daily_optimal(row.daily)
+                    extra = extra | GameChange(daily_scores=(score, optimal))
                 saved = await self.core.save(
-                    row, move, game, status=GameStatus.FINISHED, results=results,
-                    deadline_at=None, ping_at=None, **extra,
-                )  # fmt: skip
+                    row,
+                    move,
+                    game,
+                    GameChange(
+                        status=GameStatus.FINISHED, results=results, deadline_at=None, ping_at=None
+                    )
+                    | extra,
+                )
                 pool = self.core.drawing_pool
                 final = None
                 if row.pictures:
@@ -251,23 +251,23 @@ class Turns:
                 row,
                 move,
                 game,
-                status=GameStatus.ABANDONED,
-                deadline_at=None,
-                ping_at=None,
-                **extra,
+                GameChange(status=GameStatus.ABANDONED, deadline_at=None, ping_at=None) | extra,
             )
             return Scored(Board(view_of(saved, game), game), result, name, round_no)
-        changes = {**self.core.turn_timer(row, game), **extra}
+        change = self.core.turn_timer(row, game) | extra
         scoring: int | None = None
         if await self.core.opening_wanted(row, game):  # saved, then the next turn's roll
-            row = await self.core.save(row, move, game, **changes)
+            row = await self.core.save(row, move, game, change)
             scoring = row.version
-            move, changes = self.core.opening_roll(game), {}
-        board = await self.core.save_drawing(row, move, game, None, changes)
+            move, change = self.core.opening_roll(game), NO_CHANGE
+        board = await self.core.save_drawing(row, move, game, None, change)
         return Scored(
-            board if later else await board.drawn(), result, name, round_no,
+            board if later else await board.drawn(),
+            result,
+            name,
+            round_no,
             move_version=scoring if scoring is not None else board.row.version,
-        )  # fmt: skip
+        )
 
     @staticmethod
     def _results(game: Game) -> list[ResultRow]:
@@ -318,16 +318,19 @@ class Turns:
             remove = row.board_message_id if row.board_message_id != message_id else None
             # The turn starts its time again; it is reminded at half time once, ever.
             timer = self.core.turn_timer(row, game)
-            if await self.core.store.logged(game_id, "ping", str(game.turn_number)):
-                timer["ping_at"] = None
+            if await self.core.store.read(plans.logged, game_id, "ping", str(game.turn_number)):
+                timer = replace(timer, ping_at=None)
+            board = GameChange(
+                undo_message_id=None,
+                board_message_id=message_id,
+                board_turn=game.turn_number,
+                board_version=row.version,
+            )
             saved = await self.core.save(
                 row,
                 MoveRecord(user_id, "undo", dice=str(game.dice)),
                 game,
-                **timer,
-                **self.core.moved(row),
-                undo_message_id=None,
-                board=(message_id, game.turn_number, row.version),
+                board | timer | self.core.moved(row),
             )
             return Undone(await self.core.board(saved, game), remove, undone_turn)
 
@@ -389,17 +392,17 @@ class Turns:
                 saved = await self.core.save(row, record, game)
                 return await self.core.board(saved, game)
             record = MoveRecord(None, "bot-score", scoring_detail(move), str(move.dice))
-            return await self.after_scoring(row, game, record, move, seat.name, round_no, {})
+            return await self.after_scoring(row, game, record, move, seat.name, round_no, NO_CHANGE)
 
         return await self.core.locked(game_id, work)
 
     async def game_to_leave(self, channel_id: int, user_id: int) -> GameView:
         """What /yahtzee leave leaves: the channel's game if the member sits in it, else
         their daily challenge try (played privately, in no channel)."""
-        row = await self.core.store.live_game_in(channel_id)
+        row = await self.core.store.read(plans.live_game_in, channel_id)
         if row is not None and any(uid == user_id for uid, _ in row.players):
             return view_of(row)
-        daily = await self.core.store.live_daily_of(user_id)
+        daily = await self.core.store.read(plans.live_daily_of, user_id)
         if daily is not None:
             return view_of(daily)
         if row is None:
@@ -444,16 +447,18 @@ class Turns:
             status = GameStatus.FINISHED if completed else GameStatus.ABANDONED
             results = self._results(game) if completed else ()
             saved = await self.core.save(
-                row, move, game, status=status, results=results, deadline_at=None, ping_at=None
+                row,
+                move,
+                game,
+                GameChange(status=status, results=results, deadline_at=None, ping_at=None),
             )
             return Board(view_of(saved, game), game)
-        changes = (
-            self.core.turn_timer(row, game) if turn_moved else {}
-        )  # a new player's turn starts
+        # a new player's turn starts
+        change = self.core.turn_timer(row, game) if turn_moved else NO_CHANGE
         hosting = next((s for s in game.seats if s.player_id == player_id(row.host_id)), None)
         if hosting is not None and hosting.left:  # the host left, or was removed
-            changes["host_id"] = next_host(game, row.host_id)
-        saved = await self.core.save(row, move, game, **changes)
+            change = change | GameChange(host_id=next_host(game, row.host_id))
+        saved = await self.core.save(row, move, game, change)
         if turn_moved and await self.core.opening_wanted(saved, game):
             saved = await self.core.save(saved, self.core.opening_roll(game), game)
         return await self.core.board(saved, game)
@@ -470,7 +475,7 @@ class Turns:
             with refusing():
                 game.rejoin(player_id(user_id))
             return await self.core.save(
-                current, MoveRecord(user_id, "rejoin"), game, **self.core.moved(current)
+                current, MoveRecord(user_id, "rejoin"), game, self.core.moved(current)
             )
 
         return view_of(await self.core.locked(row.id, work))

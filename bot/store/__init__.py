@@ -1,29 +1,42 @@
 """The only place that speaks SQL: games, their moves and results, in a SQLite file (the
-default) or a PostgreSQL database (``DATABASE_URL``)."""
+default) or a PostgreSQL database (``DATABASE_URL``).
+
+Every read and write is a plan of ``bot.store.plans``, run by the store:
+``await store.read(plans.get_game, game_id)``, ``await store.write(plans.update_game, ...)``.
+"""
 
 from pathlib import Path
 
+from . import plans
 from .base import Store, is_postgres_url, latest_schema_version
-from .queries import AVERAGE_MIN_GAMES, LEADERBOARD_SQL, Conflict, Plan, Query, Transaction
+from .plans import AVERAGE_MIN_GAMES, LEADERBOARD_SQL
 from .records import (
     LIVE,
+    NO_CHANGE,
     NO_MESSAGE,
+    UNSET,
     AlreadyApplied,
     ChannelBusy,
     DailyEntry,
     DailyTaken,
+    Decision,
+    GameChange,
     GameRow,
     GameStatus,
     GuildSettings,
     LeaderboardRow,
+    LoggedMove,
     MoveRecord,
+    NewGame,
     PlayerGame,
     ResultRow,
     SchemaTooNew,
     SeatLimit,
     StaleVersion,
     StoreUnavailable,
+    Unset,
 )
+from .sql import Conflict, Plan, Query, ReadPlan, WritePlan
 from .sqlite import SqliteStore
 
 
@@ -42,28 +55,37 @@ __all__ = [
     "AVERAGE_MIN_GAMES",
     "LEADERBOARD_SQL",
     "LIVE",
+    "NO_CHANGE",
     "NO_MESSAGE",
+    "UNSET",
     "AlreadyApplied",
     "ChannelBusy",
     "Conflict",
     "DailyEntry",
     "DailyTaken",
+    "Decision",
+    "GameChange",
     "GameRow",
     "GameStatus",
     "GuildSettings",
     "LeaderboardRow",
+    "LoggedMove",
     "MoveRecord",
+    "NewGame",
     "Plan",
     "PlayerGame",
     "Query",
+    "ReadPlan",
     "ResultRow",
     "SchemaTooNew",
     "SeatLimit",
     "StaleVersion",
     "Store",
     "StoreUnavailable",
-    "Transaction",
+    "Unset",
+    "WritePlan",
     "is_postgres_url",
     "latest_schema_version",
     "open_store",
+    "plans",
 ]

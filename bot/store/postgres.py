@@ -3,7 +3,7 @@ or several, that share one database.
 
 asyncpg with a pool. Each unit of work runs in a transaction of its own on a connection of
 its own, so two games' writes never share one; PostgreSQL's row locks and the version check
-in ``queries`` decide which of two moves on one game wins. The plans are the same ones the
+in ``plans`` decide which of two moves on one game wins. The plans are the same ones the
 SQLite backend runs; only ``?`` becomes ``$n`` here.
 """
 
@@ -21,8 +21,8 @@ import asyncpg
 from bot.metrics import STORE_WRITES
 
 from .base import Store, check_schema, drive, migration_files
-from .queries import Conflict, Plan, Query, Row, Transaction
 from .records import StoreUnavailable
+from .sql import Conflict, Plan, Query, Row
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,6 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.OperatorInterventionError,
 )
 
-_TX = Transaction()
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
 
@@ -122,7 +121,7 @@ class PostgresStore(Store):
     async def close(self) -> None:
         await self._pool.close()
 
-    async def read(self, plan: Plan[R]) -> R:
+    async def _run_read(self, plan: Plan[R]) -> R:
         try:
             async with self._pool.acquire() as db:
                 return await drive(plan, functools.partial(_execute, db))
@@ -130,12 +129,12 @@ class PostgresStore(Store):
             plan.close()
             raise StoreUnavailable(str(exc)) from exc
 
-    async def write(self, work: Callable[[Transaction], Plan[R]]) -> R:
+    async def _run_write(self, make: Callable[[], Plan[R]]) -> R:
         for attempt in range(DEADLOCK_RETRIES + 1):
             try:
                 with STORE_WRITES.time():
                     async with self._pool.acquire() as db, db.transaction():
-                        return await drive(work(_TX), functools.partial(_execute, db))
+                        return await drive(make(), functools.partial(_execute, db))
             except asyncpg.DeadlockDetectedError:
                 if attempt == DEADLOCK_RETRIES:
                     raise

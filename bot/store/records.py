@@ -5,9 +5,11 @@ Plain data, the same whichever database (SQLite or PostgreSQL) holds it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from enum import Enum, StrEnum
+from operator import attrgetter
+from typing import Any, Final, NamedTuple
 
 
 class GameStatus(StrEnum):
@@ -133,6 +135,111 @@ class GameRow:
         return self.thread_id or self.channel_id
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewGame:
+    """A lobby to open (the store's ``create_game``): where, its host, its preset and first
+    seats, and what it is opened with."""
+
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    preset: str
+    players: Sequence[tuple[int, str]]
+    deadline_at: str | None = None  # when the lobby closes unstarted
+    #: (member, limit): refused (``SeatLimit``) if the host already sits in ``limit`` live games
+    room_for: tuple[int, int] | None = None
+    daily: str | None = None  # the host's try at that day's challenge
+    hints: bool = True  # whether the game offers hints
+    language: str = "en"  # its channel messages' and pictures'
+    #: the request (a Discord id) that opens it: no message showing the game is older
+    opened_by: int | None = None
+    #: the request whose move this is (recorded once: ``AlreadyApplied`` for a second)
+    request_id: int | None = None
+
+
+class Unset(Enum):
+    """The value of a ``GameChange`` field that the change leaves as it is."""
+
+    UNSET = "unset"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameChange:
+    """What one accepted change does to its game, filled by the service and applied by the
+    store's ``update_game``: each column field (named as ``GameRow``'s) set to a value
+    writes it, each left ``UNSET`` stays as it was; the fields after them say what is
+    written with the change. ``a | b`` is both, ``b``'s fields over ``a``'s."""
+
+    status: GameStatus | Unset = UNSET  # an end (``ENDED``) also stamps finished_at
+    state: dict[str, Any] | Unset | None = UNSET  # the engine's game (``Game.to_dict``)
+    state_format: int | Unset | None = UNSET  # the engine's format version of ``state``
+    players: Sequence[tuple[int, str]] | Unset = UNSET
+    host_id: int | Unset = UNSET
+    deadline_at: str | Unset | None = UNSET
+    ping_at: str | Unset | None = UNSET
+    notify_at: str | Unset | None = UNSET
+    last_move_at: str | Unset | None = UNSET
+    turn_seconds: int | Unset = UNSET
+    timeout_policy: str | Unset = UNSET
+    thread_id: int | Unset | None = UNSET
+    hints: bool | Unset = UNSET
+    pictures: bool | Unset = UNSET
+    undo_message_id: int | Unset | None = UNSET
+    board_message_id: int | Unset | None = UNSET  # the board recorded with the change
+    board_turn: int | Unset | None = UNSET
+    board_version: int | Unset | None = UNSET
+    #: the change does not show on the board (a reminder): a board up to date stays so
+    unseen: bool = False
+    #: the finished game's result rows, written with the move that finishes it
+    results: Sequence[ResultRow] = ()
+    #: (member, limit): the change seats the member, refused (``SeatLimit``) if they
+    #: already sit in ``limit`` live games
+    room_for: tuple[int, int] | None = None
+    #: a daily challenge finished: (its score, the Optimal bot's on the same dice)
+    daily_scores: tuple[int, int | None] | None = None
+
+    def __or__(self, later: GameChange) -> GameChange:
+        if later is NO_CHANGE:
+            return self
+        if self is NO_CHANGE:
+            return later
+        merged = object.__new__(GameChange)
+        for name, default, mine, theirs in zip(
+            _CHANGE_NAMES,
+            _CHANGE_DEFAULTS,
+            _change_values(self),
+            _change_values(later),
+            strict=True,
+        ):
+            left_alone = theirs is default or (default is not UNSET and theirs == default)
+            object.__setattr__(merged, name, mine if left_alone else theirs)
+        return merged
+
+    def columns(self) -> list[tuple[str, Any]]:
+        """The columns this change sets, and their values (as given)."""
+        return [
+            (name, value) for name in CHANGE_COLUMNS if (value := getattr(self, name)) is not UNSET
+        ]
+
+
+#: A change of nothing but the version (and the move logged with it).
+NO_CHANGE: Final = GameChange()
+_CHANGE_NAMES = tuple(f.name for f in fields(GameChange))
+#: What a ``GameChange`` leaves as it was, field by field.
+_CHANGE_DEFAULTS = tuple(f.default for f in fields(GameChange))
+_change_values = attrgetter(*_CHANGE_NAMES)
+#: The fields of a ``GameChange`` that are columns of ``games`` (those ``UNSET`` by default).
+CHANGE_COLUMNS = tuple(
+    name for name, default in zip(_CHANGE_NAMES, _CHANGE_DEFAULTS, strict=True) if default is UNSET
+)
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's choices for its games."""
@@ -161,6 +268,24 @@ class MoveRecord:
     loss: float | None = None  # expected points this decision gave up against optimal play
     decision: str | None = None  # the decision in words, with the better one when it lost
     request_id: int | None = None  # the click or command it answers (recorded once)
+
+
+class LoggedMove(NamedTuple):
+    """A move as the log keeps it."""
+
+    version: int  # the game's version after it
+    user_id: int | None  # None: the bot's (a computer seat, a timer)
+    action: str
+    detail: str | None
+    dice: str | None
+
+
+class Decision(NamedTuple):
+    """A player's move with what it cost against optimal play (None: not valued)."""
+
+    action: str
+    loss: float | None
+    decision: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ import aiosqlite
 from bot.metrics import STORE_WRITES
 
 from .base import Store, check_schema, drive, migration_files
-from .queries import Conflict, Plan, Query, Row, Transaction
 from .records import StoreUnavailable
+from .sql import Conflict, Plan, Query, Row
 from .writer import Writer
 
 log = logging.getLogger(__name__)
@@ -31,8 +31,6 @@ R = TypeVar("R")
 
 #: What SQLite says when the file, not the write, is the problem.
 _UNAVAILABLE = ("database or disk is full", "readonly database", "disk i/o error")
-
-_TX = Transaction()
 
 
 def _execute(db: sqlite3.Connection, query: Query) -> list[Row]:
@@ -147,13 +145,13 @@ class SqliteStore(Store):
         # One hop to the database thread (a cursor's execute + fetch + close would be three).
         return list(await self._db.execute_fetchall(query.sql, query.params))
 
-    async def read(self, plan: Plan[R]) -> R:
+    async def _run_read(self, plan: Plan[R]) -> R:
         return await drive(plan, self._fetch)
 
-    async def write(self, work: Callable[[Transaction], Plan[R]]) -> R:
+    async def _run_write(self, make: Callable[[], Plan[R]]) -> R:
         try:
             with STORE_WRITES.time():
-                return await self._writer.run(lambda db: run_plan(db, work(_TX)))
+                return await self._writer.run(lambda db: run_plan(db, make()))
         except sqlite3.OperationalError as exc:
             if not any(words in str(exc).lower() for words in _UNAVAILABLE):
                 raise
@@ -170,7 +168,7 @@ class SqliteStore(Store):
         return int(rows[0][0]) if rows else 0
 
     async def migrate(self, target: int | None = None) -> int:
-        before, after = await self.write(lambda _: _migrations(target))
+        before, after = await self._run_write(lambda: _migrations(target))
         if after != before:
             log.info("database schema migrated from version %d to %d", before, after)
         return after

@@ -1,7 +1,7 @@
 """The writer of the SQLite file: one connection, the only place that says BEGIN, COMMIT or
 ROLLBACK.
 
-A unit of work is a plain function of a connection (the store's ``Transaction`` wraps it).
+A unit of work is a plain function of a connection (the store wraps a write plan in one).
 Callers on the event loop hand it over with ``Writer.run(work)`` and await its outcome; units
 run one at a time, so two games' writes can never interleave. No caller hears of success
 before the COMMIT that holds its writes.

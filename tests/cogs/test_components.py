@@ -86,18 +86,31 @@ def test_the_service_topics_are_collaborators_not_a_class_chain() -> None:
 
 
 def test_the_store_modules_import_in_one_direction() -> None:
-    """No import cycle among ``bot/store``'s modules (imports inside functions count too;
-    ``from . import`` is the package): the backends import ``base``, and the package's
+    """No import cycle among ``bot/store``'s modules, its ``plans`` package's included
+    (imports inside functions count too; ``from . import x`` is the module ``x``, or the
+    package for a name it defines): the backends import ``base``, and the package's
     ``open_store`` picks a backend."""
     folder = ROOT / "bot" / "store"
     graph: dict[str, set[str]] = {}
-    for path in folder.glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        graph[path.stem] = {
-            (node.module or "__init__").split(".")[0]
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.level == 1
-        }
+    for path in folder.rglob("*.py"):
+        parts = path.relative_to(folder).with_suffix("").parts
+        package = parts[:-1]
+        name = ".".join(parts if parts[-1] != "__init__" else [*package, "__init__"])
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = list(package[: len(package) - (node.level - 1)])
+                # ``from . import plans``: the module (or package) named; else the module's
+                heads = [a.name for a in node.names] if node.module is None else [node.module]
+                for head in heads:
+                    first = [*base, head.split(".")[0]]
+                    target = ".".join(first)
+                    if (folder.joinpath(*first)).is_dir():
+                        target = ".".join([*first, "__init__"])
+                    elif not (folder.joinpath(*first).with_suffix(".py")).exists():
+                        target = ".".join([*base, "__init__"])  # a name from the package
+                    imported.add(target)
+        graph[name] = imported
     state: dict[str, str] = {}
 
     def visit(module: str, trail: list[str]) -> None:

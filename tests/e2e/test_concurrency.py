@@ -12,6 +12,7 @@ import logging
 import pytest
 
 from bot.engine import ScriptedDice
+from bot.store import plans
 
 from ..conftest import integrity
 from .conftest import StartBot
@@ -43,7 +44,7 @@ async def test_ten_channels_start_a_lobby_at_once(
         assert answer.response_type == 4, answer.ephemeral_text
         lobby = fake.last(channel)
         assert find_component(lobby, "Join") is not None
-        row = await bot.store.live_game_in(int(channel))
+        row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None and row.status == "lobby"
         assert row.board_message_id == int(lobby["id"])
     no_errors_logged(caplog)
@@ -81,13 +82,13 @@ async def test_twenty_games_roll_at_once(
     for roll, board, channel in zip(rolls, boards, channels, strict=True):
         assert WENT_WRONG not in roll.ephemeral_text
         assert roll.response_type == 7, roll.ephemeral_text
-        row = await bot.store.live_game_in(int(channel))
+        row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None and row.state is not None
         stored = bot.games.core.game_of(row)
         assert stored.dice is not None
         shown = die_labels(fake.messages[board["id"]])
         assert shown == [str(face) for face in stored.dice]
-        assert [m[2] for m in await bot.store.moves(row.id)][-1] == "roll"
+        assert [m[2] for m in await bot.store.read(plans.moves, row.id)][-1] == "roll"
     assert dice.remaining == 0  # all twenty rolls happened, once each
     no_errors_logged(caplog)
 
@@ -136,9 +137,9 @@ async def test_clicks_of_many_games_leave_every_game_whole(
         )
 
     for channel in channels:
-        row = await bot.store.live_game_in(int(channel))
+        row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None and row.state is not None
-        versions = [m[0] for m in await bot.store.moves(row.id)]
+        versions = [m[0] for m in await bot.store.read(plans.moves, row.id)]
         assert versions == list(range(row.version + 1))
         game = bot.games.core.game_of(row)
         assert [seat.card.total for seat in game.seats] == [10, 10]

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from bot.engine import ScriptedDice
+from bot.store import plans
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
@@ -124,7 +125,7 @@ async def test_crash_before_the_final_message(
     game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
     # By hand: Ones 1, Twos 2, Threes 3, Fours 4, Fives 0, Sixes 6;
     # 3K 0, 4K 0, Full House 0, Small Straight 30, Large Straight 0, Yahtzee 0, Chance 16.
-    assert [r.total for r in await restarted.store.results(game_id)] == [62]
+    assert [r.total for r in await restarted.store.read(plans.results, game_id)] == [62]
 
 
 def list_boxes() -> list[str]:

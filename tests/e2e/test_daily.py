@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.app import YahtzeeBot
+from bot.store import plans
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -121,7 +122,9 @@ async def test_leaving_the_daily_asks_first(fake: FakeDiscord, start_bot: StartB
     asked = await fake.slash(ann, channel, "yahtzee leave")
     assert asked.response is not None and asked.response["flags"] & EPHEMERAL
     assert "today's try" in asked.ephemeral_text, asked.ephemeral_text
-    assert (await bot.store.live_daily_of(int(ann["id"]))) is not None  # nothing lost yet
+    assert (
+        await bot.store.read(plans.live_daily_of, int(ann["id"]))
+    ) is not None  # nothing lost yet
     rolled = await fake.click(ann, fake.messages[board["id"]], "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
     confirm = find_component(asked.response, "Leave")
@@ -130,7 +133,7 @@ async def test_leaving_the_daily_asks_first(fake: FakeDiscord, start_bot: StartB
     assert left.response_type == 7, left.ephemeral_text
     assert "You left your daily challenge" in text_of(fake.messages[asked.response["id"]])
     assert left.response_type == 7
-    assert (await bot.store.live_daily_of(int(ann["id"]))) is None
+    assert (await bot.store.read(plans.live_daily_of, int(ann["id"]))) is None
     again = await fake.slash(ann, channel, "yahtzee daily")
     assert "one try a day" in again.ephemeral_text
 
@@ -168,7 +171,7 @@ async def test_the_daily_result_says_it_once_with_dates_as_readers_write_them(
         await fake.choose(ann, fake.messages[board["id"]], first)
     await fake.wait_for(lambda: "Daily challenge" in text_of(fake.last(channel)))
     said = text_of(fake.last(channel))
-    (entry,) = await bot.store.daily_board("2026-11-22", None)
+    (entry,) = await bot.store.read(plans.daily_board, "2026-11-22", None)
     assert said.count("Daily challenge") == 1, said
     assert said.count("November 22, 2026") == 1 and "2026-11-22" not in said, said
     assert f"Ann scored {entry.score}!" in said

@@ -20,6 +20,7 @@ import pytest
 import cogs.shared.answers
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
+from bot.store import plans
 
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
@@ -80,7 +81,7 @@ async def test_a_slow_store_defers_the_roll_and_keeps_it(
     assert answer.response_type == 6  # acknowledged first
     await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == list("66551"))
     assert fake.messages[board["id"]]["attachments"]  # the picture came with the edit
-    row = await bot.store.live_game_in(int(board["channel_id"]))
+    row = await bot.store.read(plans.live_game_in, int(board["channel_id"]))
     assert row is not None and row.state is not None and row.state["dice"] == [6, 6, 5, 5, 1]
 
 
@@ -140,7 +141,7 @@ async def test_clicks_beyond_the_working_places_wait_acknowledged_and_are_all_ke
         await fake.wait_for(lambda b=board: die_labels(fake.messages[b["id"]]) == list("12345"))
     assert peak == 2
     for board in boards:
-        row = await bot.store.live_game_in(int(board["channel_id"]))
+        row = await bot.store.read(plans.live_game_in, int(board["channel_id"]))
         assert row is not None and row.state is not None and row.state["dice"] == [1, 2, 3, 4, 5]
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import RandomDice, ScriptedDice
+from bot.store import plans
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
@@ -45,11 +46,11 @@ async def test_a_full_disk_refuses_moves_plainly_and_play_resumes(
     die = fake.messages[board["id"]]["components"][0]["components"][0]["custom_id"]  # die 1
     refused = None
     for _ in range(300):  # every hold writes a move: soon one needs a new page
-        before = await bot.store.live_game_in(int(channel))
+        before = await bot.store.read(plans.live_game_in, int(channel))
         answer = await fake.click(ann, fake.messages[board["id"]], die)
         if "not saved" in answer.ephemeral_text:
             refused = answer
-            after = await bot.store.live_game_in(int(channel))
+            after = await bot.store.read(plans.live_game_in, int(channel))
             assert before is not None and after is not None
             assert after.version == before.version and after.state == before.state
             break
@@ -75,7 +76,7 @@ async def test_a_read_only_database_refuses_moves_plainly_and_play_resumes(
     bot: YahtzeeBot = await start_bot()
     board = await start_game(fake, channel, ann, bob)
     assert (await fake.click(ann, board, "Roll")).response_type == 7
-    before = await bot.store.live_game_in(int(channel))
+    before = await bot.store.read(plans.live_game_in, int(channel))
 
     # The writer's own connection (idle between clicks) turns read-only from outside, as a
     # remount would: SQLite answers "attempt to write a readonly database" to every write.
@@ -88,7 +89,7 @@ async def test_a_read_only_database_refuses_moves_plainly_and_play_resumes(
         answer = await attempt()
         assert "not saved" in answer.ephemeral_text, answer.ephemeral_text
         assert "read-only" in answer.ephemeral_text
-    after = await bot.store.live_game_in(int(channel))
+    after = await bot.store.read(plans.live_game_in, int(channel))
     assert before is not None and after is not None
     assert (after.version, after.state) == (before.version, before.state)
     assert any("readonly" in r.getMessage() and r.levelno >= logging.ERROR for r in caplog.records)

@@ -32,6 +32,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
+from bot.store import plans
 
 from .conftest import StartBot, stop
 from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, find_component
@@ -90,14 +91,14 @@ class Referee:
         self.checked: dict[str, int] = {}  # moves checked, by action
 
     async def games(self) -> list[int]:
-        rows = await self.bot.store.live_games()
+        rows = await self.bot.store.read(plans.live_games)
         return sorted({*self.seen, *(row.id for row in rows)})
 
     async def snapshot(self) -> None:
         """Before an interaction: whose turn, who may undo, who hosts, in every game."""
         self.before = {}
         for game_id in await self.games():
-            row = await self.bot.store.get_game(game_id)
+            row = await self.bot.store.read(plans.get_game, game_id)
             if row is None:
                 continue
             self.seen.setdefault(game_id, max([v for v, *_ in await self._moves(game_id)] or [0]))
@@ -111,7 +112,7 @@ class Referee:
     async def _moves(
         self, game_id: int
     ) -> list[tuple[int, int | None, str, str | None, str | None]]:
-        return await self.bot.games.store.moves(game_id)
+        return await self.bot.games.store.read(plans.moves, game_id)
 
     def admin_record(self) -> list[tuple[Any, ...]]:
         """What only a member with Manage Server may change: settings and leaderboard resets
@@ -130,7 +131,7 @@ class Referee:
 
     async def check_replay(self, game_id: int) -> None:
         """The move log replays to the stored game; a finished game's results are its cards'."""
-        row = await self.bot.store.get_game(game_id)
+        row = await self.bot.store.read(plans.get_game, game_id)
         assert row is not None
         replayed = await self.bot.games.tracking.replayed(
             game_id
@@ -142,7 +143,7 @@ class Referee:
         assert replayed.game == Game.from_dict(row.state), game_id
         if row.status == "finished":
             totals = {int(seat.player_id): seat.card.total for seat in replayed.game.seats}
-            results = await self.bot.games.store.results(game_id)
+            results = await self.bot.games.store.read(plans.results, game_id)
             assert results, game_id
             assert all(r.total == totals[r.user_id] for r in results), (game_id, results, totals)
             self.checked["results"] = self.checked.get("results", 0) + 1

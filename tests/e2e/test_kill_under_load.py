@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Dice, Game, ScriptedDice
+from bot.store import plans
 from bot.strategy import Table
 
 from ..clock import FakeClock
@@ -121,10 +122,10 @@ async def test_sigkill_under_load_loses_no_answered_move(
     bot = await start_bot()
     await fake.settle(0.3)
     for channel, player in zip(channels, players, strict=True):
-        row = await bot.store.live_game_in(int(channel))
+        row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None and row.state is not None
         logged: list[tuple[str, str]] = []
-        for _, _, action, detail, stored in await bot.store.moves(row.id):
+        for _, _, action, detail, stored in await bot.store.read(plans.moves, row.id):
             if action == "roll" and stored is not None:
                 logged.append(("roll", "".join(str(d) for d in Dice.parse(stored))))
             elif action == "score" and detail is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Category, ScriptedDice
-from bot.store import open_store
+from bot.store import open_store, plans
 
 from ..conftest import Database
 from ..games.test_leaderboards import seed
@@ -66,7 +66,7 @@ async def test_two_games_then_the_leaderboard(
     assert fake.attachment(shared.response) == fake.attachment(answer.response)
     assert fake.last(general)["id"] == shared.response["id"]
     guild = int(fake.last(general)["guild_id"])
-    rows = await bot.store.leaderboard(guild, "high")
+    rows = await bot.store.read(plans.leaderboard, guild, "high")
     assert [(r.rank, r.name, r.figure) for r in rows] == [(1, "Ann", 110), (2, "Bob", 62)]
 
     answer = await fake.slash(bob, general, "yahtzee stats", player=ann)
@@ -83,10 +83,10 @@ async def test_two_games_then_the_leaderboard(
     asked = await fake.slash(mod, general, "yahtzee-admin reset-leaderboard")
     done = await fake.click(mod, asked.response, "Reset the leaderboard")  # type: ignore[arg-type]
     assert "2 results archived" in (done.response or {}).get("content", "")
-    assert await bot.store.leaderboard(guild, "high") == []
+    assert await bot.store.read(plans.leaderboard, guild, "high") == []
     restored = await fake.slash(mod, general, "yahtzee-admin restore-leaderboard")
     assert "2 results are back" in restored.ephemeral_text
-    assert len(await bot.store.leaderboard(guild, "high")) == 2
+    assert len(await bot.store.read(plans.leaderboard, guild, "high")) == 2
 
 
 async def test_paging_buttons(fake: FakeDiscord, start_bot: StartBot, database: Database) -> None:

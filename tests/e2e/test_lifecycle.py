@@ -82,7 +82,7 @@ from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
 from bot.games import is_bot
 from bot.games.replay import replay
-from bot.store import GameRow, GameStatus
+from bot.store import GameRow, GameStatus, plans
 from bot.strategy import Table
 from bot.strategy.distribution import Distributions
 
@@ -204,15 +204,17 @@ class Referee(FuzzReferee):
     async def check(self, who: dict[str, Any], admin_ids: set[str]) -> None:
         for game_id in await self.games():
             if game_id not in self.before and game_id not in self.seen:
-                row = await self.bot.store.get_game(game_id)
+                row = await self.bot.store.read(plans.get_game, game_id)
                 if row is not None:
                     self.before[game_id] = (None, None, row.host_id)
         await super().check(who, admin_ids)
 
     async def check_replay(self, game_id: int) -> None:
-        row = await self.bot.store.get_game(game_id)
+        row = await self.bot.store.read(plans.get_game, game_id)
         assert row is not None
-        log = [m for m in await self.bot.games.store.moves(game_id) if m[0] <= row.version]
+        log = [
+            m for m in await self.bot.games.store.read(plans.moves, game_id) if m[0] <= row.version
+        ]
         replayed = replay(row.players, row.preset, row.timeout_policy, log)  # raises if impossible
         self.checked["replays"] = self.checked.get("replays", 0) + 1
         if row.state is None:
@@ -221,7 +223,7 @@ class Referee(FuzzReferee):
         assert replayed.game == Game.from_dict(row.state), game_id
         if row.status == GameStatus.FINISHED:
             totals = {int(seat.player_id): seat.card.total for seat in replayed.game.seats}
-            results = await self.bot.games.store.results(game_id)
+            results = await self.bot.games.store.read(plans.results, game_id)
             assert results, game_id
             assert all(r.total == totals[r.user_id] for r in results), (game_id, results, totals)
 
@@ -597,7 +599,7 @@ class Lifecycle(RuleBasedStateMachine):
         give_up = time.monotonic() + 90
         while True:
             waiting = []
-            for row in await self.bot.store.live_games():
+            for row in await self.bot.store.read(plans.live_games):
                 if row.status != GameStatus.ACTIVE or row.state is None:
                     continue
                 game = Game.from_dict(row.state)
@@ -633,8 +635,8 @@ class Lifecycle(RuleBasedStateMachine):
         assert fake is not None
         deadline = time.monotonic() + patience
         while time.monotonic() < deadline:
-            behind = await self.games.store.games_missing_final_message()
-            for row in await self.bot.store.live_games():
+            behind = await self.games.store.read(plans.games_missing_final_message)
+            for row in await self.bot.store.read(plans.live_games):
                 turn = Game.from_dict(row.state).turn_number if row.state is not None else None
                 if row.board_message_id is None or (turn is not None and row.board_turn != turn):
                     behind.append(row)
@@ -649,7 +651,7 @@ class Lifecycle(RuleBasedStateMachine):
         assert fake is not None
         by_id = {cid: name for name, cid in self.channels.items()}
         targets, busy = [], set()
-        for row in await self.bot.store.live_games():
+        for row in await self.bot.store.read(plans.live_games):
             channel = by_id.get(str(row.channel_id), CHANNELS[0])
             mover = rolled = False
             if row.status == GameStatus.ACTIVE and row.state is not None:
@@ -703,7 +705,7 @@ class Lifecycle(RuleBasedStateMachine):
         assert target is not None
 
         async def work() -> None:
-            row = await self.bot.store.get_game(target.game)
+            row = await self.bot.store.read(plans.get_game, target.game)
             if row is None or row.status != GameStatus.LOBBY:
                 return
             message = self.lobby_message(row)
@@ -802,7 +804,7 @@ class Lifecycle(RuleBasedStateMachine):
         target = targets[where % len(targets)]
 
         async def work() -> None:
-            row = await self.bot.store.get_game(target.game)
+            row = await self.bot.store.read(plans.get_game, target.game)
             if row is None or row.status != GameStatus.ACTIVE or row.state is None:
                 return
             game = Game.from_dict(row.state)
@@ -860,7 +862,7 @@ class Lifecycle(RuleBasedStateMachine):
 
         async def work() -> None:
             for played in range(turns):
-                row = await self.bot.store.get_game(target.game)
+                row = await self.bot.store.read(plans.get_game, target.game)
                 if row is None or row.status != GameStatus.ACTIVE or row.state is None:
                     return
                 game = Game.from_dict(row.state)
@@ -884,7 +886,7 @@ class Lifecycle(RuleBasedStateMachine):
         """Wait (briefly) until the next board is up, the game is over, or a computer plays."""
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            row = await self.bot.store.get_game(game_id)
+            row = await self.bot.store.read(plans.get_game, game_id)
             if row is None or row.status != GameStatus.ACTIVE or row.state is None:
                 break
             game = Game.from_dict(row.state)
@@ -908,7 +910,7 @@ class Lifecycle(RuleBasedStateMachine):
             if message is None or button is None:
                 return
             usual: str | None = None
-            row = await self.bot.store.get_game(game_in(button["custom_id"]) or 0)
+            row = await self.bot.store.read(plans.get_game, game_in(button["custom_id"]) or 0)
             if row is not None and row.state is not None:
                 usual = Game.from_dict(row.state).undo_player_id
             await self.send(self.who(actor, usual), message, button["custom_id"])
@@ -934,7 +936,7 @@ class Lifecycle(RuleBasedStateMachine):
         assert target is not None
 
         async def work() -> None:
-            row = await self.bot.store.get_game(target.game)
+            row = await self.bot.store.read(plans.get_game, target.game)
             usual = self.mover_or_host(row) if row is not None else None
             await self.slash(self.who(actor, usual), target.channel, "yahtzee leave")
 
@@ -949,7 +951,7 @@ class Lifecycle(RuleBasedStateMachine):
         target = self.games_here()[where % len(self.games_here())]
 
         async def work() -> None:
-            row = await self.bot.store.get_game(target.game)
+            row = await self.bot.store.read(plans.get_game, target.game)
             name = kicked if kicked != "away" else "Bob"
             if kicked == "away" and row is not None and row.state is not None:
                 seats = Game.from_dict(row.state).seats
@@ -967,7 +969,7 @@ class Lifecycle(RuleBasedStateMachine):
         target = self.games_here()[where % len(self.games_here())]
 
         async def work() -> None:
-            row = await self.bot.store.get_game(target.game)
+            row = await self.bot.store.read(plans.get_game, target.game)
             usual: str | None = None
             if row is not None and row.state is not None:
                 seats = Game.from_dict(row.state).seats
@@ -1007,7 +1009,7 @@ class Lifecycle(RuleBasedStateMachine):
             if message is None or button is None:
                 return
             self.source = game_in(button["custom_id"])
-            row = await self.bot.store.get_game(self.source or 0)
+            row = await self.bot.store.read(plans.get_game, self.source or 0)
             people = [uid for uid, _ in row.players if uid > 0] if row is not None else []
             usual = people[which % len(people)] if people else None
             await self.send(self.who(actor, usual), message, button["custom_id"])
@@ -1139,7 +1141,10 @@ class Lifecycle(RuleBasedStateMachine):
         for mistake in fake.mistakes:
             self.problem("errors", f"the fake Discord noted: {mistake}")
         fake.mistakes.clear()
-        rows = {game_id: await self.bot.store.get_game(game_id) for game_id in self.all_games()}
+        rows = {
+            game_id: await self.bot.store.read(plans.get_game, game_id)
+            for game_id in self.all_games()
+        }
         for row in rows.values():
             if row is not None:
                 await self.check_game(row)
@@ -1157,7 +1162,7 @@ class Lifecycle(RuleBasedStateMachine):
         known = self.histories.get(row.id)
         if known is not None and known.version == row.version:
             return known
-        log = await self.games.store.moves(row.id)
+        log = await self.games.store.read(plans.moves, row.id)
         if not any(action == "start" for _, _, action, _, _ in log):
             return None
         found = History(row.version, {(0, str(row.players[0][0]))})

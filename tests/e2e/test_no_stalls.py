@@ -8,7 +8,7 @@ import random
 
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
-from bot.store import GameStatus
+from bot.store import GameStatus, plans
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -52,9 +52,9 @@ async def test_two_computer_seats_in_a_row_play_on(
         await fake.wait_for(lambda: fake.last(channel)["content"] == f"<@{ann['id']}>, your turn!")
         await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], box, expect_next=False)
     await fake.wait_for(lambda: fake.last(channel)["content"] == f"<@{ann['id']}>, your turn!")
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None
-    moves = [(user, action) for _, user, action, _, _ in await bot.store.moves(row.id)]
+    moves = [(user, action) for _, user, action, _, _ in await bot.store.read(plans.moves, row.id)]
     assert moves.count((None, "bot-score")) == 6  # both computers, three turns each
     assert moves.count((int(ann["id"]), "score")) == 3
     said = " ".join(str(m["embeds"]) for m in fake.channel_messages(channel))
@@ -79,7 +79,7 @@ async def test_a_computer_turn_that_stalled_is_started_again_by_the_timer(
     await live_board(fake, channel)
     cog.publisher._on_computer_turn = lambda game_id: None  # its run "dies" before it starts
     await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], "chance")
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None and row.deadline_at is None and row.ping_at is not None
     clock.advance(30)
     assert await cog.tick() == 0  # not due yet
@@ -88,7 +88,7 @@ async def test_a_computer_turn_that_stalled_is_started_again_by_the_timer(
     assert await cog.tick() == 1
     await fake.wait_for(lambda: fake.last(channel)["content"] == f"<@{ann['id']}>, your turn!")
     assert not any("half your turn" in m["content"] for m in fake.channel_messages(channel))
-    moves = [action for _, _, action, _, _ in await bot.store.moves(row.id)]
+    moves = [action for _, _, action, _, _ in await bot.store.read(plans.moves, row.id)]
     assert "timeout" not in moves and moves.count("bot-score") == 1
 
 
@@ -108,11 +108,11 @@ async def test_the_last_person_out_ends_a_game_with_computers(
     await fake.click(ann, lobby, "Start")
     await live_board(fake, channel)
     await fake.slash(bob, channel, "yahtzee leave")
-    assert await bot.store.live_game_in(int(channel)) is not None  # Ann plays on
+    assert await bot.store.read(plans.live_game_in, int(channel)) is not None  # Ann plays on
     await fake.slash(ann, channel, "yahtzee leave")
-    row = await bot.store.get_game(game_id)
+    row = await bot.store.read(plans.get_game, game_id)
     assert row is not None and row.status == GameStatus.ABANDONED, row
-    assert await bot.store.results(row.id) == []
+    assert await bot.store.read(plans.results, row.id) == []
     assert fake.live_boards(channel) == []
     assert "No person is left playing" in str(fake.last(channel)["embeds"])
     answer = await fake.slash(ann, channel, "yahtzee start")
@@ -141,7 +141,7 @@ async def test_everyone_away_but_a_computer_ends_the_game(
         clock.advance(61)
         await cog.tick()
         await fake.settle()
-    row = await bot.store.get_game(game_id)
+    row = await bot.store.read(plans.get_game, game_id)
     assert row is not None and row.status == GameStatus.ABANDONED
     assert fake.live_boards(channel) == []
     assert "Everyone is away. No person is left playing" in str(fake.last(channel)["embeds"])

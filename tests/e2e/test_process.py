@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import ScriptedDice
+from bot.store import plans
 from bot.strategy import Table
 
 from ..clock import FakeClock
@@ -145,7 +146,7 @@ async def test_the_commands_are_published_on_the_first_start_and_after_a_change(
     bot = await start_bot()
     await fake.settle()
     assert len(fake.requests_to("PUT", published)) == 1
-    await bot.store.set_meta_value("commands", "from an older version")
+    await bot.store.write(plans.set_meta_value, "commands", "from an older version")
     assert await bot.publish_commands_if_changed()
     assert len(fake.requests_to("PUT", published)) == 2
 

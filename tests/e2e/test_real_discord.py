@@ -15,6 +15,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
+from bot.store import plans
 
 from ..clock import FakeClock
 from .conftest import StartBot, stop
@@ -37,7 +38,7 @@ async def settled_status(bot: YahtzeeBot, game_id: int) -> str | None:
     """A game's status once it has left "active" (or after 2 s): gateway events and
     repairs are handled in the bot's own time."""
     for _ in range(100):
-        row = await bot.store.get_game(game_id)
+        row = await bot.store.read(plans.get_game, game_id)
         if row is None or row.status != "active":
             break
         await asyncio.sleep(0.02)
@@ -159,14 +160,14 @@ async def test_missing_permissions_are_named_before_a_game_starts(
     refused = await fake.slash(ann, general, "yahtzee start")
     assert "missing the Embed Links permission" in refused.ephemeral_text
     assert fake.channel_messages(general) == []
-    assert await bot.store.live_game_in(int(general)) is None
+    assert await bot.store.read(plans.live_game_in, int(general)) is None
 
     await fake.slash(ann, games, "yahtzee start")
     lobby = fake.last(games)
     fake.deny(games, SEND_MESSAGES | EMBED_LINKS)
     start = await fake.click(ann, lobby, "Start")
     assert "missing the Send Messages and Embed Links permissions" in start.ephemeral_text
-    row = await bot.store.live_game_in(int(games))
+    row = await bot.store.read(plans.live_game_in, int(games))
     assert row is not None and row.status == "lobby"
 
 
@@ -234,7 +235,7 @@ async def test_attach_files_taken_away_mid_game_goes_on_in_text(
     shown = fake.messages[bobs["id"]]
     assert shown["attachments"] == []
     assert any(f["name"] == "Scorecard" for f in shown["embeds"][0]["fields"])
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None and row.status == "active" and not row.pictures
 
 
@@ -261,19 +262,19 @@ async def test_a_first_board_that_cannot_be_posted_ends_the_game(
     await fake.slash(ann, channel, "yahtzee start")
     lobby = fake.last(channel)
     await fake.click(bob, lobby, "Join")
-    opened = await bot.store.live_game_in(int(channel))
+    opened = await bot.store.read(plans.live_game_in, int(channel))
     assert opened is not None
     for _ in range(2):  # the board, and the same board again without its picture
         fake.fail("POST", rf"^/channels/{channel}/messages$", 403, 50013, "Missing Permissions")
     start = await fake.click(ann, lobby, "Start")
     assert "not allowed to post its board here" in start.ephemeral_text
     assert "Something went wrong" not in start.ephemeral_text
-    assert await bot.store.live_game_in(int(channel)) is None
+    assert await bot.store.read(plans.live_game_in, int(channel)) is None
     assert "did not start" in text_of(fake.messages[lobby["id"]])
     assert fake.live_boards(channel) == []
-    ended = await bot.store.get_game(opened.id)
+    ended = await bot.store.read(plans.get_game, opened.id)
     assert ended is not None and ended.status == "abandoned"
-    assert await bot.store.results(opened.id) == []
+    assert await bot.store.read(plans.results, opened.id) == []
     clock.advance(3600)
     assert await bot.games.timers.due() == []
 
@@ -314,8 +315,8 @@ async def test_games_end_when_their_place_is_gone(
     for channel in (general, games):
         await fake.slash(ann, channel, "yahtzee start")
         await fake.click(ann, fake.last(channel), "Start")
-    first = await bot.store.live_game_in(int(general))
-    second = await bot.store.live_game_in(int(games))
+    first = await bot.store.read(plans.live_game_in, int(general))
+    second = await bot.store.read(plans.live_game_in, int(games))
     assert first is not None and second is not None
 
     await fake.dispatch("CHANNEL_DELETE", fake._channel_payload(general))
@@ -325,7 +326,7 @@ async def test_games_end_when_their_place_is_gone(
 
     await fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID), "unavailable": False})
     assert await settled_status(bot, second.id) == "abandoned"
-    assert await bot.store.results(second.id) == []
+    assert await bot.store.read(plans.results, second.id) == []
     clock.advance(7 * 24 * 3600)
     assert await bot.games.timers.due() == []
 
@@ -369,12 +370,12 @@ async def test_a_repair_that_meets_missing_access_ends_the_game(
     channel = fake.channel("general")
     bot = await start_bot()
     board = await start_game(fake, channel, ann)
-    game = await bot.store.live_game_in(int(channel))
+    game = await bot.store.read(plans.live_game_in, int(channel))
     assert game is not None
     fake.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
     dice.extend([1, 2, 3, 4, 5])
     await fake.click(ann, board, "Roll")
-    behind = await bot.store.get_game(game.id)
+    behind = await bot.store.read(plans.get_game, game.id)
     assert behind is not None and behind.board_version != behind.version  # not shown
 
     fake.fail("PATCH", rf"^/channels/{channel}/messages/{board['id']}$", 403, code, message)
@@ -475,7 +476,7 @@ async def test_a_game_ends_when_its_thread_is_deleted(
     await threads_on(fake, channel)
     await start_game(fake, channel, ann)
     (thread,) = fake.threads(channel)
-    game = await bot.store.live_game_in(int(channel))
+    game = await bot.store.read(plans.live_game_in, int(channel))
     assert game is not None and game.thread_id == int(thread["id"])
 
     await fake.dispatch("THREAD_DELETE", {"id": thread["id"], "guild_id": str(GUILD_ID),
@@ -522,7 +523,7 @@ async def test_what_the_publisher_keeps_about_a_game_goes_when_it_ends_any_way(
     for channel in (ended, deleted, idle):
         board = await start_game(fake, channel, ann, bob)
         await play_turn(fake, dice, ann, channel, [[3, 3, 3, 2, 2]], "chance")
-        row = await bot.store.live_game_in(int(channel))
+        row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None
         ids[channel] = row.id
         if channel == ended:
@@ -596,7 +597,7 @@ async def test_a_reminder_goes_with_its_turn_across_a_restart(
     await fake.click(ann, board, "Roll")
     await fake.choose(ann, board, "chance")
     await fake.wait_for(lambda: reminder["id"] not in fake.messages)
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None and row.reminder_message_id is None
 
 

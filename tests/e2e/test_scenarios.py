@@ -6,6 +6,7 @@ import asyncio
 import copy
 
 from bot.engine import ScriptedDice
+from bot.store import plans
 
 from ..engine.test_scripted_game import ANN, ANN_TOTAL, BOB, BOB_TOTAL
 from .conftest import StartBot
@@ -76,7 +77,7 @@ async def test_full_two_player_game(
     assert f"**{ANN_TOTAL}**" in said and f"**{BOB_TOTAL}**" in said
     assert "Yahtzee bonus 300" in said and "upper bonus 35" in said
     game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
-    results = await bot.store.results(game_id)
+    results = await bot.store.read(plans.results, game_id)
     assert [(r.user_id, r.total, r.place) for r in results] == [
         (int(ann["id"]), ANN_TOTAL, 1),
         (int(bob["id"]), BOB_TOTAL, 2),

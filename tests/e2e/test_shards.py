@@ -15,6 +15,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
+from bot.store import plans
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -62,12 +63,12 @@ async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_server
         assert roll.callbacks == 1  # only the server's own shard heard the click
     for channel in (zeros, ones):
         assert die_labels(fake.messages[boards[channel]["id"]]) == ["6"] * 5
-    zero_game = await zero.store.live_game_in(int(zeros))
-    one_game = await one.store.live_game_in(int(ones))
+    zero_game = await zero.store.read(plans.live_game_in, int(zeros))
+    one_game = await one.store.read(plans.live_game_in, int(ones))
     assert zero_game is not None and zero_game.guild_id == int(other)
     assert one_game is not None and one_game.guild_id == GUILD_ID
     # each process sees the other's game in the shared database
-    assert await one.store.get_game(zero_game.id) == zero_game
+    assert await one.store.read(plans.get_game, zero_game.id) == zero_game
 
     # The turn limit (five minutes by default) runs out in both servers at once. Each
     # process acts only on the game of its own shard, whichever ticks first.
@@ -77,7 +78,7 @@ async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_server
     await fake.settle()
     assert "Time ran out" in fake.messages[boards[ones]["id"]]["embeds"][0]["description"]
     assert find_component(fake.messages[boards[zeros]["id"]], "Roll") is not None
-    untouched = await zero.store.get_game(zero_game.id)
+    untouched = await zero.store.read(plans.get_game, zero_game.id)
     assert untouched is not None and untouched.version == zero_game.version
     assert await tick(one) == 0  # the other game is not its to act on
     assert await tick(zero) == 1
@@ -96,7 +97,7 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     old = await start_bot(shards=(SHARD_OF_GUILD_ID,))
     board = await open_solo(fake, ann, channel)
     new = await start_bot(shards=(SHARD_OF_GUILD_ID,))
-    game = await old.store.live_game_in(int(channel))
+    game = await old.store.read(plans.live_game_in, int(channel))
     assert game is not None
     dice.extend([2, 2, 3, 3, 3] * 2)
     roll = await fake.click(ann, board, "Roll")
@@ -108,10 +109,10 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
         held = await fake.click(ann, board, die_ids(fake.messages[board["id"]])[die])
         assert held.response_type == 7, held.ephemeral_text
     await fake.settle()
-    row = await new.store.get_game(game.id)
+    row = await new.store.read(plans.get_game, game.id)
     assert row is not None
     assert list(new.games.core.game_of(row).held) == [True, True, False, False, False]
-    moves = [m[2] for m in await new.store.moves(game.id)]
+    moves = [m[2] for m in await new.store.read(plans.moves, game.id)]
     assert (moves.count("roll"), moves.count("hold")) == (1, 2), moves
 
     dice.extend([1, 2, 3, 4, 6] * 4)
@@ -123,5 +124,5 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     acted = await asyncio.gather(tick(old), tick(new))
     assert sorted(acted) == [0, 1]
     await fake.settle()
-    after = await new.store.moves(game.id)
+    after = await new.store.read(plans.moves, game.id)
     assert [m[2] for m in after].count("timeout") == 1, after

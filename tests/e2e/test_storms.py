@@ -13,6 +13,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import Game, RandomDice, ScriptedDice
+from bot.store import plans
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, Interaction
@@ -56,7 +57,7 @@ async def test_rate_limits_everywhere_and_a_flapping_gateway_lose_nothing(
     stormed = await fake.click(ann, board, "Scorecard")
     assert "Something went wrong" not in stormed.ephemeral_text
     assert "rate limits" in stormed.ephemeral_text, stormed.ephemeral_text
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None and row.state is not None
     game = Game.from_dict(row.state)
     assert game.turn_number == 3
@@ -138,9 +139,9 @@ async def test_a_gateway_dropping_every_few_tenths_of_a_second_loses_no_move(
         flapping.set()
         await flapper
     assert drops >= 12 and fake.resumes - resumes >= 6  # the bot resumed its session
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None and row.state is not None
-    moves = [action for _, _, action, *_ in await bot.store.moves(row.id)]
+    moves = [action for _, _, action, *_ in await bot.store.read(plans.moves, row.id)]
     assert moves.count("roll") + moves.count("score") == answered
     replayed = await bot.games.tracking.replayed(row.id)
     assert replayed.game == Game.from_dict(row.state)

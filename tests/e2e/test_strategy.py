@@ -11,6 +11,7 @@ import pytest
 import bot.strategy.analyst as analyst_module
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
+from bot.store import plans
 from bot.strategy import Table
 from bot.strategy.table_file import distributions_path, save, table_path
 
@@ -53,9 +54,9 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     final = fake.last(channel)
     assert "\N{ROBOT FACE} **Optimal bot**" in text_of(final)
     game_id = int(find_component(final, "Play again")["custom_id"].split(":")[-1])  # type: ignore[index]
-    results = await bot.store.results(game_id)
+    results = await bot.store.read(plans.results, game_id)
     assert [r.user_id for r in results] == [int(ann["id"])]  # bots never count
-    moves = [m[2] for m in await bot.store.moves(game_id)]
+    moves = [m[2] for m in await bot.store.read(plans.moves, game_id)]
     assert moves.count("bot-score") == 13
     analysis = await fake.click(ann, final, "Analysis")
     first, second = analysis.ephemeral_text.splitlines()[:2]
@@ -197,9 +198,9 @@ async def test_a_game_against_the_to_win_bot(
         await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
         await play_turn(fake, dice, ann, channel, [[6, 6, 6, 5, 4]], box)
     await fake.wait_for(lambda: fake.last(channel)["content"].startswith(f"<@{ann['id']}>"))
-    row = await bot.store.live_game_in(int(channel))
+    row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None
-    moves = [action for _, _, action, *_ in await bot.store.moves(row.id)]
+    moves = [action for _, _, action, *_ in await bot.store.read(plans.moves, row.id)]
     assert moves.count("bot-score") == 2 and moves.count("score") == 2
     replayed = await bot.games.tracking.replayed(row.id)
     assert replayed.game is not None and replayed.game.seats[1].name == "To-win bot"

@@ -11,6 +11,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import ScriptedDice
+from bot.store import plans
 
 from ..clock import FakeClock
 from ..conftest import Database
@@ -189,7 +190,7 @@ async def test_one_game_s_unexpected_error_does_not_stop_the_others_timers(
     await one_minute_turns(fake, first)
     await open_game(fake, first, ann, bob)
     await open_game(fake, second, cy, dan)
-    broken = await bot.store.live_game_in(int(first))
+    broken = await bot.store.read(plans.live_game_in, int(first))
     assert broken is not None
     await stop(bot)
     db = sqlite3.connect(database)

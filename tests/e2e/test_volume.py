@@ -11,6 +11,7 @@ import pytest
 
 from bot.engine import RandomDice, ScriptedDice
 from bot.games import MAX_LIVE_GAMES
+from bot.store import plans
 
 from .conftest import StartBot
 from .fake_discord import GUILD_ID, FakeDiscord, Interaction, text_of
@@ -49,10 +50,13 @@ async def test_fifty_lobbies_at_once_stop_at_the_limit_and_others_play_on(
     assert all(a.error is None and a.response_type == 4 for a in answers)
     assert all("Something went wrong" not in a.ephemeral_text for a in [*answers, *played])
     assert all(a.response_type == 7 for a in played), [a.ephemeral_text for a in played]
-    assert await bot.store.live_games_of(int(ann["id"])) == MAX_LIVE_GAMES
-    row = await bot.store.live_game_in(int(quiet))
+    assert await bot.store.read(plans.live_games_of, int(ann["id"])) == MAX_LIVE_GAMES
+    row = await bot.store.read(plans.live_game_in, int(quiet))
     assert row is not None and row.version > 0
-    assert [action for _, _, action, *_ in await bot.store.moves(row.id)][-2:] == ["roll", "score"]
+    assert [action for _, _, action, *_ in await bot.store.read(plans.moves, row.id)][-2:] == [
+        "roll",
+        "score",
+    ]
 
 
 async def test_a_server_with_thousands_of_results(
@@ -91,11 +95,11 @@ async def test_a_server_with_thousands_of_results(
     assert answer.error is None and answer.response is not None, answer.ephemeral_text
     shown = text_of(answer.response)
     assert "Ann" in shown and "of 300" in shown, shown
-    rows = await bot.store.leaderboard(GUILD_ID, "high")
+    rows = await bot.store.read(plans.leaderboard, GUILD_ID, "high")
     assert len(rows) == 300
     turned = await fake.click(ann, answer.response, "Next")
     assert turned.error is None and "Something went wrong" not in turned.ephemeral_text
     theirs = await fake.slash(bob, elsewhere, "yahtzee leaderboard")
     assert theirs.response is not None
-    assert await bot.store.leaderboard(int(other), "high") == []
+    assert await bot.store.read(plans.leaderboard, int(other), "high") == []
     assert "Ann" not in str(theirs.response["embeds"])

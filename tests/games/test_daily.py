@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import DailyDice, Game
 from bot.games import Expired, GameService, Refusal
-from bot.store import Store, open_store
+from bot.store import Store, open_store, plans
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
 from bot.strategy.players import daily_optimal_score
@@ -60,7 +60,7 @@ async def test_a_try_scores_beside_the_optimal_bot_and_once_a_day(
     assert ann_rolls == bob_rolls  # the same dice for everyone
     ann = await service.daily.daily_entry(ann_game)
     assert ann is not None and ann.day == "2026-11-22"
-    row = await service.store.get_game(ann_game)
+    row = await service.store.read(plans.get_game, ann_game)
     assert row is not None and row.status == "finished"
     assert ann.score == Game.from_dict(row.state or {}).seats[0].card.total
     key = service.store.daily_key  # this deployment's
@@ -106,7 +106,7 @@ async def test_an_abandoned_try_is_the_day_s_try(service: GameService) -> None:
     """Leaving half-way (to try again with better luck) does not give a second try."""
     board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
     await service.turns.leave_game(100, 1)
-    ended = await service.store.get_game(board.row.id)
+    ended = await service.store.read(plans.get_game, board.row.id)
     assert ended is not None and ended.status == "abandoned"
     with pytest.raises(Refusal, match="one try a day"):
         await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
@@ -133,7 +133,7 @@ async def test_the_game_is_told_turn_by_turn_and_only_to_its_player_that_day(
     assert await service.daily.daily_replay(game_id, 2) == turns
     assert len(turns) == 13
     assert [shown for turn in turns for _, shown in turn.rolls] == rolls
-    row = await service.store.get_game(game_id)
+    row = await service.store.read(plans.get_game, game_id)
     card = Game.from_dict(row.state or {}).seats[0].card  # type: ignore[union-attr]
     assert sum(t.points + t.bonus for t in turns) + card.upper_bonus == card.total
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import Category, Preset, Scorecard, ScriptedDice
 from bot.games import GameService
-from bot.store import Store
+from bot.store import Store, plans
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import evaluate
@@ -47,7 +47,7 @@ async def test_the_last_turn_of_a_bonus_turn_game(
         await channel.roll(1)
         await channel.score(1, box)
     await channel.roll(1)
-    row = await store.get_game(channel.game_id)
+    row = await store.read(plans.get_game, channel.game_id)
     assert row is not None
     game = service.core.game_of(row)
     total = game.current_seat.card.total
@@ -67,7 +67,7 @@ async def test_the_last_turn_of_a_bonus_turn_game(
     await service.coaching.costs_settled(channel.game_id)
     report = await service.coaching.report(channel.game_id, 1)
     assert report.decisions == 13 and report.loss > 0
-    (result,) = await store.results(channel.game_id)
+    (result,) = await store.read(plans.results, channel.game_id)
     assert result.expected_loss == pytest.approx(report.loss)
 
 

@@ -8,6 +8,7 @@ import pytest
 from bot.engine import Category, Game, ScriptedDice
 from bot.games import GameService
 from bot.games.replay import LogEntry, ReplayMismatch, replay
+from bot.store import plans
 
 from ..clock import FakeClock
 from ..engine.test_scripted_game import ANN_TOTAL, BOB_TOTAL
@@ -18,7 +19,7 @@ C = Category
 
 
 async def stored(service: GameService, game_id: int) -> Game:
-    row = await service.store.get_game(game_id)
+    row = await service.store.read(plans.get_game, game_id)
     assert row is not None
     return service.core.game_of(row)
 
@@ -33,7 +34,7 @@ async def test_a_whole_game_replays_to_the_hand_worked_totals(
     assert replayed.game is not None
     assert replayed.game == await stored(service, table.game_id)
     assert [seat.card.total for seat in replayed.game.seats] == [ANN_TOTAL, BOB_TOTAL]
-    log = await service.store.moves(table.game_id)
+    log = await service.store.read(plans.moves, table.game_id)
     assert replayed.moves == sum(
         1 for *_, action, _, _ in log if action in ("roll", "hold", "score")
     )
@@ -111,7 +112,7 @@ async def test_a_computer_players_holds_are_logged_and_replay(
         steps.append(step)
         if (await stored(service, row.id)).current_player_id == "1":
             break
-    log = await service.store.moves(row.id)
+    log = await service.store.read(plans.moves, row.id)
     bot_moves = [(action, detail, shown) for _, _, action, detail, shown in log if "bot" in action]
     assert bot_moves == [
         ("add-bot", "casual", None),

@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import Category, RandomDice, Scorecard, ScriptedDice
 from bot.games import GameService, Refusal
-from bot.store import GuildSettings, Store
+from bot.store import GuildSettings, Store, plans
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import best, future
@@ -27,7 +27,7 @@ def analyst_with(table: Table, folder: Path) -> Analyst:
 async def play_optimally(service: GameService, channel: Channel, table: Table, user: int) -> None:
     """Play every turn of a solo game the way the table says is best."""
     while True:
-        row = await service.store.get_game(channel.game_id)
+        row = await service.store.read(plans.get_game, channel.game_id)
         assert row is not None
         if row.status != "active":
             return
@@ -63,7 +63,7 @@ async def test_a_game_played_optimally_loses_nothing(
     assert report.loss == pytest.approx(0.0, abs=1e-9)
     assert report.decisions >= 13 and report.optimal == report.decisions
     assert report.costliest == []
-    results = await store.results(channel.game_id)
+    results = await store.read(plans.results, channel.game_id)
     assert results[0].expected_loss == pytest.approx(0.0, abs=1e-9)
 
 
@@ -137,7 +137,7 @@ async def test_before_the_table_is_ready(store: Store, tmp_path: Path) -> None:
     while step is not None and not hasattr(step, "result"):
         step = await service.turns.bot_step(row.id)
     assert step is not None and step.result.player_id == "-11"  # type: ignore[union-attr]
-    decisions = await store.decisions(row.id, 1)
+    decisions = await store.read(plans.decisions, row.id, 1)
     assert all(loss is None for _, loss, _ in decisions)
 
 
@@ -164,13 +164,13 @@ async def test_a_scorings_cost_stays_with_its_player_when_the_next_turn_starts_r
 ) -> None:
     """The server rolls each turn's first roll: Ann's five sixes in Chance are charged to
     Ann, not to the opening roll made for Bob right after (saved under Bob's id)."""
-    await store.save_guild_settings(1, GuildSettings(auto_roll=True), 0)
+    await store.write(plans.save_guild_settings, 1, GuildSettings(auto_roll=True), 0)
     dice = ScriptedDice([6] * 5 + [1, 2, 3, 4, 6])
     service = GameService(store, dice, analyst=analyst_with(official, tmp_path))
     channel = Channel(service)
     await channel.seat((1, "Ann"), (2, "Bob"))  # Ann's first roll is made as the game starts
     await channel.score(1, Category.CHANCE)
-    row = await store.get_game(channel.game_id)
+    row = await store.read(plans.get_game, channel.game_id)
     assert row is not None and service.core.game_of(row).dice is not None  # Bob's, rolled
     report = await service.coaching.report(channel.game_id, 1)
     assert report.decisions == 1 and report.optimal == 0

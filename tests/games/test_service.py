@@ -12,7 +12,7 @@ import pytest
 from bot.engine import Category, Game, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
 from bot.games.core import SHOWN_FLUSH_AFTER, next_host
-from bot.store import MoveRecord, Store, open_store
+from bot.store import GameChange, MoveRecord, NewGame, Store, open_store, plans
 
 from ..clock import FakeClock
 from ..conftest import Database
@@ -48,7 +48,7 @@ class Table:
 
     async def state(self) -> tuple[int, int]:
         """(turn number, rolls used) of the stored game, as the live buttons carry them."""
-        row = await self.service.store.get_game(self.game_id)
+        row = await self.service.store.read(plans.get_game, self.game_id)
         assert row is not None and row.state is not None
         game = self.service.core.game_of(row)
         return game.turn_number, game.rolls_used
@@ -91,11 +91,11 @@ async def test_solo_game_to_the_end(service: GameService, dice: ScriptedDice) ->
     for box in Category:
         await table.roll(1)
         await table.score(1, box)
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.status == "finished"
-    results = await service.store.results(table.game_id)
+    results = await service.store.read(plans.results, table.game_id)
     assert [(r.user_id, r.total, r.place, r.seats) for r in results] == [(1, 62, 1, 1)]
-    actions = [m[2] for m in await service.store.moves(table.game_id)]
+    actions = [m[2] for m in await service.store.read(plans.moves, table.game_id)]
     assert actions == ["open", "start"] + ["roll", "score"] * 13
 
 
@@ -124,7 +124,7 @@ async def test_two_player_game_matches_hand_totals(
 ) -> None:
     """The engine's scripted two-seat game, through the service: Ann 614, Bob 212."""
     table = await play_scripted_game(service, dice)
-    results = await service.store.results(table.game_id)
+    results = await service.store.read(plans.results, table.game_id)
     assert [(r.user_id, r.total, r.place) for r in results] == [
         (1, ANN_TOTAL, 1),
         (2, BOB_TOTAL, 2),
@@ -176,12 +176,12 @@ async def test_a_non_player_click_is_refused_and_changes_nothing(
     """Someone not seated gets a plain refusal; the game's version is unchanged."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    before = await service.store.get_game(table.game_id)
+    before = await service.store.read(plans.get_game, table.game_id)
     with pytest.raises(Refusal, match="not playing"):
         await table.roll(3)
     with pytest.raises(Refusal, match="It's Ann's turn"):
         await table.roll(2)
-    after = await service.store.get_game(table.game_id)
+    after = await service.store.read(plans.get_game, table.game_id)
     assert before is not None and after is not None and after.version == before.version
     assert dice.remaining == 0
 
@@ -219,7 +219,7 @@ async def test_two_rolls_at_once_roll_once(service: GameService, dice: ScriptedD
     assert len(boards) == 1 and len(refusals) == 1
     assert "double click" in refusals[0].message
     assert dice.remaining == 5  # only one roll took dice
-    assert [m[2] for m in await service.store.moves(table.game_id)].count("roll") == 1
+    assert [m[2] for m in await service.store.read(plans.moves, table.game_id)].count("roll") == 1
 
 
 async def test_a_stale_menu_cannot_score_new_dice(service: GameService, dice: ScriptedDice) -> None:
@@ -290,7 +290,7 @@ async def test_last_player_leaving_abandons_the_game(service: GameService) -> No
     assert board.game.current_player_id == "2"
     board = await service.turns.leave_game(CHANNEL, 2)
     assert board.row.status == "abandoned"
-    assert await service.store.results(table.game_id) == []
+    assert await service.store.read(plans.results, table.game_id) == []
 
 
 async def test_the_host_role_passes_to_a_playing_person_when_the_host_leaves(
@@ -301,10 +301,10 @@ async def test_the_host_role_passes_to_a_playing_person_when_the_host_leaves(
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"), (3, "Cat"), (4, "Dan"))
     await service.turns.leave_game(CHANNEL, 4)  # not the host: Ann still hosts
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.host_id == 1
     await service.turns.leave_game(CHANNEL, 1)
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.host_id == 2
 
 
@@ -359,7 +359,7 @@ async def test_play_again_invites_the_same_players(
     for _ in range(13):
         for player in (1, 2):
             await table.roll(player)
-            row = await service.store.get_game(table.game_id)
+            row = await service.store.read(plans.get_game, table.game_id)
             assert row is not None
             box = service.core.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
             await table.score(player, next(iter(box)))
@@ -381,7 +381,7 @@ async def test_a_player_who_left_cannot_call_the_rematch(
     dice.extend([1, 1, 1, 1, 1] * 13)
     for _ in range(13):
         await table.roll(2)
-        row = await service.store.get_game(table.game_id)
+        row = await service.store.read(plans.get_game, table.game_id)
         assert row is not None
         box = service.core.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
         await table.score(2, next(iter(box)))
@@ -414,13 +414,17 @@ async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
 ) -> None:
     """A finished game whose channel is gone keeps its results, and the repair stops
     trying to post its final message."""
-    row = await store.create_game(guild_id=1, channel_id=5, host_id=1, preset="official",
-                                  players=[(1, "Ann")])  # fmt: skip
-    await store.update_game(row.id, row.version, MoveRecord(1, "end"), status="finished")
-    assert [g.id for g in await store.games_missing_final_message()] == [row.id]
+    row = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=5, host_id=1, preset="official", players=[(1, "Ann")]),
+    )
+    await store.write(
+        plans.update_game, row.id, row.version, MoveRecord(1, "end"), GameChange(status="finished")
+    )
+    assert [g.id for g in await store.read(plans.games_missing_final_message)] == [row.id]
     assert await service.servers.unreachable(row.id, "channel deleted") is None
-    assert await store.games_missing_final_message() == []
-    kept = await store.get_game(row.id)
+    assert await store.read(plans.games_missing_final_message) == []
+    kept = await store.read(plans.get_game, row.id)
     assert kept is not None and kept.status == "finished"
 
 
@@ -461,7 +465,7 @@ async def test_the_limit_holds_when_everything_arrives_at_once(service: GameServ
     )
     assert sum(1 for j in joined if not isinstance(j, BaseException)) == MAX_LIVE_GAMES
     assert all(isinstance(j, Refusal) for j in joined if isinstance(j, BaseException))
-    assert await service.store.live_games_of(bob) == MAX_LIVE_GAMES
+    assert await service.store.read(plans.live_games_of, bob) == MAX_LIVE_GAMES
 
 
 async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
@@ -481,7 +485,7 @@ async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
     assert rolled.row.version == board.row.version + 3
     assert await service.tracking.turn_began(rolled.row) == first
     await table.score(1, Category.CHANCE)
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None
     assert await service.tracking.turn_began(row) == row.version != first
 
@@ -495,13 +499,13 @@ async def test_retention_prunes_old_move_logs_and_keeps_results(
     old = await play_scripted_game(service, dice)
     live = Table(service)
     await live.seat((3, "Cy"))
-    live_log = await service.store.moves(live.game_id)
+    live_log = await service.store.read(plans.moves, live.game_id)
     now = datetime.now(UTC)
     assert await service.tracking.prune_moves(30, now=now + timedelta(days=29)) == 0  # not yet
     assert await service.tracking.prune_moves(30, now=now + timedelta(days=31), batch=1) == 1
-    assert await service.store.moves(old.game_id) == []
-    assert await service.store.moves(live.game_id) == live_log
-    results = await service.store.results(old.game_id)
+    assert await service.store.read(plans.moves, old.game_id) == []
+    assert await service.store.read(plans.moves, live.game_id) == live_log
+    results = await service.store.read(plans.results, old.game_id)
     assert [(r.user_id, r.total) for r in results] == [(1, ANN_TOTAL), (2, BOB_TOTAL)]
     for asked in (service.tracking.story(old.game_id), service.coaching.report(old.game_id, 1)):
         with pytest.raises(Refusal, match="too old"):
@@ -523,12 +527,12 @@ async def test_click_answers_go_on_record_together_and_before_a_repair_looks(
     dice.extend([1, 2, 3, 4, 5] * 3)
     await ann.roll(1)
     await bob.roll(2)
-    stored = await service.store.get_game(ann.game_id)
+    stored = await service.store.read(plans.get_game, ann.game_id)
     assert stored is not None and stored.board_version == stored.version - 1  # not yet
     units_before = service.store.group_commit
     await asyncio.sleep(SHOWN_FLUSH_AFTER * 4)
     for table in (ann, bob):
-        stored = await service.store.get_game(table.game_id)
+        stored = await service.store.read(plans.get_game, table.game_id)
         assert stored is not None and stored.board_version == stored.version
     if units_before is not None:  # SQLite counts its units of work
         after = service.store.group_commit
@@ -536,5 +540,5 @@ async def test_click_answers_go_on_record_together_and_before_a_repair_looks(
     board = await ann.roll(1)
     clock.advance(3600)  # long past the repair's wait
     assert [v.id for v in await service.timers.boards_behind()] == []
-    stored = await service.store.get_game(ann.game_id)
+    stored = await service.store.read(plans.get_game, ann.game_id)
     assert stored is not None and stored.board_version == board.row.version

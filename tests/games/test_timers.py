@@ -16,7 +16,7 @@ from bot.engine import Category, Preset, RandomDice, ScriptedDice
 from bot.games import Expired, GameService, GameStatus, GameView, Pinged, Refusal, TimedOut
 from bot.games.tracking import SWEEP_PAGE
 from bot.settings import Settings
-from bot.store import Store, open_store
+from bot.store import Store, open_store, plans
 from bot.strategy import Table as StrategyTable
 from bot.strategy.analyst import Analyst
 
@@ -70,7 +70,7 @@ async def test_scratch_policy_plays_the_turn(
     timed_out = outcomes[0]
     assert (timed_out.scored.result.category, timed_out.scored.result.points) == (Category.ONES, 0)
     assert not timed_out.away
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.deadline_at == "2026-11-22T12:10:00+00:00"  # Bob's 5 minutes
     assert service.core.game_of(row).current_player_id == "2"
 
@@ -95,12 +95,12 @@ async def test_skip_seat_after_two_timeouts_then_rejoin(
     assert second[0].scored.board.game.current_player_id == "2"
     await table.roll(2)
     await table.score(2, Category.SIXES)
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and service.core.game_of(row).current_player_id == "2"  # Ann skipped
     await service.turns.rejoin(CHANNEL, 1)
     await table.roll(2)
     await table.score(2, Category.FIVES)
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and service.core.game_of(row).current_player_id == "1"
     with pytest.raises(Refusal, match="not away"):
         await service.turns.rejoin(CHANNEL, 1)
@@ -184,7 +184,7 @@ async def test_a_day_without_a_move_abandons_the_game(
     clock.advance(1)
     outcomes = await tick(service)
     assert isinstance(outcomes[0], Expired) and outcomes[0].row.status == "abandoned"
-    assert await service.store.results(table.game_id) == []
+    assert await service.store.read(plans.results, table.game_id) == []
 
 
 async def test_holds_do_not_count_as_moves(
@@ -227,7 +227,7 @@ async def test_timeouts_do_not_count_as_moves(
         outcomes = await tick(service)
         if any(isinstance(o, Expired) for o in outcomes):
             break
-    row = await service.store.get_game(table.game_id)
+    row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.status == "abandoned"
 
 
@@ -249,7 +249,7 @@ async def test_overdue_game_acted_on_once_by_two_processes(
         outcomes = await asyncio.gather(*(s.timers.act(table.game_id) for s in services))
         assert sum(isinstance(o, TimedOut) for o in outcomes) == 1
         assert outcomes.count(None) == 1
-        actions = [m[2] for m in await stores[0].moves(table.game_id)]
+        actions = [m[2] for m in await stores[0].read(plans.moves, table.game_id)]
         assert actions.count("timeout") == 1
     finally:
         for s in stores:
@@ -337,9 +337,9 @@ async def test_a_repair_of_every_board_reads_the_live_games_a_page_at_a_time(
     largest = 0
     read = store.read
 
-    async def counted(plan: Any) -> Any:
+    async def counted(plan: Any, /, *args: Any, **kwargs: Any) -> Any:
         nonlocal largest
-        result = await read(plan)
+        result = await read(plan, *args, **kwargs)
         if isinstance(result, list):
             largest = max(largest, len(result))
         return result
@@ -391,14 +391,15 @@ async def test_a_server_that_never_chose_has_its_turns_played_for_them(
     assert (result.category, result.points, str(result.dice)) == (Category.YAHTZEE, 50, "5-5-5-5-5")
     assert not timed_out.away and dice.remaining == 0
     moves = [
-        (action, detail, shown) for _, _, action, detail, shown in await store.moves(table.game_id)
+        (action, detail, shown)
+        for _, _, action, detail, shown in await store.read(plans.moves, table.game_id)
     ]
     assert moves[-3:] == [
         ("timeout-roll", "00000", "6-5-1-5-5"),
         ("timeout-roll", "01011", "5-5-5-5-5"),  # the three 5s held
         ("timeout", "yahtzee 50", "5-5-5-5-5"),
     ]
-    row = await store.get_game(table.game_id)
+    row = await store.read(plans.get_game, table.game_id)
     assert row is not None and row.timeout_policy == "play"
     replayed = (await service.tracking.replayed(table.game_id)).game
     assert replayed is not None and replayed.to_dict() == service.core.game_of(row).to_dict()

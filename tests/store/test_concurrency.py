@@ -10,7 +10,17 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.store import ChannelBusy, GameRow, MoveRecord, ResultRow, StaleVersion, Store
+from bot.store import (
+    ChannelBusy,
+    GameChange,
+    GameRow,
+    MoveRecord,
+    NewGame,
+    ResultRow,
+    StaleVersion,
+    Store,
+    plans,
+)
 
 from ..conftest import Database, fetch, integrity
 
@@ -23,12 +33,15 @@ async def solo_lobbies(
 ) -> list[GameRow]:
     """``count`` lobbies in consecutive channels, host ids 1, 2, 3 ..., one after another."""
     return [
-        await store.create_game(
-            guild_id=guild_id,
-            channel_id=first_channel + i,
-            host_id=i + 1,
-            preset="official",
-            players=[(i + 1, f"P{i}")],
+        await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=guild_id,
+                channel_id=first_channel + i,
+                host_id=i + 1,
+                preset="official",
+                players=[(i + 1, f"P{i}")],
+            ),
         )
         for i in range(count)
     ]
@@ -49,10 +62,16 @@ async def test_creates_and_updates_of_many_games_at_once(store: Store, database:
     rng = random.Random(12)
 
     async def create(channel: int) -> GameRow:
-        return await store.create_game(
-            guild_id=1, channel_id=channel, host_id=channel, preset="official",
-            players=[(channel, f"P{channel}")],
-        )  # fmt: skip
+        return await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=1,
+                channel_id=channel,
+                host_id=channel,
+                preset="official",
+                players=[(channel, f"P{channel}")],
+            ),
+        )
 
     games = await asyncio.gather(*(create(1000 + i) for i in range(GAMES)))
     assert len({g.id for g in games}) == GAMES
@@ -64,12 +83,16 @@ async def test_creates_and_updates_of_many_games_at_once(store: Store, database:
         nonlocal stale
         game = games[rng.randrange(GAMES)]
         await asyncio.sleep(rng.random() * 0.01)
-        current = await store.get_game(game.id)
+        current = await store.read(plans.get_game, game.id)
         assert current is not None
         marker = f"update {n}"
         try:
-            saved = await store.update_game(
-                game.id, current.version, MoveRecord(n, "test", marker), state={"n": n}
+            saved = await store.write(
+                plans.update_game,
+                game.id,
+                current.version,
+                MoveRecord(n, "test", marker),
+                GameChange(state={"n": n}),
             )
         except StaleVersion:
             stale += 1  # another update of the same game went first: the documented refusal
@@ -87,7 +110,7 @@ async def test_creates_and_updates_of_many_games_at_once(store: Store, database:
     for game in games:
         entries = log[game.id]
         versions = [v for v, _ in entries]
-        final = await store.get_game(game.id)
+        final = await store.read(plans.get_game, game.id)
         assert final is not None
         assert versions == list(range(final.version + 1)), f"gap in game {game.id}: {versions}"
     for game_id, version, marker in applied:
@@ -99,18 +122,23 @@ async def test_a_busy_channel_refusal_does_not_undo_another_game(
     store: Store, database: Database
 ) -> None:
     """A second lobby in a busy channel is refused while other games commit around it."""
-    first = await store.create_game(
-        guild_id=1, channel_id=77, host_id=1, preset="official", players=[(1, "Ann")]
+    first = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=77, host_id=1, preset="official", players=[(1, "Ann")]),
     )
 
     async def second_lobby() -> None:
-        await store.create_game(
-            guild_id=1, channel_id=77, host_id=2, preset="official", players=[(2, "Bob")]
+        await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=77, host_id=2, preset="official", players=[(2, "Bob")]),
         )
 
     async def other(channel: int) -> GameRow:
-        return await store.create_game(
-            guild_id=1, channel_id=channel, host_id=3, preset="official", players=[(3, "Cy")]
+        return await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=1, channel_id=channel, host_id=3, preset="official", players=[(3, "Cy")]
+            ),
         )
 
     results = await asyncio.gather(
@@ -122,7 +150,9 @@ async def test_a_busy_channel_refusal_does_not_undo_another_game(
     created = [r for r in results[10:] if isinstance(r, GameRow)]
     assert len(created) == 20
     for game in created:
-        assert await store.live_game_in(game.channel_id) == await store.get_game(game.id)
+        assert await store.read(plans.live_game_in, game.channel_id) == await store.read(
+            plans.get_game, game.id
+        )
     assert await integrity(database) == "ok"
 
 
@@ -134,22 +164,27 @@ async def test_results_are_kept_with_the_finishing_move_under_load(
 
     async def finish(game: GameRow) -> None:
         result = ResultRow(game.host_id, 100 + game.host_id, 50, 0, 0, 0, 1, 1, name="x")
-        await store.update_game(
-            game.id, game.version, MoveRecord(game.host_id, "score"),
-            status="finished", results=[result],
-        )  # fmt: skip
+        await store.write(
+            plans.update_game,
+            game.id,
+            game.version,
+            MoveRecord(game.host_id, "score"),
+            GameChange(status="finished", results=[result]),
+        )
 
     async def noise(game: GameRow) -> None:
-        await store.show_board(game.id, game.id * 10, 1, 1)
-        await store.save_guild_settings(9, (await store.guild_settings(9)), game.host_id)
+        await store.write(plans.show_board, game.id, game.id * 10, 1, 1)
+        await store.write(
+            plans.save_guild_settings, 9, await store.read(plans.guild_settings, 9), game.host_id
+        )
 
     await asyncio.gather(*(finish(g) for g in games[:15]), *(noise(g) for g in games[15:]))
     for game in games[:15]:
-        rows = await store.results(game.id)
+        rows = await store.read(plans.results, game.id)
         assert [(r.user_id, r.total) for r in rows] == [(game.host_id, 100 + game.host_id)]
     for game in games[15:]:
-        assert await store.results(game.id) == []
-        row = await store.get_game(game.id)
+        assert await store.read(plans.results, game.id) == []
+        row = await store.read(plans.get_game, game.id)
         assert row is not None and row.board_message_id == game.id * 10
     assert await integrity(database) == "ok"
 
@@ -162,18 +197,21 @@ async def test_archive_and_moves_at_once(store: Store, database: Database) -> No
     async def finish(game: GameRow) -> None:
         await asyncio.sleep(random.random() * 0.005)
         result = ResultRow(game.host_id, 150, 50, 0, 0, 0, 1, 1, name="x")
-        await store.update_game(
-            game.id, game.version, MoveRecord(game.host_id, "score"),
-            status="finished", results=[result],
-        )  # fmt: skip
+        await store.write(
+            plans.update_game,
+            game.id,
+            game.version,
+            MoveRecord(game.host_id, "score"),
+            GameChange(status="finished", results=[result]),
+        )
 
     async def reset() -> int:
         await asyncio.sleep(0.002)
-        return await store.archive_results(5, 1)
+        return await store.write(plans.archive_results, 5, 1)
 
     *_, archived = await asyncio.gather(*(finish(g) for g in games), reset())
-    on_board = await store.leaderboard(5, "high")
+    on_board = await store.read(plans.leaderboard, 5, "high")
     assert archived + len(on_board) == 20
-    assert await store.restore_results(5) == archived
-    assert len(await store.leaderboard(5, "high")) == 20
+    assert await store.write(plans.restore_results, 5) == archived
+    assert len(await store.read(plans.leaderboard, 5, "high")) == 20
     assert await integrity(database) == "ok"

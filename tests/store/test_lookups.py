@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.store import GameRow, MoveRecord, Store, open_store
+from bot.store import GameChange, GameRow, MoveRecord, NewGame, Store, open_store, plans
 from bot.store.base import latest_schema_version
-from bot.store.queries import Query, Reads, Transaction
+from bot.store.sql import Query
 
 from ..conftest import Database, fetch
 
@@ -27,15 +27,24 @@ async def _game(
 ) -> GameRow:
     """A lobby in ``channel`` (of server ``guild``), played in ``thread`` if given, taken to
     ``status`` if given."""
-    row = await store.create_game(
-        guild_id=guild, channel_id=channel, host_id=5, preset="official", players=[(5, "Ann")]
+    row = await store.write(
+        plans.create_game,
+        NewGame(
+            guild_id=guild, channel_id=channel, host_id=5, preset="official", players=[(5, "Ann")]
+        ),
     )
     if thread is not None:
-        row = await store.update_game(
-            row.id, row.version, MoveRecord(5, "thread"), thread_id=thread
+        row = await store.write(
+            plans.update_game,
+            row.id,
+            row.version,
+            MoveRecord(5, "thread"),
+            GameChange(thread_id=thread),
         )
     if status is not None:
-        row = await store.update_game(row.id, row.version, MoveRecord(5, status), status=status)
+        row = await store.write(
+            plans.update_game, row.id, row.version, MoveRecord(5, status), GameChange(status=status)
+        )
     return row
 
 
@@ -60,18 +69,20 @@ async def test_the_last_finished_game_of_a_channel_counts_its_threads(
     await _finished_at(database, newest_elsewhere.id, "2026-11-09T10:00:00+00:00")
     await _finished_at(database, abandoned.id, "2026-11-08T10:00:00+00:00")
 
-    found = await store.last_finished_game_in(10)
+    found = await store.read(plans.last_finished_game_in, 10)
     assert found is not None and found.id == in_thread.id  # the thread's game, a day later
     await _finished_at(database, older.id, "2026-11-03T10:00:00+00:00")
-    found = await store.last_finished_game_in(10)
+    found = await store.read(plans.last_finished_game_in, 10)
     assert found is not None and found.id == older.id
-    found = await store.last_finished_game_in(900)  # asked inside the thread itself
+    found = await store.read(plans.last_finished_game_in, 900)  # asked inside the thread itself
     assert found is not None and found.id == in_thread.id
-    assert await store.last_finished_game_in(12) is None
+    assert await store.read(plans.last_finished_game_in, 12) is None
 
 
 async def _game_to(store: Store, row: GameRow, status: str) -> GameRow:
-    return await store.update_game(row.id, row.version, MoveRecord(5, status), status=status)
+    return await store.write(
+        plans.update_game, row.id, row.version, MoveRecord(5, status), GameChange(status=status)
+    )
 
 
 async def test_the_live_games_of_a_server_a_channel_or_a_thread(store: Store) -> None:
@@ -86,14 +97,18 @@ async def test_the_live_games_of_a_server_a_channel_or_a_thread(store: Store) ->
     def ids(rows: list[GameRow]) -> list[int]:
         return [r.id for r in rows]
 
-    assert ids(await store.live_games_at(1)) == [lobby.id, threaded.id, other_channel.id]
-    assert ids(await store.live_games_at(2)) == [elsewhere.id]
-    assert ids(await store.live_games_at(1, channel_id=11)) == [threaded.id]
-    assert ids(await store.live_games_at(1, channel_id=10)) == [lobby.id]
-    assert ids(await store.live_games_at(1, thread_id=901)) == [threaded.id]
-    assert await store.live_games_at(1, thread_id=902) == []  # that game is over
-    assert await store.live_games_at(1, channel_id=14) == []
-    assert await store.live_games_at(3) == []
+    assert ids(await store.read(plans.live_games_at, 1)) == [
+        lobby.id,
+        threaded.id,
+        other_channel.id,
+    ]
+    assert ids(await store.read(plans.live_games_at, 2)) == [elsewhere.id]
+    assert ids(await store.read(plans.live_games_at, 1, channel_id=11)) == [threaded.id]
+    assert ids(await store.read(plans.live_games_at, 1, channel_id=10)) == [lobby.id]
+    assert ids(await store.read(plans.live_games_at, 1, thread_id=901)) == [threaded.id]
+    assert await store.read(plans.live_games_at, 1, thread_id=902) == []  # that game is over
+    assert await store.read(plans.live_games_at, 1, channel_id=14) == []
+    assert await store.read(plans.live_games_at, 3) == []
 
 
 async def test_the_live_games_are_read_a_page_at_a_time(store: Store) -> None:
@@ -107,31 +122,39 @@ async def test_the_live_games_are_read_a_page_at_a_time(store: Store) -> None:
     def ids(rows: list[GameRow]) -> list[int]:
         return [r.id for r in rows]
 
-    assert ids(await store.live_games_after(0, 2)) == live[:2]
-    assert ids(await store.live_games_after(live[1], 2)) == live[2:4]
-    assert ids(await store.live_games_after(live[3], 2)) == live[4:]
-    assert await store.live_games_after(live[4], 2) == []
-    assert ids(await store.live_games_after(0, 50)) == live
-    (page,) = await store.live_games_after(live[0], 1)
+    assert ids(await store.read(plans.live_games_after, 0, 2)) == live[:2]
+    assert ids(await store.read(plans.live_games_after, live[1], 2)) == live[2:4]
+    assert ids(await store.read(plans.live_games_after, live[3], 2)) == live[4:]
+    assert await store.read(plans.live_games_after, live[4], 2) == []
+    assert ids(await store.read(plans.live_games_after, 0, 50)) == live
+    (page,) = await store.read(plans.live_games_after, live[0], 1)
     assert page.players == [(5, "Ann")] and page.preset == "official"  # a whole row
 
 
 async def test_the_games_are_counted_as_they_change(store: Store) -> None:
     """The figures /metrics shows follow a lobby, its start, its end, a cancelled lobby
     and an abandoned game (counted by hand at each step)."""
-    assert await store.games_by_status() == {"finished": 0, "abandoned": 0, "cancelled": 0}
+    assert await store.read(plans.games_by_status) == {
+        "finished": 0,
+        "abandoned": 0,
+        "cancelled": 0,
+    }
     first = await _game(store, 10)
     second = await _game(store, 11)
-    counts = await store.games_by_status()
+    counts = await store.read(plans.games_by_status)
     assert counts == {"lobby": 2, "finished": 0, "abandoned": 0, "cancelled": 0}
     first = await _game_to(store, first, "active")
-    assert (await store.games_by_status())["lobby"] == 1
-    assert (await store.games_by_status())["active"] == 1
+    assert (await store.read(plans.games_by_status))["lobby"] == 1
+    assert (await store.read(plans.games_by_status))["active"] == 1
     second = await _game_to(store, second, "cancelled")
     first = await _game_to(store, first, "finished")
     third = await _game_to(store, await _game(store, 10, status="active"), "abandoned")
     assert third.status == "abandoned"
-    assert await store.games_by_status() == {"finished": 1, "abandoned": 1, "cancelled": 1}
+    assert await store.read(plans.games_by_status) == {
+        "finished": 1,
+        "abandoned": 1,
+        "cancelled": 1,
+    }
 
 
 async def test_migrating_counts_the_games_already_there(database: Database) -> None:
@@ -147,12 +170,14 @@ async def test_migrating_counts_the_games_already_there(database: Database) -> N
     await old.close()
     new = await open_store(database)
     try:
-        counts = await new.games_by_status()
+        counts = await new.read(plans.games_by_status)
         assert counts == {"finished": 2, "abandoned": 1, "cancelled": 0, "active": 1}
         rows = await fetch(database, "SELECT id FROM games WHERE moves_pruned_at IS NOT NULL")
         assert rows == [(pruned.id,)]
-        assert await new.prune_moves("2999-01-01T00:00:00+00:00", 10) == 2
-        assert not await new.has_moves(finished.id) and not await new.has_moves(abandoned.id)
+        assert await new.write(plans.prune_moves, "2999-01-01T00:00:00+00:00", 10) == 2
+        assert not await new.read(plans.has_moves, finished.id) and not await new.read(
+            plans.has_moves, abandoned.id
+        )
     finally:
         await new.close()
 
@@ -173,16 +198,20 @@ async def test_retention_batches_take_the_oldest_and_never_come_back(
     before = "2026-11-06T00:00:00+00:00"
 
     oldest_first = [game_id for _, game_id in sorted(ended)]
-    assert await store.prune_moves(before, 2) == 2
-    kept = {game_id for game_id in oldest_first if await store.has_moves(game_id)}
+    assert await store.write(plans.prune_moves, before, 2) == 2
+    kept = {game_id for game_id in oldest_first if await store.read(plans.has_moves, game_id)}
     assert kept == set(oldest_first[2:])
-    assert await store.prune_moves(before, 2) == 2
-    assert await store.prune_moves(before, 2) == 1
-    assert await store.prune_moves(before, 2) == 0
-    assert not any([await store.has_moves(game_id) for game_id in oldest_first])
-    assert await store.has_moves(recent.id) and await store.has_moves(live.id)
-    assert await store.results(oldest_first[0]) == []  # the rows stay: nothing else touched
-    assert await store.get_game(oldest_first[0]) is not None
+    assert await store.write(plans.prune_moves, before, 2) == 2
+    assert await store.write(plans.prune_moves, before, 2) == 1
+    assert await store.write(plans.prune_moves, before, 2) == 0
+    assert not any([await store.read(plans.has_moves, game_id) for game_id in oldest_first])
+    assert await store.read(plans.has_moves, recent.id) and await store.read(
+        plans.has_moves, live.id
+    )
+    assert (
+        await store.read(plans.results, oldest_first[0]) == []
+    )  # the rows stay: nothing else touched
+    assert await store.read(plans.get_game, oldest_first[0]) is not None
 
 
 # -- no lookup reads every game (SQLite's query plans) -----------------------------------------
@@ -202,15 +231,15 @@ def _queries(plan: Generator[Query, Any, Any]) -> list[Query]:
 @pytest.mark.parametrize(
     "plan",
     [
-        pytest.param(lambda: Reads().games_by_status(), id="counts"),
-        pytest.param(lambda: Reads().last_finished_game_in(10), id="last-finished"),
-        pytest.param(lambda: Reads().live_game_in(10), id="live-in-channel"),
-        pytest.param(lambda: Reads().live_games_at(1), id="live-in-server"),
-        pytest.param(lambda: Reads().live_games_at(1, channel_id=10), id="live-in-channel-of"),
-        pytest.param(lambda: Reads().live_games_at(1, thread_id=900), id="live-in-thread"),
-        pytest.param(lambda: Reads().games_missing_final_message(), id="final-missing"),
-        pytest.param(lambda: Reads().live_games_after(0, 50), id="live-page"),
-        pytest.param(lambda: Transaction().prune_moves("2026-11-01", 50), id="retention"),
+        pytest.param(lambda: plans.games_by_status(), id="counts"),
+        pytest.param(lambda: plans.last_finished_game_in(10), id="last-finished"),
+        pytest.param(lambda: plans.live_game_in(10), id="live-in-channel"),
+        pytest.param(lambda: plans.live_games_at(1), id="live-in-server"),
+        pytest.param(lambda: plans.live_games_at(1, channel_id=10), id="live-in-channel-of"),
+        pytest.param(lambda: plans.live_games_at(1, thread_id=900), id="live-in-thread"),
+        pytest.param(lambda: plans.games_missing_final_message(), id="final-missing"),
+        pytest.param(lambda: plans.live_games_after(0, 50), id="live-page"),
+        pytest.param(lambda: plans.prune_moves("2026-11-01", 50), id="retention"),
     ],
 )
 async def test_no_lookup_scans_the_games(db_path: Path, plan: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import sqlite3
 from pathlib import Path
@@ -12,17 +13,24 @@ import pytest
 
 from bot.engine import Category, Game, ScriptedDice
 from bot.store import (
+    UNSET,
     AlreadyApplied,
     ChannelBusy,
+    GameChange,
+    GameRow,
+    GameStatus,
     MoveRecord,
+    NewGame,
     ResultRow,
     SchemaTooNew,
     StaleVersion,
     Store,
     latest_schema_version,
     open_store,
+    plans,
 )
 from bot.store.base import migration_files
+from bot.store.records import CHANGE_COLUMNS
 
 from ..conftest import Database, fetch
 
@@ -86,13 +94,13 @@ async def test_migrations_from_the_previous_schema_version(database: Database) -
     new = await open_store(database)
     try:
         assert await new.schema_version() == latest_schema_version()
-        kept = await new.get_game(7)
+        kept = await new.read(plans.get_game, 7)
         assert kept is not None and kept.players == [(5, "Ann")] and kept.status == "lobby"
         assert kept.turn_seconds == 0 and kept.deadline_at is None  # the new columns' defaults
         assert kept.pictures  # games from before migration 008 keep their pictures
-        assert await new.results(7) == [ResultRow(5, 200, 60, 0, 0, 0, 1, 1)]
-        assert [r.figure for r in await new.leaderboard(1, "high")] == [200]
-        assert (await new.guild_settings(1)).turn_seconds == 300
+        assert await new.read(plans.results, 7) == [ResultRow(5, 200, 60, 0, 0, 0, 1, 1)]
+        assert [r.figure for r in await new.read(plans.leaderboard, 1, "high")] == [200]
+        assert (await new.read(plans.guild_settings, 1)).turn_seconds == 300
     finally:
         await new.close()
 
@@ -138,20 +146,30 @@ async def test_migrating_twice_changes_nothing(store: Store) -> None:
 
 async def test_one_live_game_per_channel(store: Store) -> None:
     """A second lobby in the same channel is refused; another channel is fine."""
-    first = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    first = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
     )
     with pytest.raises(ChannelBusy) as busy:
-        await store.create_game(guild_id=1, channel_id=10, host_id=6, preset="official", players=[])
+        await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=10, host_id=6, preset="official", players=[]),
+        )
     assert busy.value.existing.id == first.id
-    await store.create_game(guild_id=1, channel_id=11, host_id=6, preset="official", players=[])
+    await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=11, host_id=6, preset="official", players=[]),
+    )
 
 
 async def test_one_live_game_per_channel_is_enforced_by_the_schema(
     database: Database, store: Store
 ) -> None:
     """Even SQL that bypasses the store cannot put two live games in one channel."""
-    await store.create_game(guild_id=1, channel_id=10, host_id=5, preset="official", players=[])
+    await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+    )
     with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
         await fetch(
             database,
@@ -162,91 +180,128 @@ async def test_one_live_game_per_channel_is_enforced_by_the_schema(
 
 async def test_a_finished_game_frees_the_channel(store: Store) -> None:
     """Once a game ends, a new lobby may open in its channel."""
-    row = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    row = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
     )
-    await store.update_game(row.id, row.version, MoveRecord(5, "cancel"), status="cancelled")
-    again = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    await store.write(
+        plans.update_game,
+        row.id,
+        row.version,
+        MoveRecord(5, "cancel"),
+        GameChange(status="cancelled"),
+    )
+    again = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
     )
     assert again.id > row.id and again.channel_id == 10 and again.status == "lobby"
-    live = await store.live_game_in(10)
+    live = await store.read(plans.live_game_in, 10)
     assert live is not None and live.id == again.id
 
 
 async def test_game_state_round_trips(store: Store) -> None:
     """The engine's JSON comes back equal, with the version and the move log."""
-    row = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="bonus-turn", players=[(5, "Ann")]
+    row = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="bonus-turn", players=[(5, "Ann")]),
     )
     game = Game([("5", "Ann")], "bonus-turn", ScriptedDice([6, 6, 6, 6, 6]))
     game.roll("5")
     game.score("5", Category.YAHTZEE)
-    saved = await store.update_game(
+    saved = await store.write(
+        plans.update_game,
         row.id,
         row.version,
         MoveRecord(5, "score", "yahtzee 50", "6-6-6-6-6"),
-        state=game.to_dict(),
-        status="active",
+        GameChange(state=game.to_dict(), status="active"),
     )
-    loaded = await store.get_game(row.id)
+    loaded = await store.read(plans.get_game, row.id)
     assert loaded == saved
     assert loaded is not None and loaded.version == row.version + 1
     assert Game.from_dict(loaded.state or {}) == game
-    assert (await store.moves(row.id))[-1] == (1, 5, "score", "yahtzee 50", "6-6-6-6-6")
+    assert (await store.read(plans.moves, row.id))[-1] == (1, 5, "score", "yahtzee 50", "6-6-6-6-6")
 
 
 async def test_a_stale_version_is_rejected(store: Store) -> None:
     """A change computed from an old version is refused and writes nothing."""
-    row = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    row = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
     )
-    await store.update_game(row.id, row.version, MoveRecord(6, "join"), players=[(6, "Bob")])
+    await store.write(
+        plans.update_game,
+        row.id,
+        row.version,
+        MoveRecord(6, "join"),
+        GameChange(players=[(6, "Bob")]),
+    )
     with pytest.raises(StaleVersion):
-        await store.update_game(row.id, row.version, MoveRecord(7, "join"), players=[(7, "Cat")])
-    current = await store.get_game(row.id)
+        await store.write(
+            plans.update_game,
+            row.id,
+            row.version,
+            MoveRecord(7, "join"),
+            GameChange(players=[(7, "Cat")]),
+        )
+    current = await store.read(plans.get_game, row.id)
     assert current is not None and current.players == [(6, "Bob")]
-    assert [m[2] for m in await store.moves(row.id)] == ["open", "join"]
+    assert [m[2] for m in await store.read(plans.moves, row.id)] == ["open", "join"]
 
 
 async def test_results_are_written_with_the_finishing_change(store: Store) -> None:
     """Result rows land in the same transaction as the status change, once."""
-    row = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    row = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
     )
     result = ResultRow(5, 250, 70, 35, 1, 0, 1, 1)
-    await store.update_game(
-        row.id, row.version, MoveRecord(5, "score"), status="finished", results=[result]
+    await store.write(
+        plans.update_game,
+        row.id,
+        row.version,
+        MoveRecord(5, "score"),
+        GameChange(status="finished", results=[result]),
     )
-    assert await store.results(row.id) == [result]
+    assert await store.read(plans.results, row.id) == [result]
     with pytest.raises(StaleVersion):  # a retried last move cannot record twice
-        await store.update_game(
-            row.id, row.version, MoveRecord(5, "score"), status="finished", results=[result]
+        await store.write(
+            plans.update_game,
+            row.id,
+            row.version,
+            MoveRecord(5, "score"),
+            GameChange(status="finished", results=[result]),
         )
-    assert await store.results(row.id) == [result]
+    assert await store.read(plans.results, row.id) == [result]
 
 
 async def test_the_board_record_keeps_the_newest_board(store: Store) -> None:
     """A board is recorded unless a newer one is, or the same version's board at another
     turn (an Undo went back while the next turn's board was being posted)."""
-    game = await store.create_game(guild_id=1, channel_id=9, host_id=5, preset="official",
-                                   players=[(5, "Ann")])  # fmt: skip
+    game = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=9, host_id=5, preset="official", players=[(5, "Ann")]),
+    )
 
     async def record() -> tuple[int | None, int | None, int | None]:
-        row = await store.get_game(game.id)
+        row = await store.read(plans.get_game, game.id)
         assert row is not None
         return row.board_message_id, row.board_turn, row.board_version
 
-    assert await store.show_board(game.id, 100, 1, 3)
-    assert not await store.show_board(game.id, 101, 1, 2)  # an older board comes late
+    assert await store.write(plans.show_board, game.id, 100, 1, 3)
+    assert not await store.write(plans.show_board, game.id, 101, 1, 2)  # an older board comes late
     assert await record() == (100, 1, 3)
-    assert await store.show_board(game.id, 100, 1, 2)  # it is this message: still live
+    assert await store.write(plans.show_board, game.id, 100, 1, 2)  # it is this message: still live
     assert await record() == (100, 1, 3)
-    assert await store.show_board(game.id, 102, 1, 3)  # the same turn posted again
+    assert await store.write(plans.show_board, game.id, 102, 1, 3)  # the same turn posted again
     assert await record() == (102, 1, 3)
-    assert not await store.show_board(game.id, 103, 2, 3)  # a turn that an Undo took back
+    assert not await store.write(
+        plans.show_board, game.id, 103, 2, 3
+    )  # a turn that an Undo took back
     assert await record() == (102, 1, 3)
-    assert await store.show_board(game.id, 103, 2, 4)  # the next version: the next turn
+    assert await store.write(
+        plans.show_board, game.id, 103, 2, 4
+    )  # the next version: the next turn
     assert await record() == (103, 2, 4)
 
 
@@ -256,7 +311,7 @@ async def test_each_database_has_its_own_install_id(tmp_path: Path) -> None:
     for name in ("a.sqlite3", "b.sqlite3", "a.sqlite3"):
         store = await open_store(tmp_path / name)
         try:
-            ids.append(await store.install_id())
+            ids.append(await store.read(plans.install_id))
         finally:
             await store.close()
     assert ids[0] == ids[2] != ids[1]
@@ -290,11 +345,14 @@ async def test_processes_starting_at_once_agree_on_the_daily_key(database: Datab
         await stores[0].migrate()
         candidates = [secrets.token_hex(32) for _ in stores]
         keys = await asyncio.gather(
-            *(s.keep_secret("daily", c) for s, c in zip(stores, candidates, strict=True))
+            *(
+                s.write(plans.keep_secret, "daily", c)
+                for s, c in zip(stores, candidates, strict=True)
+            )
         )
         assert len(set(keys)) == 1 and keys[0] in candidates
         assert await fetch(database, "SELECT COUNT(*) FROM secrets") == [(1,)]
-        assert await stores[0].keep_secret("daily", "00" * 32) == keys[0]  # a late one
+        assert await stores[0].write(plans.keep_secret, "daily", "00" * 32) == keys[0]  # a late one
     finally:
         for s in stores:
             await s.close()
@@ -309,81 +367,175 @@ async def test_processes_starting_at_once_agree_on_the_daily_key(database: Datab
 async def test_a_request_makes_one_change(store: Store) -> None:
     """The move log takes one change per request id: a second change answering the same
     click (from a second process) is refused whole, whatever game or channel it names."""
-    first = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[], request_id=111
+    first = await store.write(
+        plans.create_game,
+        NewGame(
+            guild_id=1, channel_id=10, host_id=5, preset="official", players=[], request_id=111
+        ),
     )
     with pytest.raises(AlreadyApplied):
-        await store.create_game(
-            guild_id=1, channel_id=11, host_id=5, preset="official", players=[], request_id=111
+        await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=1, channel_id=11, host_id=5, preset="official", players=[], request_id=111
+            ),
         )
-    assert await store.live_game_in(11) is None
-    moved = await store.update_game(first.id, first.version, MoveRecord(5, "join", request_id=222))
+    assert await store.read(plans.live_game_in, 11) is None
+    moved = await store.write(
+        plans.update_game, first.id, first.version, MoveRecord(5, "join", request_id=222)
+    )
     with pytest.raises(AlreadyApplied):
-        await store.update_game(moved.id, moved.version, MoveRecord(5, "leave", request_id=222))
-    again = await store.get_game(first.id)
+        await store.write(
+            plans.update_game, moved.id, moved.version, MoveRecord(5, "leave", request_id=222)
+        )
+    again = await store.read(plans.get_game, first.id)
     assert again is not None and again.version == moved.version  # the game row undone too
-    assert [m[2] for m in await store.moves(first.id)] == ["open", "join"]
-    assert await store.request_recorded(222) and not await store.request_recorded(333)
+    assert [m[2] for m in await store.read(plans.moves, first.id)] == ["open", "join"]
+    assert await store.read(plans.request_recorded, 222) and not await store.read(
+        plans.request_recorded, 333
+    )
     # moves without a request (timers, computer players) are not limited
-    await store.update_game(moved.id, moved.version, MoveRecord(None, "timeout"))
-    await store.update_game(moved.id, moved.version + 1, MoveRecord(None, "timeout"))
+    await store.write(plans.update_game, moved.id, moved.version, MoveRecord(None, "timeout"))
+    await store.write(plans.update_game, moved.id, moved.version + 1, MoveRecord(None, "timeout"))
 
 
 async def test_a_daily_try_holds_no_channel(store: Store) -> None:
     """Migration 011: a daily challenge (played on a private board) leaves its channel free
     for a lobby, and is found by its player instead."""
-    daily = await store.create_game(
-        guild_id=1, channel_id=50, host_id=7, preset="official", players=[(7, "Ann")],
-        daily="2026-11-24",
-    )  # fmt: skip
-    lobby = await store.create_game(
-        guild_id=1, channel_id=50, host_id=8, preset="official", players=[(8, "Bob")]
+    daily = await store.write(
+        plans.create_game,
+        NewGame(
+            guild_id=1,
+            channel_id=50,
+            host_id=7,
+            preset="official",
+            players=[(7, "Ann")],
+            daily="2026-11-24",
+        ),
     )
-    found = await store.live_game_in(50)
+    lobby = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=50, host_id=8, preset="official", players=[(8, "Bob")]),
+    )
+    found = await store.read(plans.live_game_in, 50)
     assert found is not None and found.id == lobby.id
-    mine = await store.live_daily_of(7)
+    mine = await store.read(plans.live_daily_of, 7)
     assert mine is not None and mine.id == daily.id
-    assert await store.live_daily_of(8) is None
+    assert await store.read(plans.live_daily_of, 8) is None
     with pytest.raises(ChannelBusy):
-        await store.create_game(
-            guild_id=1, channel_id=50, host_id=9, preset="official", players=[(9, "Cat")]
+        await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=50, host_id=9, preset="official", players=[(9, "Cat")]),
         )
 
 
-def test_every_plan_is_a_store_method_with_its_signature() -> None:
-    """Each public read of ``Reads`` and write of ``Transaction`` is a method of ``Store``
-    taking the same parameters, and the store has no public method that runs no plan (a
-    plan added without its method, or a parameter added to one side only, fails here)."""
-    import inspect
+async def test_every_field_of_a_game_row_and_a_change_is_a_games_column(
+    database: Database,
+) -> None:
+    """A game's row is read by the names of ``GameRow``'s fields and changed by the names of
+    ``GameChange``'s: each is a column of the migrated games table (a field added without
+    its migration fails here, on both databases)."""
+    await (await open_store(database)).close()
+    if isinstance(database, Path):
+        rows = await fetch(database, "SELECT name FROM pragma_table_info('games')")
+    else:
+        rows = await fetch(
+            database,
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'games'",
+        )
+    columns = {str(r[0]) for r in rows}
+    assert {f.name for f in dataclasses.fields(GameRow)} <= columns
+    assert set(CHANGE_COLUMNS) <= columns
+    assert "state_format" in CHANGE_COLUMNS and "unseen" not in CHANGE_COLUMNS
 
-    from bot.store.queries import Reads, Transaction
 
-    def public(cls: type) -> dict[str, inspect.Signature]:
-        return {
-            name: inspect.signature(fn)
-            for name, fn in vars(cls).items()
-            if inspect.isfunction(fn) and not name.startswith("_")
-        }
+async def test_a_change_writes_each_column_it_sets_and_no_other(store: Store) -> None:
+    """Every column a ``GameChange`` can set is written as given (and read back so), a
+    change leaves the columns it does not set as they were, and the version goes up by one
+    with each."""
+    lobby = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[(5, "Ann")]),
+    )
+    every = GameChange(
+        status=GameStatus.ACTIVE,
+        state={"seats": ["5", "6"], "turn": 3},
+        state_format=1,
+        players=[(5, "Ann"), (6, "Bob")],
+        host_id=6,
+        deadline_at="2026-11-30T10:00:00+00:00",
+        ping_at="2026-11-30T09:55:00+00:00",
+        notify_at="2026-11-30T09:51:00+00:00",
+        last_move_at="2026-11-30T09:50:00+00:00",
+        turn_seconds=600,
+        timeout_policy="skip-seat",
+        thread_id=77,
+        hints=False,
+        pictures=False,
+        undo_message_id=501,
+        board_message_id=502,
+        board_turn=4,
+        board_version=1,
+    )
+    changed = await store.write(plans.update_game, lobby.id, 0, MoveRecord(5, "all"), every)
+    expected = {
+        "status": "active",
+        "state": {"seats": ["5", "6"], "turn": 3},
+        "players": [(5, "Ann"), (6, "Bob")],
+        "host_id": 6,
+        "deadline_at": "2026-11-30T10:00:00+00:00",
+        "ping_at": "2026-11-30T09:55:00+00:00",
+        "notify_at": "2026-11-30T09:51:00+00:00",
+        "last_move_at": "2026-11-30T09:50:00+00:00",
+        "turn_seconds": 600,
+        "timeout_policy": "skip-seat",
+        "thread_id": 77,
+        "hints": False,
+        "pictures": False,
+        "undo_message_id": 501,
+        "board_message_id": 502,
+        "board_turn": 4,
+        "board_version": 1,
+        "version": 1,
+    }
+    assert {name: getattr(changed, name) for name in expected} == expected
+    assert set(CHANGE_COLUMNS) - {"state_format"} <= set(expected)  # every column checked
+    # one column: the others stay as the first change left them
+    again = await store.write(
+        plans.update_game, lobby.id, 1, MoveRecord(6, "one"), GameChange(ping_at=None)
+    )
+    assert again.ping_at is None and again.version == 2
+    unchanged = {name: getattr(again, name) for name in expected if name != "ping_at"}
+    assert unchanged == {n: v for n, v in expected.items() if n != "ping_at"} | {"version": 2}
+    assert await store.read(plans.get_game, lobby.id) == again
 
-    plans = public(Reads) | public(Transaction)
-    plumbing = {"ready", "close", "read", "write", "schema_version", "migrate"}
-    methods = {n: s for n, s in public(Store).items() if n not in plumbing}
-    assert sorted(methods) == sorted(plans)
-    for name, plan in plans.items():
-        wanted = [(p.name, p.kind, p.default) for p in plan.parameters.values()]
-        found = [(p.name, p.kind, p.default) for p in methods[name].parameters.values()]
-        assert found == wanted, name
+
+def test_a_later_change_wins_where_both_set_a_field() -> None:
+    """``a | b``: every field either sets, ``b``'s where both do; what is written with a
+    change (results, the unseen flag) is kept from whichever gave it."""
+    result = ResultRow(5, 200, 60, 0, 0, 0, 1, 1)
+    first = GameChange(deadline_at="a", ping_at="b", results=[result], unseen=True)
+    second = GameChange(ping_at=None, host_id=3)
+    both = first | second
+    assert both.deadline_at == "a" and both.ping_at is None and both.host_id == 3
+    assert both.results == [result] and both.unseen is True
+    assert both.status is UNSET and both.room_for is None
+    assert (second | first).ping_at == "b"
+    assert GameChange() | GameChange() == GameChange()
 
 
 async def test_game_ids_are_never_handed_out_twice(database: Database) -> None:
     """The id of the newest game, once its row is gone, goes to no later game."""
     store = await open_store(database)
     try:
-        first = await store.create_game(
-            guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+        first = await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
         )
-        second = await store.create_game(
-            guild_id=1, channel_id=11, host_id=5, preset="official", players=[]
+        second = await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=11, host_id=5, preset="official", players=[]),
         )
     finally:
         await store.close()
@@ -391,8 +543,9 @@ async def test_game_ids_are_never_handed_out_twice(database: Database) -> None:
     await fetch(database, "DELETE FROM games WHERE id = ?", second.id)
     store = await open_store(database)
     try:
-        third = await store.create_game(
-            guild_id=1, channel_id=12, host_id=5, preset="official", players=[]
+        third = await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=12, host_id=5, preset="official", players=[]),
         )
     finally:
         await store.close()
@@ -445,11 +598,14 @@ async def test_migration_016_rebuilds_games_keeping_rows_links_and_indexes(
 
     store = await open_store(database)
     try:
-        kept = await store.get_game(9)
+        kept = await store.read(plans.get_game, 9)
         assert kept is not None and kept.channel_id == 19 and kept.thread_id == 77
         assert kept.language == "de" and kept.status == "active" and kept.opened_by is None
-        new = await store.create_game(
-            guild_id=1, channel_id=30, host_id=6, preset="official", players=[], opened_by=4242
+        new = await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=1, channel_id=30, host_id=6, preset="official", players=[], opened_by=4242
+            ),
         )
         assert new.id == 10 and new.opened_by == 4242
     finally:
@@ -469,14 +625,32 @@ async def test_migration_016_rebuilds_games_keeping_rows_links_and_indexes(
 async def test_no_lobby_opens_in_a_games_thread(store: Store) -> None:
     """A game's thread holds that game: a lobby there is refused while it runs and after
     it ended; the channel the thread is in is free once the game is not live."""
-    game = await store.create_game(
-        guild_id=1, channel_id=10, host_id=5, preset="official", players=[]
+    game = await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
     )
-    await store.update_game(game.id, game.version, MoveRecord(5, "thread"), thread_id=55)
+    await store.write(
+        plans.update_game, game.id, game.version, MoveRecord(5, "thread"), GameChange(thread_id=55)
+    )
     with pytest.raises(ChannelBusy) as busy:
-        await store.create_game(guild_id=1, channel_id=55, host_id=6, preset="official", players=[])
+        await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=55, host_id=6, preset="official", players=[]),
+        )
     assert busy.value.existing.id == game.id
-    await store.update_game(game.id, game.version + 1, MoveRecord(5, "end"), status="abandoned")
+    await store.write(
+        plans.update_game,
+        game.id,
+        game.version + 1,
+        MoveRecord(5, "end"),
+        GameChange(status="abandoned"),
+    )
     with pytest.raises(ChannelBusy):
-        await store.create_game(guild_id=1, channel_id=55, host_id=6, preset="official", players=[])
-    await store.create_game(guild_id=1, channel_id=10, host_id=6, preset="official", players=[])
+        await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=55, host_id=6, preset="official", players=[]),
+        )
+    await store.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=10, host_id=6, preset="official", players=[]),
+    )

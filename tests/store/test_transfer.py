@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import GuildSettings, MoveRecord, ResultRow, Store, open_store
+from bot.store import (
+    GameChange,
+    GuildSettings,
+    MoveRecord,
+    NewGame,
+    ResultRow,
+    Store,
+    open_store,
+    plans,
+)
 from bot.store.transfer import TransferError, sqlite_to_postgres
 
 from ..conftest import fetch
@@ -23,62 +32,108 @@ async def a_used_file(path: Path) -> None:
     running game, a cancelled lobby, a reset and a restore, settings, names."""
     store = await open_store(path)
     try:
-        done = await store.create_game(
-            guild_id=7, channel_id=70, host_id=1, preset="official",
-            players=[(1, "Ann"), (2, "Bób 🎲")], daily="2026-11-24",
-        )  # fmt: skip
-        done = await store.update_game(
-            done.id, done.version, MoveRecord(1, "start"), status="active", state={"turn": 1}
+        done = await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=7,
+                channel_id=70,
+                host_id=1,
+                preset="official",
+                players=[(1, "Ann"), (2, "Bób 🎲")],
+                daily="2026-11-24",
+            ),
         )
-        done = await store.update_game(
-            done.id, done.version, MoveRecord(1, "roll", dice="1-2-3-4-5")
+        done = await store.write(
+            plans.update_game,
+            done.id,
+            done.version,
+            MoveRecord(1, "start"),
+            GameChange(status="active", state={"turn": 1}),
         )
-        await store.set_move_costs([(done.id, done.version, 1.25, "kept 1-2-3-4; better: all")])
-        await store.update_game(
-            done.id, done.version, MoveRecord(2, "score", "chance 30"), status="finished",
+        done = await store.write(
+            plans.update_game, done.id, done.version, MoveRecord(1, "roll", dice="1-2-3-4-5")
+        )
+        await store.write(
+            plans.set_move_costs, [(done.id, done.version, 1.25, "kept 1-2-3-4; better: all")]
+        )
+        finished = GameChange(
+            status="finished",
             results=[
                 ResultRow(1, 250, 70, 35, 1, 0, 1, 2, name="Ann", expected_loss=3.5),
                 ResultRow(2, 180, 50, 0, 0, 0, 2, 2, name="Bób 🎲"),
             ],
             daily_scores=(250, 261),
-        )  # fmt: skip
-        running = await store.create_game(
-            guild_id=7, channel_id=71, host_id=3, preset="bonus-turn", players=[(3, "Cat")]
         )
-        await store.update_game(
-            running.id, running.version, MoveRecord(3, "start"), status="active",
-            state={"turn": 2}, deadline_at="2026-11-23T20:00:00+00:00", turn_seconds=120,
-            thread_id=710, hints=False, pictures=False,
-        )  # fmt: skip
-        await store.show_board(running.id, 7100, 1, running.version + 1)
-        lobby = await store.create_game(
-            guild_id=8, channel_id=80, host_id=4, preset="official", players=[(4, "Dan")]
+        score = MoveRecord(2, "score", "chance 30")
+        await store.write(plans.update_game, done.id, done.version, score, finished)
+        running = await store.write(
+            plans.create_game,
+            NewGame(
+                guild_id=7, channel_id=71, host_id=3, preset="bonus-turn", players=[(3, "Cat")]
+            ),
         )
-        await store.update_game(
-            lobby.id, lobby.version, MoveRecord(4, "cancel"), status="cancelled"
+        await store.write(
+            plans.update_game,
+            running.id,
+            running.version,
+            MoveRecord(3, "start"),
+            GameChange(
+                status="active",
+                state={"turn": 2},
+                deadline_at="2026-11-23T20:00:00+00:00",
+                turn_seconds=120,
+                thread_id=710,
+                hints=False,
+                pictures=False,
+            ),
         )
-        await store.save_guild_settings(7, GuildSettings("bonus-turn", 60, "skip-seat", True), 1)
-        assert await store.archive_results(7, 1) == 2
-        assert await store.restore_results(7) == 2
-        assert await store.archive_results(7, 1) == 2  # a second reset, still archived
+        await store.write(plans.show_board, running.id, 7100, 1, running.version + 1)
+        lobby = await store.write(
+            plans.create_game,
+            NewGame(guild_id=8, channel_id=80, host_id=4, preset="official", players=[(4, "Dan")]),
+        )
+        await store.write(
+            plans.update_game,
+            lobby.id,
+            lobby.version,
+            MoveRecord(4, "cancel"),
+            GameChange(status="cancelled"),
+        )
+        await store.write(
+            plans.save_guild_settings, 7, GuildSettings("bonus-turn", 60, "skip-seat", True), 1
+        )
+        assert await store.write(plans.archive_results, 7, 1) == 2
+        assert await store.write(plans.restore_results, 7) == 2
+        assert await store.write(plans.archive_results, 7, 1) == 2  # a second reset, still archived
     finally:
         await store.close()
 
 
 async def everything(store: Store) -> dict[str, object]:
     """What the store hands out about every game, server and player of the file above."""
-    games = [await store.get_game(game_id) for game_id in (1, 2, 3)]
+    games = [await store.read(plans.get_game, game_id) for game_id in (1, 2, 3)]
     return {
         "games": games,
-        "moves": [await store.moves(game_id) for game_id in (1, 2, 3)],
-        "results": await store.results(1),
-        "decisions": await store.decisions(1, 1),
-        "settings": [await store.guild_settings(7), await store.guild_settings(8)],
-        "boards": [await store.leaderboard(7, kind) for kind in ("high", "wins", "average")],
-        "names": [await store.player_name(7, 1), await store.player_name(7, 2)],
-        "install": await store.install_id(),
+        "moves": [await store.read(plans.moves, game_id) for game_id in (1, 2, 3)],
+        "results": await store.read(plans.results, 1),
+        "decisions": await store.read(plans.decisions, 1, 1),
+        "settings": [
+            await store.read(plans.guild_settings, 7),
+            await store.read(plans.guild_settings, 8),
+        ],
+        "boards": [
+            await store.read(plans.leaderboard, 7, kind) for kind in ("high", "wins", "average")
+        ],
+        "names": [
+            await store.read(plans.player_name, 7, 1),
+            await store.read(plans.player_name, 7, 2),
+        ],
+        "install": await store.read(plans.install_id),
         "daily key": store.daily_key,  # the same day's dice on PostgreSQL
-        "daily": [await store.daily_entry(1), await store.daily_board("2026-11-24", None)],
+        "daily": [
+            await store.read(plans.daily_entry, 1),
+            await store.read(plans.daily_board, "2026-11-24", None),
+        ],
     }
 
 
@@ -105,11 +160,12 @@ async def test_every_row_arrives_and_reads_back_the_same(
         archived = await fetch(postgres_schema, "SELECT COUNT(*) FROM results WHERE archived > 0")
         assert archived == [(2,)]
         # PostgreSQL hands out the next ids after the copied ones
-        fresh = await postgres.create_game(
-            guild_id=7, channel_id=72, host_id=5, preset="official", players=[]
+        fresh = await postgres.write(
+            plans.create_game,
+            NewGame(guild_id=7, channel_id=72, host_id=5, preset="official", players=[]),
         )
         assert fresh.id == 4
-        assert await postgres.restore_results(7) == 2
+        assert await postgres.write(plans.restore_results, 7) == 2
     finally:
         await sqlite.close()
         await postgres.close()
@@ -120,7 +176,10 @@ async def test_a_database_with_games_is_refused_and_left_alone(
 ) -> None:
     await a_used_file(db_path)
     target = await open_store(postgres_schema)
-    await target.create_game(guild_id=1, channel_id=5, host_id=5, preset="official", players=[])
+    await target.write(
+        plans.create_game,
+        NewGame(guild_id=1, channel_id=5, host_id=5, preset="official", players=[]),
+    )
     await target.close()
     with pytest.raises(TransferError, match="already holds games"):
         await sqlite_to_postgres(db_path, postgres_schema)

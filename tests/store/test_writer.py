@@ -15,12 +15,14 @@ import pytest
 from bot.store import (
     GameRow,
     MoveRecord,
+    NewGame,
     Plan,
     Query,
     Store,
     StoreUnavailable,
-    Transaction,
+    WritePlan,
     open_store,
+    plans,
 )
 from bot.store.sqlite import SqliteStore
 from bot.store.writer import CHECKPOINT_EVERY, Writer
@@ -47,10 +49,16 @@ def statement(sql: str) -> Plan[None]:
 
 
 async def lobby(store: Store, channel: int) -> GameRow:
-    return await store.create_game(
-        guild_id=1, channel_id=channel, host_id=channel, preset="official",
-        players=[(channel, f"P{channel}")],
-    )  # fmt: skip
+    return await store.write(
+        plans.create_game,
+        NewGame(
+            guild_id=1,
+            channel_id=channel,
+            host_id=channel,
+            preset="official",
+            players=[(channel, f"P{channel}")],
+        ),
+    )
 
 
 def stored_details(path: Path, game_id: int) -> list[str | None]:
@@ -61,19 +69,19 @@ def stored_details(path: Path, game_id: int) -> list[str | None]:
     return [r[0] for r in rows]
 
 
-async def in_one_batch(store: Store, *works: Callable[[Transaction], Any]) -> list[Any]:
+async def in_one_batch(store: Store, *works: Callable[[], Plan[Any]]) -> list[Any]:
     """Run ``works`` so that the writer takes them as one batch: the writer is held busy by a
     unit that waits until all of them are queued. Returns each one's result or exception."""
     running, release = threading.Event(), threading.Event()
 
-    def hold(tx: Transaction) -> Plan[None]:
+    def hold() -> Plan[None]:
         running.set()
         release.wait(5)
         yield from ()
 
-    holding = asyncio.ensure_future(store.write(hold))
+    holding = asyncio.ensure_future(store.write(WritePlan(hold)))
     await asyncio.to_thread(running.wait, 5)
-    queued = [asyncio.ensure_future(store.write(work)) for work in works]
+    queued = [asyncio.ensure_future(store.write(WritePlan(work))) for work in works]
     await asyncio.sleep(0)  # every unit handed to the writer's queue
     release.set()
     await holding
@@ -85,7 +93,7 @@ async def test_units_queued_together_share_one_commit(store: Store) -> None:
     games = [await lobby(store, 100 + i) for i in range(50)]
     before = store.group_commit
     await in_one_batch(
-        store, *(lambda tx, g=g: tx.update_game(g.id, g.version, MoveRecord(1, "x")) for g in games)
+        store, *(lambda g=g: plans.update_game(g.id, g.version, MoveRecord(1, "x")) for g in games)
     )
     commits, units = (after - was for after, was in zip(store.group_commit, before, strict=True))
     assert units == 51  # the fifty moves and the unit that held the writer
@@ -96,21 +104,21 @@ async def test_a_failing_unit_undoes_only_its_own_writes(store: Store, db_path: 
     """In one batch, a unit that writes and then raises leaves nothing; its neighbours commit."""
     a, b, c = [await lobby(store, n) for n in (1, 2, 3)]
 
-    def fails(tx: Transaction) -> Plan[None]:
-        yield from tx.update_game(b.id, b.version, MoveRecord(2, "half", "half-written"))
+    def fails() -> Plan[None]:
+        yield from plans.update_game(b.id, b.version, MoveRecord(2, "half", "half-written"))
         raise ValueError("changed its mind")
 
     results = await in_one_batch(
         store,
-        lambda tx: tx.update_game(a.id, a.version, MoveRecord(1, "ok", "a moved")),
+        lambda: plans.update_game(a.id, a.version, MoveRecord(1, "ok", "a moved")),
         fails,
-        lambda tx: tx.update_game(c.id, c.version, MoveRecord(3, "ok", "c moved")),
+        lambda: plans.update_game(c.id, c.version, MoveRecord(3, "ok", "c moved")),
     )
     assert isinstance(results[1], ValueError)
     assert stored_details(db_path, a.id) == [None, "a moved"]
     assert stored_details(db_path, b.id) == [None]  # only the lobby's opening entry
     assert stored_details(db_path, c.id) == [None, "c moved"]
-    assert (await store.get_game(b.id)).version == b.version  # type: ignore[union-attr]
+    assert (await store.read(plans.get_game, b.id)).version == b.version  # type: ignore[union-attr]
 
 
 async def test_a_unit_that_loses_the_transaction_costs_the_others_nothing(
@@ -120,16 +128,16 @@ async def test_a_unit_that_loses_the_transaction_costs_the_others_nothing(
     before it in the batch, whose writes went with it, are run again and commit."""
     a, b, c = [await lobby(store, n) for n in (1, 2, 3)]
 
-    def drops(tx: Transaction) -> Plan[None]:
-        yield from tx.update_game(b.id, b.version, MoveRecord(2, "half", "lost"))
+    def drops() -> Plan[None]:
+        yield from plans.update_game(b.id, b.version, MoveRecord(2, "half", "lost"))
         yield Query("ROLLBACK")  # what SQLite does by itself on SQLITE_FULL or an I/O error
         raise sqlite3.OperationalError("database or disk is full")
 
     results = await in_one_batch(
         store,
-        lambda tx: tx.update_game(a.id, a.version, MoveRecord(1, "ok", "a moved")),
+        lambda: plans.update_game(a.id, a.version, MoveRecord(1, "ok", "a moved")),
         drops,
-        lambda tx: tx.update_game(c.id, c.version, MoveRecord(3, "ok", "c moved")),
+        lambda: plans.update_game(c.id, c.version, MoveRecord(3, "ok", "c moved")),
     )
     assert isinstance(results[0], GameRow) and isinstance(results[2], GameRow)
     # the full disk reaches its caller as StoreUnavailable, SQLite's error as the cause
@@ -147,18 +155,18 @@ async def test_a_failed_commit_is_charged_to_the_unit_that_caused_it(
     it: the batch's other units are run again one by one and commit."""
     a = await lobby(store, 1)
 
-    def tables(tx: Transaction) -> Plan[None]:
+    def tables() -> Plan[None]:
         yield from statement("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
         yield from statement(
             "CREATE TABLE child (parent_id INTEGER "
             "REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)"
         )
 
-    await store.write(tables)
+    await store.write(WritePlan(tables))
     results = await in_one_batch(
         store,
-        lambda tx: statement("INSERT INTO child (parent_id) VALUES (42)"),  # checked at COMMIT
-        lambda tx: tx.update_game(a.id, a.version, MoveRecord(1, "ok", "a moved")),
+        lambda: statement("INSERT INTO child (parent_id) VALUES (42)"),  # checked at COMMIT
+        lambda: plans.update_game(a.id, a.version, MoveRecord(1, "ok", "a moved")),
     )
     assert isinstance(results[0], sqlite3.IntegrityError)
     assert isinstance(results[1], GameRow)
@@ -173,14 +181,14 @@ async def test_close_waits_for_what_was_handed_over(db_path: Path) -> None:
     store = await open_store(db_path)
     game = await lobby(store, 1)
     pending = asyncio.ensure_future(
-        store.update_game(game.id, game.version, MoveRecord(1, "ok", "just in time"))
+        store.write(plans.update_game, game.id, game.version, MoveRecord(1, "ok", "just in time"))
     )
     await asyncio.sleep(0)
     await store.close()
     assert (await pending).version == game.version + 1
     assert stored_details(db_path, game.id) == [None, "just in time"]
     with pytest.raises(RuntimeError, match="closed"):
-        await store.set_messages(game.id, final_message_id=1)
+        await store.write(plans.set_messages, game.id, final_message_id=1)
 
 
 async def test_an_idle_writer_commits_on_the_loop_and_a_busy_file_goes_to_the_thread(
@@ -194,17 +202,18 @@ async def test_an_idle_writer_commits_on_the_loop_and_a_busy_file_goes_to_the_th
         game = await lobby(store, 1)
         ran_on: list[int] = []
 
-        def move(tx: Transaction, version: int, detail: str) -> Plan[GameRow]:
+        @WritePlan
+        def move(version: int, detail: str) -> Plan[GameRow]:
             ran_on.append(threading.get_ident())
-            return tx.update_game(game.id, version, MoveRecord(1, "ok", detail))
+            return plans.update_game(game.id, version, MoveRecord(1, "ok", detail))
 
-        row = await store.write(lambda tx: move(tx, game.version, "inline"))
+        row = await store.write(move, game.version, "inline")
         assert ran_on == [threading.get_ident()]
 
         other = sqlite3.connect(db_path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # another process's write lock
         try:
-            pending = asyncio.ensure_future(store.write(lambda tx: move(tx, row.version, "later")))
+            pending = asyncio.ensure_future(store.write(move, row.version, "later"))
             ticks = 0
             for _ in range(20):  # the loop keeps turning while the unit waits for the lock
                 await asyncio.sleep(0.01)
@@ -228,7 +237,9 @@ async def test_the_wal_is_checkpointed_while_commits_run_inline(db_path: Path) -
         game = await lobby(store, 1)
         row = game
         for i in range(CHECKPOINT_EVERY * 6):
-            row = await store.update_game(row.id, row.version, MoveRecord(1, "ok", f"m{i}"))
+            row = await store.write(
+                plans.update_game, row.id, row.version, MoveRecord(1, "ok", f"m{i}")
+            )
             if i % 64 == 0:
                 await asyncio.sleep(0.01)  # the thread gets its turn
         await asyncio.sleep(0.2)

@@ -1,0 +1,135 @@
+"""What is kept besides games: servers' settings, players' own choices, the bot's notes about
+itself and the deployment's secrets."""
+
+from __future__ import annotations
+
+from ..records import GuildSettings
+from ..sql import Plan, ReadPlan, WritePlan, all_rows, now, one_row, shape_of
+
+SETTINGS = shape_of(GuildSettings, decode={"use_threads": bool, "auto_roll": bool})
+
+
+@ReadPlan
+def guild_settings(guild_id: int | None) -> Plan[GuildSettings]:
+    """A server's settings (the defaults until an admin changes them)."""
+    if guild_id is None:
+        return GuildSettings()
+    row = yield from one_row(
+        f"SELECT {SETTINGS.columns} FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return SETTINGS(row) if row is not None else GuildSettings()
+
+
+@WritePlan
+def save_guild_settings(guild_id: int, settings: GuildSettings, user_id: int) -> Plan[None]:
+    """Store a server's settings (validated by the caller)."""
+    yield from all_rows(
+        "INSERT INTO guild_settings (guild_id, preset, turn_seconds, timeout_policy, "
+        "use_threads, auto_roll, language, updated_by, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
+        "turn_seconds = excluded.turn_seconds, timeout_policy = excluded.timeout_policy, "
+        "use_threads = excluded.use_threads, auto_roll = excluded.auto_roll, "
+        "language = excluded.language, "
+        "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+        (
+            guild_id,
+            settings.preset,
+            settings.turn_seconds,
+            settings.timeout_policy,
+            int(settings.use_threads),
+            int(settings.auto_roll),
+            settings.language,
+            user_id,
+            now(),
+        ),
+    )
+
+
+@ReadPlan
+def player_notify(user_id: int) -> Plan[bool]:
+    """Whether a player asked to be told privately of their turns (/yahtzee notify)."""
+    row = yield from one_row("SELECT notify FROM player_settings WHERE user_id = ?", (user_id,))
+    return bool(row[0]) if row is not None else False
+
+
+@ReadPlan
+def player_auto_roll(user_id: int) -> Plan[bool | None]:
+    """A player's own choice for the opening roll (/yahtzee autoroll), None: the server's."""
+    row = yield from one_row("SELECT auto_roll FROM player_settings WHERE user_id = ?", (user_id,))
+    return None if row is None or row[0] is None else bool(row[0])
+
+
+@ReadPlan
+def auto_roll_for(guild_id: int | None, user_id: int) -> Plan[bool]:
+    """Whether a player's turns start rolled: their own choice, else their server's."""
+    row = yield from one_row(
+        "SELECT (SELECT auto_roll FROM player_settings WHERE user_id = ?), "
+        "(SELECT auto_roll FROM guild_settings WHERE guild_id = ?)",
+        (user_id, guild_id if guild_id is not None else 0),
+    )
+    if row is None:
+        return False
+    mine, server = row
+    return bool(mine) if mine is not None else bool(server)
+
+
+@WritePlan
+def set_player_auto_roll(user_id: int, auto_roll: bool | None) -> Plan[None]:
+    """Store a player's /yahtzee autoroll choice (None: follow the server)."""
+    value = None if auto_roll is None else int(auto_roll)
+    yield from all_rows(
+        "INSERT INTO player_settings (user_id, auto_roll, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET auto_roll = excluded.auto_roll, "
+        "updated_at = excluded.updated_at",
+        (user_id, value, now()),
+    )
+
+
+@WritePlan
+def set_player_notify(user_id: int, notify: bool) -> Plan[None]:
+    """Store a player's /yahtzee notify choice."""
+    yield from all_rows(
+        "INSERT INTO player_settings (user_id, notify, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
+        "updated_at = excluded.updated_at",
+        (user_id, int(notify), now()),
+    )
+
+
+@ReadPlan
+def install_id() -> Plan[str]:
+    """This database's random id (six hex digits), made by its migrations."""
+    row = yield from one_row("SELECT value FROM meta WHERE key = 'install_id'")
+    assert row is not None, "migration 007 makes it"
+    return str(row[0])
+
+
+@ReadPlan
+def meta_value(key: str) -> Plan[str | None]:
+    """A value the bot keeps about itself (``commands``: the commands last published)."""
+    row = yield from one_row("SELECT value FROM meta WHERE key = ?", (key,))
+    return str(row[0]) if row else None
+
+
+@WritePlan
+def set_meta_value(key: str, value: str) -> Plan[None]:
+    """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""
+    yield from all_rows(
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+@WritePlan
+def keep_secret(name: str, candidate: str) -> Plan[str]:
+    """The deployment's secret ``name``: ``candidate`` becomes it unless one is kept
+    already, then the one kept is read, so that processes starting at once agree."""
+    yield from all_rows(
+        "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+        (name, candidate),
+    )
+    row = yield from one_row("SELECT value FROM secrets WHERE name = ?", (name,))
+    assert row is not None, "inserted just above, or kept already"
+    return str(row[0])
