@@ -280,7 +280,7 @@ class Clicks(commands.Cog):
     @guarded
     async def show_scorecard(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Scorecard button: the clicker's card, ephemeral."""
-        card = await self.games.tracking.scorecard_of(
+        card = await self.games.scorecards.of_game(
             game_id,
             interaction.user.id,
             None,
@@ -298,7 +298,7 @@ class Clicks(commands.Cog):
             member = int(value)
         except ValueError:
             raise Refusal("Pick a player from the menu.") from None
-        card = await self.games.tracking.scorecard_of(
+        card = await self.games.scorecards.of_game(
             game_id,
             interaction.user.id,
             member,
@@ -318,7 +318,7 @@ class Clicks(commands.Cog):
         """Play again: a lobby hosted by the clicker that invites the other players (one
         ping); they take a seat with Join."""
         assert interaction.channel_id is not None
-        old = await self.games.tracking.find(game_id)
+        old = await self.games.lookups.find(game_id)
         # the lobby opens in the game's channel: from its thread, in the thread's parent
         in_thread = None if old is None or old.thread_id is None else False
         check_member_may_post(interaction, in_thread)
@@ -346,7 +346,7 @@ class Clicks(commands.Cog):
     @guarded
     async def end_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmation of /yahtzee end."""
-        before = await self.games.tracking.find(game_id)
+        before = await self.games.lookups.find(game_id)
         row = await self.games.servers.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild
         )
@@ -360,7 +360,7 @@ class Clicks(commands.Cog):
     @guarded
     async def leave_confirmed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The confirmation of /yahtzee leave on a daily challenge: the day's try is given up."""
-        before = await self.games.tracking.find(game_id)
+        before = await self.games.lookups.find(game_id)
         board = await self.games.turns.leave_daily(game_id, interaction.user.id)
         _ = private(interaction)
         await answers.edit(
@@ -405,7 +405,7 @@ class Clicks(commands.Cog):
         if kind == cls.kind and (custom_id, kind) in shown:
             if "game_id" in values:  # every game's click is bound to its server and channel
                 try:
-                    await self.games.tracking.check_click(
+                    await self.games.posts.check_click(
                         values["game_id"], interaction.guild_id, interaction.channel_id,
                         interaction.message.id,
                     )  # fmt: skip
@@ -447,13 +447,13 @@ class Clicks(commands.Cog):
             and message is not None
             and (self.publisher.parked(game_id) == message.id)
         ):
-            shown = await self.games.tracking.find(game_id)
+            shown = await self.games.lookups.find(game_id)
             raise Refusal(
                 "The last scoring was taken back ({undo}), so this turn waits: this board "
                 "comes back when that scoring is made again. Nothing changed.",
                 undo=Label(N_("Undo"), shown.language if shown else ENGLISH),
             )
-        raise await self.games.tracking.stale_click(game_id)
+        raise await self.games.posts.stale_click(game_id)
 
 
 def _controls(components: Sequence[Any]) -> Iterator[tuple[str | None, int]]:

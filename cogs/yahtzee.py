@@ -204,7 +204,7 @@ class Yahtzee(
     ) -> None:
         """Any player's card as an image, ephemeral; spectators too."""
         assert interaction.channel_id is not None
-        card = await self.games.tracking.scorecard(
+        card = await self.games.scorecards.in_channel(
             interaction.channel_id,
             interaction.user.id,
             player.id if player else None,
@@ -234,7 +234,7 @@ class Yahtzee(
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """An ephemeral summary of the rules."""
         assert interaction.channel_id is not None
-        row = await self.games.tracking.find_live(interaction.channel_id)
+        row = await self.games.lookups.find_live(interaction.channel_id)
         preset = row.preset if row else DEFAULT_PRESET
         shown = public(row) if row else await channel(self.games, interaction)  # its buttons
         _ = private(interaction)
@@ -365,7 +365,7 @@ class Yahtzee(
         """Re-post the lobby or the turn board and retire the old message's buttons: for
         its players; a spectator gets a copy only they see."""
         assert interaction.channel_id is not None
-        row = await self.games.tracking.live_game(interaction.channel_id)
+        row = await self.games.lookups.live_game(interaction.channel_id)
         _ = private(interaction)
         seated = any(uid == interaction.user.id for uid, _name in row.players)
         if not seated or not member_may_post(interaction, row.thread_id is not None):
@@ -381,7 +381,7 @@ class Yahtzee(
             await self.publisher.post_lobby(row)
             await self.publisher.retire_lobby(row, row.board_message_id, _(BOARD_MOVED))
             return
-        board = await self.games.tracking.render(row)
+        board = await self.games.drawing.render(row)
         old = row.board_message_id
         posted = await self.publisher.post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if posted is not None and old != row.undo_message_id:
@@ -400,7 +400,7 @@ class Yahtzee(
                 interaction, _("The lobby is here: {link}", link=link), ephemeral=True
             )
             return
-        board = await (await self.games.tracking.render(row)).drawn()
+        board = await (await self.games.drawing.render(row)).drawn()
         await answers.send(
             interaction,
             _("Only you see this copy; the board is here: {link}", link=link),

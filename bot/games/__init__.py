@@ -5,24 +5,14 @@ accepted move is committed (with its move-log entry) before the caller answers t
 each game's moves run one at a time under a per-game lock, and the store's version check
 refuses a move computed from a state that another process changed in the meantime.
 
-One module per topic (see ``GameService``); ``results`` holds what the service hands back.
+One module per topic (see ``GameService``); ``keeper`` keeps and saves the games, ``clock``
+says when; ``seats`` numbers the seats; ``results`` holds what the service hands back.
 """
 
 from bot.store import DailyEntry, GameStatus, GuildSettings, StoreUnavailable
 
-from .core import (
-    BOT_NAMES,
-    IDLE_LIMIT,
-    LOBBY_TIMEOUT,
-    MAX_LIVE_GAMES,
-    REPAIR_AFTER,
-    TURN_LIMITS,
-    bot_level,
-    is_bot,
-    player_id,
-    stamp,
-    utc_now,
-)
+from .clock import IDLE_LIMIT, LOBBY_TIMEOUT, REPAIR_AFTER, TURN_LIMITS, stamp, utc_now
+from .keeper import MAX_LIVE_GAMES
 from .requests import AnsweredElsewhere, begin
 from .results import (
     NO_GAME_HERE,
@@ -42,6 +32,7 @@ from .results import (
     TimedOut,
     Undone,
 )
+from .seats import BOT_NAMES, bot_level, is_bot, player_id
 from .service import GameService
 
 __all__ = [
