@@ -37,7 +37,7 @@ async def play(service: GameService, dice: ScriptedDice, channel: int, rng: rand
     await service.lobby.join(row.id, 2, "Bob")
     board = await service.lobby.begin(row.id, 1)
     message = channel * 10
-    await service.tracking.board_shown(board.row, message, board.game)
+    await service.posts.board_shown(board.row, message, board.game)
     for _ in range(len(Category) * 2):
         game = board.game
         assert game is not None
@@ -53,7 +53,7 @@ async def play(service: GameService, dice: ScriptedDice, channel: int, rng: rand
         board = scored.board
         if board.game is None or board.game.is_over:
             return
-        await service.tracking.board_shown(board.row, message, board.game)
+        await service.posts.board_shown(board.row, message, board.game)
 
 
 async def size(store: Store, postgres: str | None, path: Path | None) -> int:
@@ -123,7 +123,7 @@ async def main() -> None:
     full = await size(store, target if schema else None, path)
     store = await opened()
     service = GameService(store, dice)
-    pruned = await service.tracking.prune_moves(1, now=datetime.now(UTC) + timedelta(days=2))
+    pruned = await service.history.prune_moves(1, now=datetime.now(UTC) + timedelta(days=2))
     after = await size(store, target if schema else None, path)
     if schema is not None:
         admin = await asyncpg.connect(args.postgres)

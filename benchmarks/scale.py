@@ -384,7 +384,7 @@ async def measure(
             await player.round(index)
         out["times"], out["failures"] = player.times, player.failures
         out["metrics"], out["metrics size"] = await probe.longest(lambda: scrape(port, 30))
-        keep = bot.games.tracking.prune_moves
+        keep = bot.games.history.prune_moves
         begin = time.monotonic()
         out["retention"], out["pruned"] = await probe.longest(lambda: keep(KEEP_DAYS))
         out["retention time"] = time.monotonic() - begin

@@ -75,7 +75,7 @@ async def play(games: int, seed: int, autoroll: bool) -> Counter[str]:
             row = await bot.store.read(plans.get_game, int(board["components"][1]["components"][0]
                                               ["custom_id"].split(":")[2]))  # fmt: skip
             assert row is not None and row.state is not None
-            game = bot.games.core.game_of(row)
+            game = bot.games.keeper.game_of(row)
             if game.dice is None:
                 roll = find_component(board, "Roll")
                 assert roll is not None

@@ -242,7 +242,7 @@ class YahtzeeBot(commands.AutoShardedBot):
         longer ago, in small batches off the click path."""
         while True:
             try:
-                pruned = await self.games.tracking.prune_moves(keep_days)
+                pruned = await self.games.history.prune_moves(keep_days)
             except Exception:  # the next hour tries again; a failure is not the bot's end
                 log.exception("retention: pruning old move logs failed")
             else:
@@ -297,7 +297,7 @@ class YahtzeeBot(commands.AutoShardedBot):
             if self.drawing_pool is not None:
                 await self.drawing_pool.aclose()
             if self._games is not None:  # the boards click answers showed, on record
-                await self._games.core.flush_shown()
+                await self._games.flush_shown()
             if self._store is not None:
                 await self._store.close()
                 self._store = None

@@ -5,7 +5,8 @@ accepted move is committed (with its move-log entry) before the caller answers t
 each game's moves run one at a time under a per-game lock, and the store's version check
 refuses a move computed from a state that another process changed in the meantime.
 
-One module per topic (see ``GameService``); ``results`` holds what the service hands back.
+One module per topic (see ``GameService``); ``keeper`` keeps and saves the games, ``clock``
+says when; ``seats`` numbers the seats; ``results`` holds what the service hands back.
 The Discord side reaches the strategy's answers (``Choice``, ``BoxHint``, ``WinHint``,
 ``supports``), the text scorecard (``card_text``, ``code_block``) and the dice emojis'
 images (``die_emoji_png``) from here, never from
@@ -19,19 +20,8 @@ from bot.strategy.analyst import BoxHint
 from bot.strategy.decisions import Choice, supports
 from bot.strategy.winning import WinHint
 
-from .core import (
-    BOT_NAMES,
-    IDLE_LIMIT,
-    LOBBY_TIMEOUT,
-    MAX_LIVE_GAMES,
-    REPAIR_AFTER,
-    TURN_LIMITS,
-    bot_level,
-    is_bot,
-    player_id,
-    stamp,
-    utc_now,
-)
+from .clock import IDLE_LIMIT, LOBBY_TIMEOUT, REPAIR_AFTER, TURN_LIMITS, stamp, utc_now
+from .keeper import MAX_LIVE_GAMES
 from .requests import AnsweredElsewhere, begin
 from .results import (
     NO_GAME_HERE,
@@ -51,6 +41,7 @@ from .results import (
     TimedOut,
     Undone,
 )
+from .seats import BOT_NAMES, bot_level, is_bot, player_id
 from .service import GameService
 
 __all__ = [

@@ -12,13 +12,15 @@ from bot.engine import (
 )
 from bot.i18n.words import N_, Name, said_of
 from bot.store import Decision, GameRow, GameStatus, MoveRecord, plans
+from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import Choice, supports
 from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
-from .core import Core, WriteBatch, player_id
+from .history import History
+from .keeper import Keeper, WriteBatch
 from .results import NO_GAME_HERE, Refusal, Report
-from .tracking import Tracking
+from .seats import player_id
 
 DAILY_NO_HINTS = N_("No hints in the daily challenge: everyone plays the day's dice alone.")
 
@@ -44,25 +46,27 @@ def _kept_decisions(moves: Iterable[Decision]) -> list[tuple[float, str]]:
 class Coaching:
     """Hints, the value of each decision, and a player's report card."""
 
-    def __init__(self, core: Core, tracking: Tracking) -> None:
-        self.core = core
-        self.tracking = tracking
+    def __init__(self, keeper: Keeper, history: History, analyst: Analyst | None = None) -> None:
+        self.keeper = keeper
+        self.store = store = keeper.store
+        self.history = history
+        self.analyst = analyst
         self._daily_optimal: dict[str, int] = {}  # the Optimal bot's score on a day's dice
         self._costing: dict[int, set[asyncio.Task[None]]] = {}  # decisions being valued
         #: the costs worked out, written to the move log together (one unit of work for all
         #: that come within ``COSTS_WRITTEN_AFTER`` s, not one a decision)
         self._costs: WriteBatch[tuple[int, int, float, str]] = WriteBatch(
-            lambda costs: core.store.write(plans.set_move_costs, costs), COSTS_WRITTEN_AFTER
+            lambda costs: store.write(plans.set_move_costs, costs), COSTS_WRITTEN_AFTER
         )
 
     async def game_to_hint(self, channel_id: int, user_id: int) -> int:
         """The game /yahtzee hint is about: the channel's game if the member plays in it;
         else, if they are playing their daily challenge (privately, in no channel), a
         refusal saying it has no hints; else the channel's game (its refusals follow)."""
-        row = await self.core.store.read(plans.live_game_in, channel_id)
+        row = await self.store.read(plans.live_game_in, channel_id)
         if row is not None and any(uid == user_id for uid, _ in row.players):
             return row.id
-        if await self.core.store.read(plans.live_daily_of, user_id) is not None:
+        if await self.store.read(plans.live_daily_of, user_id) is not None:
             raise Refusal(DAILY_NO_HINTS)
         if row is None:
             raise Refusal(NO_GAME_HERE)
@@ -70,14 +74,14 @@ class Coaching:
 
     async def hint(self, game_id: int, user_id: int, count: int = 3) -> list[Choice]:
         """The best choices for the player whose turn it is, with expected final scores."""
-        row = await self.core.row(game_id)
+        row = await self.keeper.row(game_id)
         if row.status != GameStatus.ACTIVE:
             raise Refusal("Hints are for a game in progress.")
         if row.daily is not None:
             raise Refusal(DAILY_NO_HINTS)
         if not row.hints:
             raise Refusal("The host switched hints off for this game.")
-        game = self.core.game_of(row)
+        game = self.keeper.game_of(row)
         if game.current_player_id != player_id(user_id):
             mine = [s for s in game.seats if s.player_id == player_id(user_id)]
             if mine and mine[0].left:
@@ -88,7 +92,7 @@ class Coaching:
             )
         if game.dice is None:
             raise Refusal("Roll first: the hint depends on your dice.")
-        analyst = self.core.analyst
+        analyst = self.analyst
         if analyst is None or analyst.table is None or analyst.table_for(game.preset) is None:
             raise Refusal(
                 "The strategy table is still being prepared (it takes a minute on the first "
@@ -99,13 +103,11 @@ class Coaching:
     async def daily_optimal(self, day: str) -> int | None:
         """What the Optimal bot scores on ``day``'s dice (None until the table is ready):
         the same for every try of that day, worked out once per process and day."""
-        table = self.core.analyst.table if self.core.analyst is not None else None
+        table = self.analyst.table if self.analyst is not None else None
         if table is None:
             return None
         if day not in self._daily_optimal:
-            score = await asyncio.to_thread(
-                daily_optimal_score, table, day, self.core.store.daily_key
-            )
+            score = await asyncio.to_thread(daily_optimal_score, table, day, self.store.daily_key)
             self._daily_optimal = {day: score}  # only today's (and yesterday's, briefly)
         return self._daily_optimal[day]
 
@@ -113,10 +115,10 @@ class Coaching:
         """Beside a hint's best choice for points, in a game with someone to beat: the
         choice with the best chance of finishing ahead (None while the To-win distributions load,
         which the first call starts, or with no one to beat)."""
-        analyst = self.core.analyst
+        analyst = self.analyst
         if analyst is None or analyst.table is None:
             return None
-        game = self.core.game_of(await self.core.row(game_id))
+        game = self.keeper.game_of(await self.keeper.row(game_id))
         if not to_win_applies(game):
             return None  # nobody to beat: nothing to load (the build takes minutes)
         table = analyst.table_for(game.preset)
@@ -128,19 +130,19 @@ class Coaching:
     async def to_win_off(self, game_id: int) -> bool:
         """Whether a hint in this game would give to-win advice, but cannot on this host
         (the distributions could not be had: not enough memory to build them)."""
-        analyst = self.core.analyst
+        analyst = self.analyst
         if analyst is None or analyst.to_win_off is None:
             return False
-        return to_win_applies(self.core.game_of(await self.core.row(game_id)))
+        return to_win_applies(self.keeper.game_of(await self.keeper.row(game_id)))
 
     async def cost(
         self, game: Game, keep: tuple[int, ...] | None, box: Category | None
     ) -> tuple[float, str] | None:
         """A person's decision's cost for the move log (the preset's table ready): the
         points it loses against optimal play, and the decision in words."""
-        if self.core.analyst is None or not supports(game.preset):
+        if self.analyst is None or not supports(game.preset):
             return None
-        return await self.core.analyst.judge(game, keep, box)
+        return await self.analyst.judge(game, keep, box)
 
     def cost_later(
         self, before: GameRow, version: int, keep: tuple[int, ...] | None, box: Category | None
@@ -148,12 +150,12 @@ class Coaching:
         """Value a decision after its click is answered: judging takes milliseconds the answer
         need not wait for. The cost is added to the move-log entry at ``version``; a report
         or a game's end waits for the costs still being worked out (``costs_settled``)."""
-        analyst = self.core.analyst
+        analyst = self.analyst
         if analyst is None or not supports(before.preset):
             return
         if analyst.table_for(before.preset) is None:
             return
-        game = self.core.game_of(before)
+        game = self.keeper.game_of(before)
 
         async def work() -> None:
             judged = await analyst.judge(game, keep, box)
@@ -183,7 +185,7 @@ class Coaching:
 
     async def game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
         """A player's total loss in a game, counting the move about to be saved."""
-        moves = await self.core.store.read(plans.decisions, game_id, user_id)
+        moves = await self.store.read(plans.decisions, game_id, user_id)
         if last.user_id == user_id:
             moves.append(Decision(last.action, last.loss, last.decision))
         decisions = _kept_decisions(moves)
@@ -192,12 +194,12 @@ class Coaching:
     async def report(self, game_id: int, user_id: int) -> Report:
         """A player's report card for a game: points lost against optimal play."""
         await self.costs_settled(game_id)
-        row = await self.core.row(game_id)
-        decisions = _kept_decisions(await self.core.store.read(plans.decisions, game_id, user_id))
+        row = await self.keeper.row(game_id)
+        decisions = _kept_decisions(await self.store.read(plans.decisions, game_id, user_id))
         if not decisions:
-            await self.tracking.check_log_kept(row)
+            await self.history.check_log_kept(row)
             if any(uid == user_id for uid, _ in row.players):
-                seats = self.core.game_of(row).seats if row.state is not None else []
+                seats = self.keeper.game_of(row).seats if row.state is not None else []
                 if any(s.left and s.player_id == player_id(user_id) for s in seats):
                     raise Refusal(
                         "You left this game before making a decision of your own, so there is "
@@ -209,7 +211,7 @@ class Coaching:
                 )
             raise Refusal("You did not play in this game.")
         worst = sorted(decisions, key=lambda d: -d[0])[:3]
-        seats = self.core.game_of(row).seats if row.state is not None else []
+        seats = self.keeper.game_of(row).seats if row.state is not None else []
         left = any(seat.left and seat.player_id == player_id(user_id) for seat in seats)
         return Report(
             loss=sum(loss for loss, _ in decisions),

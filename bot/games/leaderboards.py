@@ -15,9 +15,9 @@ from bot.i18n import lang
 from bot.i18n.words import N_
 from bot.render import TableRow, render_stats, render_table
 from bot.render.cards import ordinal
-from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame, plans
+from bot.store import AVERAGE_MIN_GAMES, LeaderboardRow, PlayerGame, Store, plans
 
-from .core import Core
+from .clock import TurnClock
 
 LEADERBOARD_KINDS: dict[str, str] = {
     "high": N_("High scores"),
@@ -105,9 +105,9 @@ class Leaderboards:
     """Leaderboards: the boards of every server, a player's statistics, resets and restores
     (the service's ``leaderboards``: it needs the core's store and clock, no other topic)."""
 
-    def __init__(self, core: Core) -> None:
-        self.store = core.store
-        self.clock = core.clock
+    def __init__(self, store: Store, clock: TurnClock) -> None:
+        self.store = store
+        self.clock = clock
 
     async def page(
         self,
@@ -125,7 +125,7 @@ class Leaderboards:
         _ = lang(language)
         if kind not in LEADERBOARD_KINDS or period not in PERIODS:
             raise ValueError(f"unknown leaderboard or period: {kind!r}, {period!r}")
-        since = period_start(period, self.clock())
+        since = period_start(period, self.clock.now())
         ranking = await self.store.read(plans.leaderboard, guild_id, kind, since)
         players = len(ranking)
         pages = max(1, math.ceil(players / PAGE_SIZE))

@@ -14,18 +14,11 @@ from bot.i18n import lang
 from bot.i18n.words import N_, Label
 from bot.store import ChannelBusy, GameChange, GameRow, GameStatus, MoveRecord, NewGame, plans
 
-from .core import (
-    BOT_LEVELS,
-    BOT_NAMES,
-    LOBBY_TIMEOUT,
-    Core,
-    bot_level,
-    is_bot,
-    player_id,
-    refusing,
-    stamp,
-)
-from .results import Board, GameView, Refusal, Rematch, view_of
+from .clock import TurnClock
+from .drawing import Drawing
+from .keeper import Keeper
+from .results import Board, GameView, Refusal, Rematch, link_to, refusing, view_of
+from .seats import BOT_NAMES, bot_level, is_bot, new_bot_id, player_id
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +26,11 @@ log = logging.getLogger(__name__)
 class Lobby:
     """Lobbies: open, join, leave, computer players, hints, start, cancel, play again."""
 
-    def __init__(self, core: Core) -> None:
-        self.core = core
+    def __init__(self, keeper: Keeper, clock: TurnClock, drawing: Drawing) -> None:
+        self.keeper = keeper
+        self.store = keeper.store
+        self.clock = clock
+        self.drawing = drawing
 
     async def open_lobby(
         self,
@@ -51,14 +47,14 @@ class Lobby:
         as Discord reports it (a ``bot.i18n`` catalog); the server's own choice comes first.
         The game's channel messages and pictures are in it from the lobby to the end.
         """
-        settings = await self.core.store.read(plans.guild_settings, guild_id)
+        settings = await self.store.read(plans.guild_settings, guild_id)
         if preset is None:
             preset = settings.preset
         with refusing():  # an unknown preset: the engine's InvalidGame
             chosen = Preset.parse(preset)
         try:
             return view_of(
-                await self.core.create(
+                await self.keeper.create(
                     NewGame(
                         guild_id=guild_id,
                         channel_id=channel_id,
@@ -66,8 +62,8 @@ class Lobby:
                         preset=chosen.value,
                         players=[(user_id, name)],
                         language=settings.language or language,
-                        deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
-                        room_for=self.core.room_for(user_id),
+                        deadline_at=self.clock.lobby_deadline(),
+                        room_for=self.keeper.room_for(user_id),
                     )
                 )
             )
@@ -77,7 +73,7 @@ class Lobby:
                     raise Refusal(
                         "This thread belongs to the game hosted by <@{host}>: no other lobby "
                         "or game can open in it. Join that game, or start yours in the channel.",
-                        self.core.link(busy.existing),
+                        link_to(busy.existing),
                         host=busy.existing.host_id,
                     ) from None
                 raise Refusal(
@@ -88,19 +84,19 @@ class Lobby:
             if busy.existing.status == GameStatus.LOBBY:
                 raise Refusal(
                     "This channel already has a lobby: join it, or start yours in another channel.",
-                    self.core.link(busy.existing),
+                    link_to(busy.existing),
                 ) from None
             raise Refusal(
                 "This channel already has a game in progress: join it, or start yours in "
                 "another channel.",
-                self.core.link(busy.existing),
+                link_to(busy.existing),
             ) from None
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameView:
         """Take a seat in a lobby."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if any(uid == user_id for uid, _ in row.players):
                 raise Refusal(
@@ -110,19 +106,19 @@ class Lobby:
             if len(row.players) >= MAX_SEATS:
                 raise Refusal("This lobby is full ({most} players).", most=MAX_SEATS)
             players = [*row.players, (user_id, name)]
-            return await self.core.save(
+            return await self.keeper.save(
                 row,
                 MoveRecord(user_id, "join"),
-                change=GameChange(players=players, room_for=self.core.room_for(user_id)),
+                change=GameChange(players=players, room_for=self.keeper.room_for(user_id)),
             )
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def leave_lobby(self, game_id: int, user_id: int) -> GameView:
         """Give up a seat in a lobby; the host's role passes on, and an empty lobby closes."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if not any(uid == user_id for uid, _ in row.players):
                 raise Refusal("You are not in this lobby.")
@@ -130,7 +126,7 @@ class Lobby:
             move = MoveRecord(user_id, "leave")
             people = [uid for uid, _ in players if uid > 0]
             if not people:  # computer seats alone cannot start, cancel or play
-                return await self.core.save(
+                return await self.keeper.save(
                     row,
                     move,
                     change=GameChange(
@@ -138,37 +134,38 @@ class Lobby:
                     ),
                 )
             host = row.host_id if row.host_id != user_id else people[0]
-            return await self.core.save(row, move, change=GameChange(players=players, host_id=host))
+            return await self.keeper.save(
+                row, move, change=GameChange(players=players, host_id=host)
+            )
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def add_bot(self, game_id: int, user_id: int, level: str) -> GameView:
         """The host seats a computer player ('optimal' or 'casual')."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can add bots to the lobby.")
             if len(row.players) >= MAX_SEATS:
                 raise Refusal("This lobby is full ({most} players).", most=MAX_SEATS)
-            code = {v: k for k, v in BOT_LEVELS.items()}[level]
             bots = [uid for uid, _ in row.players if uid < 0]
-            bot_id = -(10 * (max((-uid // 10 for uid in bots), default=0) + 1) + code)
+            bot_id = new_bot_id(level, bots)
             alike = sum(1 for uid in bots if bot_level(player_id(uid)) == level)
             name = lang(row.language)(BOT_NAMES[level]) + (f" {alike + 1}" if alike else "")
             players = [*row.players, (bot_id, name)]
-            return await self.core.save(
+            return await self.keeper.save(
                 row, MoveRecord(user_id, "add-bot", level), change=GameChange(players=players)
             )
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def remove_bot(self, game_id: int, user_id: int) -> GameView:
         """The host takes the computer player seated last back out of the lobby."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can remove bots from the lobby.")
@@ -177,28 +174,28 @@ class Lobby:
                 raise Refusal("There is no bot in this lobby to remove.")
             players = [(uid, n) for uid, n in row.players if uid != bots[-1]]
             move = MoveRecord(user_id, "remove-bot", str(bots[-1]))
-            return await self.core.save(row, move, change=GameChange(players=players))
+            return await self.keeper.save(row, move, change=GameChange(players=players))
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def toggle_hints(self, game_id: int, user_id: int) -> GameView:
         """The host switches hints on or off for this game."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal("Only the host can switch hints on or off.")
             move = MoveRecord(user_id, "hints", "off" if row.hints else "on")
-            return await self.core.save(row, move, change=GameChange(hints=not row.hints))
+            return await self.keeper.save(row, move, change=GameChange(hints=not row.hints))
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def cancel(self, game_id: int, user_id: int) -> GameView:
         """The host closes the lobby."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id and not any(uid == user_id for uid, _ in row.players):
                 raise Refusal("Only the host can cancel this lobby.")  # Leave: not theirs
@@ -207,11 +204,11 @@ class Lobby:
                     "Only the host can cancel this lobby. You can press {leave} instead.",
                     leave=Label(N_("Leave"), row.language),
                 )
-            return await self.core.save(
+            return await self.keeper.save(
                 row, MoveRecord(user_id, "cancel"), change=GameChange(status=GameStatus.CANCELLED)
             )
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def begin(
         self, game_id: int, user_id: int, pictures: bool = True, timed: bool = True
@@ -221,7 +218,7 @@ class Lobby:
         ``timed``, no turn time limit whatever the server's setting."""
 
         async def work() -> Board:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise Refusal(
@@ -231,12 +228,12 @@ class Lobby:
             game = Game(
                 [(player_id(uid), name) for uid, name in row.players],
                 row.preset,
-                self.core.dice_for(row),
+                self.keeper.dice_for(row),
             )
-            server = await self.core.store.read(plans.guild_settings, row.guild_id)
+            server = await self.store.read(plans.guild_settings, row.guild_id)
             seconds = server.turn_seconds if timed else 0
             started = replace(row, turn_seconds=seconds)
-            saved = await self.core.save(
+            saved = await self.keeper.save(
                 row,
                 MoveRecord(user_id, "start"),
                 game,
@@ -246,14 +243,14 @@ class Lobby:
                     timeout_policy=server.timeout_policy,
                     pictures=pictures,
                 )
-                | self.core.turn_timer(started, game)
-                | self.core.started(),
+                | self.clock.turn_timer(started, game)
+                | self.clock.started(),
             )
-            if await self.core.opening_wanted(saved, game):
-                saved = await self.core.save(saved, self.core.opening_roll(game), game)
-            return await self.core.board(saved, game)
+            if await self.clock.opening_wanted(saved, game):
+                saved = await self.keeper.save(saved, self.clock.opening_roll(game), game)
+            return await self.drawing.board(saved, game)
 
-        return await self.core.locked(game_id, work)
+        return await self.keeper.locked(game_id, work)
 
     @staticmethod
     def _require_lobby(row: GameRow) -> None:
@@ -268,12 +265,12 @@ class Lobby:
         """A new lobby in the game's channel (the channel it was started in, even when it was
         played in a thread): the clicker hosts, the computer players sit again, and the other
         people are invited, not seated: whoever wants a rematch presses Join."""
-        old = await self.core.row(game_id)
+        old = await self.keeper.row(game_id)
         if old.state is None or old.is_live:
             raise Refusal("This game is not over: its rematch can start once it is.")
         if old.daily is not None:
             raise Refusal("A daily challenge has no rematch: one try a day.")
-        seats = self.core.game_of(old).seats
+        seats = self.keeper.game_of(old).seats
         mine = next((s for s in seats if s.player_id == player_id(user_id)), None)
         if mine is not None and mine.left:
             raise Refusal(
@@ -296,36 +293,36 @@ class Lobby:
             else:
                 invited.append((int(seat.player_id), seat.name))
         try:
-            row = await self.core.create(
+            row = await self.keeper.create(
                 NewGame(
                     guild_id=guild_id,
                     channel_id=channel_id,
                     host_id=user_id,
                     preset=old.preset,
                     players=players[:MAX_SEATS],
-                    deadline_at=stamp(self.core.clock() + LOBBY_TIMEOUT),
-                    room_for=self.core.room_for(user_id),
+                    deadline_at=self.clock.lobby_deadline(),
+                    room_for=self.keeper.room_for(user_id),
                     language=old.language,
                 )
             )
         except ChannelBusy as busy:
             raise Refusal(
                 "This channel already has a new lobby or game: join that one.",
-                self.core.link(busy.existing),
+                link_to(busy.existing),
             ) from None
         # The players are pinged for a game's rematch once: a second Play again (after the
         # first lobby was cancelled, say) invites them without a notification.
-        pinged = await self.core.locked(
+        pinged = await self.keeper.locked(
             game_id, lambda: self._note_rematch(game_id, user_id, row.id)
         )
         return Rematch(view_of(row), invited, ping=not pinged)
 
     async def _note_rematch(self, game_id: int, user_id: int, lobby_id: int) -> bool:
         """Record on a finished game that its rematch was opened; whether one was before."""
-        old = await self.core.row(game_id)
+        old = await self.keeper.row(game_id)
         before = any(
             action == "rematch"
-            for _, _, action, _, _ in await self.core.store.read(plans.moves, game_id)
+            for _, _, action, _, _ in await self.store.read(plans.moves, game_id)
         )
-        await self.core.save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
+        await self.keeper.save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
         return before

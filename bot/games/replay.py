@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.engine import Category, Dice, Game, RuleError, ScoreResult, ScriptedDice, TimeoutPolicy
 
-from .core import player_id
+from .seats import player_id
 
 #: (version, user id, action, detail, dice) as ``Store.moves`` gives them, oldest first.
 LogEntry = tuple[int, int | None, str, str | None, str | None]

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 
 from bot.engine import (
     Game,
     Preset,
+    RuleError,
     ScoreResult,
 )
 from bot.i18n.words import N_, Said, Sentence
@@ -48,6 +50,16 @@ class Refusal(Sentence, Exception):
         self.message = self.set_sentence(message, values)
         super().__init__(self.message)
         self.link = link
+
+
+@contextmanager
+def refusing() -> Iterator[None]:
+    """An engine rule that says no becomes a ``Refusal`` with the engine's own sentence (its
+    template and values, for the reader's language)."""
+    try:
+        yield
+    except RuleError as exc:
+        raise Refusal(exc.template, None, **exc.values) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +135,13 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
         deadline=moment(row.deadline_at),
         game=game,
     )
+
+
+def link_to(row: GameRow | GameView) -> tuple[int | None, int, int] | None:
+    """Where a refusal points: the game's live message (its board, else its final
+    message), as (guild, channel, message); None while it has none."""
+    message = row.board_message_id or row.final_message_id
+    return (row.guild_id, row.board_channel_id, message) if message else None
 
 
 def readable_views(rows: Iterable[GameRow]) -> list[GameView]:

@@ -12,9 +12,11 @@ from bot.engine import (
 from bot.i18n import LANGUAGE_NAMES
 from bot.store import NO_MESSAGE, GameChange, GameRow, GameStatus, GuildSettings, MoveRecord, plans
 
-from .core import TURN_LIMITS, Core
+from .clock import TURN_LIMITS
+from .keeper import Keeper
+from .lookups import Lookups
+from .posts import Posts
 from .results import GameView, Refusal, view_of, view_or_none
-from .tracking import Tracking
 
 log = logging.getLogger(__name__)
 
@@ -23,13 +25,15 @@ class Servers:
     """A server's settings (and a player's own: /yahtzee notify), and ending games: by the
     host or an admin, or because Discord no longer lets the bot reach them."""
 
-    def __init__(self, core: Core, tracking: Tracking) -> None:
-        self.core = core
-        self.tracking = tracking
+    def __init__(self, keeper: Keeper, lookups: Lookups, posts: Posts) -> None:
+        self.keeper = keeper
+        self.store = keeper.store
+        self.lookups = lookups
+        self.posts = posts
 
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
-        return await self.core.store.read(plans.guild_settings, guild_id)
+        return await self.store.read(plans.guild_settings, guild_id)
 
     async def change_settings(
         self, guild_id: int, user_id: int, is_admin: bool, **changes: object
@@ -37,7 +41,7 @@ class Servers:
         """Validate and store changed server settings (Manage Server only)."""
         if not is_admin:
             raise Refusal("Only members with the Manage Server permission can change settings.")
-        current = await self.core.store.read(plans.guild_settings, guild_id)
+        current = await self.store.read(plans.guild_settings, guild_id)
         values = {
             "preset": current.preset,
             "turn_seconds": current.turn_seconds,
@@ -65,28 +69,28 @@ class Servers:
             preset, seconds, policy, bool(values["use_threads"]), bool(values["auto_roll"]),
             None if language is None else str(language),
         )  # fmt: skip
-        await self.core.store.write(plans.save_guild_settings, guild_id, settings, user_id)
+        await self.store.write(plans.save_guild_settings, guild_id, settings, user_id)
         return settings
 
     async def notify_wanted(self, user_id: int) -> bool:
         """Whether a player asked to be told privately of their waiting turns."""
-        return await self.core.store.read(plans.player_notify, user_id)
+        return await self.store.read(plans.player_notify, user_id)
 
     async def set_notify(self, user_id: int, on: bool) -> None:
         """A player's /yahtzee notify choice (off again when their DMs turn out closed)."""
-        await self.core.store.write(plans.set_player_notify, user_id, on)
+        await self.store.write(plans.set_player_notify, user_id, on)
 
     async def auto_roll_choice(self, user_id: int) -> bool | None:
         """A player's own choice for each turn's opening roll (None: their server's)."""
-        return await self.core.store.read(plans.player_auto_roll, user_id)
+        return await self.store.read(plans.player_auto_roll, user_id)
 
     async def set_auto_roll(self, user_id: int, on: bool | None) -> None:
         """A player's /yahtzee autoroll choice (None: follow the server's setting)."""
-        await self.core.store.write(plans.set_player_auto_roll, user_id, on)
+        await self.store.write(plans.set_player_auto_roll, user_id, on)
 
     async def check_can_end(self, channel_id: int, user_id: int, is_admin: bool) -> GameView:
         """The game a user may end here, or a refusal."""
-        row = await self.tracking.live_game(channel_id)
+        row = await self.lookups.live_game(channel_id)
         if user_id != row.host_id and not is_admin:
             raise Refusal("Only the host or a member with Manage Server can end this game.")
         return row
@@ -95,7 +99,7 @@ class Servers:
         """End a lobby or game early; it is kept as abandoned and records no results."""
 
         async def work() -> GameRow:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             if not row.is_live:
                 raise Refusal("This game has already ended.")
             if user_id != row.host_id and not is_admin:
@@ -103,11 +107,11 @@ class Servers:
             status = (
                 GameStatus.ABANDONED if row.status == GameStatus.ACTIVE else GameStatus.CANCELLED
             )
-            return await self.core.save(
+            return await self.keeper.save(
                 row, MoveRecord(user_id, "end"), change=GameChange(status=status)
             )
 
-        return view_of(await self.core.locked(game_id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def unreachable(self, game_id: int, reason: str) -> GameView | None:
         """The bot can no longer show this game (it lost access to the channel, the channel
@@ -116,20 +120,20 @@ class Servers:
         keeps its results; its final message is no longer waited for)."""
 
         async def work() -> GameRow | None:
-            row = await self.core.store.read(plans.get_game, game_id)
+            row = await self.store.read(plans.get_game, game_id)
             if row is None:
                 return None
             if not row.is_live:
                 if row.status == GameStatus.FINISHED and row.final_message_id is None:
                     # its final message can never be posted: stop trying at every reconnect
-                    await self.tracking.final_posted(game_id, NO_MESSAGE)
+                    await self.posts.final_posted(game_id, NO_MESSAGE)
                 return None
             status = (
                 GameStatus.ABANDONED if row.status == GameStatus.ACTIVE else GameStatus.CANCELLED
             )
             move = MoveRecord(None, "unreachable", reason)
-            return await self.core.save(
+            return await self.keeper.save(
                 row, move, change=GameChange(status=status, deadline_at=None, ping_at=None)
             )
 
-        return view_or_none(await self.core.locked(game_id, work))
+        return view_or_none(await self.keeper.locked(game_id, work))

@@ -12,7 +12,8 @@ from bot.i18n.words import N_
 from bot.store import NO_CHANGE, GameChange, GameRow, GameStatus, MoveRecord, plans
 from bot.strategy.players import keep_mask
 
-from .core import IDLE_LIMIT, REPAIR_AFTER, Core, is_bot, stamp
+from .clock import IDLE_LIMIT, REPAIR_AFTER, TurnClock, stamp
+from .keeper import Keeper
 from .replay import held_mask, scoring_detail
 from .results import (
     ComputerDue,
@@ -27,6 +28,7 @@ from .results import (
     readable_views,
     view_of,
 )
+from .seats import is_bot
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -40,15 +42,17 @@ class Timers:
     """Timers: turns that run out, half-time reminders, lobbies and idle games that close,
     boards left behind."""
 
-    def __init__(self, core: Core, turns: Turns) -> None:
-        self.core = core
+    def __init__(self, keeper: Keeper, clock: TurnClock, turns: Turns) -> None:
+        self.keeper = keeper
+        self.store = keeper.store
+        self.clock = clock
         self.turns = turns
 
     async def due(self, ours: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
         """Ids of the live games that have a timer due now, in the servers ``ours`` picks
         (by server id: a process acts only on the servers of its own shards)."""
-        now = self.core.clock()
-        rows = await self.core.store.read(plans.due_games, stamp(now), stamp(now - IDLE_LIMIT))
+        now = self.clock.now()
+        rows = await self.store.read(plans.due_games, stamp(now), stamp(now - IDLE_LIMIT))
         return [row.id for row in rows if ours(row.guild_id)]
 
     async def boards_behind(
@@ -56,10 +60,8 @@ class Timers:
     ) -> list[GameView]:
         """Live games (in the servers ``ours`` picks) whose board a failed post or answer
         left behind, quiet for a while: the timer repairs them."""
-        await self.core.flush_shown()
-        rows = await self.core.store.read(
-            plans.boards_behind, stamp(self.core.clock() - REPAIR_AFTER)
-        )
+        await self.keeper.flush_shown()
+        rows = await self.store.read(plans.boards_behind, stamp(self.clock.now() - REPAIR_AFTER))
         return readable_views(row for row in rows if ours(row.guild_id))
 
     async def act(self, game_id: int) -> Outcome | None:
@@ -69,14 +71,14 @@ class Timers:
         """
 
         async def work() -> Outcome | None:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             if not row.is_live:
                 return None
-            now = self.core.clock()
+            now = self.clock.now()
             deadline, ping = moment(row.deadline_at), moment(row.ping_at)
             if row.status == GameStatus.LOBBY:
                 if deadline is not None and deadline <= now:
-                    saved = await self.core.save(
+                    saved = await self.keeper.save(
                         row,
                         MoveRecord(None, "lobby-timeout"),
                         change=GameChange(status=GameStatus.CANCELLED, deadline_at=None),
@@ -84,10 +86,10 @@ class Timers:
                     reason = N_("Nobody started this lobby in time, so it closed.")
                     return Expired(view_of(saved), reason)
                 return None
-            game = self.core.game_of(row)
+            game = self.keeper.game_of(row)
             last_move = moment(row.last_move_at or row.updated_at)
             if last_move is not None and last_move <= now - IDLE_LIMIT:
-                saved = await self.core.save(
+                saved = await self.keeper.save(
                     row,
                     MoveRecord(None, "idle-timeout"),
                     change=GameChange(status=GameStatus.ABANDONED, deadline_at=None, ping_at=None),
@@ -117,13 +119,13 @@ class Timers:
                     return notified  # else on to the reminder, due at the same time maybe
             if ping is not None and ping <= now and is_bot(game.current_player_id):
                 # the watchdog of a computer's turn: start it again, and watch again
-                timer = self.core.turn_timer(row, game)
-                saved = await self.core.save(row, MoveRecord(None, "ping"), change=timer)
+                timer = self.clock.turn_timer(row, game)
+                saved = await self.keeper.save(row, MoveRecord(None, "ping"), change=timer)
                 return ComputerDue(view_of(saved, game))
             if ping is not None and ping <= now:
                 # the turn it reminded of: an Undo back to this turn does not remind again
                 reminded = MoveRecord(None, "ping", str(game.turn_number))
-                saved = await self.core.save(
+                saved = await self.keeper.save(
                     row, reminded, change=GameChange(ping_at=None, unseen=True)
                 )
                 left = 0 if deadline is None else max(0, int((deadline - now).total_seconds()))
@@ -131,7 +133,7 @@ class Timers:
             return None
 
         try:
-            return await self.core.locked(game_id, work)
+            return await self.keeper.locked(game_id, work)
         except Refusal:
             return None  # another process acted first
 
@@ -144,7 +146,7 @@ class Timers:
         if game.dice is None:
             game.roll_for_them()
             roll = MoveRecord(None, "timeout-roll", held_mask(game.held), str(game.dice))
-            row = await self.core.save(row, roll, game)
+            row = await self.keeper.save(row, roll, game)
         while True:
             assert game.dice is not None
             choice = player.decide(game)
@@ -152,7 +154,7 @@ class Timers:
                 return row, choice, level
             game.roll_for_them(keep_mask(game.dice, choice))
             roll = MoveRecord(None, "timeout-roll", held_mask(game.held), str(game.dice))
-            row = await self.core.save(row, roll, game)
+            row = await self.keeper.save(row, roll, game)
 
     async def _notify(
         self, row: GameRow, game: Game, deadline: datetime | None, now: datetime
@@ -160,7 +162,7 @@ class Timers:
         """The turn's private notice is due: once per turn (the time is cleared, whoever
         wanted it), and only to a player who asked for it and has not moved this turn.
         The game as saved, and the notice to send, if any."""
-        saved = await self.core.save(
+        saved = await self.keeper.save(
             row,
             MoveRecord(None, "notify", str(game.turn_number)),
             change=GameChange(notify_at=None, unseen=True),
@@ -168,7 +170,7 @@ class Timers:
         player = game.current_player_id
         if is_bot(player) or game.current_seat.away:
             return saved, None  # nobody there to tell
-        store = self.core.store
+        store = self.store
         opened = game.rolls_used == 1 and await store.read(
             plans.auto_roll_for, row.guild_id, int(player)
         )
@@ -180,7 +182,7 @@ class Timers:
         if ping is not None and ping <= now + NOTICE_IS_REMINDER:
             # the half-time reminder is due about now: the DM they asked for is their
             # reminder, so the channel does not ping them on top of it
-            saved = await self.core.save(
+            saved = await self.keeper.save(
                 saved,
                 MoveRecord(None, "ping", str(game.turn_number)),
                 change=GameChange(ping_at=None, unseen=True),

@@ -16,16 +16,30 @@ from bot.engine import (
 from bot.i18n.words import N_, Name
 from bot.render import final_png
 from bot.store import NO_CHANGE, GameChange, GameRow, GameStatus, MoveRecord, ResultRow, plans
+from bot.strategy.analyst import Analyst
 from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 from bot.strategy.winning import WinningPlayer
 
+from .clock import TurnClock
 from .coaching import Coaching
-from .core import Core, bot_level, is_bot, next_host, people_left, player_id, refusing
+from .drawing import Drawing
+from .keeper import Keeper
 from .lobby import Lobby
+from .lookups import Lookups
 from .replay import held_mask, scoring_detail
-from .results import NO_GAME_HERE, Board, GameView, Refusal, Scored, Undone, view_of
-from .tracking import Tracking
+from .results import (
+    NO_GAME_HERE,
+    Board,
+    GameView,
+    Refusal,
+    Scored,
+    Undone,
+    link_to,
+    refusing,
+    view_of,
+)
+from .seats import bot_level, is_bot, next_host, people_left, player_id
 
 log = logging.getLogger(__name__)
 
@@ -40,18 +54,31 @@ DAILY_COPY_REPLACED = N_(
 class Turns:
     """Turns: roll, hold, score, undo, computer players' moves, leaving, rejoining, kicking."""
 
-    def __init__(self, core: Core, tracking: Tracking, coaching: Coaching, lobby: Lobby) -> None:
-        self.core = core
-        self.tracking = tracking
+    def __init__(
+        self,
+        keeper: Keeper,
+        clock: TurnClock,
+        drawing: Drawing,
+        lookups: Lookups,
+        coaching: Coaching,
+        lobby: Lobby,
+        analyst: Analyst | None = None,
+    ) -> None:
+        self.keeper = keeper
+        self.store = keeper.store
+        self.clock = clock
+        self.drawing = drawing
+        self.lookups = lookups
         self.coaching = coaching
         self.lobby = lobby
+        self.analyst = analyst
         #: The To-win bot of each preset, kept so that its turns' chances are worked out once.
         self._winning: dict[str, WinningPlayer] = {}
 
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != GameStatus.ACTIVE:
             raise Refusal("This game is over. Start a new one with /yahtzee start.")
-        game = self.core.game_of(row)
+        game = self.keeper.game_of(row)
         # A click on this turn's buttons may come before the bot has recorded the message
         # it just posted as this turn's board (board_turn still names the last turn): that
         # message is the board. Once recorded, only the recorded message is live.
@@ -66,7 +93,7 @@ class Turns:
         if turn != game.turn_number or (recorded and message_id != row.board_message_id):
             raise Refusal(
                 "That board is from an earlier turn. Use the live board instead.",
-                self.core.link(row),
+                link_to(row),
             )
         return game
 
@@ -75,7 +102,7 @@ class Turns:
         turn (their scoring can still be undone): a double click on the box menu."""
         if row.status != GameStatus.ACTIVE or row.state is None:
             return False
-        game = self.core.game_of(row)
+        game = self.keeper.game_of(row)
         # the turns played count the scoring: the click was made on the turn before it
         return game.undo_player_id == player_id(user_id) and turn == game.turn_number - 1
 
@@ -83,7 +110,7 @@ class Turns:
         self, game_id: int, message_id: int | None, turn: int, rolls_used: int
     ) -> tuple[GameRow, Game]:
         """The game a turn button belongs to, if the button is still live for these dice."""
-        row = await self.core.row(game_id)
+        row = await self.keeper.row(game_id)
         game = self._require_live_board(row, message_id, turn)
         self._check_rolls(game, rolls_used)
         return row, game
@@ -112,7 +139,7 @@ class Turns:
 
         async def work() -> Board:
             row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
-            change = self.core.moved(row)
+            change = self.clock.moved(row)
             if row.pictures and not pictures:
                 log.warning("game %s: files may no longer be attached; going on in text", row.id)
                 row, change = replace(row, pictures=False), change | GameChange(pictures=False)
@@ -127,12 +154,12 @@ class Turns:
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             if retire is not None:
                 change = change | GameChange(undo_message_id=None)
-            board = await self.core.save_and_draw(row, move, game, retire, change)
+            board = await self.drawing.save_and_draw(row, move, game, retire, change)
             if kept is not None:
                 self.coaching.cost_later(row, board.row.version, kept, None)
             return board
 
-        return await self.core.locked(game_id, work)
+        return await self.keeper.locked(game_id, work)
 
     async def hold(
         self,
@@ -154,10 +181,10 @@ class Turns:
             move = MoveRecord(user_id, "hold", detail, str(game.dice))
             # A hold uses nothing up: it does not re-arm the idle limit (else holding and
             # releasing a die once a day would keep a game open for ever).
-            saved = await self.core.save(row, move, game)
-            return Board(view_of(saved, game), game, None, None, self.core.best_box(row, game))
+            saved = await self.keeper.save(row, move, game)
+            return Board(view_of(saved, game), game, None, None, self.drawing.best_box(row, game))
 
-        return await self.core.locked(game_id, work)
+        return await self.keeper.locked(game_id, work)
 
     async def score(
         self,
@@ -174,7 +201,7 @@ class Turns:
             try:
                 row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
             except Refusal:  # a stale menu: is it the second click of a scoring just made?
-                if self._scored_already(await self.core.row(game_id), user_id, turn):
+                if self._scored_already(await self.keeper.row(game_id), user_id, turn):
                     raise Refusal(
                         "That turn is scored already (a double click?): nothing changed."
                     ) from None
@@ -189,20 +216,20 @@ class Turns:
                 result = game.score(player_id(user_id), category)
             cost = None
             if game.is_over:  # the results keep each player's loss: value this one now
-                cost = await self.coaching.cost(self.core.game_of(row), None, category)
+                cost = await self.coaching.cost(self.keeper.game_of(row), None, category)
             loss, decision = cost if cost is not None else (None, None)
             move = MoveRecord(
                 user_id, "score", scoring_detail(result), str(result.dice), loss, decision
             )
             scored = await self.after_scoring(
-                row, game, move, result, seat.name, round_no, self.core.moved(row), later=True
+                row, game, move, result, seat.name, round_no, self.clock.moved(row), later=True
             )
             if cost is None:
                 version = scored.move_version or scored.board.row.version
                 self.coaching.cost_later(row, version, None, category)
             return scored
 
-        return await self.core.locked(game_id, work)
+        return await self.keeper.locked(game_id, work)
 
     async def after_scoring(
         self,
@@ -233,7 +260,7 @@ class Turns:
                     score = game.seats[0].card.total
                     optimal = await self.coaching.daily_optimal(row.daily)
                     extra = extra | GameChange(daily_scores=(score, optimal))
-                saved = await self.core.save(
+                saved = await self.keeper.save(
                     row,
                     move,
                     game,
@@ -242,25 +269,25 @@ class Turns:
                     )
                     | extra,
                 )
-                pool = self.core.drawing_pool
+                pool = self.drawing.pool
                 final = None
                 if row.pictures:
                     final = await pool.run(final_png, game.to_dict(), row.language)
                 return Scored(Board(view_of(saved, game), game), result, name, round_no, final)
-            saved = await self.core.save(
+            saved = await self.keeper.save(
                 row,
                 move,
                 game,
                 GameChange(status=GameStatus.ABANDONED, deadline_at=None, ping_at=None) | extra,
             )
             return Scored(Board(view_of(saved, game), game), result, name, round_no)
-        change = self.core.turn_timer(row, game) | extra
+        change = self.clock.turn_timer(row, game) | extra
         scoring: int | None = None
-        if await self.core.opening_wanted(row, game):  # saved, then the next turn's roll
-            row = await self.core.save(row, move, game, change)
+        if await self.clock.opening_wanted(row, game):  # saved, then the next turn's roll
+            row = await self.keeper.save(row, move, game, change)
             scoring = row.version
-            move, change = self.core.opening_roll(game), NO_CHANGE
-        board = await self.core.save_drawing(row, move, game, None, change)
+            move, change = self.clock.opening_roll(game), NO_CHANGE
+        board = await self.drawing.save_drawing(row, move, game, None, change)
         return Scored(
             board if later else await board.drawn(),
             result,
@@ -296,10 +323,10 @@ class Turns:
         """Take back the last scoring, from the message that offers Undo."""
 
         async def work() -> Undone:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             if row.status != GameStatus.ACTIVE:
                 raise Refusal("This game is over: its last scoring is final.")
-            game = self.core.game_of(row)
+            game = self.keeper.game_of(row)
             if row.daily is not None and message_id not in (None, row.board_message_id):
                 raise Refusal(DAILY_COPY_REPLACED)
             if message_id != row.undo_message_id or turn != game.turn_number - 1:
@@ -308,7 +335,7 @@ class Turns:
                         "That scoring is taken back already (a double click?): this is the "
                         "live board again."
                     )
-                raise Refusal("Too late to undo: the next roll has happened.", self.core.link(row))
+                raise Refusal("Too late to undo: the next roll has happened.", link_to(row))
             undone_turn = (game.turn_number, game.current_player_id)
             with refusing():
                 game.undo(player_id(user_id))
@@ -317,8 +344,8 @@ class Turns:
             # refused by board_shown. The Undo's message becomes the board in the same save.
             remove = row.board_message_id if row.board_message_id != message_id else None
             # The turn starts its time again; it is reminded at half time once, ever.
-            timer = self.core.turn_timer(row, game)
-            if await self.core.store.read(plans.logged, game_id, "ping", str(game.turn_number)):
+            timer = self.clock.turn_timer(row, game)
+            if await self.store.read(plans.logged, game_id, "ping", str(game.turn_number)):
                 timer = replace(timer, ping_at=None)
             board = GameChange(
                 undo_message_id=None,
@@ -326,22 +353,22 @@ class Turns:
                 board_turn=game.turn_number,
                 board_version=row.version,
             )
-            saved = await self.core.save(
+            saved = await self.keeper.save(
                 row,
                 MoveRecord(user_id, "undo", dice=str(game.dice)),
                 game,
-                board | timer | self.core.moved(row),
+                board | timer | self.clock.moved(row),
             )
-            return Undone(await self.core.board(saved, game), remove, undone_turn)
+            return Undone(await self.drawing.board(saved, game), remove, undone_turn)
 
-        return await self.core.locked(game_id, work)
+        return await self.keeper.locked(game_id, work)
 
     def stand_in(self, preset: Preset) -> tuple[OptimalPlayer | CasualPlayer, str]:
         """Who plays a turn whose time ran out under the play policy, and its level: the
         Optimal bot by the preset's solved table (by the official one, an approximation,
         while that one is being prepared); the Casual bot while no table is loaded yet, as
         a computer seat does meanwhile."""
-        analyst = self.core.analyst
+        analyst = self.analyst
         table = None
         if analyst is not None:
             table = analyst.table_for(preset) or analyst.table
@@ -353,7 +380,7 @@ class Turns:
         """The computer seat's player: by the table of the game's preset (by the official
         one, an approximation, while that one is being prepared); the To-win bot by the
         preset's own table and distributions (as the Optimal bot until they are ready)."""
-        analyst = self.core.analyst
+        analyst = self.analyst
         table = own = None
         if analyst is not None:
             own = analyst.table_for(preset)
@@ -374,10 +401,10 @@ class Turns:
         """One move of the computer player whose turn it is (None if it is a person's turn)."""
 
         async def work() -> Board | Scored | None:
-            row = await self.core.row(game_id)
+            row = await self.keeper.row(game_id)
             if row.status != GameStatus.ACTIVE:
                 return None
-            game = self.core.game_of(row)
+            game = self.keeper.game_of(row)
             seat = game.current_seat
             if not is_bot(seat.player_id):
                 return None
@@ -389,20 +416,20 @@ class Turns:
             if isinstance(move, str):
                 # the holds it rolled with: the log alone replays the turn
                 record = MoveRecord(None, "bot-roll", held_mask(game.held), str(game.dice))
-                saved = await self.core.save(row, record, game)
-                return await self.core.board(saved, game)
+                saved = await self.keeper.save(row, record, game)
+                return await self.drawing.board(saved, game)
             record = MoveRecord(None, "bot-score", scoring_detail(move), str(move.dice))
             return await self.after_scoring(row, game, record, move, seat.name, round_no, NO_CHANGE)
 
-        return await self.core.locked(game_id, work)
+        return await self.keeper.locked(game_id, work)
 
     async def game_to_leave(self, channel_id: int, user_id: int) -> GameView:
         """What /yahtzee leave leaves: the channel's game if the member sits in it, else
         their daily challenge try (played privately, in no channel)."""
-        row = await self.core.store.read(plans.live_game_in, channel_id)
+        row = await self.store.read(plans.live_game_in, channel_id)
         if row is not None and any(uid == user_id for uid, _ in row.players):
             return view_of(row)
-        daily = await self.core.store.read(plans.live_daily_of, user_id)
+        daily = await self.store.read(plans.live_daily_of, user_id)
         if daily is not None:
             return view_of(daily)
         if row is None:
@@ -416,7 +443,7 @@ class Turns:
     async def leave_daily(self, game_id: int, user_id: int) -> Board:
         """The member gives up their daily challenge try (confirmed: it counts as the day's
         try)."""
-        row = await self.core.row(game_id)
+        row = await self.keeper.row(game_id)
         if row.daily is None or row.host_id != user_id:
             raise Refusal("That is not your daily challenge; nothing changed.")
         return await self._leave(view_of(row), user_id)
@@ -426,10 +453,10 @@ class Turns:
             return Board(await self.lobby.leave_lobby(row.id, user_id))
 
         async def work() -> Board:
-            current = await self.core.row(row.id)
+            current = await self.keeper.row(row.id)
             if current.status != GameStatus.ACTIVE:
                 raise Refusal("This game is over already.")
-            game = self.core.game_of(current)
+            game = self.keeper.game_of(current)
             was_current = game.current_player_id == player_id(user_id)
             with refusing():
                 game.leave(player_id(user_id))
@@ -437,7 +464,7 @@ class Turns:
                 current, game, MoveRecord(user_id, "leave"), was_current
             )
 
-        return await self.core.locked(row.id, work)
+        return await self.keeper.locked(row.id, work)
 
     async def _after_leaving(
         self, row: GameRow, game: Game, move: MoveRecord, turn_moved: bool
@@ -446,7 +473,7 @@ class Turns:
             completed = game.is_over and game.completed
             status = GameStatus.FINISHED if completed else GameStatus.ABANDONED
             results = self._results(game) if completed else ()
-            saved = await self.core.save(
+            saved = await self.keeper.save(
                 row,
                 move,
                 game,
@@ -454,43 +481,43 @@ class Turns:
             )
             return Board(view_of(saved, game), game)
         # a new player's turn starts
-        change = self.core.turn_timer(row, game) if turn_moved else NO_CHANGE
+        change = self.clock.turn_timer(row, game) if turn_moved else NO_CHANGE
         hosting = next((s for s in game.seats if s.player_id == player_id(row.host_id)), None)
         if hosting is not None and hosting.left:  # the host left, or was removed
             change = change | GameChange(host_id=next_host(game, row.host_id))
-        saved = await self.core.save(row, move, game, change)
-        if turn_moved and await self.core.opening_wanted(saved, game):
-            saved = await self.core.save(saved, self.core.opening_roll(game), game)
-        return await self.core.board(saved, game)
+        saved = await self.keeper.save(row, move, game, change)
+        if turn_moved and await self.clock.opening_wanted(saved, game):
+            saved = await self.keeper.save(saved, self.clock.opening_roll(game), game)
+        return await self.drawing.board(saved, game)
 
     async def rejoin(self, channel_id: int, user_id: int) -> GameView:
         """An away player takes their seat back from their next turn."""
-        row = await self.tracking.live_game(channel_id)
+        row = await self.lookups.live_game(channel_id)
 
         async def work() -> GameRow:
-            current = await self.core.row(row.id)
+            current = await self.keeper.row(row.id)
             if current.status != GameStatus.ACTIVE:
                 raise Refusal("There is no game in progress here to rejoin.")
-            game = self.core.game_of(current)
+            game = self.keeper.game_of(current)
             with refusing():
                 game.rejoin(player_id(user_id))
-            return await self.core.save(
-                current, MoveRecord(user_id, "rejoin"), game, self.core.moved(current)
+            return await self.keeper.save(
+                current, MoveRecord(user_id, "rejoin"), game, self.clock.moved(current)
             )
 
-        return view_of(await self.core.locked(row.id, work))
+        return view_of(await self.keeper.locked(row.id, work))
 
     async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
         """The host or an admin removes an away player from the running game."""
-        row = await self.tracking.live_game(channel_id)
+        row = await self.lookups.live_game(channel_id)
         if row.status != GameStatus.ACTIVE:
             raise Refusal("There is no game in progress here.")
         if user_id != row.host_id and not is_admin:
             raise Refusal("Only the host or a member with Manage Server can remove a player.")
 
         async def work() -> Board:
-            current = await self.core.row(row.id)
-            game = self.core.game_of(current)
+            current = await self.keeper.row(row.id)
+            game = self.keeper.game_of(current)
             try:
                 seat = game.seats[game.seat_of(player_id(target_id))]
             except RuleError:
@@ -509,4 +536,4 @@ class Turns:
                 current, game, MoveRecord(user_id, "kick", seat.player_id), turn_moved=False
             )
 
-        return await self.core.locked(row.id, work)
+        return await self.keeper.locked(row.id, work)

@@ -25,7 +25,7 @@ async def send_hint(
     for the asker): for /yahtzee hint and the Hint button."""
     choices = await games.coaching.hint(game_id, interaction.user.id)
     to_win = await games.coaching.win_hint(game_id, choices[0]) if choices else None
-    row = await games.tracking.find(game_id)
+    row = await games.lookups.find(game_id)
     assert row is not None
     off = to_win is None and await games.coaching.to_win_off(game_id)
     text = hint_text(private(interaction), choices, row.require_game(), to_win, to_win_off=off)

@@ -71,7 +71,7 @@ class DailyFeature(Feature):
     ) -> None:
         """The confirmation of /yahtzee leave on a daily challenge: the day's try is given up."""
         game_id = leave.game_id
-        before = await self.games.tracking.find(game_id)
+        before = await self.games.lookups.find(game_id)
         board = await self.games.turns.leave_daily(game_id, interaction.user.id)
         _ = private(interaction)
         await answers.edit(

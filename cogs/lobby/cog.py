@@ -130,7 +130,7 @@ class LobbyFeature(Feature):
         ping); they take a seat with Join."""
         game_id = again.game_id
         assert interaction.channel_id is not None
-        old = await self.games.tracking.find(game_id)
+        old = await self.games.lookups.find(game_id)
         # the lobby opens in the game's channel: from its thread, in the thread's parent
         in_thread = None if old is None or old.thread_id is None else False
         check_member_may_post(interaction, in_thread)

@@ -162,7 +162,7 @@ class AfterMove:
     async def changed(self, game_id: int) -> None:
         """A command changed a game (a player back from away, an away player removed): its
         messages are brought in line with the database; a game nobody is left in ends."""
-        fresh = await self.publisher.games.tracking.find(game_id)
+        fresh = await self.publisher.games.lookups.find(game_id)
         if fresh is None:
             return
         if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing

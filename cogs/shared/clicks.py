@@ -75,7 +75,7 @@ class Clicks(commands.Cog):
         if kind == click.component_type and (custom_id, kind) in shown:
             if game_id is not None:  # every game's click is bound to its server and channel
                 try:
-                    await self.games.tracking.check_click(
+                    await self.games.posts.check_click(
                         game_id, interaction.guild_id, interaction.channel_id,
                         interaction.message.id,
                     )  # fmt: skip
@@ -117,13 +117,13 @@ class Clicks(commands.Cog):
             and message is not None
             and (self.publisher.parked(game_id) == message.id)
         ):
-            shown = await self.games.tracking.find(game_id)
+            shown = await self.games.lookups.find(game_id)
             raise Refusal(
                 "The last scoring was taken back ({undo}), so this turn waits: this board "
                 "comes back when that scoring is made again. Nothing changed.",
                 undo=Label(N_("Undo"), shown.language if shown else ENGLISH),
             )
-        raise await self.games.tracking.stale_click(game_id)
+        raise await self.games.posts.stale_click(game_id)
 
 
 def _controls(components: Sequence[Any]) -> Iterator[tuple[str | None, int]]:

@@ -44,7 +44,7 @@ async def _answered_elsewhere(interaction: discord.Interaction[Any]) -> bool:
         games = interaction.client.games
     except (AttributeError, RuntimeError):  # not our bot, or not set up yet
         return False
-    return isinstance(games, GameService) and await games.core.answered_elsewhere()
+    return isinstance(games, GameService) and await games.answered_elsewhere()
 
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:

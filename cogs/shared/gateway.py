@@ -29,19 +29,19 @@ class Gateway(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left or was removed from a server: its games can no longer be seen."""
-        rows = await self.bot.games.tracking.live_games_at(guild.id)
+        rows = await self.bot.games.lookups.live_games_at(guild.id)
         await self._end_unreachable(rows, "the bot left the server")
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A game's channel was deleted (its threads go with it)."""
-        rows = await self.bot.games.tracking.live_games_at(channel.guild.id, channel.id)
+        rows = await self.bot.games.lookups.live_games_at(channel.guild.id, channel.id)
         await self._end_unreachable(rows, "channel deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread was deleted."""
-        rows = await self.bot.games.tracking.live_games_at(
+        rows = await self.bot.games.lookups.live_games_at(
             payload.guild_id, thread_id=payload.thread_id
         )
         await self._end_unreachable(rows, "thread deleted")

@@ -128,9 +128,9 @@ class PrivateBoards:
         if message_id is None:
             return
         row = board.row
-        await self.publisher.games.tracking.board_shown(row, message_id, board.game)
+        await self.publisher.games.posts.board_shown(row, message_id, board.game)
         if row.undo_message_id is not None and row.undo_message_id != message_id:
-            await self.publisher.games.tracking.undo_offered(
+            await self.publisher.games.posts.undo_offered(
                 row.id, message_id
             )  # its Undo comes along
         old = self.known(row.id)
@@ -176,5 +176,5 @@ class PrivateBoards:
             view=board_view(board, self.publisher.faces),
         )
         self.note(interaction, row)
-        await self.publisher.games.tracking.board_shown(row, message_id or 0, board.game)
+        await self.publisher.games.posts.board_shown(row, message_id or 0, board.game)
         await self.publisher.scored(row.id, message_id)

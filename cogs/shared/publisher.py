@@ -130,7 +130,7 @@ class Publisher:
             _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
         try:
             message = await post(
-                nonce=nonce or await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
+                nonce=nonce or await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board, self.faces),
                 files=board_files(board),
@@ -143,7 +143,7 @@ class Publisher:
                 raise
             board = textual
             message = await post(
-                nonce=await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
+                nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board, self.faces),
                 view=board_view(board, self.faces),
@@ -151,7 +151,7 @@ class Publisher:
             )
         game = board.game
         assert game is not None
-        if not await self.games.tracking.board_shown(board.row, message.id, game):
+        if not await self.games.posts.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
             await self.park(
@@ -219,7 +219,7 @@ class Publisher:
         except discord.NotFound:
             return None  # deleted meanwhile: a new board is posted instead
         assert board.game is not None
-        if not await self.games.tracking.board_shown(board.row, message_id, board.game):
+        if not await self.games.posts.board_shown(board.row, message_id, board.game):
             return None
         if is_bot(board.game.current_player_id):
             self.computer_to_move(board.row.id)
@@ -234,7 +234,7 @@ class Publisher:
         # If something else is missing (Send Messages), the text board is refused too and
         # that error stands: the game then ends as one that cannot be shown.
         log.warning("game %s: refused a picture (%s); going on in text", board.row.id, exc)
-        return await self.games.tracking.pictures_off(board.row.id)
+        return await self.games.drawing.pictures_off(board.row.id)
 
     async def edit_board(self, message_id: int, board: Board) -> None:
         """Show ``board`` on its message; if that message is gone (a moderator deleted it),
@@ -257,10 +257,10 @@ class Publisher:
             log.info("game %s: its board %s was deleted; posting it again", board.row.id,
                      message_id)  # fmt: skip
             await self.post_board(
-                board, nonce=await self.games.tracking.nonce(board.row, f"v{board.row.version}r")
+                board, nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}r")
             )
             return
-        await self.games.tracking.board_shown(board.row, message_id, board.game)
+        await self.games.posts.board_shown(board.row, message_id, board.game)
 
     async def show(
         self, interaction: discord.Interaction[Any], board: Board, said: str | None = None
@@ -279,7 +279,7 @@ class Publisher:
             ),
         )
         if interaction.message is not None:
-            self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
+            self.games.posts.board_answered(board.row, interaction.message.id, board.game)
         self.private.note(interaction, board.row)
 
     async def show_controls(self, interaction: discord.Interaction[Any], board: Board) -> None:
@@ -290,14 +290,14 @@ class Publisher:
             lambda: answers.edit(interaction, view=board_view(board, self.faces)),
         )
         if interaction.message is not None:
-            self.games.tracking.board_answered(board.row, interaction.message.id, board.game)
+            self.games.posts.board_answered(board.row, interaction.message.id, board.game)
         self.private.note(interaction, board.row)
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
         await answers.edit(interaction, **lobby_edit(row))
         if interaction.message is not None:
-            await self.games.tracking.board_shown(row, interaction.message.id, None)
+            await self.games.posts.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
@@ -319,7 +319,7 @@ class Publisher:
             interaction, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
         )
         if message_id is not None:
-            await self.games.tracking.board_shown(row, message_id, None)
+            await self.games.posts.board_shown(row, message_id, None)
 
     async def post_lobby(
         self,
@@ -337,7 +337,7 @@ class Publisher:
         message = await self.routes.send(
             *where, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
         )
-        await self.games.tracking.board_shown(row, message.id, None)
+        await self.games.posts.board_shown(row, message.id, None)
         return message
 
     async def retire_lobby(self, row: GameView, message_id: int | None, note: str) -> None:
@@ -348,13 +348,13 @@ class Publisher:
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
         a lost answer leaves a board to repair, not an Undo offer)."""
-        await self.games.tracking.undo_offered(game_id, message_id)
+        await self.games.posts.undo_offered(game_id, message_id)
 
     async def close_undo(self, row: GameView) -> None:
         """The Undo offer of the last scoring has lapsed: its button goes."""
         await self.retire(row.board_channel_id, row.undo_message_id, row.daily is not None)
         if row.undo_message_id is not None:
-            await self.games.tracking.undo_offered(row.id, None)
+            await self.games.posts.undo_offered(row.id, None)
 
     async def server_language(self, row: GameView) -> Lang:
         """The language of the server a game is played in, for what its channel sees of a
@@ -376,7 +376,7 @@ class Publisher:
                 "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
             )
             return board
-        row = await self.games.tracking.set_thread(board.row.id, thread.id)
+        row = await self.games.posts.set_thread(board.row.id, thread.id)
         return replace(board, row=row)
 
     async def retire(
@@ -418,24 +418,24 @@ class Publisher:
         await self.forget(row.id, row.board_channel_id)
         game = row.require_game()
         if image is None and row.pictures:
-            image = await self.games.tracking.final_image(row)
+            image = await self.games.drawing.final_image(row)
         daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
             self.private.forget(row.id)
             message = await self.routes.send(
                 row.board_channel_id,
                 row.guild_id,
-                nonce=await self.games.tracking.nonce(row, "final"),
+                nonce=await self.games.posts.nonce(row, "final"),
                 view=daily_result_layout(await self.server_language(row), row, game, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self.games.tracking.final_posted(row.id, message.id)
+            await self.games.posts.final_posted(row.id, message.id)
             return
 
         async def post(picture: bytes | None) -> discord.Message:
             return await self.routes.send(
                 row.board_channel_id,
-                nonce=await self.games.tracking.nonce(
+                nonce=await self.games.posts.nonce(
                     row, "final" if picture is not None else "final-t"
                 ),
                 files=[png(picture, FINAL_FILE)] if picture is not None else [],
@@ -450,7 +450,7 @@ class Publisher:
                 raise
             log.warning("game %s: its final picture was refused (%s); posting text", row.id, exc)
             message = await post(None)  # the card is in the embed as text
-        await self.games.tracking.final_posted(row.id, message.id)
+        await self.games.posts.final_posted(row.id, message.id)
         await self.archive(row)
 
     async def archive(self, row: GameView) -> None:

@@ -54,7 +54,7 @@ class Reminders:
         )
         # recorded, so that the turn's end deletes it even after a restart in between
         self._reminders[row.id] = (row.board_channel_id, reminder.id)
-        await self.games.tracking.reminder_posted(row.id, reminder.id)
+        await self.games.posts.reminder_posted(row.id, reminder.id)
 
     async def notify(self, row: GameView, player_id: str, seconds_left: int) -> None:
         """/yahtzee notify: tell a player privately that their turn is waiting. Closed DMs
@@ -107,4 +107,4 @@ class Reminders:
         if reminder is None:
             return
         await self.publisher.delete(*reminder)
-        await self.games.tracking.reminder_posted(game_id, None)
+        await self.games.posts.reminder_posted(game_id, None)

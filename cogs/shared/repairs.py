@@ -43,7 +43,7 @@ class Repairs:
         async with self.busy:
             rows = [
                 row
-                for row in await self.games.tracking.needing_messages()
+                for row in await self.games.posts.needing_messages()
                 if self.bot.owns(row.guild_id)  # another process repairs the other shards
             ]
             for row in rows:
@@ -80,7 +80,7 @@ class Repairs:
                 return True
             if row.board_version != row.version:
                 await self.publisher.edit_lobby(row, row.board_message_id)
-                await self.games.tracking.board_shown(row, row.board_message_id, None)
+                await self.games.posts.board_shown(row, row.board_message_id, None)
                 return True
             return False
         if row.daily is not None and row.status != GameStatus.FINISHED:
@@ -110,17 +110,17 @@ class Repairs:
                 )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
-            board = await self.games.tracking.render(row)
-            began = await self.games.tracking.turn_began(row)
+            board = await self.games.drawing.render(row)
+            began = await self.games.posts.turn_began(row)
             posted = await self.publisher.post_board(
-                board, nonce=await self.games.tracking.nonce(row, f"v{began}")
+                board, nonce=await self.games.posts.nonce(row, f"v{began}")
             )
             if posted is not None and began != row.version:
                 await self.publisher.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version:
             log.info("game %s: bringing its board up to version %s", row.id, row.version)
-            board = await self.games.tracking.render(row)
+            board = await self.games.drawing.render(row)
             await self.publisher.edit_board(row.board_message_id, board)
             sent = True
         if is_bot(game.current_player_id):

@@ -74,7 +74,7 @@ class TurnFeature(Feature):
     ) -> None:
         """The Scorecard button: the clicker's card, ephemeral."""
         game_id = button.game_id
-        card = await self.games.tracking.scorecard_of(
+        card = await self.games.scorecards.of_game(
             game_id,
             interaction.user.id,
             None,
@@ -93,7 +93,7 @@ class TurnFeature(Feature):
             member = int(value)
         except ValueError:
             raise Refusal("Pick a player from the menu.") from None
-        card = await self.games.tracking.scorecard_of(
+        card = await self.games.scorecards.of_game(
             game_id,
             interaction.user.id,
             member,
@@ -126,7 +126,7 @@ class TurnFeature(Feature):
     ) -> None:
         """Any player's card as an image, ephemeral; spectators too."""
         assert interaction.channel_id is not None
-        card = await self.games.tracking.scorecard(
+        card = await self.games.scorecards.in_channel(
             interaction.channel_id,
             interaction.user.id,
             player.id if player else None,
@@ -142,7 +142,7 @@ class TurnFeature(Feature):
         """Re-post the lobby or the turn board and retire the old message's buttons: for
         its players; a spectator gets a copy only they see."""
         assert interaction.channel_id is not None
-        row = await self.games.tracking.live_game(interaction.channel_id)
+        row = await self.games.lookups.live_game(interaction.channel_id)
         _ = private(interaction)
         seated = any(uid == interaction.user.id for uid, _name in row.players)
         if not seated or not member_may_post(interaction, row.thread_id is not None):
@@ -158,7 +158,7 @@ class TurnFeature(Feature):
             await self.publisher.post_lobby(row)
             await self.publisher.retire_lobby(row, row.board_message_id, _(BOARD_MOVED))
             return
-        board = await self.games.tracking.render(row)
+        board = await self.games.drawing.render(row)
         old = row.board_message_id
         posted = await self.publisher.post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if posted is not None and old != row.undo_message_id:
@@ -177,7 +177,7 @@ class TurnFeature(Feature):
                 interaction, _("The lobby is here: {link}", link=link), ephemeral=True
             )
             return
-        board = await (await self.games.tracking.render(row)).drawn()
+        board = await (await self.games.drawing.render(row)).drawn()
         await answers.send(
             interaction,
             _("Only you see this copy; the board is here: {link}", link=link),
@@ -190,7 +190,7 @@ class TurnFeature(Feature):
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """An ephemeral summary of the rules."""
         assert interaction.channel_id is not None
-        row = await self.games.tracking.find_live(interaction.channel_id)
+        row = await self.games.lookups.find_live(interaction.channel_id)
         preset = row.preset if row else DEFAULT_PRESET
         shown = public(row) if row else await channel(self.games, interaction)  # its buttons
         _ = private(interaction)

@@ -74,7 +74,7 @@ class ComputerPlayers:
             turn_starts = True
             while True:
                 wait = delay
-                if turn_starts and await games.tracking.undo_open(game_id):
+                if turn_starts and await games.posts.undo_open(game_id):
                     # The computer's first roll closes the last player's Undo: a moment first.
                     wait = UNDO_GRACE_MOVES * delay
                 await asyncio.sleep(wait)

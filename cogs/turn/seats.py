@@ -70,7 +70,7 @@ class SeatsFeature(Feature):
     ) -> None:
         """The confirmation of /yahtzee end."""
         game_id = end.game_id
-        before = await self.games.tracking.find(game_id)
+        before = await self.games.lookups.find(game_id)
         row = await self.games.servers.end(
             game_id, interaction.user.id, interaction.permissions.manage_guild
         )

@@ -64,7 +64,7 @@ def test_the_service_topics_are_collaborators_not_a_class_chain() -> None:
     built = re.findall(r"self\.(\w+) = (\w+)\(", inspect.getsource(GameService.__init__))
     order = [attr for attr, _ in built]
     classes = dict(built)
-    assert order[0] == "core" and len(order) >= 8, order
+    assert order[:2] == ["keeper", "clock"] and len(order) >= 10, order
     for position, attr in enumerate(order[1:], start=1):
         path = ROOT / "bot" / "games" / f"{attr}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -82,7 +82,39 @@ def test_the_service_topics_are_collaborators_not_a_class_chain() -> None:
             and node.value.attr in classes
         }
         assert called <= taken, f"{cls.name} calls {sorted(called - taken)} it was not given"
-        assert taken <= set(order[:position]), f"{cls.name} takes a topic built after it"
+        topics = taken & set(classes)
+        assert topics <= set(order[:position]), f"{cls.name} takes a topic built after it"
+        plumbing = {"store", "time", "pool", "analyst"}  # what GameService is given
+        assert taken - topics <= plumbing, f"{cls.name} takes {sorted(taken - topics)}"
+
+
+def test_nothing_outside_the_service_reaches_its_keeper_or_clock() -> None:
+    """The service's ``keeper`` (the games as saved) and ``clock`` are its own: the Discord
+    side and the app call topics and ``GameService``'s methods, never those two (worked out
+    from every such attribute of the service outside ``bot/games``)."""
+    outside = [*(ROOT / "cogs").rglob("*.py"), *(ROOT / "bot").glob("*.py")]
+
+    def service(node: ast.expr) -> bool:  # ``games``, ``self.games``, ``bot._games`` ...
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        return name in ("games", "_games", "service")
+
+    for path in outside:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        reached = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr in ("keeper", "clock", "core")
+            and service(node.value)
+        ]
+        assert reached == [], f"{path.relative_to(ROOT)} reaches into the service at {reached}"
+    imported = {
+        str(path.relative_to(ROOT)): sorted(
+            m for m in _imports(path) if m in ("bot.games.keeper", "bot.games.clock")
+        )
+        for path in outside
+    }
+    assert {k: v for k, v in imported.items() if v} == {}
 
 
 def test_the_store_modules_import_in_one_direction() -> None:

@@ -84,7 +84,7 @@ async def test_twenty_games_roll_at_once(
         assert roll.response_type == 7, roll.ephemeral_text
         row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None and row.state is not None
-        stored = bot.games.core.game_of(row)
+        stored = bot.games.keeper.game_of(row)
         assert stored.dice is not None
         shown = die_labels(fake.messages[board["id"]])
         assert shown == [str(face) for face in stored.dice]
@@ -141,7 +141,7 @@ async def test_clicks_of_many_games_leave_every_game_whole(
         assert row is not None and row.state is not None
         versions = [m[0] for m in await bot.store.read(plans.moves, row.id)]
         assert versions == list(range(row.version + 1))
-        game = bot.games.core.game_of(row)
+        game = bot.games.keeper.game_of(row)
         assert [seat.card.total for seat in game.seats] == [10, 10]
         assert game.turn_number == 2
     assert await integrity(bot.settings.database) == "ok"

@@ -133,7 +133,7 @@ class Referee:
         """The move log replays to the stored game; a finished game's results are its cards'."""
         row = await self.bot.store.read(plans.get_game, game_id)
         assert row is not None
-        replayed = await self.bot.games.tracking.replayed(
+        replayed = await self.bot.games.history.replayed(
             game_id
         )  # raises where the log is impossible
         self.checked["replays"] = self.checked.get("replays", 0) + 1

@@ -134,7 +134,7 @@ async def test_sigkill_under_load_loses_no_answered_move(
         assert logged[: len(answered_moves)] == answered_moves, channel
         assert len(logged) - len(answered_moves) <= 1  # at most a move whose answer was lost
 
-        game = bot.games.core.game_of(row)
+        game = bot.games.keeper.game_of(row)
         stored = [str(d) for d in game.dice] if game.dice is not None else None
 
         def repaired(

@@ -111,7 +111,7 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     await fake.settle()
     row = await new.store.read(plans.get_game, game.id)
     assert row is not None
-    assert list(new.games.core.game_of(row).held) == [True, True, False, False, False]
+    assert list(new.games.keeper.game_of(row).held) == [True, True, False, False, False]
     moves = [m[2] for m in await new.store.read(plans.moves, game.id)]
     assert (moves.count("roll"), moves.count("hold")) == (1, 2), moves
 
@@ -119,7 +119,7 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     # Each process records the boards its answers showed within 50 ms (real time); the fake
     # clock's jump of 301 s must not outrun that, or one process would take the other's
     # unrecorded answer for a board left behind and repair it (seen under a loaded CI).
-    await asyncio.gather(old.games.core.flush_shown(), new.games.core.flush_shown())
+    await asyncio.gather(old.games.keeper.flush_shown(), new.games.keeper.flush_shown())
     clock.advance(301)
     acted = await asyncio.gather(tick(old), tick(new))
     assert sorted(acted) == [0, 1]

@@ -143,7 +143,7 @@ async def test_a_gateway_dropping_every_few_tenths_of_a_second_loses_no_move(
     assert row is not None and row.state is not None
     moves = [action for _, _, action, *_ in await bot.store.read(plans.moves, row.id)]
     assert moves.count("roll") + moves.count("score") == answered
-    replayed = await bot.games.tracking.replayed(row.id)
+    replayed = await bot.games.history.replayed(row.id)
     assert replayed.game == Game.from_dict(row.state)
     assert replayed.game.turn_number == turn
     live = await live_board(fake, channel)

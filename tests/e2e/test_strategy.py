@@ -202,7 +202,7 @@ async def test_a_game_against_the_to_win_bot(
     assert row is not None
     moves = [action for _, _, action, *_ in await bot.store.read(plans.moves, row.id)]
     assert moves.count("bot-score") == 2 and moves.count("score") == 2
-    replayed = await bot.games.tracking.replayed(row.id)
+    replayed = await bot.games.history.replayed(row.id)
     assert replayed.game is not None and replayed.game.seats[1].name == "To-win bot"
     assert sum(1 for _, points in replayed.game.seats[1].card if points is not None) == 2
 

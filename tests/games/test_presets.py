@@ -49,7 +49,7 @@ async def test_the_last_turn_of_a_bonus_turn_game(
     await channel.roll(1)
     row = await store.read(plans.get_game, channel.game_id)
     assert row is not None
-    game = service.core.game_of(row)
+    game = service.keeper.game_of(row)
     total = game.current_seat.card.total
     # 50, two bonuses, Threes 3, Fours 4, Sixes 6, Small Straight 30 (1-2-3-4-6 is no large)
     assert game.current_seat.card.yahtzee_bonuses == 2 and total == 50 + 200 + 3 + 4 + 6 + 30
@@ -60,7 +60,7 @@ async def test_the_last_turn_of_a_bonus_turn_game(
     assert str(choices[0].describe()) == "Take the bonus turn now (+100)"
     chance = next(c for c in choices if c.box is Category.CHANCE)
     assert chance.value == pytest.approx(total + 30)
-    mark = service.core.best_box(row, game)
+    mark = service.drawing.best_box(row, game)
     assert mark is not None and (mark.box, mark.stop_now) == (Category.YAHTZEE, True)
 
     await channel.score(1, Category.YAHTZEE)

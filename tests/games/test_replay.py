@@ -21,7 +21,7 @@ C = Category
 async def stored(service: GameService, game_id: int) -> Game:
     row = await service.store.read(plans.get_game, game_id)
     assert row is not None
-    return service.core.game_of(row)
+    return service.keeper.game_of(row)
 
 
 async def test_a_whole_game_replays_to_the_hand_worked_totals(
@@ -30,7 +30,7 @@ async def test_a_whole_game_replays_to_the_hand_worked_totals(
     """The scripted two-seat game (holds, three rolls, Jokers, bonuses) played through the
     service replays from its log alone to the stored state, Ann 614 and Bob 212."""
     table = await play_scripted_game(service, dice)
-    replayed = await service.tracking.replayed(table.game_id)
+    replayed = await service.history.replayed(table.game_id)
     assert replayed.game is not None
     assert replayed.game == await stored(service, table.game_id)
     assert [seat.card.total for seat in replayed.game.seats] == [ANN_TOTAL, BOB_TOTAL]
@@ -50,7 +50,7 @@ async def test_every_kind_of_move_replays(
     game_id = table.game_id
 
     async def same() -> None:
-        replayed = await service.tracking.replayed(game_id)
+        replayed = await service.history.replayed(game_id)
         assert replayed.game == await stored(service, game_id)
 
     dice.extend([2, 2, 5, 6, 1] + [2, 3, 4])  # Ann keeps the twos, lets go of a five
@@ -121,7 +121,7 @@ async def test_a_computer_players_holds_are_logged_and_replay(
         ("bot-roll", "11110", "1-1-1-1-1"),
         ("bot-score", "yahtzee 50", "1-1-1-1-1"),
     ]
-    replayed = await service.tracking.replayed(row.id)
+    replayed = await service.history.replayed(row.id)
     assert replayed.game == await stored(service, row.id)
 
 
@@ -138,7 +138,7 @@ async def test_a_kicked_seat_replays(
         await table.roll(2)
         await table.score(2, box)
     await service.turns.kick(CHANNEL, 99, 1, is_admin=True)
-    replayed = await service.tracking.replayed(table.game_id)
+    replayed = await service.history.replayed(table.game_id)
     assert replayed.game == await stored(service, table.game_id)
     assert replayed.game is not None and replayed.game.seats[0].left
 

@@ -31,7 +31,7 @@ async def play_optimally(service: GameService, channel: Channel, table: Table, u
         assert row is not None
         if row.status != "active":
             return
-        game = service.core.game_of(row)
+        game = service.keeper.game_of(row)
         if game.dice is None:
             await channel.roll(user)
             continue
@@ -100,7 +100,7 @@ async def test_an_undone_scoring_is_not_charged(
     await channel.roll(1)
     await channel.score(1, Category.CHANCE)
     undone = await service.turns.undo(channel.game_id, 1, channel.undo_id, 0)
-    await service.tracking.board_shown(undone.board.row, channel.undo_id or 0, undone.board.game)
+    await service.posts.board_shown(undone.board.row, channel.undo_id or 0, undone.board.game)
     channel.board_id = channel.undo_id
     await channel.score(1, Category.YAHTZEE)
     report = await service.coaching.report(channel.game_id, 1)
@@ -171,7 +171,7 @@ async def test_a_scorings_cost_stays_with_its_player_when_the_next_turn_starts_r
     await channel.seat((1, "Ann"), (2, "Bob"))  # Ann's first roll is made as the game starts
     await channel.score(1, Category.CHANCE)
     row = await store.read(plans.get_game, channel.game_id)
-    assert row is not None and service.core.game_of(row).dice is not None  # Bob's, rolled
+    assert row is not None and service.keeper.game_of(row).dice is not None  # Bob's, rolled
     report = await service.coaching.report(channel.game_id, 1)
     assert report.decisions == 1 and report.optimal == 0
     assert str(report.costliest[0]).startswith("Round 1, first roll: you scored Chance")

@@ -11,7 +11,8 @@ import pytest
 
 from bot.engine import Category, Game, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
-from bot.games.core import SHOWN_FLUSH_AFTER, next_host
+from bot.games.keeper import SHOWN_FLUSH_AFTER
+from bot.games.seats import next_host
 from bot.store import GameChange, MoveRecord, NewGame, Store, open_store, plans
 
 from ..clock import FakeClock
@@ -44,25 +45,25 @@ class Table:
 
     async def post(self, board: Board) -> None:
         self.board_id = next(_ids)
-        await self.service.tracking.board_shown(board.row, self.board_id, board.game)
+        await self.service.posts.board_shown(board.row, self.board_id, board.game)
 
     async def state(self) -> tuple[int, int]:
         """(turn number, rolls used) of the stored game, as the live buttons carry them."""
         row = await self.service.store.read(plans.get_game, self.game_id)
         assert row is not None and row.state is not None
-        game = self.service.core.game_of(row)
+        game = self.service.keeper.game_of(row)
         return game.turn_number, game.rolls_used
 
     async def roll(self, user: int) -> Board:
         turn, rolls = await self.state()
         board = await self.service.turns.roll(self.game_id, user, self.board_id, turn, rolls)
-        self.service.tracking.board_answered(board.row, self.board_id or 0, board.game)
+        self.service.posts.board_answered(board.row, self.board_id or 0, board.game)
         return board
 
     async def hold(self, user: int, index: int) -> Board:
         turn, rolls = await self.state()
         board = await self.service.turns.hold(self.game_id, user, self.board_id, turn, rolls, index)
-        self.service.tracking.board_answered(board.row, self.board_id or 0, board.game)
+        self.service.posts.board_answered(board.row, self.board_id or 0, board.game)
         return board
 
     async def score(self, user: int, box: Category, post: bool = True) -> int:
@@ -74,7 +75,7 @@ class Table:
         )
         if scored.final_image is None:
             self.undo_id = self.board_id
-            await self.service.tracking.undo_offered(self.game_id, self.undo_id)
+            await self.service.posts.undo_offered(self.game_id, self.undo_id)
             if post:
                 await self.post(scored.board)
         return scored.result.points + scored.result.bonus
@@ -246,7 +247,7 @@ async def test_undo_brings_the_turn_back_until_the_next_roll(
     undone = await service.turns.undo(table.game_id, 1, table.undo_id, 0)
     assert undone.retire_message_id == next_board
     assert undone.board.game is not None and undone.board.game.current_player_id == "1"
-    await service.tracking.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
+    await service.posts.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
     table.board_id = table.undo_id
     await table.score(1, C.FULL_HOUSE)
     await table.roll(2)
@@ -330,23 +331,23 @@ async def test_end_needs_the_host_or_an_admin(service: GameService) -> None:
     row = await service.servers.end(table.game_id, 3, is_admin=True)
     assert row.status == "abandoned"
     with pytest.raises(Refusal, match="no game in this channel"):
-        await service.tracking.live_game(CHANNEL)
+        await service.lookups.live_game(CHANNEL)
 
 
 async def test_scorecard_for_spectators_and_players(service: GameService) -> None:
     """Anyone sees a card: their own, a named player's, or (a spectator) the current one."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    own = await service.tracking.scorecard(CHANNEL, 2, None)
-    spectator = await service.tracking.scorecard(CHANNEL, 9, None)
-    named = await service.tracking.scorecard(CHANNEL, 9, 2)
+    own = await service.scorecards.in_channel(CHANNEL, 2, None)
+    spectator = await service.scorecards.in_channel(CHANNEL, 9, None)
+    named = await service.scorecards.in_channel(CHANNEL, 9, 2)
     assert own == named and spectator != own
     assert (own.name, spectator.name) == ("Bob", "Ann")
     assert own.image is not None and own.image[:8] == b"\x89PNG\r\n\x1a\n"
     assert own.text.splitlines()[0].split() == ["Bob"]  # one column: Bob's
-    assert (await service.tracking.scorecard(CHANNEL, 2, None, picture=False)).image is None
+    assert (await service.scorecards.in_channel(CHANNEL, 2, None, picture=False)).image is None
     with pytest.raises(Refusal, match="not playing"):
-        await service.tracking.scorecard(CHANNEL, 1, 9)
+        await service.scorecards.in_channel(CHANNEL, 1, 9)
 
 
 async def test_play_again_invites_the_same_players(
@@ -361,7 +362,7 @@ async def test_play_again_invites_the_same_players(
             await table.roll(player)
             row = await service.store.read(plans.get_game, table.game_id)
             assert row is not None
-            box = service.core.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
+            box = service.keeper.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
             await table.score(player, next(iter(box)))
     rematch = await service.lobby.play_again(table.game_id, 1, 2, "Bob")
     lobby = rematch.row
@@ -383,7 +384,7 @@ async def test_a_player_who_left_cannot_call_the_rematch(
         await table.roll(2)
         row = await service.store.read(plans.get_game, table.game_id)
         assert row is not None
-        box = service.core.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
+        box = service.keeper.game_of(row).current_seat.card.options([1, 1, 1, 1, 1])
         await table.score(2, next(iter(box)))
     with pytest.raises(Refusal, match="You left this game"):
         await service.lobby.play_again(table.game_id, 1, 1, "Ann")
@@ -404,7 +405,7 @@ async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
     posted = 555  # the next board, posted but not recorded
     board = await service.turns.roll(table.game_id, 2, posted, 1, 0)
     assert board.game is not None and list(board.game.dice or ()) == [3] * 5
-    await service.tracking.board_shown(board.row, posted, board.game)
+    await service.posts.board_shown(board.row, posted, board.game)
     with pytest.raises(Refusal, match="earlier turn"):
         await service.turns.roll(table.game_id, 2, 556, 1, 1)
 
@@ -477,17 +478,17 @@ async def test_a_turn_began_at_the_version_its_board_was_first_posted_with(
     table = Table(service)
     board = await table.seat((1, "Ann"), (2, "Bob"))
     first = board.row.version  # post_board's nonce is that of the version it shows
-    assert await service.tracking.turn_began(board.row) == first
+    assert await service.posts.turn_began(board.row) == first
     dice.extend([1, 2, 3, 4, 6] + [5, 5, 5, 5])
     await table.roll(1)
     await table.hold(1, 0)
     rolled = await table.roll(1)
     assert rolled.row.version == board.row.version + 3
-    assert await service.tracking.turn_began(rolled.row) == first
+    assert await service.posts.turn_began(rolled.row) == first
     await table.score(1, Category.CHANCE)
     row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None
-    assert await service.tracking.turn_began(row) == row.version != first
+    assert await service.posts.turn_began(row) == row.version != first
 
 
 async def test_retention_prunes_old_move_logs_and_keeps_results(
@@ -501,16 +502,16 @@ async def test_retention_prunes_old_move_logs_and_keeps_results(
     await live.seat((3, "Cy"))
     live_log = await service.store.read(plans.moves, live.game_id)
     now = datetime.now(UTC)
-    assert await service.tracking.prune_moves(30, now=now + timedelta(days=29)) == 0  # not yet
-    assert await service.tracking.prune_moves(30, now=now + timedelta(days=31), batch=1) == 1
+    assert await service.history.prune_moves(30, now=now + timedelta(days=29)) == 0  # not yet
+    assert await service.history.prune_moves(30, now=now + timedelta(days=31), batch=1) == 1
     assert await service.store.read(plans.moves, old.game_id) == []
     assert await service.store.read(plans.moves, live.game_id) == live_log
     results = await service.store.read(plans.results, old.game_id)
     assert [(r.user_id, r.total) for r in results] == [(1, ANN_TOTAL), (2, BOB_TOTAL)]
-    for asked in (service.tracking.story(old.game_id), service.coaching.report(old.game_id, 1)):
+    for asked in (service.history.story(old.game_id), service.coaching.report(old.game_id, 1)):
         with pytest.raises(Refusal, match="too old"):
             await asked
-    assert await service.tracking.prune_moves(30, now=now + timedelta(days=60)) == 0  # done once
+    assert await service.history.prune_moves(30, now=now + timedelta(days=60)) == 0  # done once
 
 
 async def test_click_answers_go_on_record_together_and_before_a_repair_looks(

@@ -14,7 +14,7 @@ import pytest
 from bot.app import YahtzeeBot
 from bot.engine import Category, Preset, RandomDice, ScriptedDice
 from bot.games import Expired, GameService, GameStatus, GameView, Pinged, Refusal, TimedOut
-from bot.games.tracking import SWEEP_PAGE
+from bot.games.posts import SWEEP_PAGE
 from bot.settings import Settings
 from bot.store import Store, open_store, plans
 from bot.strategy import Table as StrategyTable
@@ -72,7 +72,7 @@ async def test_scratch_policy_plays_the_turn(
     assert not timed_out.away
     row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.deadline_at == "2026-11-22T12:10:00+00:00"  # Bob's 5 minutes
-    assert service.core.game_of(row).current_player_id == "2"
+    assert service.keeper.game_of(row).current_player_id == "2"
 
 
 async def test_skip_seat_after_two_timeouts_then_rejoin(
@@ -96,12 +96,12 @@ async def test_skip_seat_after_two_timeouts_then_rejoin(
     await table.roll(2)
     await table.score(2, Category.SIXES)
     row = await service.store.read(plans.get_game, table.game_id)
-    assert row is not None and service.core.game_of(row).current_player_id == "2"  # Ann skipped
+    assert row is not None and service.keeper.game_of(row).current_player_id == "2"  # Ann skipped
     await service.turns.rejoin(CHANNEL, 1)
     await table.roll(2)
     await table.score(2, Category.FIVES)
     row = await service.store.read(plans.get_game, table.game_id)
-    assert row is not None and service.core.game_of(row).current_player_id == "1"
+    assert row is not None and service.keeper.game_of(row).current_player_id == "1"
     with pytest.raises(Refusal, match="not away"):
         await service.turns.rejoin(CHANNEL, 1)
 
@@ -116,8 +116,8 @@ async def test_kick_only_away_players_by_host_or_admin(
     with pytest.raises(Refusal, match="not away"):
         await service.turns.kick(CHANNEL, 1, 3, is_admin=False)
     table = Table(service)
-    table.game_id = (await service.tracking.live_game(CHANNEL)).id
-    table.board_id = (await service.tracking.live_game(CHANNEL)).board_message_id
+    table.game_id = (await service.lookups.live_game(CHANNEL)).id
+    table.board_id = (await service.lookups.live_game(CHANNEL)).board_message_id
     dice.extend([2, 3, 4, 5, 6] * 6)
     for box in (Category.CHANCE, Category.SIXES):
         await table.roll(1)
@@ -153,7 +153,7 @@ async def test_a_host_removed_while_away_hands_the_host_role_on(
         await table.score(3, box)
     assert outcomes[0].away
     await service.turns.kick(CHANNEL, 99, 1, is_admin=True)
-    row = await service.tracking.live_game(CHANNEL)
+    row = await service.lookups.live_game(CHANNEL)
     assert row.host_id == 2
     assert (await service.servers.check_can_end(CHANNEL, 2, is_admin=False)).id == row.id
     with pytest.raises(Refusal, match="Only the host"):
@@ -314,7 +314,7 @@ async def test_the_discord_side_sees_a_view_with_times_and_the_engine_game(
     assert view.preset is Preset.OFFICIAL and view.status is GameStatus.ACTIVE
     assert view.game is not None and list(view.game.dice or []) == [6, 6, 5, 5, 1]
     assert view.board_channel_id == CHANNEL and view.players == [(1, "Ann"), (2, "Bob")]
-    found = await service.tracking.find(table.game_id)
+    found = await service.lookups.find(table.game_id)
     assert isinstance(found, GameView) and found.require_game().current_player_id == "1"
     lobby = await service.lobby.open_lobby(GUILD, CHANNEL + 1, 3, "Cat", None)
     assert lobby.game is None  # nothing played yet
@@ -345,7 +345,7 @@ async def test_a_repair_of_every_board_reads_the_live_games_a_page_at_a_time(
         return result
 
     monkeypatch.setattr(store, "read", counted)
-    assert [v.id for v in await service.tracking.needing_messages()] == sorted(opened)
+    assert [v.id for v in await service.posts.needing_messages()] == sorted(opened)
     assert 0 < largest <= SWEEP_PAGE
 
 
@@ -362,8 +362,8 @@ async def test_a_game_whose_state_cannot_be_read_leaves_the_sweeps_to_the_others
     await second.post(await service.lobby.begin(second.game_id, 2))
     await fetch(database, "UPDATE games SET state = '{}' WHERE id = ?", first.game_id)
     fresh = GameService(store, dice, clock)  # a restart: nothing cached
-    assert [v.id for v in await fresh.tracking.needing_messages()] == [second.game_id]
-    assert [v.id for v in await fresh.tracking.live_games()] == [second.game_id]
+    assert [v.id for v in await fresh.posts.needing_messages()] == [second.game_id]
+    assert [v.id for v in await fresh.lookups.live_games()] == [second.game_id]
     await fetch(database, "UPDATE games SET board_version = NULL")  # both boards left behind
     clock.advance(60)
     assert [v.id for v in await fresh.timers.boards_behind()] == [second.game_id]
@@ -401,9 +401,9 @@ async def test_a_server_that_never_chose_has_its_turns_played_for_them(
     ]
     row = await store.read(plans.get_game, table.game_id)
     assert row is not None and row.timeout_policy == "play"
-    replayed = (await service.tracking.replayed(table.game_id)).game
-    assert replayed is not None and replayed.to_dict() == service.core.game_of(row).to_dict()
-    assert service.core.game_of(row).current_player_id == "2"
+    replayed = (await service.history.replayed(table.game_id)).game
+    assert replayed is not None and replayed.to_dict() == service.keeper.game_of(row).to_dict()
+    assert service.keeper.game_of(row).current_player_id == "2"
 
 
 async def test_play_for_them_takes_the_casual_bot_until_the_table_is_ready(

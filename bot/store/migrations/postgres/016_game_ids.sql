@@ -6,5 +6,5 @@
 -- that opened the game. No message that shows the game can be older: after an operator
 -- restores an older backup (the sequence goes back with it), a button on a message of a
 -- game the backup lost names an id that a newer game may have again, and is told apart by
--- its message's id (bot.games.tracking.check_click). NULL for games opened before this.
+-- its message's id (bot.games.posts.check_click). NULL for games opened before this.
 ALTER TABLE games ADD COLUMN opened_by BIGINT;

@@ -1,4 +1,4 @@
-"""The core's write batch: records that nobody's answer waits for, written together."""
+"""The keeper's write batch: records that nobody's answer waits for, written together."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.games.core import WriteBatch
+from bot.games.keeper import WriteBatch
 
 
 async def test_records_within_the_wait_share_one_write_and_its_outcome() -> None:

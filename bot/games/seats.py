@@ -1,0 +1,59 @@
+"""Who sits at a table, as the service numbers them: a seat in the engine is a player id
+(``str``), a member's user id (``int``) as text, or a negative number for a computer player,
+``-(10 * n + level)``. The engine keeps player ids opaque (it knows no computers, nor hosts),
+so what follows from this numbering lives here: which seats are computers and of which level,
+whether a person still plays, who hosts once the host has left."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.engine import Game
+from bot.i18n.words import N_
+
+BOT_LEVELS = {1: "optimal", 2: "casual", 3: "winning"}
+
+# Short, and plainly not a person nor the Yahtzee box (a column header shows ~8 letters)
+#: A computer seat's name, in English: it is seated in its game's language (``Lobby.add_bot``).
+BOT_NAMES = {
+    "optimal": N_("Optimal bot"),
+    "casual": N_("Casual bot"),
+    "winning": N_("To-win bot"),
+}
+
+
+def player_id(user_id: int) -> str:
+    """The engine's id for a member's seat (or a computer's, from its negative number)."""
+    return str(user_id)
+
+
+def is_bot(player_id: str) -> bool:
+    """Computer players have negative ids: -(10 * n + level)."""
+    return int(player_id) < 0
+
+
+def bot_level(player_id: str) -> str:
+    """'optimal', 'casual' or 'winning' for a computer player's id."""
+    return BOT_LEVELS[(-int(player_id)) % 10]
+
+
+def new_bot_id(level: str, seated: Iterable[int]) -> int:
+    """The id of one more computer seat of ``level`` beside the ids ``seated``: numbered
+    after every computer seat there."""
+    code = {name: number for number, name in BOT_LEVELS.items()}[level]
+    bots = [uid for uid in seated if uid < 0]
+    return -(10 * (max((-uid // 10 for uid in bots), default=0) + 1) + code)
+
+
+def people_left(game: Game) -> bool:
+    """Whether a person still plays (or waits for the last turns): a game of computer seats
+    alone, everyone else having left or gone away, ends without a result."""
+    return any(not is_bot(s.player_id) and not s.left and not s.away for s in game.seats)
+
+
+def next_host(game: Game, host_id: int) -> int:
+    """Who hosts once the host has left a running game: the first person still playing, else
+    the first one away (the host's Play again and Remove pass on with it)."""
+    people = [s for s in game.seats if not is_bot(s.player_id) and not s.left]
+    people.sort(key=lambda seat: seat.away)  # playing seats first, in seat order
+    return int(people[0].player_id) if people else host_id
