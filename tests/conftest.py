@@ -27,7 +27,12 @@ import pytest
 from bot.store import Store, open_store
 from bot.strategy import Table, solve
 from bot.strategy.distribution import Distributions, solve_distributions
-from bot.strategy.table_file import load_or_build
+from bot.strategy.table_file import (
+    TableFileError,
+    load_distributions,
+    load_or_build,
+    save_distributions,
+)
 
 TEST_DATABASE_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -135,7 +140,10 @@ ROOT = Path(__file__).resolve().parent.parent
 _SOLVED_FROM = sorted(
     [
         *(ROOT / "bot" / "engine").glob("*.py"),
-        *(ROOT / "bot" / "strategy" / f for f in ("solver.py", "dice_space.py", "table_file.py")),
+        *(
+            ROOT / "bot" / "strategy" / f
+            for f in ("solver.py", "dice_space.py", "table_file.py", "distribution.py")
+        ),
     ]
 )
 
@@ -266,8 +274,20 @@ async def integrity(database: Database) -> str:
     return f"torn games: {torn}" if torn else "ok"
 
 
+def cached_distributions(config: pytest.Config, table: Table, open_boxes: int) -> Distributions:
+    """``solve_distributions(table, open_boxes)`` as the bot loads them (saved, read back),
+    solved once and kept in pytest's cache folder (tens of seconds of CPU each)."""
+    path = _solved_folder(config) / f"to-win-{table.rules}-{open_boxes}.bin"
+    try:
+        return load_distributions(path, table.rules)
+    except TableFileError:
+        pass
+    save_distributions(solve_distributions(table, open_boxes=open_boxes), path)  # atomic
+    return load_distributions(path, table.rules)
+
+
 @pytest.fixture(scope="session")
-def to_win(official_values: Table) -> Distributions:
+def to_win(pytestconfig: pytest.Config, official_values: Table) -> Distributions:
     """The To-win bot's distributions for the last three turns (all of them take minutes;
     the bot plays its earlier turns as the Optimal bot where a build is partial)."""
-    return solve_distributions(official_values, open_boxes=3)
+    return cached_distributions(pytestconfig, official_values, 3)

@@ -3,6 +3,13 @@
 The only patching is here: discord.py's REST base URL points at the fake (the gateway URL
 then comes from the fake's GET /gateway/bot). The bot is the same YahtzeeBot class, with the
 same setup_hook, that ``python -m bot`` runs.
+
+Two things are shared rather than made again for each of the hundreds of starts: the solved
+strategy table and the To-win distributions are written once a session and linked into each
+bot's data folder (the bot loads them from there as always), and the bot's helpers (drawing,
+analysing) run in threads of the test's process (``bot.workers.in_threads``), as with
+``processes=0``, rather than in two new processes a start. ``start_bot(processes=True)`` keeps
+the processes; tests/test_workers.py and test_process.py (``python -m bot``) test them.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +32,7 @@ from bot.settings import Settings
 from bot.strategy import Table
 from bot.strategy.distribution import Distributions
 from bot.strategy.table_file import distributions_path, save, save_distributions, table_path
+from bot.workers import in_threads
 
 from ..clock import FakeClock
 from ..conftest import Database
@@ -31,6 +40,45 @@ from .fake_discord import FakeDiscord
 
 TOKEN = "fake.bot.token"
 StartBot = Callable[..., Awaitable[YahtzeeBot]]
+
+
+TESTS = str(Path(__file__).resolve().parent.parent)
+#: Tasks that run as long as a bot or the fake does (a connection, a timer's loop, the bot
+#: itself): never "work in progress". The fake's handling of a request is counted by the
+#: fake (``FakeDiscord.handling``).
+LONG_LIVED = {
+    "Client.start",  # the bot
+    "Shard.worker",  # a shard's gateway connection
+    "Loop._loop",  # a discord.ext.tasks loop (the turn timers)
+    "YahtzeeBot._prune_moves",  # retention, hourly
+    "RequestHandler.start",  # the fake's side of a kept-alive connection
+    "RequestHandler._handle_request",  # the fake's handling of a request or the gateway
+}
+#: What the bot writes to its database a moment after an answer, for nobody's answer
+#: (which boards the answers showed; what a decision cost): never shown on Discord, so not
+#: work a person waits for (``settle`` would wait ~50 ms more a click).
+WRITE_BEHIND = ("boards-shown", "cost-")
+WRITE_BEHIND_CODE = {"WriteBatch._run"}
+
+
+def bot_work() -> list[str]:
+    """The work in progress of the bots running in this event loop: its unfinished tasks,
+    but for the long-lived ones, the write-behind and the tests' own (the driver's clicks
+    gathered at once wait for each other's answers, not for the bot)."""
+    current = asyncio.current_task()
+    busy = []
+    for task in asyncio.all_tasks():
+        if task is current or task.done():
+            continue
+        code = getattr(task.get_coro(), "cr_code", None)
+        where = getattr(code, "co_filename", "")
+        what = getattr(code, "co_qualname", "")
+        if what in LONG_LIVED or what in WRITE_BEHIND_CODE or where.startswith(TESTS):
+            continue
+        if task.get_name().startswith(WRITE_BEHIND):
+            continue
+        busy.append(f"task {task.get_name()} ({what})")
+    return busy
 
 
 @pytest.fixture
@@ -77,14 +125,25 @@ def database_env(database: Database) -> dict[str, str]:
     return {"DATABASE_PATH": str(database)}
 
 
+@pytest.fixture(scope="session")
+def table_files(
+    tmp_path_factory: pytest.TempPathFactory, official_values: Table, to_win: Distributions
+) -> Path:
+    """A folder with the solved official table and the To-win distributions as the bot
+    saves them, written once a session (``place_table`` links them into each data folder)."""
+    folder = tmp_path_factory.mktemp("tables")
+    save(official_values, table_path(folder, "official"))
+    save_distributions(to_win, distributions_path(folder, "official"))
+    return folder
+
+
 @pytest.fixture
 async def start_bot(
     fake: FakeDiscord,
     tmp_path: Path,
     dice: ScriptedDice,
     clock: FakeClock,
-    official_values: Table,
-    to_win: Distributions,
+    table_files: Path,
     database: Database,
 ) -> AsyncIterator[StartBot]:
     """Start the real bot against the fake, on the test's database (call again after
@@ -92,18 +151,24 @@ async def start_bot(
     running: list[tuple[YahtzeeBot, asyncio.Task[None]]] = []
 
     async def start(
-        on: Database | None = None, shards: tuple[int, ...] = (), **changes: Any
+        on: Database | None = None,
+        shards: tuple[int, ...] = (),
+        processes: bool = False,
+        **changes: Any,
     ) -> YahtzeeBot:
         """``shards``: run only these of two shards (SHARD_COUNT=2, SHARD_IDS=...);
-        ``changes``: other settings (``metrics_port=...``)."""
+        ``processes``: the drawing and analysing helpers in processes of their own, as
+        ``python -m bot`` has them (else in threads); ``changes``: other settings
+        (``metrics_port=...``)."""
         settings = dataclasses.replace(
             bot_settings(on if on is not None else database, tmp_path), **changes
         )
         if shards:
             settings = dataclasses.replace(settings, shard_count=2, shard_ids=shards)
-        place_table(official_values, settings.data_dir, to_win)  # and the To-win bot's
+        link_tables(table_files, settings.data_dir)  # the table and the To-win bot's
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
-        task = asyncio.create_task(bot.start(TOKEN), name="bot")
+        fake.watch(bot_work)  # the bot runs here: settle sees its work
+        task = launch(bot, processes)
         running.append((bot, task))
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({ready, task}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
@@ -119,6 +184,26 @@ async def start_bot(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
+
+
+def launch(bot: YahtzeeBot, processes: bool = False) -> asyncio.Task[None]:
+    """``bot.start`` in a task of its own; unless ``processes``, with its helpers in threads
+    (the task copies the context ``in_threads`` sets)."""
+    if processes:
+        return asyncio.create_task(bot.start(TOKEN), name="bot")
+    with in_threads():
+        return asyncio.create_task(bot.start(TOKEN), name="bot")
+
+
+def link_tables(shared: Path, folder: Path) -> None:
+    """Hard-link the session's table files (``table_files``) into a bot's data folder, where
+    it looks for them: no copy of megabytes a start. The bot never writes a file in place
+    (it saves to a new file and renames it over the old), so the shared ones stay whole."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in shared.iterdir():
+        target = folder / source.name
+        if not target.exists():
+            os.link(source, target)
 
 
 def place_table(table: Table, folder: Path, to_win: Distributions | None = None) -> None:

@@ -25,6 +25,7 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +133,14 @@ class FakeDiscord:
         self.requests: list[tuple[str, str, Any]] = []
         self.request_times: list[float] = []  # time.monotonic() of each of ``requests``
         self.last_request = time.monotonic()
+        #: what ``settle`` knows is in flight: requests being handled, and the fake's own
+        #: hold-ups (a ``slow`` or ``hang``, a 429's ``retry_after``: the bot waits on purpose)
+        self.handling = 0
+        self.holding = 0
+        self.held_until = 0.0  # time.monotonic() until which a 429's retry_after runs
+        self._unanswered: dict[str, Interaction] = {}  # delivered, not answered yet
+        #: a view into a bot running in this process (``watch``): its work in progress
+        self.bot_work: Callable[[], list[str]] | None = None
         self.messages: dict[str, dict[str, Any]] = {}  # every message by id, deleted ones removed
         self.descriptions: dict[str, list[str]] = {}  # every embed description a message showed
         self.order: dict[str, list[str]] = {}  # channel id -> message ids in posting order
@@ -384,9 +393,60 @@ class FakeDiscord:
         waiter = self._posts.setdefault(channel_id, asyncio.Event())
         await asyncio.wait_for(waiter.wait(), timeout)
 
-    async def settle(self, quiet: float = 0.06, limit: float = 10.0) -> None:
-        """Wait until the bot has sent nothing for ``quiet`` seconds (a person's pause)."""
+    def watch(self, bot_work: Callable[[], list[str]]) -> None:
+        """Let ``settle`` see into a bot running in this process: ``bot_work()`` names what
+        it is still doing (its tasks at work), nothing when it is done."""
+        self.bot_work = bot_work
+
+    def in_flight(self) -> list[str]:
+        """What the bot has been given and not finished: interactions sent to it and not
+        answered (within Discord's answer window), its requests being handled, and (with
+        ``watch``) its own work in progress."""
+        now = self.now()
+        busy = [
+            f"interaction {record.id} unanswered"
+            for record in self._unanswered.values()
+            if now - record.issued < self.answer_window
+        ]
+        if self.handling:
+            busy.append(f"{self.handling} request(s) being handled")
+        if self.bot_work is not None:
+            busy += self.bot_work()
+        return busy
+
+    #: Turns of the event loop, and seconds, for which nothing may be in flight before
+    #: ``settle`` calls the bot done: a gateway message or a callback handed on within the
+    #: loop is picked up in a turn or two; these are a wide margin over that.
+    CALM_TURNS = 20
+    CALM_SECONDS = 0.002
+
+    async def settle(self, quiet: float | None = None, limit: float = 10.0) -> None:
+        """Wait until the bot is done with what it was given (a person's pause).
+
+        With a view into the bot (``watch``: a bot in this process), that is when nothing is
+        ``in_flight`` and has not been for ``CALM_TURNS`` turns of the event loop: bounded
+        by what is known to be in flight, not by a fixed quiet time. Without one (a bot in
+        another process), with an explicit ``quiet``, or while the fake holds the bot back
+        (a ``slow`` or ``hang`` request, a 429's ``retry_after``: the bot waits on purpose,
+        and a test acts meanwhile): until the bot has sent nothing for ``quiet`` seconds
+        (0.06 by default)."""
         deadline = time.monotonic() + limit
+        if quiet is None and self.bot_work is not None:
+            calm, since = 0, time.monotonic()
+            while not (self.holding or time.monotonic() < self.held_until):
+                busy = self.in_flight()
+                now = time.monotonic()
+                if busy:
+                    calm, since = 0, now
+                    if now > deadline:
+                        raise TimeoutError(f"the bot did not settle in {limit} s: {busy}")
+                    await asyncio.sleep(0.001)
+                    continue
+                calm += 1
+                if calm >= self.CALM_TURNS and now - since >= self.CALM_SECONDS:
+                    return
+                await asyncio.sleep(0)
+        quiet = 0.06 if quiet is None else quiet
         while time.monotonic() < deadline:
             idle = time.monotonic() - self.last_request
             if idle >= quiet:
@@ -457,7 +517,10 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
+        self._unanswered[record.id] = record  # until the bot answers (``in_flight``)
         record.delivered = await self.dispatch("INTERACTION_CREATE", payload)
+        if not record.delivered or record.responded.is_set():
+            self._unanswered.pop(record.id, None)
         return record
 
     async def press(
@@ -745,6 +808,14 @@ class FakeDiscord:
         return (orjson.loads(raw) if raw else {}), files
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
+        self.handling += 1
+        try:
+            return await self._handle(request)
+        finally:
+            self.handling -= 1
+            self.last_request = time.monotonic()
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         body, files = await self._body(request)
         self.requests.append((request.method, path, body))
@@ -753,6 +824,7 @@ class FakeDiscord:
         for i, (method, pattern, retry_after) in enumerate(self.rate_limits):
             if method == request.method and pattern.search(path):
                 del self.rate_limits[i]
+                self.held_until = max(self.held_until, time.monotonic() + retry_after + 0.1)
                 everywhere = i in self.global_limits
                 self.global_limits = {j - (j > i) for j in self.global_limits if j != i}
                 headers = {
@@ -777,7 +849,11 @@ class FakeDiscord:
         for i, (method, pattern, seconds) in enumerate(self.delays):
             if method == request.method and pattern.search(path):
                 del self.delays[i]
-                await asyncio.sleep(seconds)
+                self.holding += 1
+                try:
+                    await asyncio.sleep(seconds)
+                finally:
+                    self.holding -= 1
                 break
         for i, (method, pattern, status, code, message) in enumerate(self.failures):
             if method == request.method and pattern.search(path):
@@ -792,13 +868,10 @@ class FakeDiscord:
                 if after:
                     await self._route(request.method, path, request.query, body, files)
                 self.hung.set()
+                self.holding += 1  # for good: the bot waits on it until the end
                 await self._released.wait()  # until the server stops
                 return _error(503, 0, "the fake Discord is stopping")
-        try:
-            response = await self._route(request.method, path, request.query, body, files)
-        finally:
-            self.last_request = time.monotonic()
-        return response
+        return await self._route(request.method, path, request.query, body, files)
 
     async def _route(
         self,
@@ -1133,6 +1206,7 @@ class FakeDiscord:
         record.response = message
         record.answered = time.monotonic()
         record.responded.set()
+        self._unanswered.pop(record.id, None)
         if str(query.get("with_response", "")).lower() in ("1", "true"):
             return _json(
                 {

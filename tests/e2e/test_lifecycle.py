@@ -87,7 +87,7 @@ from bot.strategy import Table
 from bot.strategy.distribution import Distributions
 
 from ..clock import FakeClock
-from .conftest import TOKEN, bot_settings, place_table
+from .conftest import bot_settings, bot_work, launch, place_table
 from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, shown_label
 from .test_fuzz import Referee as FuzzReferee
 
@@ -397,7 +397,9 @@ class Lifecycle(RuleBasedStateMachine):
     async def _start_bot(self) -> None:
         settings_ = bot_settings(self.database, self.env.data)
         bot = YahtzeeBot(settings_, dice=self.dice, clock=self.clock, guild_ready_timeout=0.05)
-        task = asyncio.create_task(bot.start(TOKEN), name="bot")
+        assert self.fake is not None
+        self.fake.watch(bot_work)
+        task = launch(bot)
         self.bot, self.task = bot, task
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({ready, task}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
