@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import os
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -42,10 +44,16 @@ TOKEN = "fake.bot.token"
 StartBot = Callable[..., Awaitable[YahtzeeBot]]
 
 
-TESTS = str(Path(__file__).resolve().parent.parent)
+ROOT = Path(__file__).resolve().parents[2]
+#: Where the bot's own code is: a task running it is the bot's work whoever started it (a
+#: test calling a cog's timer directly starts a computer's turn too).
+BOT_CODE = (str(ROOT / "bot"), str(ROOT / "cogs"), str(Path(discord.__file__).parent))
+#: Set in the context a bot is started in (``launch``): every task created from it, its
+#: event handlers and background tasks included, inherits it.
+_IN_BOT: contextvars.ContextVar[bool] = contextvars.ContextVar("in_bot", default=False)
 #: Tasks that run as long as a bot or the fake does (a connection, a timer's loop, the bot
-#: itself): never "work in progress". The fake's handling of a request is counted by the
-#: fake (``FakeDiscord.handling``).
+#: itself): never work in progress. The fake counts its handling of requests itself
+#: (``FakeDiscord.handling``).
 LONG_LIVED = {
     "Client.start",  # the bot
     "Shard.worker",  # a shard's gateway connection
@@ -61,24 +69,53 @@ WRITE_BEHIND = ("boards-shown", "cost-")
 WRITE_BEHIND_CODE = {"WriteBatch._run"}
 
 
-def bot_work() -> list[str]:
-    """The work in progress of the bots running in this event loop: its unfinished tasks,
-    but for the long-lived ones, the write-behind and the tests' own (the driver's clicks
-    gathered at once wait for each other's answers, not for the bot)."""
-    current = asyncio.current_task()
-    busy = []
-    for task in asyncio.all_tasks():
-        if task is current or task.done():
-            continue
-        code = getattr(task.get_coro(), "cr_code", None)
-        where = getattr(code, "co_filename", "")
-        what = getattr(code, "co_qualname", "")
-        if what in LONG_LIVED or what in WRITE_BEHIND_CODE or where.startswith(TESTS):
-            continue
-        if task.get_name().startswith(WRITE_BEHIND):
-            continue
-        busy.append(f"task {task.get_name()} ({what})")
-    return busy
+class BotTasks:
+    """The event loop's task factory while a test runs: it notes the tasks created in a
+    bot's context (``launch``), so that ``work`` can tell the bot's tasks from the test's
+    own (its clicks gathered at once, its ``wait_for`` around an event)."""
+
+    def __init__(self) -> None:
+        self.tasks: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+
+    def __call__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        coro: Any,
+        context: contextvars.Context | None = None,
+    ) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=loop, context=context)
+        if context.run(_IN_BOT.get) if context is not None else _IN_BOT.get():
+            self.tasks.add(task)
+        return task
+
+    def work(self) -> list[str]:
+        """The bots' work in progress: their unfinished tasks (those started in a bot's
+        context, or running the bot's code), but for the long-lived ones and the
+        write-behind."""
+        busy = []
+        for task in asyncio.all_tasks():
+            if task.done():
+                continue
+            code = getattr(task.get_coro(), "cr_code", None)
+            what = getattr(code, "co_qualname", "")
+            if task not in self.tasks and not getattr(code, "co_filename", "").startswith(BOT_CODE):
+                continue
+            if what in LONG_LIVED or what in WRITE_BEHIND_CODE:
+                continue
+            if task.get_name().startswith(WRITE_BEHIND):
+                continue
+            busy.append(f"task {task.get_name()} ({what})")
+        return busy
+
+
+def watch_bots(fake: FakeDiscord) -> Callable[[], None]:
+    """From now on the running loop notes the bots' tasks, and ``fake.settle`` sees them
+    once a bot is started here (``launch``). Returns what undoes it."""
+    loop = asyncio.get_running_loop()
+    tasks = BotTasks()
+    loop.set_task_factory(tasks)
+    fake.bot_tasks = tasks.work
+    return lambda: loop.set_task_factory(None)
 
 
 @pytest.fixture
@@ -90,9 +127,11 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     # a sharded bot (SHARD_COUNT set) connects to the default gateway without asking REST
     gateway = yarl.URL(f"ws://127.0.0.1:{server.port}/gateway")
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
+    unwatch = watch_bots(server)
     try:
         yield server
     finally:
+        unwatch()
         await server.stop()
     assert server.mistakes == [], "the bot sent what Discord would show wrongly"
 
@@ -167,7 +206,7 @@ async def start_bot(
             settings = dataclasses.replace(settings, shard_count=2, shard_ids=shards)
         link_tables(table_files, settings.data_dir)  # the table and the To-win bot's
         bot = YahtzeeBot(settings, dice=dice, clock=clock, guild_ready_timeout=0.05)
-        fake.watch(bot_work)  # the bot runs here: settle sees its work
+        fake.watch()  # the bot runs here: settle sees its work
         task = launch(bot, processes)
         running.append((bot, task))
         ready = asyncio.create_task(bot.wait_until_ready())
@@ -189,10 +228,14 @@ async def start_bot(
 def launch(bot: YahtzeeBot, processes: bool = False) -> asyncio.Task[None]:
     """``bot.start`` in a task of its own; unless ``processes``, with its helpers in threads
     (the task copies the context ``in_threads`` sets)."""
-    if processes:
-        return asyncio.create_task(bot.start(TOKEN), name="bot")
-    with in_threads():
-        return asyncio.create_task(bot.start(TOKEN), name="bot")
+    token = _IN_BOT.set(True)
+    try:
+        if processes:
+            return asyncio.create_task(bot.start(TOKEN), name="bot")
+        with in_threads():
+            return asyncio.create_task(bot.start(TOKEN), name="bot")
+    finally:
+        _IN_BOT.reset(token)
 
 
 def link_tables(shared: Path, folder: Path) -> None:

@@ -139,8 +139,10 @@ class FakeDiscord:
         self.holding = 0
         self.held_until = 0.0  # time.monotonic() until which a 429's retry_after runs
         self._unanswered: dict[str, Interaction] = {}  # delivered, not answered yet
-        #: a view into a bot running in this process (``watch``): its work in progress
-        self.bot_work: Callable[[], list[str]] | None = None
+        #: the work in progress of the bots running in this process (a test's harness
+        #: sets it: tests/e2e/conftest.py); ``watch`` lets ``settle`` go by it
+        self.bot_tasks: Callable[[], list[str]] | None = None
+        self.watching = False
         self.messages: dict[str, dict[str, Any]] = {}  # every message by id, deleted ones removed
         self.descriptions: dict[str, list[str]] = {}  # every embed description a message showed
         self.order: dict[str, list[str]] = {}  # channel id -> message ids in posting order
@@ -393,10 +395,10 @@ class FakeDiscord:
         waiter = self._posts.setdefault(channel_id, asyncio.Event())
         await asyncio.wait_for(waiter.wait(), timeout)
 
-    def watch(self, bot_work: Callable[[], list[str]]) -> None:
-        """Let ``settle`` see into a bot running in this process: ``bot_work()`` names what
-        it is still doing (its tasks at work), nothing when it is done."""
-        self.bot_work = bot_work
+    def watch(self) -> None:
+        """A bot runs in this process: ``settle`` goes by what is in flight, its tasks at
+        work (``bot_tasks``) included."""
+        self.watching = self.bot_tasks is not None
 
     def in_flight(self) -> list[str]:
         """What the bot has been given and not finished: interactions sent to it and not
@@ -410,8 +412,8 @@ class FakeDiscord:
         ]
         if self.handling:
             busy.append(f"{self.handling} request(s) being handled")
-        if self.bot_work is not None:
-            busy += self.bot_work()
+        if self.bot_tasks is not None:
+            busy += self.bot_tasks()
         return busy
 
     #: Turns of the event loop, and seconds, for which nothing may be in flight before
@@ -431,7 +433,7 @@ class FakeDiscord:
         and a test acts meanwhile): until the bot has sent nothing for ``quiet`` seconds
         (0.06 by default)."""
         deadline = time.monotonic() + limit
-        if quiet is None and self.bot_work is not None:
+        if quiet is None and self.watching:
             calm, since = 0, time.monotonic()
             while not (self.holding or time.monotonic() < self.held_until):
                 busy = self.in_flight()
