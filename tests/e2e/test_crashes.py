@@ -4,11 +4,13 @@ a new bot on the same database puts back whatever was missing: one live board, i
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
 from bot.engine import ScriptedDice
 
+from ..conftest import fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
 from .helpers import die_labels, play_turn
@@ -152,3 +154,28 @@ async def test_a_reconnect_repairs_the_board(
     await fake.wait_for(lambda: fake.resumes == 1)
     await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == ["5", "5", "2", "2", "2"])
     assert len(fake.live_boards(channel)) == 1
+
+
+async def test_a_stop_right_after_a_move_keeps_what_it_cost_and_logs_no_error(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot is stopped the moment a roll is answered, while that decision is still being
+    valued (found by test_lifecycle once ``settle`` stopped waiting 60 ms after each click):
+    the value still reaches the move log before the database closes, and nothing is logged
+    as an error."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await bot.analyst.wait()
+    board = await open_game(fake, channel, ann)
+    dice.extend([2, 2, 4, 5, 6, 1, 1, 3, 3, 6])
+    await fake.click(ann, board, "Roll")  # the first roll of a turn decides nothing
+    roll = await fake.press(ann, board, find_component(board, "Roll")["custom_id"])  # type: ignore[index]
+    await asyncio.wait_for(roll.responded.wait(), 5)  # the second one does: keep nothing
+    game_id = (await bot.store.live_game_in(int(channel))).id  # type: ignore[union-attr]
+    await bot.close()
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    rows = await fetch(bot.settings.database, "SELECT version, loss, decision FROM moves "
+                       "WHERE game_id = ? ORDER BY version", game_id)  # fmt: skip
+    *_, (version, loss, decision) = rows
+    assert version == 3 and loss is not None and decision, rows  # the second roll, valued
