@@ -16,6 +16,7 @@ import pytest
 
 from bot.engine import ScriptedDice
 from bot.strategy import Table
+from bot.strategy.table_file import save, table_path
 
 from ..clock import FakeClock
 from ..conftest import Database
@@ -106,8 +107,12 @@ async def test_unreachable_discord_is_one_clear_line(tmp_path: Path) -> None:
     assert "Traceback" not in text
 
 
-async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_sync_publishes_the_commands(
+    fake: FakeDiscord, tmp_path: Path, official_values: Table
+) -> None:
     """``python -m bot sync`` logs in, publishes /yahtzee globally and exits."""
+    # the table in place: else its build starts with the bot and the exit waits for it
+    place_table(official_values, tmp_path)
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
     proc = await run("sync", env=env, cwd=tmp_path)
     _, err = await asyncio.wait_for(proc.communicate(), 60)
@@ -157,6 +162,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     tmp_path: Path,
     clock: FakeClock,
     official_values: Table,
+    bonus_turn_values: Table,
     database: Database,
 ) -> None:
     """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
@@ -164,6 +170,9 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     place_table(official_values, tmp_path / "data")
+    # the game's preset's table too: else both bots build it (a minute each), and the
+    # killed one's building process outlives it
+    save(bonus_turn_values, table_path(tmp_path / "data", "bonus-turn"))
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO", **database_env(database))
     proc = await run(env=env, cwd=tmp_path)
     try:
