@@ -13,8 +13,7 @@ from bot.engine import ScriptedDice
 from ..conftest import fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
-from .helpers import die_labels, play_turn
-from .test_scenarios import open_game
+from .helpers import die_labels, play_turn, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -38,7 +37,7 @@ async def test_crash_after_commit_before_answer(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     dice.extend([2, 2, 4, 5, 6])
     fake.hang("POST", CALLBACK)
     await crash_during(fake, bot.close, fake.click(ann, board, "Roll", timeout=1))
@@ -62,7 +61,7 @@ async def test_crash_after_answer_before_next_turn(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     fake.hang("POST", NEW_MESSAGE)
     await crash_during(
         fake,
@@ -88,7 +87,7 @@ async def test_crash_after_posting_before_recording_it(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     fake.hang("POST", NEW_MESSAGE, after=True)
     await crash_during(
         fake,
@@ -112,7 +111,7 @@ async def test_crash_before_the_final_message(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann)
+    await start_game(fake, channel, ann)
     for face in range(1, 13):
         await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 6]], list_boxes()[face - 1])
     fake.hang("POST", NEW_MESSAGE)
@@ -143,7 +142,7 @@ async def test_a_reconnect_repairs_the_board(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     dice.extend([5, 5, 2, 2, 2])
     fake.hang("POST", CALLBACK)
     stuck = asyncio.create_task(fake.click(ann, board, "Roll", timeout=1))
@@ -167,7 +166,7 @@ async def test_a_stop_right_after_a_move_keeps_what_it_cost_and_logs_no_error(
     channel = fake.channel("general")
     bot = await start_bot()
     await bot.analyst.wait()
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     dice.extend([2, 2, 4, 5, 6, 1, 1, 3, 3, 6])
     await fake.click(ann, board, "Roll")  # the first roll of a turn decides nothing
     roll = await fake.press(ann, board, find_component(board, "Roll")["custom_id"])  # type: ignore[index]

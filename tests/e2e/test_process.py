@@ -22,7 +22,7 @@ from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import TOKEN, StartBot, database_env, place_table, stop
 from .fake_discord import GUILD_ID, FakeDiscord, text_of
-from .helpers import die_labels, live_board, png_size
+from .helpers import die_labels, live_board, open_lobby, png_size, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -184,8 +184,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
         assert "scope=bot+applications.commands" in invite
         # the one gateway intent it needs, GUILDS (1 << 0): no message events are sent to it
         assert fake.intents == [1]
-        await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
-        lobby = fake.last(channel)
+        lobby = await open_lobby(fake, channel, ann, preset="bonus-turn")
         assert "Bonus Turn" in text_of(lobby)
         await fake.click(ann, lobby, "Start")
         board = await live_board(fake, channel)
@@ -224,10 +223,7 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     assert proc.stderr is not None
     try:
         seen = await read_until(proc, b"strategy table loaded", b"invite:")  # and connected
-        lobby = await fake.slash(ann, channel, "yahtzee start")
-        assert lobby.response_type == 4, lobby.ephemeral_text
-        await fake.click(ann, fake.last(channel), "Start")
-        board = await live_board(fake, channel)
+        board = await start_game(fake, channel, ann)
         assert (await fake.click(ann, board, "Roll")).response_type == 7
         helpers = (await asyncio.to_thread(
             Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text
@@ -259,9 +255,7 @@ async def test_json_logs_say_which_interaction_game_and_server(
     assert proc.stderr is not None
     try:
         seen = await read_until(proc, b"invite:")
-        await fake.slash(ann, channel, "yahtzee start")
-        await fake.click(ann, fake.last(channel), "Start")
-        board = await live_board(fake, channel)
+        board = await start_game(fake, channel, ann)
         roll = await fake.click(ann, board, "Roll")
         assert roll.response_type == 7
         proc.send_signal(signal.SIGTERM)
@@ -297,9 +291,7 @@ async def test_a_stop_during_a_burst_of_clicks_answers_every_click_it_took(
     try:
         seen = await read_until(proc, b"invite:")
         for player, channel in zip(players, channels, strict=True):
-            await fake.slash(player, channel, "yahtzee start")
-            await fake.click(player, fake.last(channel), "Start")
-            await live_board(fake, channel)
+            await start_game(fake, channel, player)
 
         async def clicking(player: dict, channel: str) -> None:
             while proc.returncode is None and fake.sockets:

@@ -19,7 +19,7 @@ from bot.engine import ScriptedDice
 from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import GUILD_ID, FakeDiscord, Interaction, find_component
-from .helpers import die_ids, die_labels, live_board
+from .helpers import die_ids, die_labels, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -29,14 +29,6 @@ SHARD_OF_GUILD_ID = 1  # (900000000000000100 >> 22) % 2, worked out by hand: 214
 async def tick(bot: YahtzeeBot) -> int:
     cog = bot.get_cog("TurnTimers")
     return int(await cog.tick())  # type: ignore[union-attr]
-
-
-async def open_solo(fake: FakeDiscord, player: dict, channel: str) -> dict:
-    answer = await fake.slash(player, channel, "yahtzee start")
-    assert answer.response_type == 4, answer.ephemeral_text
-    started = await fake.click(player, fake.last(channel), "Start")
-    assert started.response_type == 7, started.ephemeral_text
-    return await live_board(fake, channel)
 
 
 async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_servers(
@@ -52,7 +44,7 @@ async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_server
     assert zero.owns(int(other)) and not zero.owns(GUILD_ID)
     assert one.owns(GUILD_ID) and not one.owns(int(other))
 
-    boards = {zeros: await open_solo(fake, ann, zeros), ones: await open_solo(fake, bob, ones)}
+    boards = {zeros: await start_game(fake, zeros, ann), ones: await start_game(fake, ones, bob)}
     dice.extend([6, 6, 6, 6, 6] * 2)
     rolls: list[Interaction] = await asyncio.gather(
         fake.click(ann, boards[zeros], "Roll"), fake.click(bob, boards[ones], "Roll")
@@ -94,7 +86,7 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     channel = fake.channel("general")
     ann = fake.user("Ann")
     old = await start_bot(shards=(SHARD_OF_GUILD_ID,))
-    board = await open_solo(fake, ann, channel)
+    board = await start_game(fake, channel, ann)
     new = await start_bot(shards=(SHARD_OF_GUILD_ID,))
     game = await old.store.live_game_in(int(channel))
     assert game is not None
