@@ -29,9 +29,12 @@ from bot.strategy import Table, solve
 from bot.strategy.distribution import Distributions, solve_distributions
 from bot.strategy.table_file import (
     TableFileError,
+    distributions_path,
     load_distributions,
     load_or_build,
+    save,
     save_distributions,
+    table_path,
 )
 
 TEST_DATABASE_URL = os.environ.get(
@@ -291,3 +294,26 @@ def to_win(pytestconfig: pytest.Config, official_values: Table) -> Distributions
     """The To-win bot's distributions for the last three turns (all of them take minutes;
     the bot plays its earlier turns as the Optimal bot where a build is partial)."""
     return cached_distributions(pytestconfig, official_values, 3)
+
+
+@pytest.fixture(scope="session")
+def table_files(
+    tmp_path_factory: pytest.TempPathFactory, official_values: Table, to_win: Distributions
+) -> Path:
+    """A folder with the solved official table and the To-win distributions as the bot
+    saves them, written once a session (``link_tables`` links them into each data folder)."""
+    folder = tmp_path_factory.mktemp("tables")
+    save(official_values, table_path(folder, "official"))
+    save_distributions(to_win, distributions_path(folder, "official"))
+    return folder
+
+
+def link_tables(shared: Path, folder: Path) -> None:
+    """Hard-link the session's table files (``table_files``) into a bot's data folder, where
+    it looks for them: no copy of megabytes a start. The bot never writes a file in place
+    (it saves to a new file and renames it over the old), so the shared ones stay whole."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in shared.iterdir():
+        target = folder / source.name
+        if not target.exists():
+            os.link(source, target)

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import contextvars
 import dataclasses
-import os
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -37,7 +36,7 @@ from bot.strategy.table_file import distributions_path, save, save_distributions
 from bot.workers import in_threads
 
 from ..clock import FakeClock
-from ..conftest import Database
+from ..conftest import Database, link_tables
 from .fake_discord import FakeDiscord
 
 TOKEN = "fake.bot.token"
@@ -164,18 +163,6 @@ def database_env(database: Database) -> dict[str, str]:
     return {"DATABASE_PATH": str(database)}
 
 
-@pytest.fixture(scope="session")
-def table_files(
-    tmp_path_factory: pytest.TempPathFactory, official_values: Table, to_win: Distributions
-) -> Path:
-    """A folder with the solved official table and the To-win distributions as the bot
-    saves them, written once a session (``place_table`` links them into each data folder)."""
-    folder = tmp_path_factory.mktemp("tables")
-    save(official_values, table_path(folder, "official"))
-    save_distributions(to_win, distributions_path(folder, "official"))
-    return folder
-
-
 @pytest.fixture
 async def start_bot(
     fake: FakeDiscord,
@@ -236,17 +223,6 @@ def launch(bot: YahtzeeBot, processes: bool = False) -> asyncio.Task[None]:
             return asyncio.create_task(bot.start(TOKEN), name="bot")
     finally:
         _IN_BOT.reset(token)
-
-
-def link_tables(shared: Path, folder: Path) -> None:
-    """Hard-link the session's table files (``table_files``) into a bot's data folder, where
-    it looks for them: no copy of megabytes a start. The bot never writes a file in place
-    (it saves to a new file and renames it over the old), so the shared ones stay whole."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for source in shared.iterdir():
-        target = folder / source.name
-        if not target.exists():
-            os.link(source, target)
 
 
 def place_table(table: Table, folder: Path, to_win: Distributions | None = None) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import itertools
 import json
 import re
@@ -110,6 +111,9 @@ class Interaction:
     callbacks: int = 0  # how many times a bot tried to answer it (Discord takes the first)
     delivered: bool = False  # sent over a gateway connection (False: no bot was connected)
     issued: float = 0.0  # the fake's clock (``FakeDiscord.now``) when it was sent: its token's age
+    #: set once no answer can come any more: answered, or the bot's answer refused (an
+    #: error the test had the fake give, or too late)
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def ephemeral_text(self) -> str:
@@ -539,12 +543,12 @@ class FakeDiscord:
     async def _await_answer(
         self, record: Interaction, timeout: float, quiet: bool = True
     ) -> Interaction:
-        try:
-            await asyncio.wait_for(record.responded.wait(), timeout)
-        except TimeoutError:
-            record.error = "no answer"
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(record.ended.wait(), timeout)
         if quiet:
             await self.settle()
+        if not record.responded.is_set():
+            record.error = record.error or "no answer"
         return record
 
     async def slash(
@@ -860,6 +864,9 @@ class FakeDiscord:
         for i, (method, pattern, status, code, message) in enumerate(self.failures):
             if method == request.method and pattern.search(path):
                 del self.failures[i]
+                callback = re.fullmatch(r"/interactions/(\d+)/[^/]+/callback", path)
+                if callback and callback[1] in self.interactions:  # the answer refused
+                    self._no_answer(self.interactions[callback[1]])
                 gone = re.search(r"/messages/(\d+)$", path)
                 if code == 10008 and gone:  # Unknown Message: it was deleted just before
                     self.messages.pop(gone.group(1), None)
@@ -1174,6 +1181,7 @@ class FakeDiscord:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         if time.monotonic() - record.created > self.answer_window:
             record.error = "answered too late"
+            self._no_answer(record)
             return _error(404, 10062, "Unknown interaction")
         kind = body.get("type")
         data = body.get("data") or {}
@@ -1208,7 +1216,7 @@ class FakeDiscord:
         record.response = message
         record.answered = time.monotonic()
         record.responded.set()
-        self._unanswered.pop(record.id, None)
+        self._no_answer(record)
         if str(query.get("with_response", "")).lower() in ("1", "true"):
             return _json(
                 {
@@ -1225,6 +1233,11 @@ class FakeDiscord:
                 }
             )
         return web.Response(status=204)
+
+    def _no_answer(self, record: Interaction) -> None:
+        """No (other) answer to ``record`` can come: it is no longer in flight."""
+        record.ended.set()
+        self._unanswered.pop(record.id, None)
 
     def _attachments(
         self, body: dict[str, Any], files: list[tuple[str, bytes]], keep: list[dict[str, Any]]
