@@ -97,6 +97,15 @@ async def view(bot: YahtzeeBot, game_id: int) -> GameView:
     return found
 
 
+async def roll(bot: YahtzeeBot, game_id: int, user: dict[str, Any]) -> Board:
+    """The player to move rolls (the dice the test scripted), as a click on the board would."""
+    row = await view(bot, game_id)
+    game = row.require_game()
+    return await bot.games.turns.roll(
+        game_id, int(user["id"]), row.board_message_id, game.turn_number, game.rolls_used
+    )
+
+
 async def play(bot: YahtzeeBot, game_id: int, user: dict[str, Any], box: str) -> Scored:
     """The player to move rolls once (the dice the test scripted) and scores ``box``, as
     their clicks on the game's board would."""
@@ -120,9 +129,10 @@ NEW_MESSAGE = r"^/channels/\d+/messages$"
 async def test_a_board_pings_its_player_once_a_turn_and_is_put_on_record(
     fake: FakeDiscord, bot: YahtzeeBot, publisher: Publisher, people: People
 ) -> None:
-    """The first board names Ann and notifies her; it is the game's board on record. The
-    same turn's board posted again (a /yahtzee board, a repair) names her without a
-    second notification."""
+    """The first board names Ann and notifies her; it is the game's board on record. Posted
+    again for the same version (a retry after a crash), it is the same message (its nonce).
+    The same turn's board posted anew after a roll (a /yahtzee board, a repair) names her
+    without a second notification."""
     board = await begun(bot, people)
     first = await publisher.post_board(board)
     assert first is not None
@@ -130,7 +140,14 @@ async def test_a_board_pings_its_player_once_a_turn_and_is_put_on_record(
     assert shown["content"].startswith(f"<@{people.ann['id']}>")
     assert fake.pings == [(people.channel, str(first.id), people.ann["id"])]
     assert (await view(bot, board.row.id)).board_message_id == first.id
-    again = await publisher.post_board(board)
+    retried = await publisher.post_board(board)
+    assert retried is not None and retried.id == first.id
+    assert len(fake.channel_messages(people.channel)) == 1
+
+    dice: ScriptedDice = bot.dice  # type: ignore[assignment]
+    dice.extend([2, 2, 3, 4, 6])
+    rolled = await roll(bot, board.row.id, people.ann)
+    again = await publisher.post_board(rolled)
     assert again is not None and again.id != first.id
     assert fake.messages[str(again.id)]["content"].startswith(f"<@{people.ann['id']}>")
     assert len(fake.pings) == 1  # no second notification for the same turn
@@ -210,9 +227,12 @@ async def test_retiring_takes_the_controls_and_tolerates_a_deleted_message(
     picture and its ping line away. A message already gone is no error; nor is deleting
     one that is gone."""
     board = await begun(bot, people)
-    first = await publisher.post_board(board)
+    await publisher.post_board(board)
+    dice: ScriptedDice = bot.dice  # type: ignore[assignment]
+    dice.extend([2, 2, 3, 4, 6])
+    first = await publisher.post_board(await roll(bot, board.row.id, people.ann))
     assert first is not None
-    assert fake.messages[str(first.id)]["attachments"]  # the board's picture
+    assert fake.messages[str(first.id)]["attachments"]  # the rolled dice's picture
     await publisher.retire(int(people.channel), first.id)
     kept = fake.messages[str(first.id)]
     assert controls_of(kept) == [] and kept["attachments"] and kept["content"]
@@ -232,13 +252,17 @@ async def test_retiring_takes_the_controls_and_tolerates_a_deleted_message(
 async def test_a_game_in_an_archived_thread_unarchives_it_and_goes_on(
     fake: FakeDiscord, bot: YahtzeeBot, publisher: Publisher, people: People
 ) -> None:
-    """Thread mode: the game moves to a thread started from its lobby. Discord archives a
-    quiet thread; an edit there is refused (50083), so the publisher unarchives the thread
+    """Thread mode: the game is played in a thread started from its lobby. Discord archives
+    a quiet thread; an edit there is refused (50083), so the publisher unarchives the thread
     and edits again. A game that ends archives its thread at once."""
     board = await begun(bot, people)
     lobby = await publisher.post_lobby(await view(bot, board.row.id))
-    board = await publisher.move_to_thread(lobby, board)
-    (thread,) = fake.threads(people.channel)
+    # (as move_to_thread does, which needs the server in the gateway's cache)
+    thread = await bot.http.start_thread_with_message(
+        int(people.channel), lobby.id, name="Yahtzee: Ann, Bob", auto_archive_duration=10080
+    )
+    row = await bot.games.tracking.set_thread(board.row.id, int(thread["id"]))
+    board = await bot.games.tracking.render(row)
     assert board.row.board_channel_id == int(thread["id"])
     posted = await publisher.post_board(board)
     assert posted is not None and fake.last(thread["id"])["id"] == str(posted.id)

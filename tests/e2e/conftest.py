@@ -63,7 +63,9 @@ LONG_LIVED = {
 }
 #: What the bot writes to its database a moment after an answer, for nobody's answer
 #: (which boards the answers showed; what a decision cost): never shown on Discord, so not
-#: work a person waits for (``settle`` would wait ~50 ms more a click).
+#: work a person waits for (``settle`` would wait ~50 ms more a click, the e2e suite half
+#: as long again). A test that reads those records right after a click puts them on record
+#: first (``bot.games.core.flush_shown()``; ``coaching.costs_settled``), as a restart does.
 WRITE_BEHIND = ("boards-shown", "cost-")
 WRITE_BEHIND_CODE = {"WriteBatch._run"}
 

@@ -54,6 +54,8 @@ async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_server
         assert roll.callbacks == 1  # only the server's own shard heard the click
     for channel in (zeros, ones):
         assert die_labels(fake.messages[boards[channel]["id"]]) == ["6"] * 5
+    for bot in (zero, one):  # which boards the answers showed: on record (not 50 ms later)
+        await bot.games.core.flush_shown()
     zero_game = await zero.store.live_game_in(int(zeros))
     one_game = await one.store.live_game_in(int(ones))
     assert zero_game is not None and zero_game.guild_id == int(other)
