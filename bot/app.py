@@ -6,6 +6,7 @@ works after any restart."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -292,6 +293,9 @@ class YahtzeeBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
+            if self._games is not None:  # the decisions valued meanwhile, on record
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._games.coaching.all_costs_settled(), 5)
             if self.analyst is not None:
                 await self.analyst.aclose()
             if self.drawing_pool is not None:

@@ -9,18 +9,22 @@ core, and the event loop keeps its GIL to itself.
 A ``Workers`` runs module-level functions of picklable arguments. If its process dies, the
 call in flight is done in a thread of this process instead (set up by the same initializer,
 once) and a new process takes over.
+
+``in_threads()`` is the seam for tests that start the bot many times and do not test the
+process boundary: the Workers made inside it run every call in a thread, as ``processes=0``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -28,6 +32,21 @@ from typing import Any, TypeVar
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
+
+_IN_THREADS = contextvars.ContextVar("workers_in_threads", default=False)
+
+
+@contextlib.contextmanager
+def in_threads() -> Iterator[None]:
+    """Within it (and in the tasks created within it, which copy its context), every
+    ``Workers`` made runs its calls in threads of this process, however many processes it
+    is given: what ``processes=0`` does, with no process to spawn. For the end-to-end tests,
+    which start the bot hundreds of times; the processes themselves are tested apart."""
+    token = _IN_THREADS.set(True)
+    try:
+        yield
+    finally:
+        _IN_THREADS.reset(token)
 
 
 def _exit_with_parent() -> None:
@@ -71,7 +90,7 @@ class Workers:
         niceness: int = 0,
     ) -> None:
         self.name = name
-        self._processes = processes
+        self._processes = 0 if _IN_THREADS.get() else processes
         self._initializer = initializer
         self._initargs = initargs
         self._niceness = niceness

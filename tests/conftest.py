@@ -27,7 +27,15 @@ import pytest
 from bot.store import Store, open_store
 from bot.strategy import Table, solve
 from bot.strategy.distribution import Distributions, solve_distributions
-from bot.strategy.table_file import load_or_build
+from bot.strategy.table_file import (
+    TableFileError,
+    distributions_path,
+    load_distributions,
+    load_or_build,
+    save,
+    save_distributions,
+    table_path,
+)
 
 TEST_DATABASE_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -135,7 +143,10 @@ ROOT = Path(__file__).resolve().parent.parent
 _SOLVED_FROM = sorted(
     [
         *(ROOT / "bot" / "engine").glob("*.py"),
-        *(ROOT / "bot" / "strategy" / f for f in ("solver.py", "dice_space.py", "table_file.py")),
+        *(
+            ROOT / "bot" / "strategy" / f
+            for f in ("solver.py", "dice_space.py", "table_file.py", "distribution.py")
+        ),
     ]
 )
 
@@ -266,8 +277,43 @@ async def integrity(database: Database) -> str:
     return f"torn games: {torn}" if torn else "ok"
 
 
+def cached_distributions(config: pytest.Config, table: Table, open_boxes: int) -> Distributions:
+    """``solve_distributions(table, open_boxes)`` as the bot loads them (saved, read back),
+    solved once and kept in pytest's cache folder (tens of seconds of CPU each)."""
+    path = _solved_folder(config) / f"to-win-{table.rules}-{open_boxes}.bin"
+    try:
+        return load_distributions(path, table.rules)
+    except TableFileError:
+        pass
+    save_distributions(solve_distributions(table, open_boxes=open_boxes), path)  # atomic
+    return load_distributions(path, table.rules)
+
+
 @pytest.fixture(scope="session")
-def to_win(official_values: Table) -> Distributions:
+def to_win(pytestconfig: pytest.Config, official_values: Table) -> Distributions:
     """The To-win bot's distributions for the last three turns (all of them take minutes;
     the bot plays its earlier turns as the Optimal bot where a build is partial)."""
-    return solve_distributions(official_values, open_boxes=3)
+    return cached_distributions(pytestconfig, official_values, 3)
+
+
+@pytest.fixture(scope="session")
+def table_files(
+    tmp_path_factory: pytest.TempPathFactory, official_values: Table, to_win: Distributions
+) -> Path:
+    """A folder with the solved official table and the To-win distributions as the bot
+    saves them, written once a session (``link_tables`` links them into each data folder)."""
+    folder = tmp_path_factory.mktemp("tables")
+    save(official_values, table_path(folder, "official"))
+    save_distributions(to_win, distributions_path(folder, "official"))
+    return folder
+
+
+def link_tables(shared: Path, folder: Path) -> None:
+    """Hard-link the session's table files (``table_files``) into a bot's data folder, where
+    it looks for them: no copy of megabytes a start. The bot never writes a file in place
+    (it saves to a new file and renames it over the old), so the shared ones stay whole."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in shared.iterdir():
+        target = folder / source.name
+        if not target.exists():
+            os.link(source, target)

@@ -183,6 +183,12 @@ class Coaching:
         while pending := self._costing.get(game_id):
             await asyncio.wait(set(pending))
 
+    async def all_costs_settled(self) -> None:
+        """``costs_settled`` for every game (the bot is closing: before its store does, or
+        the decisions valued meanwhile would fail to be written, logged as errors)."""
+        while self._costing:
+            await asyncio.wait({task for tasks in self._costing.values() for task in tasks})
+
     async def game_loss(self, game_id: int, user_id: int, last: MoveRecord) -> float | None:
         """A player's total loss in a game, counting the move about to be saved."""
         moves = await self.store.read(plans.decisions, game_id, user_id)

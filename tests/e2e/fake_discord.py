@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,6 +158,9 @@ class Interaction:
     #: its answers are shown to the user alone, whatever their flags (a server without the
     #: bot where the member may not use external apps: ``USE_EXTERNAL_APPS``)
     private_only: bool = False
+    #: set once no answer can come any more: answered, or the bot's answer refused (an
+    #: error the test had the fake give, or too late)
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def ephemeral_text(self) -> str:
@@ -205,6 +210,16 @@ class FakeDiscord:
         self.requests: list[tuple[str, str, Any]] = []
         self.request_times: list[float] = []  # time.monotonic() of each of ``requests``
         self.last_request = time.monotonic()
+        #: what ``settle`` knows is in flight: requests being handled, and the fake's own
+        #: hold-ups (a ``slow`` or ``hang``, a 429's ``retry_after``: the bot waits on purpose)
+        self.handling = 0
+        self.holding = 0
+        self.held_until = 0.0  # time.monotonic() until which a 429's retry_after runs
+        self._unanswered: dict[str, Interaction] = {}  # delivered, not answered yet
+        #: the work in progress of the bots running in this process (a test's harness
+        #: sets it: tests/e2e/conftest.py); ``watch`` lets ``settle`` go by it
+        self.bot_tasks: Callable[[], list[str]] | None = None
+        self.watching = False
         self.messages: dict[str, dict[str, Any]] = {}  # every message by id, deleted ones removed
         self.descriptions: dict[str, list[str]] = {}  # every embed description a message showed
         self.order: dict[str, list[str]] = {}  # channel id -> message ids in posting order
@@ -593,9 +608,60 @@ class FakeDiscord:
         waiter = self._posts.setdefault(channel_id, asyncio.Event())
         await asyncio.wait_for(waiter.wait(), timeout)
 
-    async def settle(self, quiet: float = 0.06, limit: float = 10.0) -> None:
-        """Wait until the bot has sent nothing for ``quiet`` seconds (a person's pause)."""
+    def watch(self) -> None:
+        """A bot runs in this process: ``settle`` goes by what is in flight, its tasks at
+        work (``bot_tasks``) included."""
+        self.watching = self.bot_tasks is not None
+
+    def in_flight(self) -> list[str]:
+        """What the bot has been given and not finished: interactions sent to it and not
+        answered (within Discord's answer window), its requests being handled, and (with
+        ``watch``) its own work in progress."""
+        now = self.now()
+        busy = [
+            f"interaction {record.id} unanswered"
+            for record in self._unanswered.values()
+            if now - record.issued < self.answer_window
+        ]
+        if self.handling:
+            busy.append(f"{self.handling} request(s) being handled")
+        if self.bot_tasks is not None:
+            busy += self.bot_tasks()
+        return busy
+
+    #: Turns of the event loop, and seconds, for which nothing may be in flight before
+    #: ``settle`` calls the bot done: a gateway message or a callback handed on within the
+    #: loop is picked up in a turn or two; these are a wide margin over that.
+    CALM_TURNS = 20
+    CALM_SECONDS = 0.002
+
+    async def settle(self, quiet: float | None = None, limit: float = 10.0) -> None:
+        """Wait until the bot is done with what it was given (a person's pause).
+
+        With a view into the bot (``watch``: a bot in this process), that is when nothing is
+        ``in_flight`` and has not been for ``CALM_TURNS`` turns of the event loop: bounded
+        by what is known to be in flight, not by a fixed quiet time. Without one (a bot in
+        another process), with an explicit ``quiet``, or while the fake holds the bot back
+        (a ``slow`` or ``hang`` request, a 429's ``retry_after``: the bot waits on purpose,
+        and a test acts meanwhile): until the bot has sent nothing for ``quiet`` seconds
+        (0.06 by default)."""
         deadline = time.monotonic() + limit
+        if quiet is None and self.watching:
+            calm, since = 0, time.monotonic()
+            while not (self.holding or time.monotonic() < self.held_until):
+                busy = self.in_flight()
+                now = time.monotonic()
+                if busy:
+                    calm, since = 0, now
+                    if now > deadline:
+                        raise TimeoutError(f"the bot did not settle in {limit} s: {busy}")
+                    await asyncio.sleep(0.001)
+                    continue
+                calm += 1
+                if calm >= self.CALM_TURNS and now - since >= self.CALM_SECONDS:
+                    return
+                await asyncio.sleep(0)
+        quiet = 0.06 if quiet is None else quiet
         while time.monotonic() < deadline:
             idle = time.monotonic() - self.last_request
             if idle >= quiet:
@@ -695,7 +761,10 @@ class FakeDiscord:
             payload["user"] = user
         if message is not None:
             payload["message"] = message
+        self._unanswered[record.id] = record  # until the bot answers (``in_flight``)
         record.delivered = await self.dispatch("INTERACTION_CREATE", payload)
+        if not record.delivered or record.responded.is_set():
+            self._unanswered.pop(record.id, None)
         return record
 
     async def press(
@@ -712,12 +781,12 @@ class FakeDiscord:
     async def _await_answer(
         self, record: Interaction, timeout: float, quiet: bool = True
     ) -> Interaction:
-        try:
-            await asyncio.wait_for(record.responded.wait(), timeout)
-        except TimeoutError:
-            record.error = "no answer"
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(record.ended.wait(), timeout)
         if quiet:
             await self.settle()
+        if not record.responded.is_set():
+            record.error = record.error or "no answer"
         return record
 
     async def slash(
@@ -1003,6 +1072,14 @@ class FakeDiscord:
         return (orjson.loads(raw) if raw else {}), files
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
+        self.handling += 1
+        try:
+            return await self._handle(request)
+        finally:
+            self.handling -= 1
+            self.last_request = time.monotonic()
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         body, files = await self._body(request)
         self.requests.append((request.method, path, body))
@@ -1011,6 +1088,7 @@ class FakeDiscord:
         for i, (method, pattern, retry_after) in enumerate(self.rate_limits):
             if method == request.method and pattern.search(path):
                 del self.rate_limits[i]
+                self.held_until = max(self.held_until, time.monotonic() + retry_after + 0.1)
                 everywhere = i in self.global_limits
                 self.global_limits = {j - (j > i) for j in self.global_limits if j != i}
                 headers = {
@@ -1035,11 +1113,18 @@ class FakeDiscord:
         for i, (method, pattern, seconds) in enumerate(self.delays):
             if method == request.method and pattern.search(path):
                 del self.delays[i]
-                await asyncio.sleep(seconds)
+                self.holding += 1
+                try:
+                    await asyncio.sleep(seconds)
+                finally:
+                    self.holding -= 1
                 break
         for i, (method, pattern, status, code, message) in enumerate(self.failures):
             if method == request.method and pattern.search(path):
                 del self.failures[i]
+                callback = re.fullmatch(r"/interactions/(\d+)/[^/]+/callback", path)
+                if callback and callback[1] in self.interactions:  # the answer refused
+                    self._no_answer(self.interactions[callback[1]])
                 gone = re.search(r"/messages/(\d+)$", path)
                 if code == 10008 and gone:  # Unknown Message: it was deleted just before
                     self.messages.pop(gone.group(1), None)
@@ -1050,13 +1135,10 @@ class FakeDiscord:
                 if after:
                     await self._route(request.method, path, request.query, body, files)
                 self.hung.set()
+                self.holding += 1  # for good: the bot waits on it until the end
                 await self._released.wait()  # until the server stops
                 return _error(503, 0, "the fake Discord is stopping")
-        try:
-            response = await self._route(request.method, path, request.query, body, files)
-        finally:
-            self.last_request = time.monotonic()
-        return response
+        return await self._route(request.method, path, request.query, body, files)
 
     async def _route(
         self,
@@ -1423,6 +1505,7 @@ class FakeDiscord:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         if time.monotonic() - record.created > self.answer_window:
             record.error = "answered too late"
+            self._no_answer(record)
             return _error(404, 10062, "Unknown interaction")
         kind = body.get("type")
         data = body.get("data") or {}
@@ -1459,6 +1542,7 @@ class FakeDiscord:
         record.response = message
         record.answered = time.monotonic()
         record.responded.set()
+        self._no_answer(record)
         if str(query.get("with_response", "")).lower() in ("1", "true"):
             return _json(
                 {
@@ -1475,6 +1559,11 @@ class FakeDiscord:
                 }
             )
         return web.Response(status=204)
+
+    def _no_answer(self, record: Interaction) -> None:
+        """No (other) answer to ``record`` can come: it is no longer in flight."""
+        record.ended.set()
+        self._unanswered.pop(record.id, None)
 
     def _attachments(
         self, body: dict[str, Any], files: list[tuple[str, bytes]], keep: list[dict[str, Any]]

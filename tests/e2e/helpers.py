@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
@@ -75,18 +76,40 @@ def png_size(data: bytes) -> tuple[int, int]:
     return image.size
 
 
-async def start_game(
-    fake: FakeDiscord, channel: str, host: dict, *others: dict, computer: str = ""
-) -> dict:
-    """``host`` opens a lobby, ``others`` join (and a ``computer`` player, "Optimal" or
-    "Casual"), the host starts: the first live board, in the channel or, in thread mode, in
-    the game's thread."""
-    await fake.slash(host, channel, "yahtzee start")
-    lobby = fake.last(channel)
+async def open_lobby(
+    fake: FakeDiscord,
+    channel: str,
+    host: dict[str, Any],
+    *others: dict[str, Any],
+    computers: Sequence[str] = (),
+    **options: Any,
+) -> dict[str, Any]:
+    """``host`` opens a lobby with ``/yahtzee start`` (and its ``options``: ``preset=...``),
+    each of ``others`` presses Join and the host adds each of ``computers`` ("Optimal",
+    "Casual", "To win"), every step answered in place: the lobby message as it is now."""
+    opened = await fake.slash(host, channel, "yahtzee start", **options)
+    assert opened.response_type == 4 and not opened.ephemeral_text, opened.ephemeral_text
+    lobby = fake.messages[opened.original_message_id or ""]
     for player in others:
-        await fake.click(player, lobby, "Join")
-    if computer:
-        await fake.click(host, lobby, f"Add bot ({computer})")
+        joined = await fake.click(player, lobby, "Join")
+        assert joined.response_type == 7, joined.ephemeral_text
+    for level in computers:
+        added = await fake.click(host, lobby, f"Add bot ({level})")
+        assert added.response_type == 7, added.ephemeral_text
+    return fake.messages[lobby["id"]]
+
+
+async def start_game(
+    fake: FakeDiscord,
+    channel: str,
+    host: dict[str, Any],
+    *others: dict[str, Any],
+    computers: Sequence[str] = (),
+    **options: Any,
+) -> dict[str, Any]:
+    """``open_lobby``, then the host presses Start: the first live board, in the channel or,
+    in thread mode, in the game's thread. The one way the tests open a game."""
+    lobby = await open_lobby(fake, channel, host, *others, computers=computers, **options)
     started = await fake.click(host, lobby, "Start")
     assert started.response_type == 7, started.ephemeral_text
     thread = next((t for t in fake.threads(channel) if t["id"] == lobby["id"]), None)

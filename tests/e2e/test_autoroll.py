@@ -7,7 +7,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component
-from .helpers import die_labels, live_board
+from .helpers import die_labels, start_game
 from .test_timers import settings_menu
 
 
@@ -32,13 +32,8 @@ async def test_turns_start_rolled_by_the_servers_choice_or_the_players_own(
     told = await fake.slash(bob, channel, "yahtzee autoroll")
     assert "each server's choice (here: **on**)" in told.ephemeral_text
 
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    for player in (bob, cat):
-        await fake.click(player, lobby, "Join")
-    dice.extend([4, 4, 4, 1, 2])
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    dice.extend([4, 4, 4, 1, 2])  # the opening roll, made as the turn starts
+    board = await start_game(fake, channel, ann, bob, cat)
     assert die_labels(board) == ["4", "4", "4", "1", "2"]
     assert find_component(board, "Roll (2 left)") is not None
     dice.extend([5, 5, 5, 5, 3])  # Bob's opening roll, made as Ann scores

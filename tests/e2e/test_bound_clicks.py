@@ -15,7 +15,7 @@ from bot.store.backup import backup_sqlite
 from ..conftest import Database
 from .conftest import StartBot, stop
 from .fake_discord import FakeDiscord, find_component
-from .helpers import die_ids, seated, start_game
+from .helpers import die_ids, open_lobby, seated, start_game
 
 OTHER_GAME = "That button belongs to another game"
 
@@ -55,8 +55,7 @@ async def test_buttons_of_games_a_restored_backup_lost_reach_no_newer_game(
     backup_sqlite(database, backup)
 
     # games 2 and 3, which the backup will not hold: a lobby, and a game with its board
-    await fake.slash(bob, lounge, "yahtzee start")
-    lost_lobby = fake.last(lounge)
+    lost_lobby = await open_lobby(fake, lounge, bob)
     lost_board = await start_game(fake, den, cy)
     await fake.click(cy, lost_board, "Roll")
     lost_board = fake.messages[lost_board["id"]]
@@ -66,8 +65,7 @@ async def test_buttons_of_games_a_restored_backup_lost_reach_no_newer_game(
     bot = await start_bot()
     # after the restore, ids 2 and 3 go to new games: a lobby in another server, and a game
     # in the very channel where the lost game 3 was played
-    await fake.slash(dan, far, "yahtzee start")
-    new_lobby = fake.last(far)
+    new_lobby = await open_lobby(fake, far, dan)
     await start_game(fake, den, gus)  # its board comes under the lost one, in #den
     await fake.wait_for(lambda: fake.live_boards(den)[-1]["id"] != lost_board["id"])
     new_board = fake.live_boards(den)[-1]

@@ -15,8 +15,7 @@ from .fake_discord import (
     gallery_urls,
     text_of,
 )
-from .helpers import play_turn, png_size, seated
-from .test_scenarios import open_game
+from .helpers import open_lobby, play_turn, png_size, seated, start_game
 
 
 async def test_scorecard_and_rules_are_private(
@@ -26,7 +25,7 @@ async def test_scorecard_and_rules_are_private(
     ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
     channel = fake.channel("general")
     await start_bot()
-    board = await open_game(fake, channel, ann, bob)
+    board = await start_game(fake, channel, ann, bob)
     answer = await fake.slash(cat, channel, "yahtzee scorecard", player=bob)
     assert answer.response is not None and answer.response["flags"] & EPHEMERAL
     assert png_size(fake.attachment(answer.response)) == (488, 44 + 10 * 28)  # one column
@@ -45,9 +44,7 @@ async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
     ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start", preset="relaxed-joker")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
+    lobby = await open_lobby(fake, channel, ann, bob, preset="relaxed-joker")
     assert "already in this lobby" in (await fake.click(bob, lobby, "Join")).ephemeral_text
     assert "Only the host can start" in (await fake.click(bob, lobby, "Start")).ephemeral_text
     assert "Only the host can cancel" in (await fake.click(bob, lobby, "Cancel")).ephemeral_text
@@ -59,7 +56,7 @@ async def test_lobby_buttons(fake: FakeDiscord, start_bot: StartBot) -> None:
     closed = fake.messages[lobby["id"]]
     assert controls_of(closed) == [] and "This lobby is closed." in text_of(closed)
     assert closed["flags"] & IS_COMPONENTS_V2 and closed["content"] == "" and not closed["embeds"]
-    assert (await fake.slash(cat, channel, "yahtzee start")).response_type == 4  # channel free
+    await open_lobby(fake, channel, cat)  # the channel is free
 
 
 async def test_the_lobby_is_one_v2_box_and_an_old_embed_lobby_becomes_one(
@@ -71,8 +68,7 @@ async def test_the_lobby_is_one_v2_box_and_an_old_embed_lobby_becomes_one(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
+    lobby = await open_lobby(fake, channel, ann)
     assert lobby["flags"] & IS_COMPONENTS_V2 and lobby["content"] == "" and not lobby["embeds"]
     [box] = lobby["components"]
     assert box["type"] == 17  # a container holds the words and every button
@@ -106,7 +102,7 @@ async def test_leave_passes_the_turn_and_end_needs_rights(
     mod = fake.user("Mod", admin=True)
     channel = fake.channel("general")
     await start_bot()
-    await open_game(fake, channel, ann, bob, cat)
+    await start_game(fake, channel, ann, bob, cat)
     answer = await fake.slash(ann, channel, "yahtzee leave")
     assert "You left" in answer.ephemeral_text
     boards = fake.live_boards(channel)
@@ -129,7 +125,7 @@ async def test_leave_passes_the_turn_and_end_needs_rights(
     await fake.click(mod, asked.response, "End the game")
     assert fake.live_boards(channel) == []
     assert "ended the game" in fake.last(channel)["embeds"][0]["description"]
-    assert (await fake.slash(bob, channel, "yahtzee start")).response_type == 4
+    await open_lobby(fake, channel, bob)  # the channel is free
 
 
 async def test_play_again_after_a_solo_game(
@@ -139,7 +135,7 @@ async def test_play_again_after_a_solo_game(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    await open_game(fake, channel, ann)
+    await start_game(fake, channel, ann)
     for box in Category:
         await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
     final = fake.last(channel)
@@ -174,11 +170,9 @@ async def test_a_full_lobby_turns_join_and_add_bot_off_until_a_seat_frees(
     ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    for level in ("Optimal", "Casual", "To win", "Optimal", "Casual"):
-        await fake.click(ann, lobby, f"Add bot ({level})")
+    lobby = await open_lobby(
+        fake, channel, ann, bob, computers=["Optimal", "Casual", "To win", "Optimal", "Casual"]
+    )
     now = fake.messages[lobby["id"]]
     assert "(7/8)" in text_of(now) and "full" not in text_of(now)
     await fake.click(cat, lobby, "Join")  # the eighth seat
@@ -214,7 +208,7 @@ async def test_a_spectator_picks_any_players_card_from_the_scorecard_menu(
     ann, bob, cat, dan = (fake.user(n) for n in ("Ann", "Bob", "Cat", "Dan"))
     channel = fake.channel("general")
     await start_bot()
-    await open_game(fake, channel, ann, bob, cat)
+    await start_game(fake, channel, ann, bob, cat)
     await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
     await play_turn(fake, dice, bob, channel, [[5, 5, 5, 2, 2]], "full_house")
     await play_turn(fake, dice, cat, channel, [[6, 6, 6, 6, 1]], "chance")
@@ -237,6 +231,6 @@ async def test_a_spectator_picks_any_players_card_from_the_scorecard_menu(
     shown = await fake.choose(dan, now, cats)
     assert shown.response is not None and "Chance           25" in shown.response["content"]
     solo = fake.channel("games")
-    await open_game(fake, solo, dan)
+    await start_game(fake, solo, dan)
     alone = await fake.click(dan, fake.live_boards(solo)[-1], "Scorecard")
     assert alone.response is not None and controls_of(alone.response) == []  # nobody else

@@ -4,16 +4,17 @@ a new bot on the same database puts back whatever was missing: one live board, i
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
 from bot.engine import ScriptedDice
 from bot.store import plans
 
+from ..conftest import fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
-from .helpers import die_labels, play_turn
-from .test_scenarios import open_game
+from .helpers import die_labels, play_turn, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -37,7 +38,7 @@ async def test_crash_after_commit_before_answer(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     dice.extend([2, 2, 4, 5, 6])
     fake.hang("POST", CALLBACK)
     await crash_during(fake, bot.close, fake.click(ann, board, "Roll", timeout=1))
@@ -61,7 +62,7 @@ async def test_crash_after_answer_before_next_turn(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     fake.hang("POST", NEW_MESSAGE)
     await crash_during(
         fake,
@@ -87,7 +88,7 @@ async def test_crash_after_posting_before_recording_it(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     fake.hang("POST", NEW_MESSAGE, after=True)
     await crash_during(
         fake,
@@ -111,7 +112,7 @@ async def test_crash_before_the_final_message(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann)
+    await start_game(fake, channel, ann)
     for face in range(1, 13):
         await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 6]], list_boxes()[face - 1])
     fake.hang("POST", NEW_MESSAGE)
@@ -142,7 +143,7 @@ async def test_a_reconnect_repairs_the_board(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     dice.extend([5, 5, 2, 2, 2])
     fake.hang("POST", CALLBACK)
     stuck = asyncio.create_task(fake.click(ann, board, "Roll", timeout=1))
@@ -153,3 +154,28 @@ async def test_a_reconnect_repairs_the_board(
     await fake.wait_for(lambda: fake.resumes == 1)
     await fake.wait_for(lambda: die_labels(fake.messages[board["id"]]) == ["5", "5", "2", "2", "2"])
     assert len(fake.live_boards(channel)) == 1
+
+
+async def test_a_stop_right_after_a_move_keeps_what_it_cost_and_logs_no_error(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot is stopped the moment a roll is answered, while that decision is still being
+    valued (found by test_lifecycle once ``settle`` stopped waiting 60 ms after each click):
+    the value still reaches the move log before the database closes, and nothing is logged
+    as an error."""
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await bot.analyst.wait()
+    board = await start_game(fake, channel, ann)
+    dice.extend([2, 2, 4, 5, 6, 1, 1, 3, 3, 6])
+    await fake.click(ann, board, "Roll")  # the first roll of a turn decides nothing
+    roll = await fake.press(ann, board, find_component(board, "Roll")["custom_id"])  # type: ignore[index]
+    await asyncio.wait_for(roll.responded.wait(), 5)  # the second one does: keep nothing
+    game_id = (await bot.store.read(plans.live_game_in, int(channel))).id  # type: ignore[union-attr]
+    await bot.close()
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    rows = await fetch(bot.settings.database, "SELECT version, loss, decision FROM moves "
+                       "WHERE game_id = ? ORDER BY version", game_id)  # fmt: skip
+    *_, (version, loss, decision) = rows
+    assert version == 3 and loss is not None and decision, rows  # the second roll, valued

@@ -15,6 +15,7 @@ from bot.store import plans
 from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, FakeDiscord, controls_of, find_component, text_of
+from .helpers import open_lobby
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
@@ -148,7 +149,7 @@ async def test_a_daily_has_no_hints(fake: FakeDiscord, start_bot: StartBot) -> N
     await fake.click(ann, board, "Roll")
     hint = await fake.slash(ann, channel, "yahtzee hint")
     assert "No hints in the daily challenge" in hint.ephemeral_text, hint.ephemeral_text
-    await fake.slash(bob, channel, "yahtzee start")
+    await open_lobby(fake, channel, bob)
     hint = await fake.slash(ann, channel, "yahtzee hint")
     assert "No hints in the daily challenge" in hint.ephemeral_text, hint.ephemeral_text
 

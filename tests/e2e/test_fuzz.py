@@ -36,6 +36,7 @@ from bot.store import plans
 
 from .conftest import StartBot, stop
 from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, find_component
+from .helpers import start_game
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
 
@@ -192,10 +193,7 @@ async def test_random_and_forged_interactions_never_break_a_game(
     channels = [fake.add_channel(name)["id"] for name in ("one", "two", "three")]
     bot: YahtzeeBot = await start_bot()
     for channel, (host, guest) in zip(channels, [(ann, bob), (bob, cat), (cat, ann)], strict=True):
-        await fake.slash(host, channel, "yahtzee start")
-        lobby = fake.last(channel)
-        await fake.click(guest, lobby, "Join")
-        await fake.click(host, lobby, "Start")
+        await start_game(fake, channel, host, guest)
     referee = Referee(bot)
     answers: list[Interaction] = []
     did: list[str] = []  # what each step sent, for the failure message

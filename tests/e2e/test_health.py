@@ -13,7 +13,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .helpers import live_board
+from .helpers import live_board, open_lobby
 
 
 def free_port() -> int:
@@ -58,10 +58,10 @@ async def test_metrics_count_a_game_and_readiness_follows_the_gateway(
 
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    await fake.slash(ann, channel, "yahtzee start")
+    opened = await open_lobby(fake, channel, ann)
     _, lobby = await get(port, "/metrics")
     assert sample(lobby, "yahtzee_games", status="lobby") == 1
-    await fake.click(ann, fake.last(channel), "Start")
+    await fake.click(ann, opened, "Start")
     board = await live_board(fake, channel)
     dice.extend([2, 2, 2, 5, 6, 2, 2])
     await fake.click(ann, board, "Roll")
@@ -127,8 +127,7 @@ async def test_forged_clicks_share_one_unknown_series_and_the_games_are_counted(
     _, before = await get(port, "/metrics")
     ann = fake.user("Ann")
     channel = fake.channel("general")
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
+    lobby = await open_lobby(fake, channel, ann)
     forged = [f"yz:made-up-{i}:1" for i in range(12)] + ["yz:roll:x:y", "evil", "yz", ""]
     for custom_id in forged:
         answer = await fake.forge(ann, lobby, custom_id)

@@ -7,7 +7,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .helpers import die_ids, live_board
+from .helpers import die_ids, start_game
 
 
 async def test_a_hold_edits_only_the_buttons(
@@ -19,9 +19,7 @@ async def test_a_hold_edits_only_the_buttons(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann)
     dice.extend([3, 3, 5, 2, 6])
     await fake.click(ann, board, "Roll")
     picture = fake.messages[board["id"]]["attachments"]

@@ -19,8 +19,7 @@ from .fake_discord import (
     gallery_urls,
     text_of,
 )
-from .helpers import play_turn, png_size
-from .test_scenarios import open_game
+from .helpers import play_turn, png_size, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -29,7 +28,7 @@ async def play_solo(
     fake: FakeDiscord, dice: ScriptedDice, player: dict, channel: str, faces: list[int]
 ) -> None:
     """A whole solo game with the same roll every turn, boxes in sheet order."""
-    await open_game(fake, channel, player)
+    await start_game(fake, channel, player)
     for box in Category:
         await play_turn(fake, dice, player, channel, [faces], box.value)
 

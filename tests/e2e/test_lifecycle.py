@@ -87,7 +87,7 @@ from bot.strategy import Table
 from bot.strategy.distribution import Distributions
 
 from ..clock import FakeClock
-from .conftest import TOKEN, bot_settings, place_table
+from .conftest import bot_settings, launch, place_table, watch_bots
 from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, shown_label
 from .test_fuzz import Referee as FuzzReferee
 
@@ -334,6 +334,7 @@ class Lifecycle(RuleBasedStateMachine):
             rules.enabled_rules_strategy = st.just(FeatureFlags())  # type: ignore[union-attr]
         self.patch = pytest.MonkeyPatch()
         self.fake: FakeDiscord | None = None
+        self.unwatch: Callable[[], None] = lambda: None
         self.bot: YahtzeeBot | None = None
         self.task: asyncio.Task[None] | None = None
         self.targets: list[Target] = []  # the live lobbies and games
@@ -381,6 +382,7 @@ class Lifecycle(RuleBasedStateMachine):
         fake = FakeDiscord()
         await fake.start()
         self.fake = fake
+        self.unwatch = watch_bots(fake)
         self.patch.setattr(discord.http.Route, "BASE", fake.api_base)
         gateway = yarl.URL(f"ws://127.0.0.1:{fake.port}/gateway")
         self.patch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
@@ -399,7 +401,9 @@ class Lifecycle(RuleBasedStateMachine):
     async def _start_bot(self) -> None:
         settings_ = bot_settings(self.database, self.env.data)
         bot = YahtzeeBot(settings_, dice=self.dice, clock=self.clock, guild_ready_timeout=0.05)
-        task = asyncio.create_task(bot.start(TOKEN), name="bot")
+        assert self.fake is not None
+        self.fake.watch()
+        task = launch(bot)
         self.bot, self.task = bot, task
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({ready, task}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
@@ -434,6 +438,7 @@ class Lifecycle(RuleBasedStateMachine):
             with contextlib.suppress(Exception):
                 await self._stop_bot()
             if self.fake is not None:
+                self.unwatch()
                 with contextlib.suppress(Exception):
                     await self.fake.stop()
 

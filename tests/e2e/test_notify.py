@@ -8,8 +8,7 @@ from bot.engine import ScriptedDice
 from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import FakeDiscord
-from .helpers import play_turn
-from .test_scenarios import open_game
+from .helpers import play_turn, start_game
 from .test_timers import settings_menu, tick
 
 
@@ -32,7 +31,7 @@ async def test_a_waiting_turn_is_told_once_in_a_dm_and_never_to_an_active_player
     assert "Turn notices are **off**" in asked.ephemeral_text
     asked = await fake.slash(ann, channel, "yahtzee notify", setting="on")
     assert "Turn notices are **on**" in asked.ephemeral_text
-    board = await open_game(fake, channel, ann, bob)
+    board = await start_game(fake, channel, ann, bob)
     clock.advance(50)
     await tick(bot, fake)
     assert fake.dms.get(ann["id"], []) == []  # 50 s: not yet
@@ -69,7 +68,7 @@ async def test_closed_dms_turn_the_notices_off_with_a_note(
     await three_minute_turns(fake, channel)
     await fake.slash(ann, channel, "yahtzee notify", setting="on")
     fake.closed_dms.add(ann["id"])
-    await open_game(fake, channel, ann)
+    await start_game(fake, channel, ann)
     clock.advance(61)
     await tick(bot, fake)
     note = fake.last(channel)
@@ -95,7 +94,7 @@ async def test_a_turn_started_rolled_is_still_told_and_the_dm_stands_in_for_the_
     await fake.slash(ann, channel, "yahtzee notify", setting="on")
     await fake.slash(ann, channel, "yahtzee autoroll", setting="on")
     dice.extend([3, 3, 4, 5, 6])
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     assert "roll 1 of 3" in fake.messages[board["id"]]["embeds"][0]["description"]
     pings = len(fake.pings)
     clock.advance(31)

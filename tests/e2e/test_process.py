@@ -17,12 +17,13 @@ import pytest
 from bot.engine import ScriptedDice
 from bot.store import plans
 from bot.strategy import Table
+from bot.strategy.table_file import save, table_path
 
 from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import TOKEN, StartBot, database_env, place_table, stop
 from .fake_discord import GUILD_ID, FakeDiscord, text_of
-from .helpers import die_labels, live_board, png_size
+from .helpers import die_labels, live_board, open_lobby, png_size, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -107,8 +108,12 @@ async def test_unreachable_discord_is_one_clear_line(tmp_path: Path) -> None:
     assert "Traceback" not in text
 
 
-async def test_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_sync_publishes_the_commands(
+    fake: FakeDiscord, tmp_path: Path, official_values: Table
+) -> None:
     """``python -m bot sync`` logs in, publishes /yahtzee globally and exits."""
+    # the table in place: else its build starts with the bot and the exit waits for it
+    place_table(official_values, tmp_path)
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
     proc = await run("sync", env=env, cwd=tmp_path)
     _, err = await asyncio.wait_for(proc.communicate(), 60)
@@ -158,6 +163,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     tmp_path: Path,
     clock: FakeClock,
     official_values: Table,
+    bonus_turn_values: Table,
     database: Database,
 ) -> None:
     """`python -m bot` logs its invite, runs a lobby and a roll; killed mid-turn, the game
@@ -165,6 +171,9 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     place_table(official_values, tmp_path / "data")
+    # the game's preset's table too: else both bots build it (a minute each), and the
+    # killed one's building process outlives it
+    save(bonus_turn_values, table_path(tmp_path / "data", "bonus-turn"))
     env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO", **database_env(database))
     proc = await run(env=env, cwd=tmp_path)
     try:
@@ -176,8 +185,7 @@ async def test_the_real_entry_point_serves_a_game_and_survives_a_kill(
         assert "scope=bot+applications.commands" in invite
         # the one gateway intent it needs, GUILDS (1 << 0): no message events are sent to it
         assert fake.intents == [1]
-        await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
-        lobby = fake.last(channel)
+        lobby = await open_lobby(fake, channel, ann, preset="bonus-turn")
         assert "Bonus Turn" in text_of(lobby)
         await fake.click(ann, lobby, "Start")
         board = await live_board(fake, channel)
@@ -216,10 +224,7 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     assert proc.stderr is not None
     try:
         seen = await read_until(proc, b"strategy table loaded", b"invite:")  # and connected
-        lobby = await fake.slash(ann, channel, "yahtzee start")
-        assert lobby.response_type == 4, lobby.ephemeral_text
-        await fake.click(ann, fake.last(channel), "Start")
-        board = await live_board(fake, channel)
+        board = await start_game(fake, channel, ann)
         assert (await fake.click(ann, board, "Roll")).response_type == 7
         helpers = (await asyncio.to_thread(
             Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text
@@ -251,9 +256,7 @@ async def test_json_logs_say_which_interaction_game_and_server(
     assert proc.stderr is not None
     try:
         seen = await read_until(proc, b"invite:")
-        await fake.slash(ann, channel, "yahtzee start")
-        await fake.click(ann, fake.last(channel), "Start")
-        board = await live_board(fake, channel)
+        board = await start_game(fake, channel, ann)
         roll = await fake.click(ann, board, "Roll")
         assert roll.response_type == 7
         proc.send_signal(signal.SIGTERM)
@@ -289,9 +292,7 @@ async def test_a_stop_during_a_burst_of_clicks_answers_every_click_it_took(
     try:
         seen = await read_until(proc, b"invite:")
         for player, channel in zip(players, channels, strict=True):
-            await fake.slash(player, channel, "yahtzee start")
-            await fake.click(player, fake.last(channel), "Start")
-            await live_board(fake, channel)
+            await start_game(fake, channel, player)
 
         async def clicking(player: dict, channel: str) -> None:
             while proc.returncode is None and fake.sockets:

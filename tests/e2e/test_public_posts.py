@@ -9,7 +9,7 @@ from bot.engine import ScriptedDice
 
 from .conftest import StartBot
 from .fake_discord import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, FakeDiscord, find_component
-from .helpers import live_board, start_game
+from .helpers import live_board, open_lobby, start_game
 from .test_real_discord import threads_on
 
 WAIT = re.compile(r"Please wait (\d+) s")
@@ -82,9 +82,7 @@ async def test_start_posts_the_game_only_for_a_host_who_may_write_there(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     general, other = fake.channel("general"), fake.add_channel("other")["id"]
     await start_bot()
-    await fake.slash(ann, general, "yahtzee start")
-    lobby = fake.last(general)
-    await fake.click(bob, lobby, "Join")
+    lobby = await open_lobby(fake, general, ann, bob)
     fake.deny_member(general, ann, SEND_MESSAGES)  # a moderator mutes her meanwhile
     posted = len(fake.channel_messages(general))
     refused = await fake.click(ann, lobby, "Start")
@@ -93,9 +91,7 @@ async def test_start_posts_the_game_only_for_a_host_who_may_write_there(
     assert find_component(fake.messages[lobby["id"]], "Start") is not None  # still open
 
     await threads_on(fake, other)
-    await fake.slash(ann, other, "yahtzee start")
-    lobby = fake.last(other)
-    await fake.click(bob, lobby, "Join")
+    lobby = await open_lobby(fake, other, ann, bob)
     fake.deny_member(other, ann, SEND_MESSAGES_IN_THREADS)  # she may write in the channel
     refused = await fake.click(ann, lobby, "Start")
     assert "You may not send messages in this channel's threads" in refused.ephemeral_text
@@ -142,8 +138,7 @@ async def test_starting_again_at_once_is_told_to_wait(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    await fake.click(ann, fake.last(channel), "Cancel")
+    await fake.click(ann, await open_lobby(fake, channel, ann), "Cancel")
     again = await fake.slash(ann, channel, "yahtzee start")
     wait = WAIT.search(again.ephemeral_text)
     assert wait is not None and 0 < int(wait[1]) <= 10, again.ephemeral_text

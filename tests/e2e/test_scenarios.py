@@ -18,20 +18,7 @@ from .fake_discord import (
     gallery_urls,
     text_of,
 )
-from .helpers import die_labels, live_board, play_turn, png_size, seated
-
-
-async def open_game(fake: FakeDiscord, channel: str, host: dict, *others: dict) -> dict:
-    """Slash-start a lobby, have ``others`` join, start it; returns the first board."""
-    answer = await fake.slash(host, channel, "yahtzee start")
-    assert answer.response_type == 4, answer.ephemeral_text
-    lobby = fake.last(channel)
-    for player in others:
-        joined = await fake.click(player, lobby, "Join")
-        assert joined.response_type == 7, joined.ephemeral_text
-    started = await fake.click(host, lobby, "Start")
-    assert started.response_type == 7, started.ephemeral_text
-    return await live_board(fake, channel)
+from .helpers import die_labels, live_board, play_turn, png_size, seated, start_game
 
 
 async def test_full_two_player_game(
@@ -42,7 +29,7 @@ async def test_full_two_player_game(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot = await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     for (ann_dice, ann_box, _, _), (bob_rolls, bob_holds, bob_box, _) in zip(ANN, BOB, strict=True):
         await play_turn(fake, dice, ann, channel, [ann_dice], ann_box.value)
         if bob_box.value == "twos":  # a Joker with 0 banked: the menu offers only Twos
@@ -120,7 +107,7 @@ async def test_out_of_turn_and_strangers_are_refused(
     ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
     channel = fake.channel("general")
     await start_bot()
-    board = await open_game(fake, channel, ann, bob)
+    board = await start_game(fake, channel, ann, bob)
     before = dict(fake.messages[board["id"]])
     answer = await fake.click(bob, board, "Roll")
     assert answer.response_type == 4 and answer.response is not None
@@ -139,7 +126,7 @@ async def test_two_rolls_at_once_roll_once(
     ann = fake.user("Ann")
     channel = fake.channel("general")
     await start_bot()
-    board = await open_game(fake, channel, ann)
+    board = await start_game(fake, channel, ann)
     dice.extend([1, 2, 3, 4, 5, 6, 6, 6, 6, 6])
     first, second = await asyncio.gather(
         fake.click(ann, board, "Roll"), fake.click(ann, board, "Roll")
@@ -161,7 +148,7 @@ async def test_double_clicks_on_the_box_menu_and_on_undo_are_named_as_such(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    board = await open_game(fake, channel, ann, bob)
+    board = await start_game(fake, channel, ann, bob)
     dice.extend([2, 3, 4, 5, 6])
     await fake.click(ann, board, "Roll")
     first, second = await asyncio.gather(
@@ -186,7 +173,7 @@ async def test_a_restart_mid_turn_keeps_the_game(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     first = await start_bot()
-    board = await open_game(fake, channel, ann, bob)
+    board = await start_game(fake, channel, ann, bob)
     dice.extend([6, 6, 6, 2, 3])
     await fake.click(ann, board, "Roll")
     await first.close()
@@ -211,7 +198,7 @@ async def test_a_click_on_an_old_turn_is_refused(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     first_turn = copy.deepcopy(fake.last(channel))
     await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 5]], "large_straight")
     summary = copy.deepcopy(fake.messages[first_turn["id"]])
@@ -234,8 +221,8 @@ async def test_two_channels_and_a_busy_channel(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     general, games = fake.channel("general"), fake.channel("games")
     await start_bot()
-    await open_game(fake, general, ann)
-    await open_game(fake, games, bob)
+    await start_game(fake, general, ann)
+    await start_game(fake, games, bob)
     await play_turn(fake, dice, ann, general, [[6, 6, 6, 6, 1]], "sixes")
     await play_turn(fake, dice, bob, games, [[5, 5, 5, 1, 1]], "full_house")
     assert (
@@ -259,7 +246,7 @@ async def test_a_rate_limited_post_is_waited_out(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     fake.rate_limit("POST", r"^/channels/\d+/messages$", retry_after=0.2)
     await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 6]], "chance")
     await fake.settle(quiet=0.4)

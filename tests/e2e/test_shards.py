@@ -20,7 +20,7 @@ from bot.store import plans
 from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import GUILD_ID, FakeDiscord, Interaction, find_component
-from .helpers import die_ids, die_labels, live_board
+from .helpers import die_ids, die_labels, start_game
 
 pytestmark = pytest.mark.both_databases  # what the store does under the bot: PostgreSQL too
 
@@ -30,14 +30,6 @@ SHARD_OF_GUILD_ID = 1  # (900000000000000100 >> 22) % 2, worked out by hand: 214
 async def tick(bot: YahtzeeBot) -> int:
     cog = bot.get_cog("TurnTimers")
     return int(await cog.tick())  # type: ignore[union-attr]
-
-
-async def open_solo(fake: FakeDiscord, player: dict, channel: str) -> dict:
-    answer = await fake.slash(player, channel, "yahtzee start")
-    assert answer.response_type == 4, answer.ephemeral_text
-    started = await fake.click(player, fake.last(channel), "Start")
-    assert started.response_type == 7, started.ephemeral_text
-    return await live_board(fake, channel)
 
 
 async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_servers(
@@ -53,7 +45,7 @@ async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_server
     assert zero.owns(int(other)) and not zero.owns(GUILD_ID)
     assert one.owns(GUILD_ID) and not one.owns(int(other))
 
-    boards = {zeros: await open_solo(fake, ann, zeros), ones: await open_solo(fake, bob, ones)}
+    boards = {zeros: await start_game(fake, zeros, ann), ones: await start_game(fake, ones, bob)}
     dice.extend([6, 6, 6, 6, 6] * 2)
     rolls: list[Interaction] = await asyncio.gather(
         fake.click(ann, boards[zeros], "Roll"), fake.click(bob, boards[ones], "Roll")
@@ -63,6 +55,8 @@ async def test_two_shard_processes_play_side_by_side_and_act_on_their_own_server
         assert roll.callbacks == 1  # only the server's own shard heard the click
     for channel in (zeros, ones):
         assert die_labels(fake.messages[boards[channel]["id"]]) == ["6"] * 5
+    for bot in (zero, one):  # which boards the answers showed: on record (not 50 ms later)
+        await bot.games.flush_shown()
     zero_game = await zero.store.read(plans.live_game_in, int(zeros))
     one_game = await one.store.read(plans.live_game_in, int(ones))
     assert zero_game is not None and zero_game.guild_id == int(other)
@@ -95,7 +89,7 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     channel = fake.channel("general")
     ann = fake.user("Ann")
     old = await start_bot(shards=(SHARD_OF_GUILD_ID,))
-    board = await open_solo(fake, ann, channel)
+    board = await start_game(fake, channel, ann)
     new = await start_bot(shards=(SHARD_OF_GUILD_ID,))
     game = await old.store.read(plans.live_game_in, int(channel))
     assert game is not None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from bot.engine import ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import FakeDiscord, find_component
-from .helpers import die_labels, live_board
+from .fake_discord import FakeDiscord
+from .helpers import die_labels, live_board, start_game
 
 
 async def test_lobby_to_first_score(
@@ -16,13 +16,7 @@ async def test_lobby_to_first_score(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    answer = await fake.slash(ann, channel, "yahtzee start")
-    assert answer.response_type == 4, answer
-    lobby = fake.last(channel)
-    assert find_component(lobby, "Join") is not None
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)  # /yahtzee start, Join, Start
     assert board["content"].startswith(f"<@{ann['id']}>")
     dice.extend([3, 3, 3, 5, 6, 3, 4])
     answer = await fake.click(ann, board, "Roll")

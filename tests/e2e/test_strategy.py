@@ -18,7 +18,7 @@ from bot.strategy.table_file import distributions_path, save, table_path
 from ..clock import FakeClock
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, IS_COMPONENTS_V2, FakeDiscord, find_component, text_of
-from .helpers import die_labels, live_board, play_turn, seated, start_game
+from .helpers import die_labels, live_board, open_lobby, play_turn, seated, start_game
 
 
 async def test_a_game_against_the_optimal_bot_with_a_hint(
@@ -31,9 +31,7 @@ async def test_a_game_against_the_optimal_bot_with_a_hint(
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.analyst.wait()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(ann, lobby, "Add bot (Optimal)")
+    lobby = await open_lobby(fake, channel, ann, computers=["Optimal"])
     assert "\N{ROBOT FACE} **Optimal bot**" in seated(fake.messages[lobby["id"]])
     await fake.click(ann, lobby, "Start")
 
@@ -80,18 +78,13 @@ async def test_hints_refused_politely(
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)
     assert "Roll first" in (await fake.click(ann, board, "Hint")).ephemeral_text
     assert "Ann" in (await fake.slash(bob, channel, "yahtzee hint")).ephemeral_text
     answer = await fake.slash(ann, channel, "yahtzee end")  # a new lobby needs a free channel
     await fake.click(ann, answer.response, "End the game")  # type: ignore[arg-type]
     clock.advance(11)  # a member's lobbies in one channel are 10 s apart
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
+    lobby = await open_lobby(fake, channel, ann)
     assert "Only the host" in (await fake.click(bob, lobby, "Hints")).ephemeral_text
     await fake.click(ann, lobby, "Hints")
     await fake.click(ann, lobby, "Start")
@@ -112,11 +105,7 @@ async def test_box_menu_scoring_boxes_first_scratch_said_once_best_box_marked(
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     await bot.analyst.wait()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)
     dice.extend([2, 3, 4, 5, 6])
     await fake.click(ann, board, "Roll")
     select = _menu(fake.messages[board["id"]])
@@ -188,9 +177,7 @@ async def test_a_game_against_the_to_win_bot(
     await bot.analyst.wait()
     await bot.analyst.wait_for_to_win()
     assert bot.analyst.to_win() is not None
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(ann, lobby, "Add bot (To win)")
+    lobby = await open_lobby(fake, channel, ann, computers=["To win"])
     players = seated(fake.messages[lobby["id"]])
     assert "\N{ROBOT FACE} **To-win bot**" in players
     await fake.click(ann, lobby, "Start")
@@ -218,11 +205,7 @@ async def test_a_hint_says_nothing_of_winning_where_the_distributions_do_not_rea
     bot: YahtzeeBot = await start_bot()
     await bot.analyst.wait()
     await bot.analyst.wait_for_to_win()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
     text = (await fake.click(ann, board, "Hint")).ephemeral_text
@@ -276,11 +259,7 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
     dists = distributions_path(bot.settings.data_dir, "official")
     dists.unlink()
     await bot.analyst.wait()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, bob)
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
     await fake.click(ann, board, "Hint")
@@ -311,8 +290,7 @@ async def test_the_daily_challenge(
     assert "only you see this board" in opened.response["content"]
     board = opened.response
     assert fake.channel_messages(channel) == []  # nothing public: no dice to see
-    lobby = await fake.slash(bob, channel, "yahtzee start")  # the channel is not held
-    assert lobby.response_type == 4 and not lobby.ephemeral_text, lobby.ephemeral_text
+    await open_lobby(fake, channel, bob)  # the channel is not held
     for turn in range(13):
         rolled = await fake.click(ann, board, "Roll")
         assert rolled.response_type == 7, rolled.ephemeral_text
@@ -366,9 +344,7 @@ async def test_a_hint_under_bonus_turn_names_the_bonus_turn_when_it_is_legal(
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot()
     assert await bot.analyst.wait_for("bonus-turn") is not None
-    await fake.slash(ann, channel, "yahtzee start", preset="bonus-turn")
-    await fake.click(ann, fake.last(channel), "Start")
-    board = await live_board(fake, channel)
+    board = await start_game(fake, channel, ann, preset="bonus-turn")
     await play_turn(fake, dice, ann, channel, [[6, 6, 6, 6, 6]], "yahtzee")
     board = await live_board(fake, channel)
     dice.extend([6, 6, 6, 6, 6])

@@ -17,8 +17,7 @@ from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import StartBot, stop
 from .fake_discord import EPHEMERAL, FakeDiscord, find_component
-from .helpers import plain_dice, play_turn
-from .test_scenarios import open_game
+from .helpers import plain_dice, play_turn, start_game
 
 
 async def tick(bot: YahtzeeBot, fake: FakeDiscord) -> int:
@@ -59,7 +58,7 @@ async def test_settings_menus_then_a_timed_game(
     shown = {f["name"]: f["value"] for f in fake.messages[menu["id"]]["embeds"][0]["fields"]}
     assert shown["Turn time limit"] == "1 minute" and shown["When time runs out"] == "Skip seat"
 
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     await play_turn(fake, dice, ann, channel, [[1, 2, 3, 4, 5]], "large_straight")
     bobs_board = fake.last(channel)
     clock.advance(30)
@@ -107,10 +106,7 @@ async def test_thread_mode_and_the_board_command(
         in find_component(fake.messages[menu["id"]], "Games in threads")["label"]
     )  # type: ignore[index]
 
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
+    await start_game(fake, channel, ann, bob)
     (thread,) = fake.threads(channel)
     assert thread["name"] == "Yahtzee: Ann, Bob"
     assert fake.live_boards(channel) == [] and len(fake.live_boards(thread["id"])) == 1
@@ -139,12 +135,7 @@ async def test_a_thread_of_long_names_is_cut_between_names(
     await start_bot()
     menu = await settings_menu(fake, mod, channel)
     await fake.click(mod, menu, "Games in threads")
-    await fake.slash(players[0], channel, "yahtzee start")
-    lobby = fake.last(channel)
-    for player in players[1:]:
-        await fake.click(player, lobby, "Join")
-    started = await fake.click(players[0], lobby, "Start")
-    assert started.response_type == 7, started.ephemeral_text
+    await start_game(fake, channel, *players)
     (thread,) = fake.threads(channel)
     # by hand: "Yahtzee: " (9) + two names (30 + 2 + 30) + ", …" (3) = 74; a third: 106
     assert thread["name"] == f"Yahtzee: {names[0]}, {names[1]}, \N{HORIZONTAL ELLIPSIS}"
@@ -162,7 +153,7 @@ async def test_kick_an_away_player(
     menu = await settings_menu(fake, mod, channel)
     await fake.choose_in(mod, menu, 1, "60")
     await fake.choose_in(mod, menu, 2, "skip-seat")
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     for faces in ([1, 2, 3, 4, 5], [6, 6, 6, 1, 2]):
         await play_turn(fake, dice, ann, channel, [faces], "chance" if faces[0] == 1 else "sixes")
         dice.extend([2, 3, 4, 5, 6])
@@ -188,8 +179,8 @@ async def test_one_game_s_unexpected_error_does_not_stop_the_others_timers(
     first, second = fake.channel("general"), fake.add_channel("second")["id"]
     bot = await start_bot()
     await one_minute_turns(fake, first)
-    await open_game(fake, first, ann, bob)
-    await open_game(fake, second, cy, dan)
+    await start_game(fake, first, ann, bob)
+    await start_game(fake, second, cy, dan)
     broken = await bot.store.read(plans.live_game_in, int(first))
     assert broken is not None
     await stop(bot)
@@ -225,7 +216,7 @@ async def test_a_turn_that_runs_out_is_played_as_the_optimal_bot_would(
     await bot.analyst.wait()  # the Optimal bot's table is loaded
     await fake.slash(ann, channel, "yahtzee autoroll", setting="on")
     dice.extend([6, 5, 1, 5, 5])
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     board = fake.live_boards(channel)[-1]
     dice.extend([5, 5])
     clock.advance(300)
@@ -255,7 +246,7 @@ async def test_a_scratched_turn_is_not_said_to_be_played_for_them(
     await fake.choose_in(mod, menu, 2, "scratch")
     await fake.slash(ann, channel, "yahtzee autoroll", setting="on")
     dice.extend([6, 5, 1, 5, 5])
-    await open_game(fake, channel, ann, bob)
+    await start_game(fake, channel, ann, bob)
     board = fake.live_boards(channel)[-1]
     clock.advance(300)
     assert await tick(bot, fake) == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.strategy import Table
-from bot.strategy.distribution import Distributions, solve_distributions
+from bot.strategy.distribution import Distributions
 
-from ..conftest import solved
+from ..conftest import cached_distributions, solved
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +17,7 @@ def free(pytestconfig: pytest.Config) -> Table:
 
 
 @pytest.fixture(scope="session")
-def bonus_turn_to_win(bonus_turn_values: Table) -> Distributions:
+def bonus_turn_to_win(pytestconfig: pytest.Config, bonus_turn_values: Table) -> Distributions:
     """The To-win bot's ``bonus-turn`` distributions for the last turn (a bonus turn taken
     is a turn played, so they cover cards with 12 turns used: boxes plus bonuses)."""
-    return solve_distributions(bonus_turn_values, open_boxes=1)
+    return cached_distributions(pytestconfig, bonus_turn_values, 1)
