@@ -225,33 +225,15 @@ class _Packer:
 
 
 @cache
-def keep_transitions() -> npt.NDArray[np.float64]:
-    """(keeps, rolls): the chance that keeping a multiset and rolling the other dice gives
-    each roll."""
-    space = dice_space()
-    out = np.zeros((len(space.keeps), len(space.rolls)))
-    roll_index = {r: i for i, r in enumerate(space.rolls)}
-    for k, keep in enumerate(space.keeps):
-        free = DICE - len(keep)
-        for faces in itertools.product(range(1, FACES + 1), repeat=free):
-            out[k, roll_index[tuple(sorted(keep + faces))]] += 1.0
-        out[k] /= FACES**free
-    return out
-
-
-@cache
-def roll_subkeeps() -> IntArray:
-    """(rolls, 32): every distinct sub-multiset of each roll as a keep index, the whole roll
-    (scoring now) first, padded by repeating it."""
-    space = dice_space()
-    out = np.empty((len(space.rolls), 32), dtype=np.intp)
-    for r, roll in enumerate(space.rolls):
-        subs = [space.keep_index[roll]]
-        for size in range(DICE - 1, -1, -1):
-            for sub in sorted(set(itertools.combinations(roll, size))):
-                subs.append(space.keep_index[sub])
-        out[r] = subs + [subs[0]] * (32 - len(subs))
-    return out
+def keep_priority() -> npt.NDArray[np.int32]:
+    """Which of two equally good keeps the table's play takes: the one with more dice (the
+    whole roll, scoring now, first of all), then the first in sorted order (``dice_space``
+    lists the keeps of a size in that order): 0 to 461, lower preferred."""
+    keeps = dice_space().keeps
+    order = sorted(range(len(keeps)), key=lambda k: (-len(keeps[k]), k))
+    priority = np.empty(len(keeps), dtype=np.int32)
+    priority[order] = np.arange(len(keeps))
+    return priority
 
 
 #: A level's functions are kept for the next one as 16-bit fixed point (1 is ONE): a
@@ -338,59 +320,74 @@ class _Builder:
         self.space = dice_space()
         # Every state's row in its own level (turns used); the game's end is a level of one.
         self.rows = np.zeros(table.value.shape, dtype=np.int32)
-        self.levels = self.solver.states()
+        # The levels' states, small (a mask fits 16 bits): read a chunk at a time.
+        self.levels = [
+            tuple(a.astype(np.int16) for a in level) for level in self.solver.states()
+        ]
         used = turns_used(np.arange(MASKS)[:, None], np.arange(table.flags)[None, :])
         # (a flag above 0 only with the Yahtzee box filled: the states a card can be in)
         real = ((np.arange(MASKS) >> YAHTZEE) & 1 == 1)[:, None] | (np.arange(table.flags) == 0)
         self.over = np.broadcast_to(((used >= ROUNDS) & real)[:, None, :], self.rows.shape)
-        self.transitions = keep_transitions()
-        self.subkeeps = roll_subkeeps()
+        self.priority = keep_priority()
+        self.by_priority = np.argsort(self.priority).astype(np.int16)
+        #: The last level solved (``run``), for the level above it.
+        self.below = _Level.over()
 
     def final_choices(
         self, mask: IntArray, up: IntArray, flag: IntArray
-    ) -> tuple[npt.NDArray[np.float64], IntArray, IntArray]:
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         """For each final roll (252, S): its value as the table counts it (points now plus
         the next state's value), the row of the next state, and the points the turn adds.
 
         This is ``Solver.final_roll`` (points, bonuses, ``yahtzee_options``: the Joker) that
-        also remembers which box won. A rule changed there must change here too; the test
-        that every distribution's mean is the table's value fails until it does."""
+        also remembers which box won (the first of equals). A rule changed there must change
+        here too; the test that every distribution's mean is the table's value fails until
+        it does. A box's next state is read once per state (six times for an upper box: one
+        per count of its face), not once per roll."""
         s = self.solver
         n = len(mask)
         rolls = len(self.space.rolls)
         best = np.full((rolls, n), -np.inf)
-        nxt_row = np.zeros((rolls, n), dtype=np.intp)
-        gain_out = np.zeros((rolls, n), dtype=np.intp)
-        value = self.table.value
+        nxt_row = np.zeros((rolls, n), dtype=np.int32)
+        gain_out = np.zeros((rolls, n), dtype=np.int32)
+        value, rows = self.table.value, self.rows
+        counts = self.space.counts
         for box in range(BOXES):
             open_ = ((mask >> box) & 1) == 0
             if not open_.any():
                 continue
-            nxt = np.broadcast_to(mask | (1 << box), (rolls, n))
-            points = s.plain[box].astype(np.intp)[:, None]
+            nxt = mask | (1 << box)
             if box < UPPER_BOXES:
+                points = (box + 1) * np.arange(6)[:, None]  # (6, 1): by count of the face
                 up2 = np.minimum(UPPER_CAP, up[None, :] + points)
-                gain = points + np.where((up < UPPER_CAP)[None, :] & (up2 >= UPPER_CAP),
-                                         UPPER_BONUS, 0)  # fmt: skip
-                flag2 = np.broadcast_to(flag, (rolls, n))
+                gains = points + np.where((up < UPPER_CAP)[None, :] & (up2 >= UPPER_CAP),
+                                          UPPER_BONUS, 0)  # fmt: skip
+                worth = np.where(open_[None, :], gains + value[nxt, up2, flag], -np.inf)
+                row = rows[nxt, up2, flag]
+                count = counts[:, box]
+                total, row, gain = worth[count], row[count], gains[count]
             else:
-                up2 = np.broadcast_to(up, (rolls, n))
+                points = s.plain[box].astype(np.intp)[:, None]
                 gain = np.broadcast_to(points, (rolls, n))
-                flag2 = np.broadcast_to(flag, (rolls, n))
-                if box == YAHTZEE:
-                    flag2 = np.broadcast_to(s.is_yahtzee[:, None].astype(np.intp), (rolls, n))
-            flag2 = np.where(((nxt >> YAHTZEE) & 1) == 1, flag2, 0)
-            total = np.where(open_[None, :], gain + value[nxt, up2, flag2], -np.inf)
+                if box == YAHTZEE:  # the flag is 0 with the box open; 50 there makes it 1
+                    yahtzee = s.is_yahtzee[:, None]
+                    zero, one = np.zeros_like(flag), np.ones_like(flag)
+                    later = np.where(yahtzee, value[nxt, up, one], value[nxt, up, zero])
+                    row = np.where(yahtzee, rows[nxt, up, one], rows[nxt, up, zero])
+                else:
+                    later = value[nxt, up, flag][None, :]
+                    row = np.broadcast_to(rows[nxt, up, flag], (rolls, n))
+                total = np.where(open_[None, :], points + later, -np.inf)
             better = total > best
             np.copyto(best, total, where=better)
-            np.copyto(nxt_row, self.rows[nxt, up2, flag2], where=better)
+            np.copyto(nxt_row, row, where=better)
             np.copyto(gain_out, gain, where=better)
         self._jokers(mask, up, flag, best, nxt_row, gain_out)
         return best, nxt_row, gain_out
 
     def _jokers(
         self, mask: IntArray, up: IntArray, flag: IntArray, best: npt.NDArray[np.float64],
-        nxt_row: IntArray, gain_out: IntArray,
+        nxt_row: npt.NDArray[np.int32], gain_out: npt.NDArray[np.int32],
     ) -> None:  # fmt: skip
         """Yahtzees rolled with the Yahtzee box filled: the Joker rules and the +100, as the
         solver counts them."""
@@ -415,16 +412,57 @@ class _Builder:
             nxt_row[r, sel] = row
             gain_out[r, sel] = gains
 
-    def _keeps(self, after: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], IntArray]:
+    def _keeps(
+        self, after: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int16]]:
         """From the values of the rolls after a re-roll: the value of each roll before it
-        and the keep the table picks for it (the first of equals: scoring now first)."""
-        options = keep_averages(after)[self.subkeeps]  # (252, 32, S)
-        choice = options.argmax(axis=1)
-        keep = self.subkeeps[np.arange(len(self.subkeeps))[:, None], choice]
-        return options.max(axis=1), keep
+        and the keep the table picks for it: the best of its sub-multisets, the first of
+        equals by ``keep_priority`` (scoring now first). Built up one die at a time, as
+        ``Solver.reroll`` does, carrying each keep's best sub-multiset's priority."""
+        space = self.space
+        best = keep_averages(after)
+        rank = np.broadcast_to(self.priority[:, None], best.shape).copy()
+        for size in range(1, DICE + 1):
+            index = space.children[size][0] if size < DICE else space.roll_keep
+            cur, cur_rank = best[index], rank[index]
+            for rows, parent in space.parents[size]:
+                cand, cand_rank = best[parent], rank[parent]
+                whole = len(rows) == len(index)
+                sub = cur if whole else cur[rows]
+                sub_rank = cur_rank if whole else cur_rank[rows]
+                better = (cand > sub) | ((cand == sub) & (cand_rank < sub_rank))
+                if whole:
+                    np.copyto(cur, cand, where=better)
+                    np.copyto(cur_rank, cand_rank, where=better)
+                else:
+                    cur[rows] = np.where(better, cand, sub)
+                    cur_rank[rows] = np.where(better, cand_rank, sub_rank)
+            best[index], rank[index] = cur, cur_rank
+        keep = self.by_priority[rank[space.roll_keep]]
+        return best[space.roll_keep], keep
+
+    def _roll_on(self, keep: npt.NDArray[np.int16], chance: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.float64]
+    ):  # fmt: skip
+        """The chance of each roll after keeping ``keep`` (252, S) from each roll (of chance
+        ``chance``) and rolling the other dice: each keep's chance passed on to the keeps one
+        die larger, a sixth to each face, until five dice."""
+        space = self.space
+        n = keep.shape[1]
+        cols = np.arange(n)
+        code = keep.astype(np.intp) * n + cols
+        mass = np.bincount(code.ravel(), chance.ravel(), len(space.keeps) * n)
+        mass = mass.reshape(len(space.keeps), n)
+        for size in range(DICE):
+            index, children = space.children[size]
+            part = mass[index] / FACES
+            for face in range(FACES):  # children[:, face]: no keep twice
+                mass[children[:, face]] += part
+        out: npt.NDArray[np.float64] = mass[space.roll_keep]
+        return out
 
     def final_roll_chances(self, mask: IntArray, up: IntArray, flag: IntArray) -> tuple[
-        npt.NDArray[np.float64], IntArray, IntArray
+        npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]
     ]:  # fmt: skip
         """(252, S) each: the chance of ending the turn on each roll, the next state's row
         and the points scored."""
@@ -432,12 +470,9 @@ class _Builder:
         second, keep2 = self._keeps(final)
         _, keep1 = self._keeps(second)
         n = len(mask)
-        cols = np.arange(n)
-        keeps = len(self.space.keeps)
         chance = np.broadcast_to(self.space.roll_probability[:, None], (len(final), n))
         for keep in (keep1, keep2):
-            weights = np.bincount((keep * n + cols).ravel(), chance.ravel(), keeps * n)
-            chance = self.transitions.T @ weights.reshape(keeps, n)
+            chance = self._roll_on(keep, chance)
         return chance, nxt_row, gain
 
     def run(
