@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import hashlib
-import itertools
 from array import array
 from collections import deque
 from collections.abc import Sequence
@@ -321,9 +320,7 @@ class _Builder:
         # Every state's row in its own level (turns used); the game's end is a level of one.
         self.rows = np.zeros(table.value.shape, dtype=np.int32)
         # The levels' states, small (a mask fits 16 bits): read a chunk at a time.
-        self.levels = [
-            tuple(a.astype(np.int16) for a in level) for level in self.solver.states()
-        ]
+        self.levels = [tuple(a.astype(np.int16) for a in level) for level in self.solver.states()]
         used = turns_used(np.arange(MASKS)[:, None], np.arange(table.flags)[None, :])
         # (a flag above 0 only with the Yahtzee box filled: the states a card can be in)
         real = ((np.arange(MASKS) >> YAHTZEE) & 1 == 1)[:, None] | (np.arange(table.flags) == 0)
