@@ -129,11 +129,33 @@ class Distributions:
         return np.stack([self.decode(int(i)) for i in idents])
 
 
-def _key(head: int, data: bytes | memoryview) -> int:
-    """A function's key for finding it again: 96 bits of a digest of its head (where its
-    steps start) and its steps (two of a level's ~100,000 alike by chance: 1 in 10^19)."""
-    digest = hashlib.blake2b(data, digest_size=12, salt=head.to_bytes(16, "little")).digest()
-    return int.from_bytes(digest, "little")
+def _distinct(
+    known: dict[bytes, int], rows: npt.NDArray[np.uint16], first: int
+) -> tuple[list[int], list[int]]:
+    """Each row's id among the rows ``known`` (by a 128-bit digest of the whole row: two of
+    a level's ~200,000 alike by chance, 1 in 10^28), new rows given the ids from ``first``
+    on, in order. Returns the ids and the new rows' positions."""
+    data = np.ascontiguousarray(rows).tobytes()
+    size = rows.shape[1] * rows.itemsize
+    ids, new = [], []
+    for row in range(len(rows)):
+        key = hashlib.blake2b(data[row * size : (row + 1) * size], digest_size=16).digest()
+        ident = known.get(key)
+        if ident is None:
+            ident = known[key] = first + len(new)
+            new.append(row)
+        ids.append(ident)
+    return ids, new
+
+
+def _runs(
+    values: npt.NDArray[np.integer], lo: npt.NDArray[np.integer], hi: npt.NDArray[np.integer]
+) -> npt.NDArray[np.integer]:
+    """Row ``i``'s ``values[i, lo[i]:hi[i]]``, all laid end to end."""
+    columns = np.arange(values.shape[1])
+    inside = (columns >= lo[:, None]) & (columns < hi[:, None])
+    out: npt.NDArray[np.integer] = values[inside]
+    return out
 
 
 class _Packer:
@@ -148,7 +170,7 @@ class _Packer:
     def __init__(self, spill: Path | None = None) -> None:
         #: A level's functions by a 96-bit digest of (lo, wide, the steps): not the steps
         #: themselves, which go to the payload (or the spill files).
-        self.known: dict[int, int] = {}
+        self.known: dict[bytes, int] = {}
         self.lo = array("h")
         self.width = array("h")
         self.wide = array("b")
@@ -178,29 +200,35 @@ class _Packer:
     def _add(self, survival: npt.NDArray[np.floating]) -> list[int]:
         q = np.rint(survival.astype(np.float64) * QUANTUM).astype(np.int64)
         q = np.minimum.accumulate(q, axis=1)  # rounding never makes a function rise
-        los = ((q >= QUANTUM).sum(axis=1) - 1).tolist()
-        his = (q > 0).sum(axis=1).tolist()
+        # A row is known by its steps and where they start, that is by the row itself.
+        ids, new = _distinct(self.known, q.astype(np.uint16), len(self.lo))
+        if not new:
+            return ids
+        q = q[new]
+        los = (q >= QUANTUM).sum(axis=1) - 1
+        his = (q > 0).sum(axis=1)
         padded = np.concatenate([q, np.zeros((len(q), 1), dtype=np.int64)], axis=1)
         steps = padded[:, :-1] - padded[:, 1:]
-        ids = []
-        for row, (lo, hi) in enumerate(zip(los, his, strict=True)):
-            part = steps[row, lo:hi]
-            big = bool(len(part)) and int(part.max()) > 255
-            data = part.astype("<u2" if big else np.uint8).tobytes()
-            key = _key(lo * 2 + big, data)
-            ident = self.known.get(key)
-            if ident is None:
-                ident = self.known[key] = len(self.lo)
-                self.lo.append(lo)
-                self.width.append(hi - lo)
-                self.wide.append(big)
-                self.offset.append(self.used[big])
-                self.used[big] += hi - lo
-                if self.files:
-                    self.files[big].write(data)
-                else:
-                    self.chunks[big].append(data)
-            ids.append(ident)
+        inside = (np.arange(LENGTH) >= los[:, None]) & (np.arange(LENGTH) < his[:, None])
+        bigs = np.where(inside, steps, 0).max(axis=1) > 255  # none in an empty run
+        widths = his - los
+        offsets = np.empty(len(q), dtype=np.int64)
+        for big in (False, True):
+            kind = np.flatnonzero(bigs == big)
+            if not len(kind):
+                continue
+            run = widths[kind]
+            offsets[kind] = self.used[big] + np.cumsum(run) - run
+            self.used[big] += int(run.sum())
+            data = _runs(steps[kind], los[kind], his[kind]).astype("<u2" if big else np.uint8)
+            if self.files:
+                self.files[big].write(data.tobytes())
+            else:
+                self.chunks[big].append(data.tobytes())
+        self.lo.extend(los.tolist())
+        self.width.extend(widths.tolist())
+        self.wide.extend(bigs.tolist())
+        self.offset.extend(offsets.tolist())
         return ids
 
     def close(self) -> None:
@@ -266,7 +294,7 @@ class _LevelPacker:
     copied or grown."""
 
     def __init__(self, states: int) -> None:
-        self.known: dict[int, int] = {}
+        self.known: dict[bytes, int] = {}
         self.function = array("i")
         self.start = array("i")
         self.width = array("i")
@@ -275,19 +303,18 @@ class _LevelPacker:
 
     def add(self, survival: npt.NDArray[np.float64]) -> None:
         q = np.minimum.accumulate(np.rint(survival * ONE).astype(np.uint16), axis=1)
-        starts = (q == ONE).sum(axis=1).tolist()  # a survival function only falls
-        ends = (q > 0).sum(axis=1).tolist()
-        for row, (lo, hi) in enumerate(zip(starts, ends, strict=True)):
-            hi = max(lo, hi)
-            key = _key(lo, q[row, lo:hi].data)
-            j = self.known.get(key)
-            if j is None:
-                j = self.known[key] = len(self.start)
-                self.start.append(lo)
-                self.width.append(hi - lo)
-                self.values[self.used : self.used + hi - lo] = q[row, lo:hi]
-                self.used += hi - lo
-            self.function.append(j)
+        ids, new = _distinct(self.known, q, len(self.start))
+        self.function.extend(ids)
+        if not new:
+            return
+        q = q[new]
+        starts = (q == ONE).sum(axis=1)  # a survival function only falls
+        ends = np.maximum(starts, (q > 0).sum(axis=1))
+        data = _runs(q, starts, ends)
+        self.values[self.used : self.used + len(data)] = data
+        self.used += len(data)
+        self.start.extend(starts.tolist())
+        self.width.extend((ends - starts).tolist())
 
     def level(self) -> _Level:
         """The level's functions."""
@@ -522,12 +549,13 @@ class _Builder:
         return current.level()
 
     def _mix(
-        self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, group: int = 24
+        self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, group: int = 8
     ) -> npt.NDArray[np.float64]:
         """The survival functions of a batch of states: the mixture, over the ends of the
         turn, of the next states' functions shifted by the points scored. A function is 1
         up to its ``start``, its stored values, then 0: the 1s are summed as steps, the
-        values added where they land (``group`` states at a time, to keep it small)."""
+        values added where they land (``group`` states at a time: small enough for the
+        CPU's cache, which makes it twice as fast as 24 at a time, and small in memory)."""
         chance, nxt_row, gain = self.final_roll_chances(mask, up, flag)
         n = chance.shape[1]
         out = np.empty((n, LENGTH))
@@ -556,18 +584,18 @@ class _Builder:
             np.bincount(owner * (LENGTH + 1) + at, weight, n * (LENGTH + 1)),
         )
         ones = np.cumsum(steps.reshape(n, LENGTH + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
-        # The values: each key's run of them, cut at LENGTH, added where it lands.
+        # The values: each key's run of them, cut at LENGTH, added where it lands: the
+        # i-th value of all the runs laid end to end comes from ``i + source`` and goes to
+        # ``i + target``, both repeated over each key's run.
         run = np.maximum(0, np.minimum(below.width[j], LENGTH - at)).astype(np.int32)
-        total = int(run.sum())
-        within = np.arange(total, dtype=np.int32)
-        within -= np.repeat((np.cumsum(run) - run).astype(np.int32), run)
-        source = np.repeat(below.offset[j], run)
-        source += within
-        values = below.values[source] * np.repeat(weight / ONE, run)
-        del source
-        target = np.repeat((owner * LENGTH + at).astype(np.int32), run)
-        target += within
-        spread = cast(npt.NDArray[np.float64], np.bincount(target, values, n * LENGTH))
+        first = (np.cumsum(run) - run).astype(np.int32)
+        place = np.arange(int(run.sum()), dtype=np.int32)
+        index = np.repeat((below.offset[j] - first).astype(np.int32), run)
+        index += place
+        values = below.values[index] * np.repeat(weight / ONE, run)
+        index = np.repeat((owner * LENGTH + at - first).astype(np.int32), run)
+        index += place
+        spread = cast(npt.NDArray[np.float64], np.bincount(index, values, n * LENGTH))
         result: npt.NDArray[np.float64] = ones + spread.reshape(n, LENGTH)
         return result
 
