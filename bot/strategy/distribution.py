@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import hashlib
+import tempfile
 from array import array
 from collections import deque
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ from bot.engine import ROUNDS
 from .dice_space import DICE, FACES, dice_space
 from .solver import (
     BOXES,
+    LOWER_BOXES,
     MASKS,
     UPPER_BONUS,
     UPPER_BOXES,
@@ -288,17 +290,21 @@ class _Level:
 
 
 class _LevelPacker:
-    """Collects a level's functions as 16-bit rows, each distinct one once (by a digest),
-    into one array sized for the worst case (``states`` rows of ``LENGTH``): the system
-    gives it pages only as they are written, so it costs what it holds, and it is never
-    copied or grown."""
+    """Collects a level's functions as 16-bit rows, each distinct one once (by a digest).
 
-    def __init__(self, states: int) -> None:
+    In memory, into one array sized for the worst case (``states`` rows of ``LENGTH``): the
+    system gives it pages only as they are written, so it costs what it holds, and it is
+    never copied or grown. With ``spill`` (a file), the rows go there as they come and are
+    read back by ``level`` once the level below is let go: a build then holds one level's
+    functions at a time, not two."""
+
+    def __init__(self, states: int, spill: BinaryIO | None = None) -> None:
         self.known: dict[bytes, int] = {}
         self.function = array("i")
         self.start = array("i")
         self.width = array("i")
-        self.values = np.empty(states * LENGTH, dtype=np.uint16)
+        self.spill = spill
+        self.values = np.empty(0 if spill else states * LENGTH, dtype=np.uint16)
         self.used = 0
 
     def add(self, survival: npt.NDArray[np.float64]) -> None:
@@ -310,17 +316,26 @@ class _LevelPacker:
         q = q[new]
         starts = (q == ONE).sum(axis=1)  # a survival function only falls
         ends = np.maximum(starts, (q > 0).sum(axis=1))
-        data = _runs(q, starts, ends)
-        self.values[self.used : self.used + len(data)] = data
+        data = _runs(q, starts, ends).astype("<u2")
+        if self.spill is not None:
+            self.spill.write(data.tobytes())
+        else:
+            self.values[self.used : self.used + len(data)] = data
         self.used += len(data)
         self.start.extend(starts.tolist())
         self.width.extend((ends - starts).tolist())
 
     def level(self) -> _Level:
-        """The level's functions."""
+        """The level's functions (read back from the spill file, when there is one: let go
+        of the level below first)."""
         self.known.clear()
         width = np.array(self.width, dtype=np.intp)
-        values = self.values[: self.used]  # a view: the pages never written stay unused
+        if self.spill is not None:
+            self.spill.flush()
+            self.spill.seek(0)
+            values = np.fromfile(self.spill, dtype="<u2", count=self.used).astype(np.uint16)
+        else:
+            values = self.values[: self.used]  # a view: the pages never written stay unused
         return _Level(
             np.array(self.function, dtype=np.int32),
             np.array(self.start, dtype=np.intp),
@@ -335,6 +350,13 @@ def _release_freed_memory() -> None:
     reuse, and a level's many small allocations leave it fragmented); nothing elsewhere."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+#: The ends of a turn ``_Builder.final_choices`` tells apart: six for each upper box, one for
+#: each lower box (``_LOWER_END + box``) and one more for 50 in the Yahtzee box.
+_LOWER_END = 6 * UPPER_BOXES - UPPER_BOXES
+_FIFTY_END = _LOWER_END + BOXES
+_ENDS = _FIFTY_END + 1
 
 
 class _Builder:
@@ -354,6 +376,11 @@ class _Builder:
         self.over = np.broadcast_to(((used >= ROUNDS) & real)[:, None, :], self.rows.shape)
         self.priority = keep_priority()
         self.by_priority = np.argsort(self.priority).astype(np.int16)
+        # The points of each end of a turn (``final_choices``) by roll: a lower box's.
+        self.end_points = np.zeros((_ENDS, len(self.space.rolls)), dtype=np.int32)
+        for box in LOWER_BOXES:
+            self.end_points[_LOWER_END + box] = self.solver.plain[box]
+        self.end_points[_FIFTY_END] = self.solver.plain[YAHTZEE]
         #: The last level solved (``run``), for the level above it.
         self.below = _Level.over()
 
@@ -371,11 +398,15 @@ class _Builder:
         s = self.solver
         n = len(mask)
         rolls = len(self.space.rolls)
-        best = np.full((rolls, n), -np.inf)
-        nxt_row = np.zeros((rolls, n), dtype=np.int32)
-        gain_out = np.zeros((rolls, n), dtype=np.int32)
         value, rows = self.table.value, self.rows
         counts = self.space.counts
+        # The ends of a state's turn: six for an upper box (by the count of its face), one
+        # for a lower box, two for the Yahtzee box (0, or 50 and the flag 1); each with its
+        # next state's row and its points (a lower box adds the roll's own points too).
+        end_row = np.zeros((_ENDS, n), dtype=np.int32)
+        end_gain = np.zeros((_ENDS, n), dtype=np.int32)
+        best = np.full((rolls, n), -np.inf)
+        end = np.zeros((rolls, n), dtype=np.int8)
         for box in range(BOXES):
             open_ = ((mask >> box) & 1) == 0
             if not open_.any():
@@ -387,25 +418,29 @@ class _Builder:
                 gains = points + np.where((up < UPPER_CAP)[None, :] & (up2 >= UPPER_CAP),
                                           UPPER_BONUS, 0)  # fmt: skip
                 worth = np.where(open_[None, :], gains + value[nxt, up2, flag], -np.inf)
-                row = rows[nxt, up2, flag]
-                count = counts[:, box]
-                total, row, gain = worth[count], row[count], gains[count]
+                end_row[6 * box : 6 * box + 6] = rows[nxt, up2, flag]
+                end_gain[6 * box : 6 * box + 6] = gains
+                total, option = worth[counts[:, box]], 6 * box + counts[:, box]
             else:
                 points = s.plain[box].astype(np.intp)[:, None]
-                gain = np.broadcast_to(points, (rolls, n))
                 if box == YAHTZEE:  # the flag is 0 with the box open; 50 there makes it 1
                     yahtzee = s.is_yahtzee[:, None]
                     zero, one = np.zeros_like(flag), np.ones_like(flag)
                     later = np.where(yahtzee, value[nxt, up, one], value[nxt, up, zero])
-                    row = np.where(yahtzee, rows[nxt, up, one], rows[nxt, up, zero])
+                    end_row[_LOWER_END + box] = rows[nxt, up, zero]
+                    end_row[_FIFTY_END] = rows[nxt, up, one]
+                    option = np.where(s.is_yahtzee, _FIFTY_END, _LOWER_END + box)
                 else:
                     later = value[nxt, up, flag][None, :]
-                    row = np.broadcast_to(rows[nxt, up, flag], (rolls, n))
+                    end_row[_LOWER_END + box] = rows[nxt, up, flag]
+                    option = np.full(rolls, _LOWER_END + box)
                 total = np.where(open_[None, :], points + later, -np.inf)
             better = total > best
             np.copyto(best, total, where=better)
-            np.copyto(nxt_row, row, where=better)
-            np.copyto(gain_out, gain, where=better)
+            np.copyto(end, option.astype(np.int8)[:, None], where=better)
+        columns = np.arange(n)
+        nxt_row = end_row[end, columns]
+        gain_out = end_gain[end, columns] + self.end_points[end, np.arange(rolls)[:, None]]
         self._jokers(mask, up, flag, best, nxt_row, gain_out)
         return best, nxt_row, gain_out
 
@@ -518,19 +553,28 @@ class _Builder:
         for mask, up, flag in self.levels[:open_boxes]:
             packer.new_level()
             self.rows[mask, up, flag] = np.arange(len(mask))
-            below = self._level(mask, up, flag, below, packer, ids, chunk, workers)
-            _release_freed_memory()
+            with contextlib.ExitStack() as stack:
+                scratch = None
+                if spill is not None:  # an unnamed file there, gone when closed
+                    scratch = stack.enter_context(tempfile.TemporaryFile(dir=spill))
+                current = _LevelPacker(len(mask), scratch)
+                self._level(mask, up, flag, below, packer, current, ids, chunk, workers)
+                del below  # before the level is read back: one level in memory at a time
+                _release_freed_memory()
+                below = current.level()
+            del current
+        self.below = below
         packer.close()
         return packer, ids
 
     def _level(
         self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, packer: _Packer,
-        ids: npt.NDArray[np.int32], chunk: int, workers: int,
-    ) -> _Level:  # fmt: skip
+        current: _LevelPacker, ids: npt.NDArray[np.int32], chunk: int, workers: int,
+    ) -> None:  # fmt: skip
         """One level's functions from the level below's, in chunks on ``workers`` threads
-        (numpy lets go of the GIL in the heavy parts), each packed as it comes."""
+        (numpy lets go of the GIL in the heavy parts), each packed as it comes: for the
+        file by ``packer`` (its ids into ``ids``), for the next level by ``current``."""
         parts = [slice(lo, lo + chunk) for lo in range(0, len(mask), chunk)]
-        current = _LevelPacker(len(mask))
 
         def solve(part: slice) -> npt.NDArray[np.float64]:
             return self._mix(mask[part], up[part], flag[part], below)
@@ -546,7 +590,6 @@ class _Builder:
                     ids[mask[done], up[done], flag[done]] = packer.add(survival)
                     current.add(survival)
                     del survival, future
-        return current.level()
 
     def _mix(
         self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, group: int = 8
