@@ -316,7 +316,7 @@ class _LevelPacker:
         q = q[new]
         starts = (q == ONE).sum(axis=1)  # a survival function only falls
         ends = np.maximum(starts, (q > 0).sum(axis=1))
-        data = _runs(q, starts, ends).astype("<u2")
+        data = _runs(q, starts, ends)
         if self.spill is not None:
             self.spill.write(data.tobytes())
         else:
@@ -333,7 +333,7 @@ class _LevelPacker:
         if self.spill is not None:
             self.spill.flush()
             self.spill.seek(0)
-            values = np.fromfile(self.spill, dtype="<u2", count=self.used).astype(np.uint16)
+            values = np.fromfile(self.spill, dtype=np.uint16, count=self.used)
         else:
             values = self.values[: self.used]  # a view: the pages never written stay unused
         return _Level(
