@@ -32,7 +32,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -63,6 +63,8 @@ LENGTH = 640
 MAX_GAIN = 256
 
 Float32 = npt.NDArray[np.float32]
+#: The build's index arrays: states (16-bit), rows and points (32-bit), or any other.
+Ints = npt.NDArray[np.signedinteger[Any]]
 
 
 #: Chances are stored in steps of 1/QUANTUM: a chance of winning read from them is within
@@ -139,7 +141,8 @@ def _distinct(
     on, in order. Returns the ids and the new rows' positions."""
     data = np.ascontiguousarray(rows).tobytes()
     size = rows.shape[1] * rows.itemsize
-    ids, new = [], []
+    ids: list[int] = []
+    new: list[int] = []
     for row in range(len(rows)):
         key = hashlib.blake2b(data[row * size : (row + 1) * size], digest_size=16).digest()
         ident = known.get(key)
@@ -385,8 +388,8 @@ class _Builder:
         self.below = _Level.over()
 
     def final_choices(
-        self, mask: IntArray, up: IntArray, flag: IntArray
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        self, mask: Ints, up: Ints, flag: Ints
+    ) -> tuple[npt.NDArray[np.float64], Ints, Ints]:
         """For each final roll (252, S): its value as the table counts it (points now plus
         the next state's value), the row of the next state, and the points the turn adds.
 
@@ -445,8 +448,8 @@ class _Builder:
         return best, nxt_row, gain_out
 
     def _jokers(
-        self, mask: IntArray, up: IntArray, flag: IntArray, best: npt.NDArray[np.float64],
-        nxt_row: npt.NDArray[np.int32], gain_out: npt.NDArray[np.int32],
+        self, mask: Ints, up: Ints, flag: Ints, best: npt.NDArray[np.float64],
+        nxt_row: Ints, gain_out: Ints,
     ) -> None:  # fmt: skip
         """Yahtzees rolled with the Yahtzee box filled: the Joker rules and the +100, as the
         solver counts them."""
@@ -510,8 +513,10 @@ class _Builder:
         n = keep.shape[1]
         cols = np.arange(n)
         code = keep.astype(np.intp) * n + cols
-        mass = np.bincount(code.ravel(), chance.ravel(), len(space.keeps) * n)
-        mass = mass.reshape(len(space.keeps), n)
+        mass = cast(
+            npt.NDArray[np.float64],
+            np.bincount(code.ravel(), chance.ravel(), len(space.keeps) * n),
+        ).reshape(len(space.keeps), n)
         for size in range(DICE):
             index, children = space.children[size]
             part = mass[index] / FACES
@@ -520,8 +525,8 @@ class _Builder:
         out: npt.NDArray[np.float64] = mass[space.roll_keep]
         return out
 
-    def final_roll_chances(self, mask: IntArray, up: IntArray, flag: IntArray) -> tuple[
-        npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]
+    def final_roll_chances(self, mask: Ints, up: Ints, flag: Ints) -> tuple[
+        npt.NDArray[np.float64], Ints, Ints
     ]:  # fmt: skip
         """(252, S) each: the chance of ending the turn on each roll, the next state's row
         and the points scored."""
@@ -537,7 +542,7 @@ class _Builder:
     def run(
         self, open_boxes: int = BOXES, chunk: int = 128, workers: int = 2,
         spill: Path | None = None,
-    ) -> tuple[_Packer, npt.NDArray[np.int32]]:  # fmt: skip
+    ) -> tuple[_Packer, Ints]:  # fmt: skip
         """Solve the states with at most ``open_boxes`` turns still to play (all: 13), a
         level (turns used) at a time from the end of the game. Only the level below is
         kept (``_Level``, 16-bit, each distinct function once) while a level is solved in
@@ -568,8 +573,8 @@ class _Builder:
         return packer, ids
 
     def _level(
-        self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, packer: _Packer,
-        current: _LevelPacker, ids: npt.NDArray[np.int32], chunk: int, workers: int,
+        self, mask: Ints, up: Ints, flag: Ints, below: _Level, packer: _Packer,
+        current: _LevelPacker, ids: Ints, chunk: int, workers: int,
     ) -> None:  # fmt: skip
         """One level's functions from the level below's, in chunks on ``workers`` threads
         (numpy lets go of the GIL in the heavy parts), each packed as it comes: for the
@@ -592,7 +597,7 @@ class _Builder:
                     del survival, future
 
     def _mix(
-        self, mask: IntArray, up: IntArray, flag: IntArray, below: _Level, group: int = 8
+        self, mask: Ints, up: Ints, flag: Ints, below: _Level, group: int = 8
     ) -> npt.NDArray[np.float64]:
         """The survival functions of a batch of states: the mixture, over the ends of the
         turn, of the next states' functions shifted by the points scored. A function is 1
@@ -609,7 +614,7 @@ class _Builder:
 
     @staticmethod
     def _shifted_sum(
-        chance: npt.NDArray[np.float64], nxt_row: IntArray, gain: IntArray, below: _Level
+        chance: npt.NDArray[np.float64], nxt_row: Ints, gain: Ints, below: _Level
     ) -> npt.NDArray[np.float64]:
         n = chance.shape[1]
         state = np.broadcast_to(np.arange(n), chance.shape)
