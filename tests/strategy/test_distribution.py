@@ -206,3 +206,26 @@ def test_against_two_finished_cards_only_beating_both_counts(to_win: Distributio
     one = Rival([(30, full)]).chances(y[None, :], np.array([0]))
     assert one[0] == pytest.approx(p, abs=STEP)
     assert Rival([]).chances(y[None, :], np.array([0]))[0] == pytest.approx(1.0)
+
+
+def test_a_file_whose_arrays_are_not_the_sizes_its_header_says_is_refused(
+    tmp_path: Path, to_win: Distributions
+) -> None:
+    """The payload is inflated into a buffer of the size the header gives: a header that
+    claims more (or less) than the payload holds, its checksum right, is a damaged file."""
+    import hashlib
+    import json
+
+    path = distributions_path(tmp_path, "official")
+    save_distributions(to_win, path)
+    data = path.read_bytes()
+    first = data.index(b"\n") + 1
+    end = data.index(b"\n", first)
+    header = json.loads(data[first:end])
+    payload = data[end + 1 :]
+    for change in (+1, -1):
+        wrong = {**header, "sizes": [*header["sizes"][:-1], header["sizes"][-1] + change]}
+        wrong["sha256"] = hashlib.sha256(payload).hexdigest()
+        path.write_bytes(data[:first] + json.dumps(wrong).encode() + b"\n" + payload)
+        with pytest.raises(TableFileError, match="damaged"):
+            load_distributions(path, "official")

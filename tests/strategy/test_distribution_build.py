@@ -1,0 +1,218 @@
+"""The To-win build's turn, state by state, against a plain reference written apart from it.
+
+For a few states one level above a partial build, the survival function the builder mixes
+must equal one worked out here in plain Python: the table's box for every final roll (the
+engine's scores, and its ``Scorecard.choices`` for a Yahtzee with the Yahtzee box filled),
+the table's keep for every roll (every sub-multiset tried, a tie going to more dice, then
+to the first in sorted order), the chance of every roll by rolling the dice one outcome at
+a time, and the next states' functions shifted by the points scored. Then a whole build
+written through its scratch files is the same as one kept in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.engine import UPPER, Category, Dice, Preset, score
+from bot.strategy import Table
+from bot.strategy.distribution import LENGTH, ONE, Distributions, _Builder, solve_distributions
+from bot.strategy.solver import BOX_ORDER, YAHTZEE, _card_of
+from bot.strategy.table_file import build_distributions, load_distributions
+
+Roll = tuple[int, ...]
+State = tuple[int, int, int]
+ROLLS: list[Roll] = list(combinations_with_replacement(range(1, 7), 5))
+
+
+@cache
+def rolled(keep: Roll) -> dict[Roll, float]:
+    """Keeping ``keep`` and rolling the other dice: each roll's chance, one outcome of the
+    dice rolled at a time."""
+    free = 5 - len(keep)
+    out: dict[Roll, float] = {}
+    for faces in product(range(1, 7), repeat=free):
+        roll = tuple(sorted(keep + faces))
+        out[roll] = out.get(roll, 0.0) + 6.0**-free
+    return out
+
+
+def sub_keeps(roll: Roll) -> list[Roll]:
+    """Every sub-multiset of a roll, in the order a tie goes: all five first (scoring now),
+    then more dice before fewer, then sorted order."""
+    return [roll] + [k for size in range(4, -1, -1) for k in sorted(set(combinations(roll, size)))]
+
+
+def ends_of(preset: Preset, table: Table, state: State, roll: Roll) -> list[tuple[int, State]]:
+    """Every way to end the turn on ``roll``, in the card's order (a bonus turn last): the
+    points it adds and the next state."""
+    mask, up, flag = state
+    if len(set(roll)) == 1 and mask >> YAHTZEE & 1:  # the engine says what a Yahtzee may do
+        out = []
+        for option in _card_of(preset, mask, flag).choices(Dice(list(roll))):
+            if option.bonus_turn:
+                out.append((option.points, (mask, up, flag + 1)))
+                continue
+            box = BOX_ORDER.index(option.category)
+            up2 = min(63, up + option.points) if option.category in UPPER else up
+            crossed = 35 if up < 63 <= up2 else 0
+            out.append((option.points + option.bonus + crossed, (mask | 1 << box, up2, flag)))
+        return sorted(out, key=lambda e: e[1][0] == mask)  # stable: boxes first
+    out = []
+    for box, category in enumerate(BOX_ORDER):
+        if mask >> box & 1:
+            continue
+        points = score(category, Dice(list(roll)))
+        if category in UPPER:
+            up2 = min(63, up + points)
+            out.append((points + (35 if up < 63 <= up2 else 0), (mask | 1 << box, up2, flag)))
+        elif category is Category.YAHTZEE:
+            out.append((points, (mask | 1 << box, up, 1 if points == 50 else 0)))
+        else:
+            out.append((points, (mask | 1 << box, up, flag)))
+    return out
+
+
+def reference(
+    preset: Preset, table: Table, state: State, below: Callable[[State], np.ndarray]
+) -> np.ndarray:
+    """The survival function of the points still to come from ``state``, given the next
+    states' functions (``below``), worked out roll by roll."""
+
+    def worth(end: tuple[int, State]) -> float:
+        return end[0] + float(table.value[end[1]])
+
+    final: dict[Roll, tuple[int, State]] = {}
+    for roll in ROLLS:
+        best = None
+        for end in ends_of(preset, table, state, roll):
+            if best is None or worth(end) > worth(best):  # a tie: the first box
+                best = end
+        assert best is not None
+        final[roll] = best
+    value_after = {roll: worth(end) for roll, end in final.items()}
+    keeps_by_roll = []  # the keep for each roll, with two rolls left and then one left
+    for _ in range(2):
+        kept = {}
+        for roll in ROLLS:
+            options = [
+                (sum(p * value_after[r] for r, p in rolled(k).items()), k) for k in sub_keeps(roll)
+            ]
+            top = max(v for v, _ in options)
+            kept[roll] = next((v, k) for v, k in options if v >= top - 1e-10)
+        keeps_by_roll.append({roll: k for roll, (_, k) in kept.items()})
+        value_after = {roll: v for roll, (v, _) in kept.items()}
+    chance = rolled(())
+    for keeps in reversed(keeps_by_roll):  # the first roll's keep, then the second's
+        after: dict[Roll, float] = {}
+        for roll, c in chance.items():
+            for r, p in rolled(keeps[roll]).items():
+                after[r] = after.get(r, 0.0) + c * p
+        chance = after
+    out = np.zeros(LENGTH)
+    x = np.arange(LENGTH)
+    for roll, c in chance.items():
+        points, nxt = final[roll]
+        shifted = x - points
+        function = below(nxt)
+        out += c * np.where(shifted < 0, 1.0, function[np.clip(shifted, 0, LENGTH - 1)])
+    return out
+
+
+def below_of(builder: _Builder) -> Callable[[State], np.ndarray]:
+    """The functions of the last level the builder solved, as it keeps them (16-bit)."""
+    level = builder.below
+
+    def function(state: State) -> np.ndarray:
+        j = int(level.function[builder.rows[state]])
+        start, width, at = int(level.start[j]), int(level.width[j]), int(level.offset[j])
+        out = np.zeros(LENGTH)
+        out[:start] = 1.0
+        out[start : start + width] = level.values[at : at + width] / ONE
+        return out
+
+    return function
+
+
+def states_above(builder: _Builder, level: int, pick: Callable[[State], bool]) -> list[State]:
+    mask, up, flag = builder.levels[level]
+    found = [s for s in zip(mask.tolist(), up.tolist(), flag.tolist(), strict=True) if pick(s)]
+    assert found
+    return found[:: max(1, len(found) // 3)][:3]
+
+
+def open_boxes(*boxes: Category) -> int:
+    return 8191 & ~sum(1 << BOX_ORDER.index(b) for b in boxes)
+
+
+C = Category
+OFFICIAL_CASES = {
+    # Sixes may make the upper bonus (45 + 18 = 63); Chance; Yahtzee open.
+    "bonus within reach": lambda s: s[0] == open_boxes(C.SIXES, C.CHANCE, C.YAHTZEE) and s[1] == 45,
+    # 50 in the Yahtzee box: a Yahtzee is +100 and a Joker (Ones open for a five of 1s).
+    "Joker with the bonus": lambda s: (
+        s[0] == open_boxes(C.ONES, C.FULL_HOUSE, C.SMALL_STRAIGHT) and s[2] == 1
+    ),
+    # 0 in the Yahtzee box: a Joker without the bonus.
+    "Joker without it": lambda s: (
+        s[0] == open_boxes(C.TWOS, C.FOUR_OF_A_KIND, C.LARGE_STRAIGHT) and s[2] == 0
+    ),
+}
+
+
+@pytest.mark.parametrize("case", OFFICIAL_CASES)
+def test_a_turn_three_from_the_end_mixes_as_worked_out_by_hand(
+    case: str, official_build: _Builder, official_values: Table
+) -> None:
+    states = states_above(official_build, 2, OFFICIAL_CASES[case])
+    mask, up, flag = (np.array(x) for x in zip(*states, strict=True))
+    built = official_build._mix(mask, up, flag, official_build.below)
+    for state, function in zip(states, built, strict=True):
+        expected = reference(Preset.OFFICIAL, official_values, state, below_of(official_build))
+        assert np.abs(function - expected).max() < 1e-12, state
+        assert function[0] == pytest.approx(1.0)
+        # its mean is the table's value (to the 16-bit rounding of the functions below)
+        assert function[1:].sum() == pytest.approx(official_values.value[state], abs=1e-3)
+
+
+BONUS_CASES = {
+    # 50 held, no bonus turn yet: a Yahtzee may be a bonus turn (+100) or go in a box.
+    "a bonus turn on offer": lambda s: s[2] == 1 and bin(s[0]).count("1") == 11,
+    # one bonus turn taken, ten boxes filled: two turns left.
+    "after a bonus turn": lambda s: s[2] == 2 and bin(s[0]).count("1") == 10,
+    # the Yahtzee box open (no bonus turns possible this turn).
+    "Yahtzee open": lambda s: not s[0] >> YAHTZEE & 1,
+}
+
+
+@pytest.mark.parametrize("case", BONUS_CASES)
+def test_a_bonus_turn_preset_turn_mixes_as_worked_out_by_hand(
+    case: str, bonus_turn_build: tuple[_Builder, Distributions], bonus_turn_values: Table
+) -> None:
+    builder = bonus_turn_build[0]
+    states = states_above(builder, 1, BONUS_CASES[case])
+    mask, up, flag = (np.array(x) for x in zip(*states, strict=True))
+    built = builder._mix(mask, up, flag, builder.below)
+    for state, function in zip(states, built, strict=True):
+        expected = reference(Preset.BONUS_TURN, bonus_turn_values, state, below_of(builder))
+        assert np.abs(function - expected).max() < 1e-12, state
+
+
+def test_a_build_through_scratch_files_is_the_one_kept_in_memory(
+    tmp_path: Path, official_values: Table
+) -> None:
+    """The saved build (packed steps and each level's functions spilled to files as they
+    come) holds exactly what a build in memory holds, and leaves no scratch file."""
+    path = tmp_path / "d.bin"
+    build_distributions(official_values, path, open_boxes=3)
+    saved = load_distributions(path, "official")
+    kept = solve_distributions(official_values, open_boxes=3)
+    assert np.array_equal(saved.ids, kept.ids)
+    assert len(saved.lo) == len(kept.lo) > 5_000
+    assert all(np.array_equal(saved.decode(i), kept.decode(i)) for i in range(len(kept.lo)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.bin"]
