@@ -35,13 +35,15 @@ def short_deadlines(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     fake.answer_window = 0.6
 
 
-def slowed(call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """``call``, but taking ``SLOW`` seconds longer (a disk or a drawing process that lags)."""
+def slowed_plan(call: Callable[..., Any], plan: object) -> Callable[..., Any]:
+    """``store.read`` or ``store.write``, but ``SLOW`` seconds slower for one plan (a store
+    that takes a second to write a game, or to read one)."""
 
     @functools.wraps(call)
-    async def slow(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(SLOW)
-        return await call(*args, **kwargs)
+    async def slow(made: object, *args: Any, **kwargs: Any) -> Any:
+        if made is plan:
+            await asyncio.sleep(SLOW)
+        return await call(made, *args, **kwargs)
 
     return slow
 
@@ -74,7 +76,7 @@ async def test_a_slow_store_defers_the_roll_and_keeps_it(
     the window, the board then shows the dice, and the roll is saved."""
     ann = fake.user("Ann")
     bot, board = await playing(fake, start_bot)
-    bot.store.update_game = slowed(bot.store.update_game)  # type: ignore[method-assign]
+    bot.store.write = slowed_plan(bot.store.write, plans.update_game)  # type: ignore[method-assign]
     dice.extend([6, 6, 5, 5, 1])
     answer = await fake.click(ann, board, "Roll")
     assert answer.error is None
@@ -119,20 +121,22 @@ async def test_clicks_beyond_the_working_places_wait_acknowledged_and_are_all_ke
         await start_game(fake, channel, person)
         for channel, person in zip(channels, people, strict=True)
     ]
-    update = bot.store.update_game
+    write = bot.store.write
     busy = peak = 0
 
-    async def counted(*args: Any, **kwargs: Any) -> Any:
+    async def counted(made: object, *args: Any, **kwargs: Any) -> Any:
+        if made is not plans.update_game:
+            return await write(made, *args, **kwargs)
         nonlocal busy, peak
         busy += 1
         peak = max(peak, busy)
         try:
             await asyncio.sleep(SLOW)
-            return await update(*args, **kwargs)
+            return await write(made, *args, **kwargs)
         finally:
             busy -= 1
 
-    bot.store.update_game = counted  # type: ignore[method-assign]
+    bot.store.write = counted  # type: ignore[method-assign]
     dice.extend([1, 2, 3, 4, 5] * 4)
     clicks = [fake.click(p, board, "Roll") for p, board in zip(people, boards, strict=True)]
     answers = await asyncio.gather(*clicks)
@@ -152,7 +156,7 @@ async def test_a_slow_refusal_comes_as_a_private_follow_up(
     that he is not playing in this game (a follow-up only he sees); the board is unchanged."""
     bob = fake.user("Bob")
     bot, board = await playing(fake, start_bot)
-    bot.store.get_game = slowed(bot.store.get_game)  # type: ignore[method-assign]
+    bot.store.read = slowed_plan(bot.store.read, plans.get_game)  # type: ignore[method-assign]
     answer = await fake.click(bob, board, "Roll")
     assert (answer.error, answer.response_type) == (None, 6)
     await fake.wait_for(lambda: answer.followups != [])
@@ -167,7 +171,7 @@ async def test_a_slow_command_thinks_then_answers(fake: FakeDiscord, start_bot: 
     ann = fake.user("Ann")
     channel = fake.channel("general")
     bot = await start_bot()
-    bot.store.create_game = slowed(bot.store.create_game)  # type: ignore[method-assign]
+    bot.store.write = slowed_plan(bot.store.write, plans.create_game)  # type: ignore[method-assign]
     answer = await fake.slash(ann, channel, "yahtzee start")
     assert (answer.error, answer.response_type) == (None, 5)
     original = answer.original_message_id
