@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
