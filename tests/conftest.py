@@ -98,6 +98,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = [item for item in items if not _on_postgres(item)]
     config.hook.pytest_deselected(items=wanted)
     _SKIPPED.append(f"{len(wanted)} tests on PostgreSQL skipped: {where}.")
+    workeroutput = getattr(config, "workeroutput", None)  # a pytest-xdist worker: tell the
+    if workeroutput is not None:  # controller, which prints the summary
+        workeroutput["postgres_skipped"] = _SKIPPED[-1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In CI, with pytest-xdist, the controller checks the server itself: a worker that
+    stops at collection would only say "internal error"."""
+    is_worker = hasattr(config, "workerinput")
+    if IN_CI and not is_worker and config.getoption("numprocesses", default=None):
+        problem = asyncio.run(_reach(TEST_DATABASE_URL))
+        if problem is not None:
+            raise pytest.UsageError(
+                f"PostgreSQL is not reachable at TEST_DATABASE_URL={TEST_DATABASE_URL} "
+                f"({problem}): CI runs every test on PostgreSQL too."
+            )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """(pytest-xdist's controller) A worker's line about PostgreSQL, said once."""
+    line = getattr(node, "workeroutput", {}).get("postgres_skipped")
+    if line and line not in _SKIPPED:
+        _SKIPPED.append(line)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -81,7 +81,9 @@ async def test_twenty_games_roll_at_once(
 
     for roll, board, channel in zip(rolls, boards, channels, strict=True):
         assert WENT_WRONG not in roll.ephemeral_text
-        assert roll.response_type == 7, roll.ephemeral_text
+        # in place; or, on a machine too busy to answer within 1.5 s, acknowledged first
+        # and the board edited after (answers.DEFER_AFTER): the dice shown are checked below
+        assert roll.response_type in (6, 7), roll.ephemeral_text
         row = await bot.store.read(plans.live_game_in, int(channel))
         assert row is not None and row.state is not None
         stored = bot.games.keeper.game_of(row)

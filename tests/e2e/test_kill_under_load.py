@@ -73,12 +73,20 @@ async def test_sigkill_under_load_loses_no_answered_move(
         starts = await asyncio.gather(
             *(fake.slash(p, ch, "yahtzee start", 10, quiet=False) for p, ch in pairs)
         )
-        assert all(s.response_type == 4 for s in starts)
+        # each a lobby; on a machine too busy to answer within 1.5 s, a placeholder first,
+        # made the lobby after (answers.DEFER_AFTER)
+        assert all(s.response_type in (4, 5) for s in starts), [s.error for s in starts]
+        await fake.wait_for(
+            lambda: all(find_component(fake.messages[s.original_message_id or ""], "Start")
+                        for s in starts), 20,
+        )  # fmt: skip
         for player, start in zip(players, starts, strict=True):
             lobby = fake.messages[start.original_message_id or ""]
             button = find_component(lobby, "Start")
             assert button is not None
-            assert await answered(await fake.press(player, lobby, button["custom_id"]), 10)
+            started = await fake.press(player, lobby, button["custom_id"])
+            await asyncio.wait_for(started.responded.wait(), 10)
+            assert started.response_type in (6, 7)  # in place, or acknowledged then edited
         await fake.wait_for(lambda: all(fake.live_boards(ch) for ch in channels))
 
         async def play(player: dict[str, Any], channel: str) -> None:
