@@ -83,14 +83,14 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
 
 
 #: What building a preset's To-win distributions for all 13 turns takes at its peak, with
-#: some room (measured with ``/usr/bin/time -v``, the building process's peak: official
-#: 266 MB; relaxed-joker has official's states; bonus-turn, twice the states, 317 MB).
-#: A host with less memory available does not start it: a 512 MB host at rest (about 130 MiB
-#: in use) has room for any of them.
+#: some room (measured with ``/usr/bin/time -v``, the building process's peak, 2026-11-26:
+#: official 176 MiB; relaxed-joker has official's states; bonus-turn, twice the states,
+#: 224 MiB). A host with less memory available does not start it: a 512 MB
+#: host at rest (about 115 MiB in use) has room for any of them.
 TO_WIN_BUILD_MEMORY = {
-    Preset.OFFICIAL.value: 300 * 2**20,
-    Preset.RELAXED_JOKER.value: 300 * 2**20,
-    Preset.BONUS_TURN.value: 350 * 2**20,
+    Preset.OFFICIAL.value: 200 * 2**20,
+    Preset.RELAXED_JOKER.value: 200 * 2**20,
+    Preset.BONUS_TURN.value: 250 * 2**20,
 }
 
 
