@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from bot.app import YahtzeeBot
 
 
-@app_commands.guild_only()
-@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Yahtzee(
     CoachingFeature,
     ResultsFeature,

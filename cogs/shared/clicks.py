@@ -20,6 +20,7 @@ from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
 
 from . import answers
 from .errors import guarded
+from .place import place_of
 from .publisher import Publisher
 from .router import Router
 
@@ -51,6 +52,7 @@ class Clicks(commands.Cog):
         that control; a click on one it no longer shows (an old client view) is refused
         politely, as is an id none of our controls has."""
         answers.guard(interaction)
+        self.publisher.routes.note(interaction, place_of(interaction))  # its token, if needed
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
         data: dict[str, Any] = dict(interaction.data or {})

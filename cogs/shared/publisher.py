@@ -32,7 +32,7 @@ from .language import of_server, public
 from .pace import Cooldowns
 from .private import PrivateBoards
 from .reminders import USER_MENTIONS, Reminders
-from .routes import ChannelRoutes
+from .routes import PlaceRoutes
 from .text import ping, png
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class Publisher:
         self.bot = bot
         #: who plays when a board shows a computer's turn (``on_computer_turn``)
         self._on_computer_turn: Callable[[int], None] = _nobody
-        self.routes = ChannelRoutes(bot)  # the one means of posting in the game's place
+        self.routes = PlaceRoutes(bot)  # the means of the game's place (channel or token)
         self.reminders = Reminders(bot, self)
         #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
         #: posted again for either turn (by /yahtzee board, say) must not ping again
@@ -130,6 +130,7 @@ class Publisher:
             _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
         try:
             message = await post(
+                notify=not is_bot(seat.player_id),
                 nonce=nonce or await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board, self.faces),
@@ -143,6 +144,7 @@ class Publisher:
                 raise
             board = textual
             message = await post(
+                notify=not is_bot(seat.player_id),
                 nonce=await self.games.tracking.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board, self.faces),
@@ -218,6 +220,8 @@ class Publisher:
             )
         except discord.NotFound:
             return None  # deleted meanwhile: a new board is posted instead
+        if message is None:  # no token reaches it any more (a group DM): a new board
+            return None
         assert board.game is not None
         if not await self.games.tracking.board_shown(board.row, message_id, board.game):
             return None
