@@ -85,6 +85,6 @@ async def setup(bot: YahtzeeBot) -> None:
     yahtzee, admin = Yahtzee(bot, after, repairs, computers), Admin(bot)
     await bot.add_cog(yahtzee)
     await bot.add_cog(admin)
-    await bot.add_cog(Clicks(bot, publisher, Router([yahtzee, admin])))  # this bot's clicks
+    await bot.add_cog(Clicks(bot, publisher, Router([yahtzee, admin]), repairs))  # the clicks
     await bot.add_cog(TurnTimers(bot, after, repairs, computers))
     await bot.add_cog(Gateway(bot, repairs, computers))

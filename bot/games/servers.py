@@ -33,6 +33,15 @@ class Servers:
         self.core = core
         self.tracking = tracking
 
+    async def token_places(self) -> set[int]:
+        """The channels the bot reaches only through interactions' tokens (issue 43)."""
+        return await self.core.store.token_places()
+
+    async def note_token_place(self, channel_id: int, kind: str) -> None:
+        """The bot reaches ``channel_id`` only through interactions' tokens (a group DM, a
+        server that never added it): kept, so that a restarted bot posts nothing there."""
+        await self.core.store.note_token_place(channel_id, kind)
+
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
         return await self.core.store.guild_settings(guild_id)

@@ -259,13 +259,27 @@ class Store(abc.ABC):
         """The result rows of a finished game, best place first."""
         return await self.read(_READS.results(game_id))
 
-    async def leaderboard(self, guild_id: int, kind: str, since: str = "") -> list[LeaderboardRow]:
-        """Every player on a leaderboard of one server, ranked (one grouped scan of an index)."""
-        return await self.read(_READS.leaderboard(guild_id, kind, since))
+    async def leaderboard(
+        self, guild_id: int | None, kind: str, since: str = "", channel_id: int | None = None
+    ) -> list[LeaderboardRow]:
+        """Every player on a leaderboard of one server (``guild_id`` None: of one group's
+        ``channel_id``), ranked (one grouped scan of an index)."""
+        return await self.read(_READS.leaderboard(guild_id, kind, since, channel_id))
 
-    async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
-        """A player's finished games on this server's boards, oldest first."""
-        return await self.read(_READS.player_games(guild_id, user_id))
+    async def player_games(
+        self, guild_id: int | None, user_id: int, channel_id: int | None = None
+    ) -> list[PlayerGame]:
+        """A player's finished games on this server's boards, oldest first (``guild_id``
+        None: in one group's ``channel_id``, or everywhere without it)."""
+        return await self.read(_READS.player_games(guild_id, user_id, channel_id))
+
+    async def token_places(self) -> set[int]:
+        """The channels the bot reaches only through interactions' tokens."""
+        return await self.read(_READS.token_places())
+
+    async def note_token_place(self, channel_id: int, kind: str) -> None:
+        """Remember that the bot reaches ``channel_id`` only through tokens."""
+        await self.write(lambda tx: tx.note_token_place(channel_id, kind))
 
     async def decisions(
         self, game_id: int, user_id: int
@@ -273,7 +287,7 @@ class Store(abc.ABC):
         """A player's moves in a game with what each cost: (action, loss, decision), in order."""
         return await self.read(_READS.decisions(game_id, user_id))
 
-    async def player_name(self, guild_id: int, user_id: int) -> str | None:
+    async def player_name(self, guild_id: int | None, user_id: int) -> str | None:
         """The name a player had in their last game here."""
         return await self.read(_READS.player_name(guild_id, user_id))
 

@@ -189,7 +189,8 @@ def _record_results(game: GameRow, results: Sequence[ResultRow], stamp: str) -> 
         "updated_at = excluded.updated_at",
         # in one order (by user), so that two games finishing at once with the same
         # players take the rows' locks in the same order (PostgreSQL: no deadlock)
-        sorted((game.guild_id, r.user_id, r.name, stamp) for r in results if r.name),
+        # (outside servers under guild 0: a NULL key would not be one row per player)
+        sorted((game.guild_id or 0, r.user_id, r.name, stamp) for r in results if r.name),
     )
     yield from _many(
         "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "
@@ -475,12 +476,17 @@ class Reads:
         "ranked.rank, ranked.user_id, COALESCE(player_names.name, ''), ranked.figure, ranked.games"
     )
 
-    def _leaderboard_query(self, kind: str, select: str, tail: str = "") -> str:
+    def _leaderboard_query(
+        self, kind: str, select: str, tail: str = "", group: bool = False
+    ) -> str:
         figure, games, having = LEADERBOARD_SQL[kind]
+        # a server's board reads its games (a DM's guild_id is NULL: never there); a group's
+        # (a group DM, a DM between users) the games of its channel outside any server
+        place = "guild_id IS NULL AND channel_id = ?" if group else "guild_id = ?"
         return (
             "WITH per_player AS ("
             f" SELECT user_id, {figure} AS figure, {games} AS games FROM results"
-            " WHERE guild_id = ? AND archived = 0 AND finished_at >= ?"
+            f" WHERE {place} AND archived = 0 AND finished_at >= ?"
             f" GROUP BY user_id HAVING {having}"
             "), ranked AS ("
             " SELECT user_id, figure, games, RANK() OVER (ORDER BY figure DESC) AS rank"
@@ -489,31 +495,49 @@ class Reads:
             " ON player_names.guild_id = ? AND player_names.user_id = ranked.user_id " + tail
         )
 
-    def _leaderboard_params(self, kind: str, guild_id: int, since: str) -> list[Any]:
-        params: list[Any] = [guild_id, since]
+    def _leaderboard_params(
+        self, kind: str, guild_id: int | None, since: str, channel_id: int | None = None
+    ) -> list[Any]:
+        params: list[Any] = [guild_id if guild_id is not None else channel_id, since]
         if kind == "average":
             params.append(AVERAGE_MIN_GAMES)
-        params.append(guild_id)
+        params.append(guild_id or 0)  # the names of players outside servers: guild 0
         return params
 
-    def leaderboard(self, guild_id: int, kind: str, since: str = "") -> Plan[list[LeaderboardRow]]:
-        """Every player on a leaderboard of one server, ranked (one grouped scan of an index)."""
+    def leaderboard(
+        self, guild_id: int | None, kind: str, since: str = "", channel_id: int | None = None
+    ) -> Plan[list[LeaderboardRow]]:
+        """Every player on a leaderboard of one server, ranked (one grouped scan of an index);
+        with ``guild_id`` None, of one group's channel (``channel_id``: a group DM's)."""
         if kind not in LEADERBOARD_SQL:
             raise ValueError(f"unknown leaderboard kind {kind!r}")
-        params = self._leaderboard_params(kind, guild_id, since)
+        params = self._leaderboard_params(kind, guild_id, since, channel_id)
         query = self._leaderboard_query(
-            kind, self._LEADERBOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id"
-        )
+            kind, self._LEADERBOARD_COLUMNS, "ORDER BY ranked.rank, ranked.user_id",
+            group=guild_id is None,
+        )  # fmt: skip
         rows = yield from _all(query, params)
         return [LeaderboardRow(*r) for r in rows]
 
-    def player_games(self, guild_id: int, user_id: int) -> Plan[list[PlayerGame]]:
-        """A player's finished games on this server's boards, oldest first."""
+    def player_games(
+        self, guild_id: int | None, user_id: int, channel_id: int | None = None
+    ) -> Plan[list[PlayerGame]]:
+        """A player's finished games on this server's boards, oldest first; with
+        ``guild_id`` None, in one group's channel (``channel_id``), or everywhere they
+        played (no ``channel_id``: archived results included, a server's reset hides them
+        only from its own board)."""
+        params: tuple[int, ...]
+        if guild_id is not None:
+            where, params = "guild_id = ? AND archived = 0 AND user_id = ?", (guild_id, user_id)
+        elif channel_id is not None:
+            where = "guild_id IS NULL AND channel_id = ? AND archived = 0 AND user_id = ?"
+            params = (channel_id, user_id)
+        else:
+            where, params = "user_id = ?", (user_id,)
         rows = yield from _all(
             "SELECT total, place, seats, upper_bonus, yahtzees, finished_at, expected_loss "
-            "FROM results "
-            "WHERE guild_id = ? AND archived = 0 AND user_id = ? ORDER BY finished_at, id",
-            (guild_id, user_id),
+            f"FROM results WHERE {where} ORDER BY finished_at, id",
+            params,
         )
         return [PlayerGame(*r) for r in rows]
 
@@ -535,12 +559,18 @@ class Reads:
         row = yield from _one("SELECT 1 FROM moves WHERE request_id = ?", (request_id,))
         return row is not None
 
-    def player_name(self, guild_id: int, user_id: int) -> Plan[str | None]:
-        """The name a player had in their last game here."""
+    def player_name(self, guild_id: int | None, user_id: int) -> Plan[str | None]:
+        """The name a player had in their last game here (None: outside servers)."""
         row = yield from _one(
-            "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?",
+            (guild_id or 0, user_id),
         )
         return str(row[0]) if row else None
+
+    def token_places(self) -> Plan[set[int]]:
+        """The channels the bot reaches only through interactions' tokens."""
+        rows = yield from _all("SELECT channel_id FROM token_places")
+        return {int(r[0]) for r in rows}
 
 
 class Transaction(Reads):
@@ -802,6 +832,15 @@ class Transaction(Reads):
                 f"UPDATE games SET moves_pruned_at = ? WHERE id IN ({marks})", [now(), *ids]
             )
         return len(ids)
+
+    def note_token_place(self, channel_id: int, kind: str) -> Plan[None]:
+        """The bot reaches ``channel_id`` only through interactions' tokens (a ``kind`` of
+        place: a group DM, a server that never added it)."""
+        yield from _all(
+            "INSERT INTO token_places (channel_id, kind, noted_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (channel_id) DO NOTHING",
+            (channel_id, kind, now()),
+        )
 
     def set_meta_value(self, key: str, value: str) -> Plan[None]:
         """Keep ``value`` under ``key`` in the bot's own notes (see ``meta_value``)."""

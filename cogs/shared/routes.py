@@ -8,7 +8,7 @@ docs/places.md). ``PlaceRoutes`` picks one by the channel's ``Place``."""
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -67,6 +67,9 @@ TOKEN_FRESH = 14 * 60
 #: Interactions kept per token place (the newest): a message is edited by the token that
 #: made or last showed it.
 KEPT_PER_PLACE = 16
+#: Token places whose interactions are kept (the most recently clicked in): far above the
+#: places a process has games going in within 15 minutes.
+PLACES_KEPT = 10_000
 #: Follow-ups an interaction spends on messages that notify nobody (a computer's board): the
 #: rest of the cap is kept for a person's turn and the final card.
 QUIET_FOLLOWUPS = 3
@@ -97,7 +100,7 @@ class TokenRoutes:
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
-        self._seen: dict[int, deque[discord.Interaction[Any]]] = {}
+        self._seen: OrderedDict[int, deque[discord.Interaction[Any]]] = OrderedDict()
 
     def _now(self) -> float:
         return self.bot.clock().timestamp()
@@ -109,6 +112,9 @@ class TokenRoutes:
         interaction.extras.setdefault(_FOLLOWUPS, [])
         kept = self._seen.setdefault(interaction.channel_id, deque(maxlen=KEPT_PER_PLACE))
         kept.append(interaction)
+        self._seen.move_to_end(interaction.channel_id)
+        while len(self._seen) > PLACES_KEPT:  # the places clicked in longest ago go first
+            self._seen.popitem(last=False)
 
     def _fresh(self, channel_id: int) -> list[discord.Interaction[Any]]:
         """The place's interactions whose tokens are still good, newest first."""
@@ -206,12 +212,25 @@ class PlaceRoutes:
         self.tokens = TokenRoutes(bot)
         self._token_places: set[int] = set()
 
-    def note(self, interaction: discord.Interaction[Any], place: Place) -> None:
-        """Every interaction says where it comes from."""
+    def note(self, interaction: discord.Interaction[Any], place: Place) -> bool:
+        """Every interaction says where it comes from; True if that is a token place not
+        known before (to be kept in the store: ``known``)."""
         if place.can_post:
-            return
-        self._token_places.add(place.channel_id)
+            return False
         self.tokens.note(interaction)
+        if place.channel_id in self._token_places:
+            return False
+        self._token_places.add(place.channel_id)
+        return True
+
+    def known(self, channels: set[int]) -> None:
+        """The token places the store kept (at start: before any repair or timer acts)."""
+        self._token_places |= channels
+
+    def reachable(self, channel_id: int) -> bool:
+        """Whether anything can be shown in the channel now without a click: always where
+        channel routes work; in a token place while a token is fresh."""
+        return not self.by_token(channel_id) or self.tokens.fresh(channel_id)
 
     def by_token(self, channel_id: int) -> bool:
         """Whether the place of ``channel_id`` is reached by tokens only."""
