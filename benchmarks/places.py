@@ -80,9 +80,13 @@ async def run(games: int, seed: int) -> dict[str, list[float]]:
     await fake.settle()
     ann, bob = fake.user("Ann"), fake.user("Bob")
     fake.install(ann)
-    places = {"server": fake.channel("general"), "group DM": fake.group_dm(ann, bob)}
-    times: dict[str, list[float]] = {name: [] for name in places}
-    for _ in range(games):
+    times: dict[str, list[float]] = {"server": [], "group DM": []}
+    for number in range(games):
+        # a new channel and group each game (a lobby right after another is paced)
+        places = {
+            "server": fake.add_channel(f"game-{number}")["id"],
+            "group DM": fake.group_dm(ann, bob, name=f"Dice night {number}"),
+        }
         for channel in places.values():
             await fake.slash(ann, channel, "yahtzee start")
             lobby = fake.last(channel)
