@@ -115,8 +115,10 @@ class YahtzeeBot(commands.AutoShardedBot):
         """Whether this process runs the shard of a server (Discord's rule:
         ``(guild_id >> 22) % shard_count``): timers, repairs and computer players act only
         there, so processes with different ``SHARD_IDS`` on one database never both act."""
-        if guild_id is None or self.shard_ids is None:
+        if self.shard_ids is None:
             return True
+        if guild_id is None:  # a DM or group DM: Discord sends its interactions to shard 0 only
+            return 0 in self.shard_ids
         return (guild_id >> 22) % (self.shard_count or 1) in self.shard_ids
 
     async def setup_hook(self) -> None:
@@ -205,10 +207,20 @@ class YahtzeeBot(commands.AutoShardedBot):
             self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
         )
 
+    def user_install_url(self) -> str:
+        """The link a player uses to add the app to their own account ("Add to my apps"),
+        to play in DMs, group DMs and servers that never added the bot (issue 43)."""
+        assert self.application_id is not None
+        return (
+            f"https://discord.com/oauth2/authorize?client_id={self.application_id}"
+            "&integration_type=1&scope=applications.commands"
+        )
+
     async def on_ready(self) -> None:
         if not self._invite_logged and self.application_id is not None:
             self._invite_logged = True
-            log.info("logged in as %s; invite: %s", self.user, self.invite_url())
+            log.info("logged in as %s; invite: %s ; add to my apps: %s", self.user,
+                     self.invite_url(), self.user_install_url())  # fmt: skip
             if self.settings.dev_guild_id is None:
                 await self.publish_commands_if_changed()
 

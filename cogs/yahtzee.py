@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from bot.app import YahtzeeBot
 
 
-@app_commands.guild_only()
-@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Yahtzee(
     CoachingFeature,
     ResultsFeature,
@@ -85,6 +85,6 @@ async def setup(bot: YahtzeeBot) -> None:
     yahtzee, admin = Yahtzee(bot, after, repairs, computers), Admin(bot)
     await bot.add_cog(yahtzee)
     await bot.add_cog(admin)
-    await bot.add_cog(Clicks(bot, publisher, Router([yahtzee, admin])))  # this bot's clicks
+    await bot.add_cog(Clicks(bot, publisher, Router([yahtzee, admin]), repairs))  # the clicks
     await bot.add_cog(TurnTimers(bot, after, repairs, computers))
     await bot.add_cog(Gateway(bot, repairs, computers))

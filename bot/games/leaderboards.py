@@ -111,22 +111,26 @@ class Leaderboards:
 
     async def page(
         self,
-        guild_id: int,
+        guild_id: int | None,
         kind: str,
         period: str,
         page: int | None,
         viewer_id: int,
         viewer_name: str = "",
         language: str = "en",
+        channel_id: int | None = None,
     ) -> LeaderboardPage:
         """Page ``page`` (from 0; None: the viewer's own page, or the first if they are not
         on the leaderboard) of a leaderboard, with the viewer's rank under the table; its
-        words in ``language`` (a catalog of ``bot.i18n``)."""
+        words in ``language`` (a catalog of ``bot.i18n``). A server's (``guild_id``), or
+        with ``guild_id`` None a group's: the games of ``channel_id`` outside servers."""
         _ = lang(language)
         if kind not in LEADERBOARD_KINDS or period not in PERIODS:
             raise ValueError(f"unknown leaderboard or period: {kind!r}, {period!r}")
         since = period_start(period, self.clock.now())
-        ranking = await self.store.read(plans.leaderboard, guild_id, kind, since)
+        ranking = await self.store.read(
+            plans.leaderboard, guild_id, kind, since, channel_id=channel_id
+        )
         players = len(ranking)
         pages = max(1, math.ceil(players / PAGE_SIZE))
         where = next((i for i, r in enumerate(ranking) if r.user_id == viewer_id), None)
@@ -164,17 +168,25 @@ class Leaderboards:
         image = await asyncio.to_thread(render_table, title, table_rows, headers, footer, language)
         return LeaderboardPage(kind, period, page, pages, players, rows, viewer, image, footer)
 
-    async def name(self, guild_id: int, user_id: int) -> str | None:
+    async def name(self, guild_id: int | None, user_id: int) -> str | None:
         """The name a player had in their last game on this server."""
         return await self.store.read(plans.player_name, guild_id, user_id)
 
     async def stats(
-        self, guild_id: int, user_id: int, name: str, language: str = "en"
+        self,
+        guild_id: int | None,
+        user_id: int,
+        name: str,
+        language: str = "en",
+        channel_id: int | None = None,
     ) -> PlayerStats:
         """A player's statistics from their finished games here (the chart's words in
-        ``language``)."""
+        ``language``): on a server (``guild_id``), in a group (``channel_id``), or with
+        neither everywhere they played."""
         _ = lang(language)
-        games: list[PlayerGame] = await self.store.read(plans.player_games, guild_id, user_id)
+        games: list[PlayerGame] = await self.store.read(
+            plans.player_games, guild_id, user_id, channel_id
+        )
         totals = [g.total for g in games]
         multiplayer = [g for g in games if g.seats > 1]
         wins = sum(1 for g in multiplayer if g.place == 1)

@@ -31,6 +31,15 @@ class Servers:
         self.lookups = lookups
         self.posts = posts
 
+    async def token_places(self) -> set[int]:
+        """The channels the bot reaches only through interactions' tokens (issue 43)."""
+        return await self.store.read(plans.token_places)
+
+    async def note_token_place(self, channel_id: int, kind: str) -> None:
+        """The bot reaches ``channel_id`` only through interactions' tokens (a group DM, a
+        server that never added it): kept, so that a restarted bot posts nothing there."""
+        await self.store.write(plans.note_token_place, channel_id, kind)
+
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
         return await self.store.read(plans.guild_settings, guild_id)

@@ -64,6 +64,30 @@ class Timers:
         rows = await self.store.read(plans.boards_behind, stamp(self.clock.now() - REPAIR_AFTER))
         return readable_views(row for row in rows if ours(row.guild_id))
 
+    async def behind(self, game_id: int) -> GameView | None:
+        """One game, if its messages do not show it as it is and nothing is on its way to
+        fix them (no move for ``REPAIR_AFTER``): a board a restart, a failed post or a timer
+        nobody saw left behind, or a final card not posted. For a place only clicks reach
+        (a group DM: issue 43), a click repairs its game through its own token."""
+        try:
+            row = await self.keeper.row(game_id)
+        except Refusal:
+            return None
+        if row.daily is not None:  # a private board: its player's click shows it
+            return None
+        last_move = moment(row.last_move_at or row.updated_at)
+        if last_move is not None and last_move > self.clock.now() - REPAIR_AFTER:
+            return None
+        if row.status == GameStatus.FINISHED:
+            return view_of(row) if row.final_message_id is None else None
+        if row.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            return None
+        await self.keeper.flush_shown()
+        row = await self.keeper.row(game_id)
+        if row.board_message_id is not None and row.board_version == row.version:
+            return None
+        return view_of(row)
+
     async def act(self, game_id: int) -> Outcome | None:
         """Do what a due game's timer says, once: close, abandon, play the turn, or remind.
 

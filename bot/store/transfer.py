@@ -30,6 +30,7 @@ TABLES = (
     "meta",
     "daily_results",
     "secrets",
+    "token_places",
 )
 #: Tables whose id PostgreSQL hands out (its sequence must continue after the copied ids).
 _IDENTITY = ("games", "moves", "results", "leaderboard_archives")

@@ -10,13 +10,14 @@ import discord
 from discord import app_commands
 
 from bot.engine import Preset
-from bot.games import Board
+from bot.games import Board, Refusal
 from cogs.shared import answers
 from cogs.shared.checks import check_member_may_post, check_permissions, display_name
 from cogs.shared.controls import handles
 from cogs.shared.errors import tell
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public, server
+from cogs.shared.place import Kind, place_of
 
 from .controls import LobbyButton, PlayAgainButton
 from .messages import invitation, lobby_edit
@@ -39,6 +40,15 @@ class LobbyFeature(Feature):
         assert interaction.channel_id is not None
         await check_permissions(self.games, interaction)
         check_member_may_post(interaction)  # the lobby is posted for the member
+        if (
+            place_of(interaction).kind is Kind.USER_SERVER
+            and not interaction.permissions.use_external_apps
+        ):  # Discord would show my answers to this member alone: a lobby nobody could join
+            raise Refusal(
+                "This server does not let you use external apps here, so Discord would show "
+                "my answers to you alone and nobody could join your lobby. Ask a server admin "
+                "for Use External Apps, or add me to the server."
+            )
         self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
         row = await self.games.lobby.open_lobby(
             interaction.guild_id,

@@ -17,8 +17,10 @@ from cogs.shared.text import GREEN, GREY, layout_of, mention, preset, shown_name
 from .controls import LobbyButton
 
 
-def lobby_embed(row: GameView) -> discord.Embed:
-    """The lobby: players so far, the host, the preset, and what to do."""
+def lobby_embed(row: GameView, by_token: int = 0) -> discord.Embed:
+    """The lobby: players so far, the host, the preset, and what to do; ``by_token``: in
+    a place where the bot only answers clicks (a group DM), the minutes of a turn, said with
+    how its turn timer works there."""
     _ = public(row)
     embed = discord.Embed(title=_("Yahtzee: lobby"), colour=GREEN)
     if row.status == "lobby" and len(row.players) >= MAX_SEATS:
@@ -37,6 +39,13 @@ def lobby_embed(row: GameView) -> discord.Embed:
     else:
         embed.description = _("This lobby is closed.")
         embed.colour = GREY
+    if row.status == "lobby" and by_token:  # where the bot only answers clicks (a group DM)
+        timers = _(
+            "Turns are timed ({minutes} min). Here I can only speak when someone clicks, so "
+            "a turn whose time ran out moves on at the next click of anyone in the game.",
+            minutes=by_token,
+        )
+        embed.description = f"{embed.description}\n{timers}"
     host = _("(host)")
     seated = "\n".join(
         f"`#{i}` {mention(player_id(uid), name)}" + (f" {host}" if uid == row.host_id else "")
@@ -63,12 +72,14 @@ def invitation(_: Lang, host: str, invited: list[tuple[int, str]]) -> str | None
     )
 
 
-def lobby_layout(row: GameView, note: str | None = None, controls: bool = True) -> Layout:
+def lobby_layout(
+    row: GameView, note: str | None = None, controls: bool = True, by_token: int = 0
+) -> Layout:
     """The lobby as a Components V2 message (readable with embeds turned off): its words
     (``lobby_embed``) and, while it is open, its buttons, in one container. ``note``: why
     a lobby message was retired (closed, moved, its game could not start), in place of what
     to do, greyed and without buttons."""
-    embed = lobby_embed(row)
+    embed = lobby_embed(row, by_token)
     if note is not None:
         embed.description = note
         embed.colour = GREY
@@ -76,10 +87,11 @@ def lobby_layout(row: GameView, note: str | None = None, controls: bool = True) 
     return layout_of(embed, *(lobby_rows(row) if controls else []))
 
 
-def lobby_edit(row: GameView, note: str | None = None) -> dict[str, Any]:
+def lobby_edit(row: GameView, note: str | None = None, by_token: int = 0) -> dict[str, Any]:
     """The edit that shows the lobby (``lobby_layout``) on its message. It clears content,
     embeds and files, so a lobby posted as an embed before the V2 lobby becomes one."""
-    return {"content": None, "embed": None, "attachments": [], "view": lobby_layout(row, note)}
+    view = lobby_layout(row, note, by_token=by_token)
+    return {"content": None, "embed": None, "attachments": [], "view": view}
 
 
 def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:

@@ -16,10 +16,23 @@ from cogs.shared.checks import check_member_may_post, display_name
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private
+from cogs.shared.place import Kind, place_of
 from cogs.shared.text import png
 
 from .controls import PageButton, ShareButton
 from .messages import STATS_FILE, leaderboard_files, leaderboard_layout, stats_layout
+
+
+def scope(interaction: discord.Interaction[Any]) -> tuple[int | None, int | None]:
+    """Whose games the results of this place are: a server's (its id, None), a group DM's or
+    a DM's between users (None, its channel), or, in the bot's own DM, everywhere the player
+    played (None, None). A server's board never shows a DM's games, nor a group's a server's."""
+    place = place_of(interaction)
+    if place.guild_id is not None:
+        return place.guild_id, None
+    if place.kind is Kind.BOT_DM:
+        return None, None
+    return None, place.channel_id
 
 
 async def send_stats(
@@ -31,9 +44,9 @@ async def send_stats(
 ) -> None:
     """A player's statistics: private with a Share button (in the asker's language), or
     shared in the channel (in the server's)."""
-    assert interaction.guild_id is not None
     _ = private(interaction) if private_answer else await channel(games, interaction)
-    stats = await games.leaderboards.stats(interaction.guild_id, user_id, name, _.code)
+    guild_id, channel_id = scope(interaction)
+    stats = await games.leaderboards.stats(guild_id, user_id, name, _.code, channel_id)
     if not interaction.app_permissions.attach_files:  # the figures are in the embed
         stats = replace(stats, image=None)
     files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
@@ -58,10 +71,10 @@ async def leaderboard_page(
     """Page ``number`` of this server's leaderboard as the asker sees it (their own rank
     under it; ``None``: the page they are on), its picture in ``language``: for /yahtzee
     leaderboard, its pages, Share."""
-    assert interaction.guild_id is not None
+    guild_id, channel_id = scope(interaction)
     return await leaderboards.page(
-        interaction.guild_id, kind, period, number, interaction.user.id,
-        display_name(interaction.user), language.code,
+        guild_id, kind, period, number, interaction.user.id,
+        display_name(interaction.user), language.code, channel_id or interaction.channel_id,
     )  # fmt: skip
 
 
@@ -107,7 +120,6 @@ class ResultsFeature(Feature):
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
         """Games, wins, averages and charts."""
-        assert interaction.guild_id is not None
         who = player or interaction.user
         await send_stats(self.games, interaction, who.id, display_name(who), private_answer=True)
 
@@ -115,7 +127,6 @@ class ResultsFeature(Feature):
     async def share(self, interaction: discord.Interaction[Any], share: ShareButton) -> None:
         """Share on a private leaderboard or stats answer: the same, for the channel."""
         what, args = share.what, share.args
-        assert interaction.guild_id is not None
         check_member_may_post(interaction)  # it is posted here for the member
         shared = (interaction.channel_id, what)  # a leaderboard, then stats: both at once
         self.publisher.pace.check(interaction.user.id, "share", shared)

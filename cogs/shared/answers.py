@@ -31,6 +31,8 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
+from .routes import shows
+
 log = logging.getLogger(__name__)
 
 #: Seconds after Discord created an interaction when a slow answer is acknowledged: 1.5 s
@@ -207,6 +209,8 @@ async def edit(interaction: discord.Interaction[Any], **fields: Any) -> None:
     """Show ``fields`` (content, embed, attachments, view) on the clicked message."""
     async with _lock(interaction):
         _answering(interaction)
+        if interaction.message is not None:  # its token edits the clicked message now
+            shows(interaction, interaction.message.id)
         if not interaction.response.is_done():
             await interaction.response.edit_message(**fields)
             _first_answer(interaction)
@@ -223,11 +227,13 @@ async def send(
         if not interaction.response.is_done():
             response = await interaction.response.send_message(content, **fields)
             _first_answer(interaction)
+            shows(interaction, response.message_id)
             return response.message_id
         if interaction.type is not discord.InteractionType.component and deferred(interaction):
             # the guard's "thinking" answer becomes this one (its privacy was set then)
             fields.pop("ephemeral", None)
             message = await interaction.edit_original_response(content=content, **_for_edit(fields))
+            shows(interaction, message.id)
             return message.id
         sent = await interaction.followup.send(
             content if content is not None else discord.utils.MISSING, wait=True, **fields

@@ -10,6 +10,8 @@ import discord
 
 from bot.games import GameService, Refusal
 
+from .place import Kind, place_of
+
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
 # (Without Attach Files a game is played with its scorecard as text instead of pictures.)
 NEEDED_HERE = (
@@ -87,6 +89,8 @@ def check_member_may_post(
 def member_may_post(interaction: discord.Interaction[Any], in_thread: bool) -> bool:
     """Whether the member may send messages where a post for them would go: Send Messages,
     or Send Messages in Threads in a thread (their own permissions, overwrites applied)."""
+    if interaction.guild_id is None:  # a DM or group DM: the bot answers whoever is in it
+        return True
     permissions = interaction.permissions
     if in_thread:
         return permissions.send_messages_in_threads
@@ -104,7 +108,11 @@ def message_id(interaction: discord.Interaction[Any]) -> int | None:
 
 
 async def check_permissions(games: GameService, interaction: discord.Interaction[Any]) -> None:
-    """Refuse, naming them, if the bot lacks what it needs to post this game's boards."""
+    """Refuse, naming them, if the bot lacks what it needs to post this game's boards (in a
+    server that added it: elsewhere the game is shown through the interactions' answers,
+    which need no permission)."""
+    if place_of(interaction).kind is not Kind.SERVER:
+        return
     server = await games.servers.server_settings(interaction.guild_id or 0)
     missing = missing_permissions(interaction, server.use_threads)
     if missing:

@@ -20,7 +20,9 @@ from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
 
 from . import answers
 from .errors import guarded
+from .place import place_of
 from .publisher import Publisher
+from .repairs import Repairs
 from .router import Router
 
 if TYPE_CHECKING:
@@ -35,10 +37,17 @@ TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
 class Clicks(commands.Cog):
     """The gate of every click: checked, then routed to its handler."""
 
-    def __init__(self, bot: YahtzeeBot, publisher: Publisher, router: Router) -> None:
+    def __init__(
+        self,
+        bot: YahtzeeBot,
+        publisher: Publisher,
+        router: Router,
+        repairs: Repairs | None = None,
+    ) -> None:
         self.bot = bot
         self.publisher = publisher
         self.router = router  # this bot's handlers
+        self.repairs = repairs  # what a click in a token place shows besides its answer
 
     @property
     def games(self) -> GameService:
@@ -51,14 +60,26 @@ class Clicks(commands.Cog):
         that control; a click on one it no longer shows (an old client view) is refused
         politely, as is an id none of our controls has."""
         answers.guard(interaction)
+        place = place_of(interaction)
+        if self.publisher.routes.note(interaction, place):  # its token, if the place needs it
+            await self.games.servers.note_token_place(place.channel_id, place.kind.value)
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
+        game_id = await self._gate(interaction)
+        if not place.can_post and game_id is not None and self.repairs is not None:
+            # Where only clicks reach (a group DM), a click also shows what its game's
+            # messages miss (a restart, a timer nobody saw): through its own token.
+            await self.repairs.at_click(game_id)
+
+    async def _gate(self, interaction: discord.Interaction[Any]) -> int | None:
+        """Route a click, checked, to its handler or refuse it; the game it names, if any."""
+        assert interaction.message is not None
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         click = self.router.route(custom_id)
         if click is None:  # not a control this bot ever made (a forged one)
             await self._refuse_unknown(interaction)
-            return
+            return None
         answers.routed(interaction, click.key)
         game_id = click.game()
         if (
@@ -69,7 +90,7 @@ class Clicks(commands.Cog):
             live = self.publisher.private.live_elsewhere(game_id, interaction.message.id)
             if live is not None:  # /yahtzee daily showed the private board again since
                 await self._refuse_replaced(interaction, live.channel_id)
-                return
+                return None
         shown = set(_controls(interaction.message.components))
         kind = data.get("component_type")
         if kind == click.component_type and (custom_id, kind) in shown:
@@ -81,14 +102,15 @@ class Clicks(commands.Cog):
                     )  # fmt: skip
                 except Exception as error:  # answered by the guard, as a handler's
                     await self._refuse(interaction, error)
-                    return
+                    return None
             await self.router.dispatch(interaction, click)
-            return
+            return game_id
         if kind != click.component_type or custom_id in {shown_id for shown_id, _ in shown}:
             # a button's id sent as a menu's choice (or the other way round)
             await self._refuse_unknown(interaction)
-            return
+            return None
         await self._refuse_stale(interaction, game_id)
+        return game_id
 
     @guarded
     async def _refuse(self, interaction: discord.Interaction[Any], error: Exception) -> None:

@@ -30,9 +30,10 @@ from . import answers
 from .emojis import DiceFaces
 from .language import of_server, public
 from .pace import Cooldowns
+from .place import place_of
 from .private import PrivateBoards
 from .reminders import USER_MENTIONS, Reminders
-from .routes import ChannelRoutes
+from .routes import PlaceRoutes
 from .text import ping, png
 
 if TYPE_CHECKING:
@@ -64,7 +65,9 @@ class Publisher:
         self.bot = bot
         #: who plays when a board shows a computer's turn (``on_computer_turn``)
         self._on_computer_turn: Callable[[int], None] = _nobody
-        self.routes = ChannelRoutes(bot)  # the one means of posting in the game's place
+        self._computers_running: Callable[[int], bool] = lambda game_id: False
+        self._places_read = False
+        self.routes = PlaceRoutes(bot)  # the means of the game's place (channel or token)
         self.reminders = Reminders(bot, self)
         #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
         #: posted again for either turn (by /yahtzee board, say) must not ping again
@@ -77,10 +80,25 @@ class Publisher:
         #: each daily challenge's private board as last shown
         self.private = PrivateBoards(bot.clock, self)
 
-    def on_computer_turn(self, play: Callable[[int], None]) -> None:
+    def on_computer_turn(
+        self, play: Callable[[int], None], running: Callable[[int], bool] = lambda game_id: False
+    ) -> None:
         """``play(game_id)`` is called whenever a board shows a computer's turn (the computer
-        players say so once they are made: they show their own moves through this publisher)."""
+        players say so once they are made: they show their own moves through this publisher);
+        ``running(game_id)`` says whether they are playing now."""
         self._on_computer_turn = play
+        self._computers_running = running
+
+    async def places_known(self) -> None:
+        """The places only tokens reach, as the store kept them: read once, before a repair
+        or a timer would post anywhere (a restart in a group DM posts nothing there)."""
+        if not self._places_read:
+            self.routes.known(await self.games.servers.token_places())
+            self._places_read = True
+
+    def computers_running(self, game_id: int) -> bool:
+        """Whether the computer seats of a game are playing now (they show their moves)."""
+        return self._computers_running(game_id)
 
     def computer_to_move(self, game_id: int) -> None:
         """A board shows a computer's turn: it plays (if it is not playing already)."""
@@ -130,6 +148,7 @@ class Publisher:
             _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
         try:
             message = await post(
+                notify=not is_bot(seat.player_id),
                 nonce=nonce or await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board, self.faces),
@@ -143,6 +162,7 @@ class Publisher:
                 raise
             board = textual
             message = await post(
+                notify=not is_bot(seat.player_id),
                 nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=board_embed(board, self.faces),
@@ -218,6 +238,8 @@ class Publisher:
             )
         except discord.NotFound:
             return None  # deleted meanwhile: a new board is posted instead
+        if message is None:  # no token reaches it any more (a group DM): a new board
+            return None
         assert board.game is not None
         if not await self.games.posts.board_shown(board.row, message_id, board.game):
             return None
@@ -295,13 +317,31 @@ class Publisher:
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
-        await answers.edit(interaction, **lobby_edit(row))
+        by_token = await self._by_token(row, interaction)
+        await answers.edit(interaction, **lobby_edit(row, by_token=by_token))
         if interaction.message is not None:
             await self.games.posts.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
-        await self.routes.edit(row.board_channel_id, message_id, **lobby_edit(row))
+        by_token = await self._by_token(row)
+        shown = lobby_edit(row, by_token=by_token)
+        await self.routes.edit(row.board_channel_id, message_id, **shown)
+
+    async def _by_token(
+        self, row: GameView, interaction: discord.Interaction[Any] | None = None
+    ) -> int:
+        """Where the game's place is reached by tokens only (as ``interaction`` from it says,
+        else as the routes know it), the minutes of its turns (its timers act at clicks);
+        else 0."""
+        if interaction is not None:
+            by_token = not place_of(interaction).can_post
+        else:
+            by_token = self.routes.by_token(row.channel_id)
+        if not by_token:
+            return 0
+        seconds = (await self.games.servers.server_settings(row.guild_id or 0)).turn_seconds
+        return max(1, seconds // 60) if seconds > 0 else 0
 
     async def answer_with_lobby(
         self,
@@ -316,7 +356,9 @@ class Publisher:
         if invitation:
             await answers.send(interaction, invitation, allowed_mentions=mentions or NO_MENTIONS)
         message_id = await answers.send(
-            interaction, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
+            interaction,
+            view=lobby_layout(row, by_token=await self._by_token(row, interaction)),
+            allowed_mentions=NO_MENTIONS,
         )
         if message_id is not None:
             await self.games.posts.board_shown(row, message_id, None)

@@ -38,7 +38,7 @@ class Reminders:
         link = ""
         if row.board_message_id:
             link = (
-                f" https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
+                f" https://discord.com/channels/{row.guild_id or '@me'}/{row.board_channel_id}/"
                 f"{row.board_message_id}"
             )
         _ = public(row)
@@ -65,7 +65,7 @@ class Reminders:
         where = f"<#{row.board_channel_id}>"
         if row.board_message_id:
             where = (
-                f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/"
+                f"https://discord.com/channels/{row.guild_id or '@me'}/{row.board_channel_id}/"
                 f"{row.board_message_id}"
             )
         # (in the game's language: a DM is not an answer, so the player's own is not known)

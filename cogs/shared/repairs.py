@@ -40,11 +40,13 @@ class Repairs:
 
     async def repair_all(self) -> None:
         """Make every live game's messages match the database: post or edit what is missing."""
+        await self.publisher.places_known()
         async with self.busy:
             rows = [
                 row
                 for row in await self.games.posts.needing_messages()
                 if self.bot.owns(row.guild_id)  # another process repairs the other shards
+                and self.publisher.routes.reachable(row.board_channel_id)  # else: at a click
             ]
             for row in rows:
                 if await self.repair_one(row):
@@ -53,6 +55,21 @@ class Repairs:
                     await asyncio.sleep(REPAIR_PACE)
                 else:  # nothing to send: still, the clicks' turn (1,000 games are 0.2 s)
                     await asyncio.sleep(0)
+
+    async def at_click(self, game_id: int) -> None:
+        """A click in a place only clicks reach (a group DM, a server that never added the
+        bot), answered: what its game's messages miss (a restart or a failed post came
+        between, a timer acted with no token to show it) is shown through its token."""
+        if self.publisher.computers_running(game_id):
+            return  # they show their own moves
+        row = await self.games.timers.behind(game_id)
+        if row is None:
+            return
+        log.info("game %s: shown again at a click", game_id)
+        try:
+            await self.repair(row)
+        except Exception:
+            log.exception("could not repair the messages of game %s at a click", game_id)
 
     async def repair_one(self, row: GameView) -> int:
         """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""

@@ -15,6 +15,7 @@ from bot.i18n.words import N_
 from cogs.shared import answers
 from cogs.shared.checks import member_may_post, message_id
 from cogs.shared.controls import handles
+from cogs.shared.errors import jump_url
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public
 
@@ -171,7 +172,7 @@ class TurnFeature(Feature):
         link = ""
         message = row.board_message_id
         if message:
-            link = f"https://discord.com/channels/{row.guild_id}/{row.board_channel_id}/{message}"
+            link = jump_url(row.guild_id, row.board_channel_id, message)
         if row.status == GameStatus.LOBBY:
             await answers.send(
                 interaction, _("The lobby is here: {link}", link=link), ephemeral=True

@@ -29,7 +29,8 @@ class ComputerPlayers:
         self.bot = bot
         self.after = after  # shows each move
         self._runs: dict[int, asyncio.Task[None]] = {}
-        after.publisher.on_computer_turn(self.start)  # a board showing a computer's turn
+        # a board showing a computer's turn starts them
+        after.publisher.on_computer_turn(self.start, self.running)
 
     def start(self, game_id: int) -> None:
         """Let the computer players whose turn it is play (if they are not already: a run

@@ -23,6 +23,7 @@ from bot.games import (
 )
 from cogs.shared.language import public
 from cogs.shared.repairs import Repairs
+from cogs.shared.routes import Unreachable
 from cogs.turn.messages import summary_embed
 
 from .computer import ComputerPlayers
@@ -73,12 +74,15 @@ class TurnTimers(commands.Cog):
     @timers.before_loop
     async def _before_timers(self) -> None:
         await self.bot.wait_until_ready()
+        await self.publisher.places_known()
 
     async def tick(self) -> int:
         """Act on every game whose timer is due, and repair the boards that a failed post
         or answer left behind; returns how many games were acted on."""
         acted = 0
         for row in await self.games.timers.boards_behind(self.bot.owns):
+            if not self.publisher.routes.reachable(row.board_channel_id):
+                continue  # a place only clicks reach, with no fresh token: its next click
             async with self.repairs.busy:
                 acted += await self.repairs.repair_one(row)
         for game_id in await self.games.timers.due(self.bot.owns):
@@ -101,6 +105,8 @@ class TurnTimers(commands.Cog):
             await self._apply(outcome)
         except discord.HTTPException:
             log.exception("game %s: could not show a timer's outcome; repairing later", game_id)
+        except Unreachable:  # a group DM nobody clicked in for a while: the next click shows it
+            log.info("game %s: a timer acted; its next click shows it", game_id)
         return 1
 
     async def _apply(self, outcome: Outcome) -> None:

@@ -184,6 +184,8 @@ def _interaction(custom_id: str) -> Any:
         message=SimpleNamespace(id=5, components=[], flags=SimpleNamespace(ephemeral=False)),
         client=SimpleNamespace(shard_count=1), guild_id=1, channel_id=2,
         user=SimpleNamespace(id=4), locale=discord.Locale.american_english,
+        context=discord.app_commands.AppCommandContext(guild=True),
+        is_guild_integration=lambda: True,
     )  # fmt: skip
 
 
@@ -191,7 +193,8 @@ def _interaction(custom_id: str) -> Any:
 def test_a_forged_click_is_refused_politely(custom_id: str) -> None:
     """The gate answers an id no control has with one private sentence, and calls nothing."""
     interaction = _interaction(custom_id)
-    gate = Clicks(None, None, _router())  # type: ignore[arg-type]
+    publisher = SimpleNamespace(routes=SimpleNamespace(note=lambda *place: None))
+    gate = Clicks(None, publisher, _router())  # type: ignore[arg-type]
     asyncio.run(gate.on_interaction(interaction))
     assert interaction.response.sent == [
         ("That control is not one of mine; nothing changed.", {"ephemeral": True})

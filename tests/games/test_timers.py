@@ -294,7 +294,9 @@ async def test_each_process_times_out_only_the_servers_of_its_shards(
         for shard in (0, 1)
     ]
     assert [await service.timers.due(bot.owns) for bot in bots] == [[first.id], [second.id]]
-    assert bots[0].owns(None)  # a game outside any server belongs to every process
+    # a game outside any server (a DM, a group DM) is shard 0's: Discord sends events
+    # without a guild, its clicks included, to shard 0 only
+    assert bots[0].owns(None) and not bots[1].owns(None)
     alone = YahtzeeBot(Settings(token="t", database_path=tmp_path / "db"))
     assert await service.timers.due(alone.owns) == [first.id, second.id]
 

@@ -56,12 +56,14 @@ from .settings import (
     install_id,
     keep_secret,
     meta_value,
+    note_token_place,
     player_auto_roll,
     player_notify,
     save_guild_settings,
     set_meta_value,
     set_player_auto_roll,
     set_player_notify,
+    token_places,
 )
 
 __all__ = [
@@ -96,6 +98,7 @@ __all__ = [
     "logged",
     "meta_value",
     "moves",
+    "note_token_place",
     "player_auto_roll",
     "player_games",
     "player_name",
@@ -112,5 +115,6 @@ __all__ = [
     "set_player_notify",
     "show_board",
     "show_boards",
+    "token_places",
     "update_game",
 ]

@@ -282,7 +282,8 @@ def _record_results(game: GameRow, results: Sequence[ResultRow], stamp: str) -> 
         "updated_at = excluded.updated_at",
         # in one order (by user), so that two games finishing at once with the same
         # players take the rows' locks in the same order (PostgreSQL: no deadlock)
-        sorted((game.guild_id, r.user_id, r.name, stamp) for r in results if r.name),
+        # (outside servers under guild 0: a NULL key would not be one row per player)
+        sorted((game.guild_id or 0, r.user_id, r.name, stamp) for r in results if r.name),
     )
     yield from each_row(
         "INSERT INTO results (game_id, guild_id, channel_id, user_id, total, "

@@ -49,12 +49,15 @@ def results(game_id: int) -> Plan[list[ResultRow]]:
     return [RESULT(r) for r in rows]
 
 
-def _leaderboard_query(kind: str, select: str, tail: str = "") -> str:
+def _leaderboard_query(kind: str, select: str, tail: str = "", group: bool = False) -> str:
     figure, games, having = LEADERBOARD_SQL[kind]
+    # a server's board reads its games (a DM's guild_id is NULL: never there); a group's
+    # (a group DM, a DM between users) the games of its channel outside any server
+    place = "guild_id IS NULL AND channel_id = ?" if group else "guild_id = ?"
     return (
         "WITH per_player AS ("
         f" SELECT user_id, {figure} AS figure, {games} AS games FROM results"
-        " WHERE guild_id = ? AND archived = 0 AND finished_at >= ?"
+        f" WHERE {place} AND archived = 0 AND finished_at >= ?"
         f" GROUP BY user_id HAVING {having}"
         "), ranked AS ("
         " SELECT user_id, figure, games, RANK() OVER (ORDER BY figure DESC) AS rank"
@@ -65,37 +68,56 @@ def _leaderboard_query(kind: str, select: str, tail: str = "") -> str:
 
 
 @ReadPlan
-def leaderboard(guild_id: int, kind: str, since: str = "") -> Plan[list[LeaderboardRow]]:
-    """Every player on a leaderboard of one server, ranked (one grouped scan of an index)."""
+def leaderboard(
+    guild_id: int | None, kind: str, since: str = "", channel_id: int | None = None
+) -> Plan[list[LeaderboardRow]]:
+    """Every player on a leaderboard of one server, ranked (one grouped scan of an index);
+    with ``guild_id`` None, of one group's channel (``channel_id``: a group DM's)."""
     if kind not in LEADERBOARD_SQL:
         raise ValueError(f"unknown leaderboard kind {kind!r}")
-    params: list[Any] = [guild_id, since]
+    params: list[Any] = [guild_id if guild_id is not None else channel_id, since]
     if kind == "average":
         params.append(AVERAGE_MIN_GAMES)
-    params.append(guild_id)
+    params.append(guild_id or 0)  # the names of players outside servers: guild 0
     query = _leaderboard_query(
-        kind, LEADERBOARD_LINE.columns, "ORDER BY ranked.rank, ranked.user_id"
+        kind,
+        LEADERBOARD_LINE.columns,
+        "ORDER BY ranked.rank, ranked.user_id",
+        group=guild_id is None,
     )
     rows = yield from all_rows(query, params)
     return [LEADERBOARD_LINE(r) for r in rows]
 
 
 @ReadPlan
-def player_games(guild_id: int, user_id: int) -> Plan[list[PlayerGame]]:
-    """A player's finished games on this server's boards, oldest first."""
+def player_games(
+    guild_id: int | None, user_id: int, channel_id: int | None = None
+) -> Plan[list[PlayerGame]]:
+    """A player's finished games on this server's boards, oldest first; with ``guild_id``
+    None, in one group's channel (``channel_id``), or everywhere they played (no
+    ``channel_id``: archived results included, a server's reset hides them only from its
+    own board)."""
+    params: tuple[int, ...]
+    if guild_id is not None:
+        where, params = "guild_id = ? AND archived = 0 AND user_id = ?", (guild_id, user_id)
+    elif channel_id is not None:
+        where = "guild_id IS NULL AND channel_id = ? AND archived = 0 AND user_id = ?"
+        params = (channel_id, user_id)
+    else:
+        where, params = "user_id = ?", (user_id,)
     rows = yield from all_rows(
-        f"SELECT {PLAYER_GAME.columns} FROM results "
-        "WHERE guild_id = ? AND archived = 0 AND user_id = ? ORDER BY finished_at, id",
-        (guild_id, user_id),
+        f"SELECT {PLAYER_GAME.columns} FROM results WHERE {where} ORDER BY finished_at, id",
+        params,
     )
     return [PLAYER_GAME(r) for r in rows]
 
 
 @ReadPlan
-def player_name(guild_id: int, user_id: int) -> Plan[str | None]:
-    """The name a player had in their last game here."""
+def player_name(guild_id: int | None, user_id: int) -> Plan[str | None]:
+    """The name a player had in their last game here (None: outside servers)."""
     row = yield from one_row(
-        "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?",
+        (guild_id or 0, user_id),
     )
     return str(row[0]) if row else None
 

@@ -133,3 +133,21 @@ def keep_secret(name: str, candidate: str) -> Plan[str]:
     row = yield from one_row("SELECT value FROM secrets WHERE name = ?", (name,))
     assert row is not None, "inserted just above, or kept already"
     return str(row[0])
+
+
+@ReadPlan
+def token_places() -> Plan[set[int]]:
+    """The channels the bot reaches only through interactions' tokens."""
+    rows = yield from all_rows("SELECT channel_id FROM token_places")
+    return {int(r[0]) for r in rows}
+
+
+@WritePlan
+def note_token_place(channel_id: int, kind: str) -> Plan[None]:
+    """The bot reaches ``channel_id`` only through interactions' tokens (a ``kind`` of
+    place: a group DM, a server that never added it)."""
+    yield from all_rows(
+        "INSERT INTO token_places (channel_id, kind, noted_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (channel_id) DO NOTHING",
+        (channel_id, kind, now()),
+    )

@@ -1,0 +1,354 @@
+"""Playing anywhere (issue 43): the bot's DM, group DMs, servers that never added the bot.
+
+The fake follows Discord's rules of each place (docs/places.md): in a group DM and a server
+that never added the bot, channel routes answer 403 50001, a sixth follow-up 40094, a token
+older than 15 minutes 50027. Each test checks the bot never tried any of them."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot.engine import Category, RandomDice, ScriptedDice
+from bot.store import plans
+
+from ..clock import FakeClock
+from ..conftest import Database, fetch
+from .conftest import StartBot
+from .fake_discord import EPHEMERAL, USE_EXTERNAL_APPS, FakeDiscord, find_component, text_of
+from .helpers import die_ids, live_board, play_turn
+from .test_timers import tick
+
+
+def forbidden_tries(fake: FakeDiscord, channel: str) -> list[tuple[str, str]]:
+    """Requests the bot sent that the place forbids: a channel route of a token place, a
+    sixth follow-up of one interaction."""
+    routes = [(m, p) for m, p, _ in fake.requests if p.startswith(f"/channels/{channel}")]
+    followups = Counter(
+        p for m, p, _ in fake.requests if m == "POST" and re.fullmatch(r"/webhooks/\d+/[^/]+", p)
+    )
+    return routes + [("POST", p) for p, n in followups.items() if n > 5]
+
+
+def final_card(fake: FakeDiscord, channel: str) -> dict[str, Any]:
+    """The game-over message (its Play again button)."""
+    return next(
+        m for m in reversed(fake.channel_messages(channel)) if find_component(m, "Play again")
+    )
+
+
+@pytest.mark.parametrize("where", ["group_dm", "user_server", "dm"])
+async def test_two_friends_play_a_whole_game_by_clicks(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, where: str
+) -> None:
+    """Ann installed the app; in a group DM with Bob (or a server that never added the bot,
+    or their own DM) she opens a lobby, Bob joins by a click, and the two play all 13
+    rounds by clicks: each next player is named in a new message (a follow-up: an edit
+    would notify nobody), the final card shows both, and nothing forbidden is tried."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    if where == "group_dm":
+        channel = fake.group_dm(ann, bob, name="Dice night")
+    elif where == "dm":
+        channel = fake.dm_between(ann, bob)
+    else:
+        channel = fake.user_install_guild()
+    await start_bot()
+    await fake.wait_for(lambda: fake.command("yahtzee") is not None)  # published
+    assert not fake.offers(bob, channel, "yahtzee")  # Bob has not installed it
+    answer = await fake.slash(ann, channel, "yahtzee start")
+    assert answer.response_type == 4, answer.ephemeral_text
+    assert answer.response is not None and not answer.response.get("flags", 0) & EPHEMERAL
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    started = await fake.click(ann, lobby, "Start")
+    assert started.response_type == 7, started.ephemeral_text
+    board = await live_board(fake, channel)
+    assert board["content"].startswith(f"<@{ann['id']}>")
+    assert [u["id"] for u in board["mentions"]] == [ann["id"]]  # a new message: notified
+    # Ann: 2-3-4-5-6 every turn, boxes in sheet order: upper 2+3+4+5+6 = 20, Small Straight
+    # 30, Large Straight 40, Chance 20: 110. Bob: 1-1-1-1-1: Ones 5, Three and Four of a
+    # Kind 5 each, Yahtzee 50, Chance 5, and a second Yahtzee's bonus 100: 170.
+    for box in Category:
+        await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box.value)
+        nxt = await live_board(fake, channel)
+        assert nxt["content"].startswith(f"<@{bob['id']}>"), nxt["content"]
+        last = box is list(Category)[-1]
+        await play_turn(fake, dice, bob, channel, [[1, 1, 1, 1, 1]], box.value, expect_next=False)
+        if not last:
+            await fake.wait_for(lambda: fake.live_boards(channel) != [])
+    await fake.wait_for(lambda: any(find_component(m, "Play again") for m in
+                                    fake.channel_messages(channel)))  # fmt: skip
+    final = text_of(final_card(fake, channel))
+    assert "Bob wins with 170" in final and "**Ann**: **110**" in final, final
+    card = final_card(fake, channel)
+    analysis = await fake.click(bob, card, "Analysis")
+    assert analysis.response is not None and analysis.response["flags"] & EPHEMERAL
+    again = await fake.click(bob, card, "Play again")
+    assert again.error is None and again.response is not None, again.ephemeral_text
+    rematch = fake.last(channel)
+    assert find_component(rematch, "Join") is not None  # a new lobby, hosted by Bob
+    assert (channel, again.response["id"], ann["id"]) in fake.pings  # Ann invited, notified
+    assert forbidden_tries(fake, channel) == []
+
+
+async def test_eight_seats_with_computers_in_a_group_dm(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """Two friends and six computer seats (8 players) in a group DM: after Bob's scoring the
+    six computers play by themselves, shown through his click's token, and Ann is named in
+    a new message; no interaction sends more than 5 follow-ups, no channel route is tried.
+    Ann's Undo, Hint and Scorecard answer by clicks too."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob)
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    for _ in range(6):
+        added = await fake.click(ann, lobby, "Add bot (Casual)")
+        assert added.response_type == 7, added.ephemeral_text
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    dice.extend([6, 6, 6, 6, 6])
+    await fake.click(ann, board, "Roll")
+    scorecard = await fake.click(ann, fake.messages[board["id"]], "Scorecard")
+    assert scorecard.response is not None and scorecard.response["flags"] & EPHEMERAL
+    await fake.choose(ann, board, "sixes")
+    undo = await fake.click(ann, fake.messages[board["id"]], "Undo")
+    assert undo.response_type == 7, undo.ephemeral_text
+    await fake.choose(ann, fake.messages[board["id"]], "yahtzee")
+    board = await live_board(fake, channel)
+    assert board["content"].startswith(f"<@{bob['id']}>")
+    dice.extend([1, 2, 3, 4, 5] * 60)  # the computers' rolls, and more
+    await play_turn(fake, dice, bob, channel, [[2, 3, 4, 5, 6]], "large_straight",
+                    expect_next=False)  # fmt: skip
+    await fake.wait_for(
+        lambda: any(m["content"].startswith(f"<@{ann['id']}>") for m in fake.live_boards(channel)),
+        timeout=30,
+    )
+    [ann_board] = fake.live_boards(channel)
+    assert (channel, ann_board["id"], ann["id"]) in fake.pings  # notified: a new message
+    assert forbidden_tries(fake, channel) == []
+
+
+async def group_game(
+    fake: FakeDiscord, start_bot: StartBot, **bot_settings: Any
+) -> tuple[Any, str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Ann (who installed the app) and Bob start a game in a group DM: (the bot, the
+    channel, Ann, Bob, the first board)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob)
+    bot = await start_bot(**bot_settings)
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    return bot, channel, ann, bob, await live_board(fake, channel)
+
+
+async def test_a_restart_in_a_group_dm_loses_nothing(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """The bot restarts mid-game in a group DM: nothing is posted there by a channel route
+    at start (the place is remembered), Ann's next click carries on from the store. Then a
+    restart that came between Bob's scoring and the post of Ann's board: her next click
+    anywhere in the game (the Undo Bob's summary offers, not hers) is answered and her board
+    is shown by its token, naming her."""
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    dice.extend([3, 3, 3, 5, 6])
+    await fake.click(ann, board, "Roll")
+    await bot.close()
+    bot = await start_bot()
+    dice.extend([3, 3])
+    for die in die_ids(board)[:3]:  # the three 3s, held after the restart
+        held = await fake.click(ann, fake.messages[board["id"]], die)
+        assert held.response_type == 7, held.ephemeral_text
+    rolled = await fake.click(ann, fake.messages[board["id"]], "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    await fake.choose(ann, fake.messages[board["id"]], "threes")
+    assert "scored **15** in **Threes**" in fake.messages[board["id"]]["embeds"][0]["description"]
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>")
+    # Bob scores; his click's follow-up (Ann's board) never arrives: the bot stops first.
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(bob, bob_board, "Roll")
+    fake.hang("POST", r"^/webhooks/\d+/[^/]+$")
+    task = asyncio.create_task(fake.choose(bob, fake.messages[bob_board["id"]], "large_straight"))
+    await asyncio.wait_for(fake.hung.wait(), 5)
+    await bot.close()
+    await asyncio.wait({task}, timeout=6)
+    assert fake.live_boards(channel) == []  # nobody has a board to click
+    bot = await start_bot()
+    assert fake.live_boards(channel) == []  # nothing posted by the restart itself
+    clock.advance(15)  # (a moment later)
+    summary = fake.messages[bob_board["id"]]
+    refused = await fake.click(ann, summary, "Undo")
+    assert refused.response is not None and refused.response["flags"] & EPHEMERAL
+    ann_board = await live_board(fake, channel)
+    assert ann_board["content"].startswith(f"<@{ann['id']}>")
+    assert (channel, ann_board["id"], ann["id"]) in fake.pings
+    dice.extend([6, 6, 6, 6, 6])
+    await play_turn(fake, dice, ann, channel, [[6, 6, 6, 6, 6]], "yahtzee")
+    assert forbidden_tries(fake, channel) == []
+
+
+async def test_a_turn_timer_in_a_group_dm(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Turns are timed in a group DM as on a server that never chose (5 minutes, played as
+    the Optimal bot would). While a click's token is fresh the timer shows its move through
+    it at once, naming the next player in a new message; once every token is too old (15
+    minutes: the bot may not post there by itself) the timer's move waits in the store and
+    the next click of anyone in the game shows it. No token is used after 15 minutes."""
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    await bot.analyst.wait()  # the Optimal bot's table, to play for Ann
+    dice.extend([2, 3, 4, 5, 6] * 6)
+    clock.advance(301)
+    fake.advance(301)
+    await tick(bot, fake)
+    said = fake.messages[board["id"]]["embeds"][0]["description"]
+    assert "Time ran out" in said, said
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>")
+    # Nobody clicks for 20 minutes: Bob's turn runs out, but no token may show it.
+    clock.advance(20 * 60)
+    fake.advance(20 * 60)
+    await tick(bot, fake)
+    assert fake.live_boards(channel) == [fake.messages[bob_board["id"]]]  # as it was
+    clock.advance(15)
+    late = await fake.click(ann, fake.messages[bob_board["id"]], "Roll")
+    assert late.response is not None and late.response["flags"] & EPHEMERAL  # not her turn
+    ann_board = await live_board(fake, channel)
+    assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
+    # Bob's old board no token reaches keeps its look; a click on it is refused as old
+    again = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
+    assert again.response is not None and again.response["flags"] & EPHEMERAL
+    assert "from an earlier turn" in again.ephemeral_text, again.ephemeral_text
+    assert f"/channels/@me/{channel}/{ann_board['id']}" in again.ephemeral_text
+    assert forbidden_tries(fake, channel) == []
+    expired = [r for r in fake.interactions.values() if r.error and "50027" in r.error]
+    assert expired == []
+
+
+async def test_what_makes_no_sense_somewhere_says_why(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """/yahtzee-admin is offered in no DM nor group DM (a server's settings); in a server
+    that never added the bot, a member without Use External Apps would be the only one to
+    see a lobby: it is refused, saying why, in their language (German here); the group DM's
+    lobby says how its turn timer works where the bot only answers clicks."""
+    ann, bob = fake.user("Ann"), fake.user("Bob", locale="de")
+    fake.install(ann, bob)
+    group, foreign = fake.group_dm(ann, bob), fake.user_install_guild()
+    await start_bot()
+    await fake.wait_for(lambda: fake.command("yahtzee-admin") is not None)
+    for place in (group, fake.bot_dm(ann), foreign):
+        assert not fake.offers(ann, place, "yahtzee-admin")
+        assert fake.offers(ann, place, "yahtzee")
+    fake.deny_member(foreign, bob, USE_EXTERNAL_APPS)
+    refused = await fake.slash(bob, foreign, "yahtzee start")
+    assert refused.response is not None and refused.response["flags"] & EPHEMERAL
+    assert "externen Apps" in refused.ephemeral_text, refused.ephemeral_text
+    assert fake.channel_messages(foreign) == []
+    await fake.slash(ann, group, "yahtzee start")
+    assert "moves on at the next click" in text_of(fake.last(group))
+
+
+@pytest.mark.both_databases
+async def test_results_by_place(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, database: Database
+) -> None:
+    """Ann finishes a solo game on a server, one in a group DM, one in a DM with Bob: the
+    server's leaderboard shows only the server's game; the group's only its own (not the
+    server's, not the other DM's); her stats in the bot's DM count all three."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    server, group, other = (
+        fake.channel("general"),
+        fake.group_dm(ann, bob),
+        fake.dm_between(ann, bob),
+    )
+    bot = await start_bot()
+    # by hand: 2-3-4-5-6 in sheet order: upper 20, Small 30, Large 40, Chance 20: 110;
+    # 1-2-3-4-6: upper 16, Small 30, Chance 16: 62; 1-1-2-3-4: upper 1+1+2+3+4 = 11, Small
+    # Straight 30, Chance 11: 52.
+    for channel, faces in ((server, [2, 3, 4, 5, 6]), (group, [1, 2, 3, 4, 6]),
+                           (other, [1, 1, 2, 3, 4])):  # fmt: skip
+        await fake.slash(ann, channel, "yahtzee start")
+        await fake.click(ann, fake.last(channel), "Start")
+        for box in Category:
+            await play_turn(fake, dice, ann, channel, [faces], box.value)
+    guild = int(fake.guild_of(server))
+    assert [(r.name, r.figure) for r in await bot.store.read(plans.leaderboard, guild, "high")] == [
+        ("Ann", 110)
+    ]
+    in_group = await bot.store.read(plans.leaderboard, None, "high", channel_id=int(group))
+    assert [(r.name, r.figure) for r in in_group] == [("Ann", 62)]
+    board = await fake.slash(ann, group, "yahtzee leaderboard")
+    assert board.response is not None and "62 in 1 game" in text_of(board.response), text_of(
+        board.response
+    )
+    everywhere = await bot.games.leaderboards.stats(None, int(ann["id"]), "Ann")
+    assert (everywhere.games, everywhere.best) == (3, 110)
+    stats = await fake.slash(ann, fake.bot_dm(ann), "yahtzee stats")
+    assert stats.response is not None and stats.response["flags"] & EPHEMERAL, stats.error
+    # her name once for the server, once for every place outside servers (SQLite kept a row
+    # per game there before migration 019: NULL guilds are distinct in its key)
+    names = await fetch(database, "SELECT guild_id FROM player_names WHERE user_id = ? "
+                        "ORDER BY guild_id", int(ann["id"]))  # fmt: skip
+    assert names == [(0,), (guild,)]
+
+
+async def test_the_bots_dm(fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice) -> None:
+    """In the bot's own DM (it may post there: channel routes, no threads): the rules, a
+    whole game against a computer seat with a hint on the way, the report card (Analysis),
+    stats, and the daily challenge's private board."""
+    ann = fake.user("Ann")
+    dm = fake.bot_dm(ann)
+    dice.fallback = RandomDice(random.Random(43))  # the computer's dice, and Ann's
+    bot = await start_bot()
+    await bot.analyst.wait()  # the Optimal bot's table
+    rules = await fake.slash(ann, dm, "yahtzee rules")
+    assert rules.response is not None and rules.response["flags"] & EPHEMERAL
+    await fake.slash(ann, dm, "yahtzee start")
+    lobby = fake.last(dm)
+    await fake.click(ann, lobby, "Add bot (Optimal)")
+    await fake.click(ann, lobby, "Start")
+    hinted, previous = False, ""
+    mine = f"<@{ann['id']}>"
+
+    def ann_to_move(before: str) -> list[dict[str, Any]]:
+        return [
+            m for m in fake.live_boards(dm) if m["content"].startswith(mine) and m["id"] != before
+        ]
+
+    for box in Category:
+        await fake.wait_for(lambda before=previous: ann_to_move(before) != [], timeout=20)
+        board = ann_to_move(previous)[-1]
+        await fake.click(ann, board, "Roll")
+        if not hinted:
+            hint = await fake.slash(ann, dm, "yahtzee hint")
+            assert hint.response is not None and hint.response["flags"] & EPHEMERAL
+            hinted = True
+        scored = await fake.choose(ann, fake.messages[board["id"]], box.value)
+        assert scored.response_type == 7, scored.ephemeral_text
+        previous = board["id"]
+    await fake.wait_for(lambda: any(find_component(m, "Play again") for m in
+                                    fake.channel_messages(dm)), timeout=20)  # fmt: skip
+    card = final_card(fake, dm)
+    report = await fake.click(ann, card, "Analysis")
+    assert report.response is not None and report.response["flags"] & EPHEMERAL
+    stats = await fake.slash(ann, dm, "yahtzee stats")
+    assert stats.response is not None and "1" in text_of(stats.response)
+    daily = await fake.slash(ann, dm, "yahtzee daily")
+    assert daily.response is not None and daily.response["flags"] & EPHEMERAL
+    assert find_component(daily.response, "Roll") is not None
+    assert fake.requests_to("POST", r"/threads") == []
