@@ -84,7 +84,7 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
 
 #: What building a preset's To-win distributions for all 13 turns takes at its peak, with
 #: some room (measured with ``/usr/bin/time -v``, the building process's peak, 2026-11-26:
-#: official 176 MiB; relaxed-joker has official's states; bonus-turn, twice the states,
+#: official 176 MiB, relaxed-joker 179 MiB; bonus-turn, twice the states,
 #: 224 MiB). A host with less memory available does not start it: a 512 MB
 #: host at rest (about 115 MiB in use) has room for any of them.
 TO_WIN_BUILD_MEMORY = {
