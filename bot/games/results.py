@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
+from operator import attrgetter
 
 from bot.engine import (
     Game,
@@ -115,11 +116,14 @@ def moment(stamped: str | None) -> datetime | None:
     return datetime.fromisoformat(stamped) if stamped else None
 
 
-#: The fields of ``GameView`` that are ``GameRow``'s as they are (the others are made from
-#: the row's: ``preset``, ``deadline``, ``game``, and ``players`` copied): a column the
-#: Discord side needs is a field of both, copied here by name.
-_AS_STORED = tuple(
-    f.name for f in fields(GameView) if f.name not in ("preset", "deadline", "game", "players")
+#: Each field of ``GameView`` is read from ``GameRow``'s field of the same name (``deadline``
+#: from ``deadline_at``, ``game`` from ``state``), and four are then made from it: a column
+#: the Discord side needs is a field of both, copied here by name.
+_VIEW_FIELDS = [f.name for f in fields(GameView)]
+_ROW_NAMES = {"deadline": "deadline_at", "game": "state"}
+_from_row = attrgetter(*(_ROW_NAMES.get(name, name) for name in _VIEW_FIELDS))
+_PRESET, _PLAYERS, _DEADLINE, _GAME = (
+    _VIEW_FIELDS.index(name) for name in ("preset", "players", "deadline", "game")
 )
 
 
@@ -128,13 +132,12 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
     read from the row's state)."""
     if game is None and row.state is not None:
         game = Game.from_dict(row.state)
-    return GameView(
-        **{name: getattr(row, name) for name in _AS_STORED},
-        preset=Preset.parse(row.preset),
-        players=list(row.players),
-        deadline=moment(row.deadline_at),
-        game=game,
-    )
+    values = list(_from_row(row))
+    values[_PRESET] = Preset.parse(row.preset)
+    values[_PLAYERS] = list(row.players)
+    values[_DEADLINE] = moment(row.deadline_at)
+    values[_GAME] = game
+    return GameView(*values)
 
 
 def link_to(row: GameRow | GameView) -> tuple[int | None, int, int] | None:

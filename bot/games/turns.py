@@ -346,7 +346,7 @@ class Turns:
             # The turn starts its time again; it is reminded at half time once, ever.
             timer = self.clock.turn_timer(row, game)
             if await self.store.read(plans.logged, game_id, "ping", str(game.turn_number)):
-                timer = replace(timer, ping_at=None)
+                timer = timer | GameChange(ping_at=None)
             board = GameChange(
                 undo_message_id=None,
                 board_message_id=message_id,

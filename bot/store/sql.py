@@ -84,8 +84,9 @@ class Shape(Generic[T]):
     """A record as a row holds it: each of its fields is the column of the same name (or
     the SQL expression ``sql`` gives for it, selected under that name), its value turned
     into the field's type by ``decode`` where the database keeps it otherwise (JSON text,
-    0 and 1 for a bool). ``columns`` is the select list; calling the shape reads a row
-    selected with it. The one place a row becomes a record, for both databases."""
+    0 and 1 for a bool). ``columns`` is the select list, the fields' names in their order,
+    so a row selected with it holds each field's value at the field's place; calling the
+    shape reads such a row. The one place a row becomes a record, for both databases."""
 
     def __init__(
         self,
@@ -104,15 +105,20 @@ class Shape(Generic[T]):
         self.columns = ", ".join(
             f"{sql[name]} AS {name}" if name in sql else name for name in self.names
         )
-        self._decode = tuple(decode.items())
+        #: (the column's place in the select list, how its value is read), by name
+        self._decode = tuple((self.names.index(name), how) for name, how in decode.items())
 
     def __call__(self, row: Row) -> T:
-        values = dict(zip(self.names, row, strict=True))
-        for name, decode in self._decode:
-            value = values[name]
+        if len(row) != len(self.names):
+            raise ValueError(f"a row of {len(row)} values for the {len(self.names)} columns")
+        if not self._decode:
+            return self._record(*row)
+        values = list(row)
+        for place, decode in self._decode:
+            value = values[place]
             if value is not None:
-                values[name] = decode(value)
-        return self._record(**values)
+                values[place] = decode(value)
+        return self._record(*values)
 
 
 def shape_of(
@@ -122,7 +128,10 @@ def shape_of(
 ) -> Shape[T]:
     """The ``Shape`` of a dataclass or a named tuple: its fields, in order, are its columns."""
     if dataclasses.is_dataclass(record):
-        names: Sequence[str] = [f.name for f in dataclasses.fields(record)]
+        fields = dataclasses.fields(record)
+        if any(f.kw_only is True for f in fields):
+            raise TypeError(f"{record} is made by keyword: a row's values come in order")
+        names: Sequence[str] = [f.name for f in fields]
     else:
         names = cast(Any, record)._fields  # a NamedTuple's
     return Shape(record, names, sql, decode)

@@ -654,3 +654,21 @@ async def test_no_lobby_opens_in_a_games_thread(store: Store) -> None:
         plans.create_game,
         NewGame(guild_id=1, channel_id=10, host_id=6, preset="official", players=[]),
     )
+
+
+def test_a_shape_reads_its_own_columns_only() -> None:
+    """A record is read from a row selected by its shape's list of columns (its fields'
+    names, an expression standing for one under its name); a row of another length is
+    refused rather than read into the wrong fields, and a record made by keyword has no
+    shape (its order is not its columns')."""
+    from bot.store.sql import shape_of
+
+    result = shape_of(ResultRow, sql={"name": "''"})
+    assert result.columns.endswith("seats, '' AS name, expected_loss")
+    assert result((5, 200, 60, 0, 1, 0, 1, 2, "", 1.5)) == ResultRow(
+        5, 200, 60, 0, 1, 0, 1, 2, name="", expected_loss=1.5
+    )
+    with pytest.raises(ValueError):
+        result((5, 200, 60, 0, 1, 0, 1, 2, ""))
+    with pytest.raises(TypeError):
+        shape_of(NewGame)
