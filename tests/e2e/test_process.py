@@ -120,11 +120,13 @@ async def test_sync_publishes_the_commands(
     assert proc.returncode == 0, err.decode()
     commands = {c["name"]: c for c in fake.commands}
     assert sorted(commands) == ["yahtzee", "yahtzee-admin"]
-    for command in commands.values():
-        # guild install only, used in servers only: a user-installed /yahtzee could otherwise
-        # reach a server the bot is not in
-        assert command["integration_types"] == [0], command["name"]
-        assert command["contexts"] == [0], command["name"]
+    # /yahtzee for both installs (0 a server's, 1 a user's) and every context (0 a server, 1
+    # the bot's DM, 2 group DMs and DMs between users: issue 43); /yahtzee-admin stays a
+    # server's command, used in servers only
+    assert sorted(commands["yahtzee"]["integration_types"]) == [0, 1]
+    assert sorted(commands["yahtzee"]["contexts"]) == [0, 1, 2]
+    assert commands["yahtzee-admin"]["integration_types"] == [0]
+    assert commands["yahtzee-admin"]["contexts"] == [0]
     subcommands = {o["name"] for o in commands["yahtzee"]["options"]}
     assert {"start", "scorecard", "end", "rules", "leave", "leaderboard", "stats"} <= subcommands
     admin = commands["yahtzee-admin"]
