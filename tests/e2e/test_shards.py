@@ -116,7 +116,9 @@ async def test_a_deploy_overlapping_two_processes_on_the_same_shard_moves_once(
     await asyncio.gather(old.games.keeper.flush_shown(), new.games.keeper.flush_shown())
     clock.advance(301)
     acted = await asyncio.gather(tick(old), tick(new))
-    assert sorted(acted) == [0, 1]
+    # one acts on the overdue turn; the other may also repair a board whose record its peer
+    # had not yet written (a loaded machine): the turn itself is acted on once (below)
+    assert 1 in acted, acted
     await fake.settle()
     after = await new.store.read(plans.moves, game.id)
     assert [m[2] for m in after].count("timeout") == 1, after
