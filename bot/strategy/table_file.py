@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import tempfile
 import zlib
@@ -53,12 +54,18 @@ def save(table: Table, path: Path) -> None:
     _write(path, MAGIC, header, payload)
 
 
+def _scratch(path: Path, suffix: str) -> Path:
+    """A scratch file beside ``path`` that no other writer uses: two processes saving the same
+    file at once (two shards, two test workers) must not write into each other's."""
+    return path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}{suffix}")
+
+
 def _write(path: Path, magic: bytes, header: dict[str, object], payload: bytes) -> None:
     """Magic, header (with the payload's checksum) and payload, written atomically: a crash
     mid-write leaves the old file or none, never half of one."""
     header = {**header, "sha256": hashlib.sha256(payload).hexdigest()}
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = _scratch(path, ".tmp")
     with open(tmp, "wb") as f:
         f.write(magic + json.dumps(header).encode() + b"\n" + payload)
     os.replace(tmp, path)
@@ -165,7 +172,7 @@ def _write_distributions(
         "sizes": sizes,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = path.with_suffix(".payload")
+    body = _scratch(path, ".payload")
     digest = hashlib.sha256()
     packer = zlib.compressobj(6)
     with open(body, "wb") as out:
@@ -183,7 +190,7 @@ def _write_distributions(
                     put(packer.compress(block))
         put(packer.flush())
     header["sha256"] = digest.hexdigest()
-    tmp = path.with_suffix(".tmp")
+    tmp = _scratch(path, ".tmp")
     with open(tmp, "wb") as whole, open(body, "rb") as payload:
         whole.write(DISTRIBUTIONS_MAGIC + json.dumps(header).encode() + b"\n")
         shutil.copyfileobj(payload, whole, 1 << 20)
