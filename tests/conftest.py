@@ -13,10 +13,12 @@ store does under them). The store's own tests (tests/store) cover every plan on 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import hashlib
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,10 +158,11 @@ def official(pytestconfig: pytest.Config) -> Table:
 
 
 @pytest.fixture(scope="session")
-def official_values(pytestconfig: pytest.Config) -> Table:
-    """The official table without squares: what the bot loads (quicker to solve; cached on
-    disk too)."""
-    return solved(pytestconfig, "official")
+def official_values(official: Table) -> Table:
+    """The official table without squares: what the bot loads. Its values are the variance
+    solve's, to the bit (one solve serves both; ``test_solver`` checks a values-only solve
+    against it)."""
+    return Table(official.rules, official.value, None)
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,10 +187,25 @@ def _solved_folder(config: pytest.Config) -> Path:
     return config.cache.mkdir(f"strategy-{digest.hexdigest()[:12]}")
 
 
+@contextlib.contextmanager
+def _one_builder(folder: Path, name: str) -> Iterator[None]:
+    """Held while ``name`` is looked for and, if missing, built: with two test workers
+    (pytest-xdist) the second waits for the first's file instead of solving it again beside
+    it on the same two cores."""
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def cached_table(config: pytest.Config, rules: str) -> Table:
     """The table for ``rules`` as the bot loads it (float32, from its file), solved once and
     kept in pytest's cache folder."""
-    table, _ = load_or_build(_solved_folder(config), rules)
+    folder = _solved_folder(config)
+    with _one_builder(folder, rules):
+        table, _ = load_or_build(folder, rules)
     return table
 
 
@@ -197,15 +215,16 @@ def solved(config: pytest.Config, rules: str, variance: bool = False) -> Table:
     folder = _solved_folder(config)
     name = f"{rules}-variance" if variance else rules
     paths = [folder / f"{name}.value.npy", folder / f"{name}.square.npy"][: 1 + variance]
-    if all(path.exists() for path in paths):
-        arrays = [np.load(path) for path in paths]
-        return Table(rules, arrays[0], arrays[1] if variance else None)
-    table = solve(rules, variance=variance)
-    for path, array in zip(paths, [table.value, table.square], strict=False):
-        partial = path.with_suffix(".partial.npy")
-        np.save(partial, array)
-        partial.replace(path)  # whole or absent: a run stopped half-way leaves no torn file
-    return table
+    with _one_builder(folder, name):
+        if all(path.exists() for path in paths):
+            arrays = [np.load(path) for path in paths]
+            return Table(rules, arrays[0], arrays[1] if variance else None)
+        table = solve(rules, variance=variance)
+        for path, array in zip(paths, [table.value, table.square], strict=False):
+            partial = path.with_suffix(".partial.npy")
+            np.save(partial, array)
+            partial.replace(path)  # whole or absent: a run stopped half-way leaves no torn file
+        return table
 
 
 @pytest.fixture(scope="session")
@@ -305,12 +324,13 @@ def cached_distributions(config: pytest.Config, table: Table, open_boxes: int) -
     """``solve_distributions(table, open_boxes)`` as the bot loads them (saved, read back),
     solved once and kept in pytest's cache folder (tens of seconds of CPU each)."""
     path = _solved_folder(config) / f"to-win-{table.rules}-{open_boxes}.bin"
-    try:
+    with _one_builder(path.parent, path.stem):
+        try:
+            return load_distributions(path, table.rules)
+        except TableFileError:
+            pass
+        save_distributions(solve_distributions(table, open_boxes=open_boxes), path)  # atomic
         return load_distributions(path, table.rules)
-    except TableFileError:
-        pass
-    save_distributions(solve_distributions(table, open_boxes=open_boxes), path)  # atomic
-    return load_distributions(path, table.rules)
 
 
 @pytest.fixture(scope="session")
