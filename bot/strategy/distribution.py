@@ -23,18 +23,23 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import hashlib
-import multiprocessing
+import os
+import pickle
+import select
+import struct
 import tempfile
 import threading
+import traceback
 from array import array
 from collections import deque
-from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, NoReturn, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +58,7 @@ from .solver import (
     IntArray,
     Solver,
     Table,
+    YahtzeeChoices,
     keep_averages,
     turns_used,
 )
@@ -450,6 +456,8 @@ class _Builder:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.solver = Solver(table.rules, False, table.value)
+        # Learnt here while forked workers solve a level (``_level``): in shared memory.
+        self.solver.choices = YahtzeeChoices(table.rules, shared=True)
         self.space = dice_space()
         # Every state's row in its own level (turns used); the game's end is a level of one.
         self.rows = np.zeros(table.value.shape, dtype=np.int32)
@@ -631,7 +639,7 @@ class _Builder:
         return chance, nxt_row, gain
 
     def run(
-        self, open_boxes: int = BOXES, chunk: int = 128, workers: int = 2,
+        self, open_boxes: int = BOXES, chunk: int = 256, workers: int = 2,
         spill: Path | None = None, processes: bool | None = None,
     ) -> tuple[_Packer, Ints]:  # fmt: skip
         """Solve the states with at most ``open_boxes`` turns still to play (all: 13), a
@@ -683,39 +691,45 @@ class _Builder:
         write its own copy of the arrays. This process learns it for their states before
         they start, the first level's at once, each next level's (``upcoming``) while it
         waits for this one's chunks."""
-        mask, up, flag = level.mask, level.up, level.flag
-        parts = [slice(lo, lo + chunk) for lo in range(0, len(mask), chunk)]
+        mask, up, flag, below = level.mask, level.up, level.flag, level.below
         learn: deque[tuple[Ints, Ints]] = deque()
-        if processes and workers > 1:
+        forked = processes and workers > 1
+        if forked:
             learn.extend(self._jokers_to_learn(mask, flag))
             while learn:  # learnt already, but for the first level
                 self.solver.choices.ensure(*learn.popleft())
             if upcoming is not None:
                 learn.extend(self._jokers_to_learn(upcoming[0], upcoming[2]))
+            # The heap's free pages given back first: written to after the fork, they
+            # would be copied for this process while the workers keep theirs.
+            _release_freed_memory()
+
+        def solve(lo: int, hi: int) -> Chunk:
+            return self.solve_chunk(mask[lo:hi], up[lo:hi], flag[lo:hi], below)
+
+        def learn_some() -> bool:
+            if learn:
+                self.solver.choices.ensure(*learn.popleft())
+            return bool(learn)
+
         found = np.empty(len(mask), dtype=np.int32)
-        global _TASK
-        _TASK = level  # what the workers solve (forked processes inherit it)
+        starts = range(0, len(mask), chunk)
+        pool = _Forked(workers, solve) if forked else _Threads(workers, solve)
         try:
-            pool: Executor
-            if processes and workers > 1:
-                pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-            else:
-                pool = ThreadPoolExecutor(workers)
             # At most two chunks a worker on the way: results waiting to be packed are memory.
-            waiting: deque[tuple[slice, Future[tuple[_FileRows, _LevelRows]]]] = deque()
-            with pool:
-                for part in parts:
-                    waiting.append((part, pool.submit(_solve_part, part)))
-                    while len(waiting) > 2 * workers or (part is parts[-1] and waiting):
-                        done, future = waiting.popleft()
-                        while learn and not future.done():
-                            self.solver.choices.ensure(*learn.popleft())
-                        file_rows, level_rows = future.result()
-                        found[done] = packer.add_rows(file_rows)
-                        current.add_rows(level_rows)
-                        del file_rows, level_rows, future
+            ahead = 2 * workers
+            for index, lo in enumerate(starts[:ahead]):
+                pool.submit(index, lo, lo + chunk)
+            for index, lo in enumerate(starts):
+                if index + ahead < len(starts):
+                    nxt = starts[index + ahead]
+                    pool.submit(index + ahead, nxt, nxt + chunk)
+                file_rows, level_rows = pool.result(index, learn_some)
+                found[lo : lo + chunk] = packer.add_rows(file_rows)
+                current.add_rows(level_rows)
+                del file_rows, level_rows
         finally:
-            _TASK = None
+            pool.close()
         # Written once the workers are gone: a page written while they run is copied.
         ids[mask, up, flag] = found
         while learn:
@@ -859,22 +873,135 @@ class _Task:
     below: _Level
 
 
-#: The level the workers solve (``_Builder._level``): forked worker processes inherit it.
-_TASK: _Task | None = None
+Chunk = tuple["_FileRows", "_LevelRows"]
 
 
-def _solve_part(part: slice) -> tuple[_FileRows, _LevelRows]:
-    """A worker's chunk of the level being solved."""
-    task = _TASK
-    assert task is not None
-    return task.builder.solve_chunk(task.mask[part], task.up[part], task.flag[part], task.below)
+class _Threads:
+    """Chunks solved by threads of this process (numpy lets go of the GIL in part of the
+    work): where this process may not fork."""
+
+    def __init__(self, workers: int, solve: Callable[[int, int], Chunk]) -> None:
+        self.pool = ThreadPoolExecutor(workers)
+        self.solve = solve
+        self.futures: dict[int, Future[Chunk]] = {}
+
+    def submit(self, index: int, lo: int, hi: int) -> None:
+        self.futures[index] = self.pool.submit(self.solve, lo, hi)
+
+    def result(self, index: int, idle: Callable[[], bool]) -> Chunk:
+        del idle
+        return self.futures.pop(index).result()
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+
+class _Forked:
+    """Chunks solved by worker processes forked from this one (``os.fork``: the bot builds
+    in a daemonic process, which ``multiprocessing`` does not let have children). The
+    workers share one pipe of chunks to do (fixed-size messages, each read whole by one
+    of them) and write each result, pickled with its chunk's number, to a pipe of their
+    own. A worker ends when the chunks' pipe closes: when this process is done with it,
+    or is gone."""
+
+    _TASK = struct.Struct("<qqq")  # chunk number, first state, end
+
+    def __init__(self, workers: int, solve: Callable[[int, int], Chunk]) -> None:
+        tasks_in, self.tasks = os.pipe()
+        self.pids: list[int] = []
+        self.pipes: list[int] = []  # read ends: the workers' results
+        for _ in range(workers):
+            read, write = os.pipe()
+            with contextlib.suppress(OSError, AttributeError):  # fewer waits to hand over
+                fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 1 << 20)  # Linux's own
+            pid = os.fork()
+            if pid == 0:  # the worker: nothing of this process's but its own pipes
+                os.close(self.tasks)
+                os.close(read)
+                for fd in self.pipes:
+                    os.close(fd)
+                _work(tasks_in, write, solve)  # never returns
+            os.close(write)
+            self.pids.append(pid)
+            self.pipes.append(read)
+        os.close(tasks_in)
+        self.done: dict[int, Chunk] = {}
+
+    def submit(self, index: int, lo: int, hi: int) -> None:
+        os.write(self.tasks, self._TASK.pack(index, lo, hi))
+
+    def result(self, index: int, idle: Callable[[], bool]) -> Chunk:
+        """Chunk ``index``'s result; while it is not ready, ``idle`` (something of this
+        process's to do, False once there is nothing left) and every other result read as it
+        comes, so that no worker waits to hand one over."""
+        while index not in self.done:
+            ready = self._ready(0.0)
+            if not ready and not idle():
+                ready = self._ready(None)
+            for fd in ready:
+                number, ok, payload = pickle.loads(_read_message(fd))
+                if not ok:
+                    raise RuntimeError(f"a To-win build worker failed:\n{payload}")
+                self.done[number] = payload
+        return self.done.pop(index)
+
+    def _ready(self, timeout: float | None) -> list[int]:
+        ready, _, _ = select.select(self.pipes, [], [], timeout)
+        return ready
+
+    def close(self) -> None:
+        os.close(self.tasks)  # the workers read its end and go
+        for fd in self.pipes:
+            os.close(fd)
+        for pid in self.pids:
+            os.waitpid(pid, 0)
+
+
+def _work(tasks: int, results: int, solve: Callable[[int, int], Chunk]) -> NoReturn:
+    """A forked worker's life: solve the chunks read from ``tasks`` until it closes, each
+    result (or the traceback of its failure) pickled to ``results`` after its length."""
+    code = 0
+    try:
+        size = _Forked._TASK.size
+        while message := os.read(tasks, size):
+            index, lo, hi = _Forked._TASK.unpack(message)
+            try:
+                reply: tuple[int, bool, object] = (index, True, solve(lo, hi))
+            except Exception:  # handed over: the build fails with it
+                reply = (index, False, traceback.format_exc())
+            data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+            view = memoryview(len(data).to_bytes(8, "little") + data)
+            while view:
+                view = view[os.write(results, view) :]
+    except BaseException:  # the build is gone (a broken pipe) or stopping: just end
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _read_message(fd: int) -> bytes:
+    """One length-prefixed message from a worker's pipe, read to its last byte (and no
+    further: the next stays in the pipe, for ``wait`` to see)."""
+    size = int.from_bytes(_read_exactly(fd, 8), "little")
+    return _read_exactly(fd, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    parts = []
+    while size:
+        part = os.read(fd, min(size, 1 << 20))
+        if not part:
+            raise RuntimeError("a To-win build worker process ended early")
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
 
 
 def _may_fork() -> bool:
     """Whether this process may fork workers: on a system that forks (Linux), and only while
     it runs no other thread (a fork copies threads' locks, held or not, but not the
     threads): the bot builds in a process of its own, which does not."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def solve_distributions(table: Table, open_boxes: int = BOXES) -> Distributions:
