@@ -13,7 +13,10 @@ function is the mixture of the next states' functions shifted by those points.
 A build streams: only the level below is kept (16-bit, each distinct function once, its
 constant head and tail left out) while a level is solved, each chunk is packed as it is
 done, and ``table_file.build_distributions`` spills the packed functions to disk, so a whole
-build peaks at a few hundred MB however large the file.
+build peaks at a few hundred MB however large the file. A level's chunks are solved by two
+worker processes forked for the level (they read the level below without a copy); states
+whose turns end alike, as many do (an upper total that can no longer make the bonus is as
+good as another), are mixed once.
 
 With both seats' distributions known, the chance that one card finishes ahead of another
 is exact (``Rival``, ``win_chance``), which is what the To-win bot (``winning``) decides by.
