@@ -717,7 +717,11 @@ class _Builder:
 
         found = np.empty(len(mask), dtype=np.int32)
         starts = range(0, len(mask), chunk)
-        pool = _Forked(workers, solve) if forked else _Threads(workers, solve)
+        pool: _Forked | _Threads
+        try:
+            pool = _Forked(workers, solve) if forked else _Threads(workers, solve)
+        except OSError:  # no process to be had (a limit on them, or on memory): threads
+            pool = _Threads(workers, solve)
         try:
             # At most two chunks a worker on the way: results waiting to be packed are memory.
             ahead = 2 * workers
@@ -913,11 +917,26 @@ class _Forked:
         tasks_in, self.tasks = os.pipe()
         self.pids: list[int] = []
         self.pipes: list[int] = []  # read ends: the workers' results
+        try:
+            self._start(workers, tasks_in, solve)
+        except BaseException:
+            self.close()  # the workers started go
+            raise
+        finally:
+            os.close(tasks_in)
+        self.done: dict[int, Chunk] = {}
+
+    def _start(self, workers: int, tasks_in: int, solve: Callable[[int, int], Chunk]) -> None:
         for _ in range(workers):
             read, write = os.pipe()
             with contextlib.suppress(OSError, AttributeError):  # fewer waits to hand over
                 fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 1 << 20)  # Linux's own
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read)
+                os.close(write)
+                raise
             if pid == 0:  # the worker: nothing of this process's but its own pipes
                 os.close(self.tasks)
                 os.close(read)
@@ -927,8 +946,6 @@ class _Forked:
             os.close(write)
             self.pids.append(pid)
             self.pipes.append(read)
-        os.close(tasks_in)
-        self.done: dict[int, Chunk] = {}
 
     def submit(self, index: int, lo: int, hi: int) -> None:
         os.write(self.tasks, self._TASK.pack(index, lo, hi))

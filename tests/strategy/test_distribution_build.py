@@ -311,3 +311,16 @@ def test_states_are_mixed_once_only_when_every_end_is_the_same() -> None:
     digests = _Ends(function.astype(np.int32), at.astype(np.int32), weight, bounds).digests()
     assert digests[0] == digests[1]
     assert len({digests[0], *digests[2:]}) == 5
+
+
+def test_a_build_that_cannot_fork_runs_on_threads(
+    official_values: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError("fork: Resource temporarily unavailable")
+
+    threads, thread_ids = _Builder(official_values).run(open_boxes=1, processes=False)
+    monkeypatch.setattr(os, "fork", no_fork)
+    packer, ids = _Builder(official_values).run(open_boxes=1, processes=True)
+    assert np.array_equal(ids, thread_ids) and len(packer.lo) == len(threads.lo) > 10
+    assert packer.chunks == threads.chunks
