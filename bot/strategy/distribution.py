@@ -718,20 +718,37 @@ class _Builder:
         found = np.empty(len(mask), dtype=np.int32)
         starts = range(0, len(mask), chunk)
         pool: _Forked | _Threads
-        try:
-            pool = _Forked(workers, solve) if forked else _Threads(workers, solve)
+        try:  # forked: this process is one of the workers (one fewer to copy pages for)
+            pool = _Forked(workers - 1, solve) if forked else _Threads(workers, solve)
         except OSError:  # no process to be had (a limit on them, or on memory): threads
-            pool = _Threads(workers, solve)
+            pool, forked = _Threads(workers, solve), False
+        # Chunks are handed out in order, to the pool or (forked) solved here while this
+        # process would wait; at most two a pool worker on the way: results waiting to be
+        # packed are memory.
+        ahead = 2 * (workers - 1 if forked else workers)
+        handed, pooled = 0, 0
+        own: dict[int, Chunk] = {}
+
+        def idle() -> bool:
+            nonlocal handed
+            if learn:
+                return learn_some() or True
+            if not forked or handed == len(starts):
+                return False
+            own[handed] = solve(starts[handed], starts[handed] + chunk)
+            handed += 1
+            return True
+
         try:
-            # At most two chunks a worker on the way: results waiting to be packed are memory.
-            ahead = 2 * workers
-            for index, lo in enumerate(starts[:ahead]):
-                pool.submit(index, lo, lo + chunk)
             for index, lo in enumerate(starts):
-                if index + ahead < len(starts):
-                    nxt = starts[index + ahead]
-                    pool.submit(index + ahead, nxt, nxt + chunk)
-                file_rows, level_rows = pool.result(index, learn_some)
+                while pooled < ahead and handed < len(starts):
+                    pool.submit(handed, starts[handed], starts[handed] + chunk)
+                    handed, pooled = handed + 1, pooled + 1
+                if index in own:
+                    file_rows, level_rows = own.pop(index)
+                else:
+                    file_rows, level_rows = pool.result(index, idle)
+                    pooled -= 1
                 found[lo : lo + chunk] = packer.add_rows(file_rows)
                 current.add_rows(level_rows)
                 del file_rows, level_rows
