@@ -3,7 +3,7 @@
 Loads the saved table of each preset named (official by default; ``all``: every preset),
 building and saving it when missing or damaged, and prints each one's expected score from
 the empty card, the last preset's on the last line. ``--to-win`` also loads (or builds: 40
-to 75 s of CPU on two worker processes, at most 259 MiB of memory) the To-win bot's
+to 70 s of CPU on both cores, at most 245 MiB of memory) the To-win bot's
 distributions of each preset named, ahead of the first game that needs them; ``--to-win N``
 builds them for the last N turns only (less time, memory and disk; the bot plays earlier
 turns as the Optimal bot does).

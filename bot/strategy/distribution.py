@@ -13,10 +13,10 @@ function is the mixture of the next states' functions shifted by those points.
 A build streams: only the level below is kept (16-bit, each distinct function once, its
 constant head and tail left out) while a level is solved, each chunk is packed as it is
 done, and ``table_file.build_distributions`` spills the packed functions to disk, so a whole
-build peaks at a few hundred MB however large the file. A level's chunks are solved by two
-worker processes forked for the level (they read the level below without a copy); states
-whose turns end alike, as many do (an upper total that can no longer make the bonus is as
-good as another), are mixed once.
+build peaks at a few hundred MB however large the file. A level's chunks are solved on both
+cores, by the building process and a worker process forked from it for the level (it reads
+the level below without a copy); states whose turns end alike, as many do (an upper total
+that can no longer make the bonus is as good as another), are mixed once.
 
 With both seats' distributions known, the chance that one card finishes ahead of another
 is exact (``Rival``, ``win_chance``), which is what the To-win bot (``winning``) decides by.
@@ -459,7 +459,7 @@ class _Builder:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.solver = Solver(table.rules, False, table.value)
-        # Learnt here while forked workers solve a level (``_level``): in shared memory.
+        # Learnt here while a forked worker solves a level (``_level``): in shared memory.
         self.solver.choices = YahtzeeChoices(table.rules, shared=True)
         self.space = dice_space()
         # Every state's row in its own level (turns used); the game's end is a level of one.
@@ -648,10 +648,10 @@ class _Builder:
         """Solve the states with at most ``open_boxes`` turns still to play (all: 13), a
         level (turns used) at a time from the end of the game. Only the level below is
         kept (``_Level``, 16-bit, each distinct function once) while a level is solved in
-        chunks by ``workers`` (processes forked for the level when ``processes``, by
-        default when this process may fork: see ``_may_fork``; threads otherwise); each
-        chunk is packed as it is done (to ``spill``'s files when given). Returns the packer
-        and every state's function id."""
+        chunks by ``workers`` (when ``processes``, by default when this process may fork,
+        see ``_may_fork``: this process and ``workers - 1`` processes forked for the level;
+        threads otherwise); each chunk is packed as it is done (to ``spill``'s files when
+        given). Returns the packer and every state's function id."""
         packer = _Packer(spill)
         ids = np.full(self.rows.shape, -1, dtype=np.int32)
         end = np.zeros((1, LENGTH))
@@ -685,10 +685,10 @@ class _Builder:
         self, level: _Task, packer: _Packer, current: _LevelPacker, ids: Ints, chunk: int,
         workers: int, processes: bool, upcoming: tuple[Ints, ...] | None = None,
     ) -> None:  # fmt: skip
-        """One level's functions from the level below's, in chunks by ``workers`` (forked
-        processes, or threads: numpy lets go of the GIL in part of the work), each packed
-        as it comes, in order: for the file by ``packer`` (its ids into ``ids``), for the
-        next level by ``current``.
+        """One level's functions from the level below's, in chunks by ``workers`` (this
+        process and forked ones, or threads: numpy lets go of the GIL in part of the work),
+        each packed as it comes, in order: for the file by ``packer`` (its ids into
+        ``ids``), for the next level by ``current``.
 
         Forked workers do not learn what a Yahtzee may do (``YahtzeeChoices``): each would
         write its own copy of the arrays. This process learns it for their states before

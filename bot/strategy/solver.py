@@ -217,7 +217,7 @@ class YahtzeeChoices:
 def _shared_array(shape: tuple[int, ...], fill: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
     """``np.full`` in memory shared with the processes this one forks later: what it writes
     there after the fork is not copied for them (``shared`` choices: the To-win build learns
-    a level's while its forked workers solve the level before)."""
+    a level's while its forked worker solves the level before)."""
     size = math.prod(shape) * np.dtype(dtype).itemsize
     out: npt.NDArray[Any] = np.frombuffer(
         mmap.mmap(-1, max(1, size)), dtype=dtype, count=math.prod(shape)
