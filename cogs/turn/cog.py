@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from bot.games import Card
 
 
+#: A player's switch, as a command's choices.
+ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
+
 class TurnFeature(Feature):
     """A turn's clicks and the commands about the board."""
 
@@ -202,12 +206,7 @@ class TurnFeature(Feature):
         name="notify", description="Be told in a DM when your turn in a timed game is waiting"
     )
     @app_commands.describe(setting="on or off (leave it out to see your choice)")
-    @app_commands.choices(
-        setting=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
-        ]
-    )
+    @app_commands.choices(setting=ON_OFF)
     async def notify(
         self, interaction: discord.Interaction[Any], setting: str | None = None
     ) -> None:
@@ -235,11 +234,7 @@ class TurnFeature(Feature):
     )
     @app_commands.describe(setting="on, off, or as this server chooses (leave it out to see)")
     @app_commands.choices(
-        setting=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
-            app_commands.Choice(name="as the server chooses", value="server"),
-        ]
+        setting=[*ON_OFF, app_commands.Choice(name="as the server chooses", value="server")]
     )
     async def autoroll(
         self, interaction: discord.Interaction[Any], setting: str | None = None
