@@ -352,3 +352,34 @@ async def test_the_bots_dm(fake: FakeDiscord, start_bot: StartBot, dice: Scripte
     assert daily.response is not None and daily.response["flags"] & EPHEMERAL
     assert find_component(daily.response, "Roll") is not None
     assert fake.requests_to("POST", r"/threads") == []
+
+
+@pytest.mark.parametrize("where", ["group_dm", "bot_dm", "user_server"])
+async def test_outside_a_server_the_game_speaks_its_openers_language(
+    fake: FakeDiscord, start_bot: StartBot, where: str
+) -> None:
+    """A group DM and the bot's DM have no server language: the lobby, its buttons and a
+    shared stats card are in the language of the German friend who opened or shared them
+    (Discord's ``locale`` of her client), not English. A server without the bot has one
+    (``guild_locale``, French here): its lobby speaks French whoever opens it."""
+    gerda, bob = fake.user("Gerda", locale="de"), fake.user("Bob")
+    fake.install(gerda, bob)
+    if where == "group_dm":
+        channel = fake.group_dm(gerda, bob)
+    elif where == "bot_dm":
+        channel = fake.bot_dm(gerda)
+    else:
+        channel = fake.user_install_guild()
+        fake.guild_locales[fake.guild_of(channel)] = "fr"
+    await start_bot()
+    await fake.slash(gerda, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    labels = ("Rejoindre", "Commencer") if where == "user_server" else ("Beitreten", "Starten")
+    assert all(find_component(lobby, label) for label in labels), lobby
+    assert find_component(lobby, "Join") is None
+    if where == "user_server":
+        return
+    shared = await fake.slash(gerda, channel, "yahtzee leaderboard")
+    assert shared.response is not None, shared.error
+    # the shared board's title, as the German catalog has it (bot/i18n/locales/de)
+    assert "Bestenliste" in text_of(shared.response) or "Rangliste" in text_of(shared.response)
