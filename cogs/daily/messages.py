@@ -94,9 +94,10 @@ def daily_line(_: Lang, entry: DailyEntry) -> str:
 
 
 def daily_board_embed(
-    _: Lang, entries: list[DailyEntry], day: str, everywhere: bool
+    _: Lang, entries: list[DailyEntry], day: str, everywhere: bool, in_server: bool = True
 ) -> discord.Embed:
-    """Today's daily challenge board: rank, player, score, and the Optimal bot's score."""
+    """Today's daily challenge board: rank, player, score, and the Optimal bot's score
+    (outside a server every player's: there is no server to keep to)."""
     if not entries:
         text = _("Nobody has finished today's challenge yet: `/yahtzee daily` to be the first.")
     else:
@@ -108,7 +109,9 @@ def daily_board_embed(
             text += "\n" + _("The Optimal bot scored **{score}** on today's dice.",
                              score=entries[0].optimal)  # fmt: skip
     title = (
-        _("Daily challenge {day}: every server", day=_.date(day))
+        _("Daily challenge {day}: everyone", day=_.date(day))
+        if not in_server
+        else _("Daily challenge {day}: every server", day=_.date(day))
         if everywhere
         else _("Daily challenge {day}: this server", day=_.date(day))
     )

@@ -189,25 +189,31 @@ def leaderboard_files(page: LeaderboardPage, picture: bool = True) -> list[disco
 
 
 def stats_layout(
-    _: Lang, name: str, stats: PlayerStats, user_id: int, shared_by: str | None = None
+    _: Lang,
+    name: str,
+    stats: PlayerStats,
+    user_id: int,
+    shared_by: str | None = None,
+    where: str = "server",
 ) -> Layout:
-    """A player's figures on this server as a Components V2 message: the figures as text,
-    the chart beside them, and Share in the same container (a copy ``shared_by`` someone
-    for the channel has none)."""
+    """A player's figures as a Components V2 message: the figures as text, the chart beside
+    them, and Share in the same container (a copy ``shared_by`` someone for the channel has
+    none). ``where`` the games were played: on this ``server``, in this ``chat`` (a group
+    DM), or ``everywhere`` (asked in the bot's DM)."""
     parts: list[discord.ui.Item[Any]] = []
     if shared_by is not None:
         parts.append(discord.ui.TextDisplay("-# " + _("Shared by {name}", name=shared_by)))
     parts.append(discord.ui.TextDisplay("## " + _("Yahtzee stats: {name}", name=shown_name(name))))
     if stats.games == 0:
-        parts.append(
-            discord.ui.TextDisplay(
-                _(
-                    "{name} has no finished game on this server yet (a game left before its end "
-                    "does not count).",
-                    name=shown_name(name),
-                )
-            )
-        )
+        none = {
+            "server": N_("{name} has no finished game on this server yet (a game left before "
+                         "its end does not count)."),
+            "chat": N_("{name} has no finished game in this chat yet (a game left before its "
+                       "end does not count)."),
+            "everywhere": N_("{name} has no finished game yet (a game left before its end does "
+                             "not count)."),
+        }  # fmt: skip
+        parts.append(discord.ui.TextDisplay(_(none[where], name=shown_name(name))))
     else:
         figures = [
             (_("Games"), str(stats.games)),

@@ -383,3 +383,24 @@ async def test_outside_a_server_the_game_speaks_its_openers_language(
     assert shared.response is not None, shared.error
     # the shared board's title, as the German catalog has it (bot/i18n/locales/de)
     assert "Bestenliste" in text_of(shared.response) or "Rangliste" in text_of(shared.response)
+
+
+@pytest.mark.parametrize("where", ["group_dm", "bot_dm"])
+async def test_outside_a_server_nothing_speaks_of_this_server(
+    fake: FakeDiscord, start_bot: StartBot, where: str
+) -> None:
+    """Stats with no game yet and today's daily board, asked in a group DM or the bot's DM,
+    say where they count (this chat; everywhere) and never "this server"."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob) if where == "group_dm" else fake.bot_dm(ann)
+    await start_bot()
+    stats = await fake.slash(ann, channel, "yahtzee stats")
+    assert stats.response is not None, stats.error
+    said = text_of(stats.response)
+    expected = "in this chat yet" if where == "group_dm" else "Ann has no finished game yet"
+    assert expected in said and "server" not in said, said
+    board = await fake.slash(ann, channel, "yahtzee daily-board")
+    assert board.response is not None, board.error
+    said = text_of(board.response)
+    assert ": everyone" in said and "server" not in said, said
