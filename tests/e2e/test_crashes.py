@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 
 import pytest
 
-from bot.engine import ScriptedDice
+from bot.engine import RandomDice, ScriptedDice
 from bot.store import plans
 
+from ..clock import FakeClock
 from ..conftest import fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
@@ -79,6 +81,43 @@ async def test_crash_after_answer_before_next_turn(
     assert find_component(summary, "Undo") is not None  # Ann may still undo until Bob rolls
     await play_turn(fake, dice, bob, channel, [[6, 6, 6, 6, 1]], "sixes")
     assert len(fake.live_boards(channel)) == 1
+
+
+async def test_crash_before_a_computer_board_leaves_the_players_next_board_live(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by a play-through: the bot stopped while posting the computer's board after
+    Ann's scoring and came back 20 s later. The restart's repair posted the computer's
+    board, whose turn then played at once (no move delay) and posted Ann's next board; but
+    the timer's repair, which had read the game before all that, posted again with the
+    first repair's nonce, got the computer's message back from Discord and recorded it as
+    Ann's board: her real board refused every click ("That board is from an earlier
+    turn")."""
+    dice.fallback = RandomDice(random.Random(12))  # the computer's dice
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await start_game(fake, channel, ann, computers=["Optimal"])
+    fake.hang("POST", NEW_MESSAGE)
+    await crash_during(
+        fake,
+        bot.close,
+        play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False),
+    )
+    clock.advance(20)  # longer than a repair waits for a quiet game
+    bot = await start_bot()
+    mine = f"<@{ann['id']}>, your turn!"
+    await fake.wait_for(
+        lambda: any(m["content"].startswith(mine) for m in fake.live_boards(channel)), 10
+    )
+    await fake.settle()
+    [board] = fake.live_boards(channel)
+    assert board["content"].startswith(mine)
+    row = await bot.store.read(plans.live_game_in, int(channel))
+    assert row is not None and row.board_message_id == int(board["id"])
+    dice.extend([6, 6, 6, 6, 6])
+    rolled = await fake.click(ann, board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
 
 
 async def test_crash_after_posting_before_recording_it(
