@@ -218,3 +218,28 @@ async def test_a_stop_right_after_a_move_keeps_what_it_cost_and_logs_no_error(
                        "WHERE game_id = ? ORDER BY version", game_id)  # fmt: skip
     *_, (version, loss, decision) = rows
     assert version == 3 and loss is not None and decision, rows  # the second roll, valued
+
+
+async def test_a_hard_stop_with_a_post_pending_logs_one_warning_and_no_traceback(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found by a play-through: the bot closed (not the graceful stop, which waits for the
+    clicks in flight) while a scoring's next board was being posted logged an "unexpected
+    error" with a traceback, then a second one from trying to tell the player through the
+    closed connection. It is expected at a hard stop: one warning line, no traceback; the
+    move is saved and the restart posts the board (test_crash_after_answer_before_next_turn)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await start_game(fake, channel, ann, bob)
+    fake.hang("POST", NEW_MESSAGE)
+    await crash_during(
+        fake,
+        bot.close,
+        play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False),
+    )
+    await fake.settle()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert [r for r in caplog.records if r.exc_info] == []
+    stopped = [r for r in caplog.records if "the bot was stopping" in r.getMessage()]
+    assert len(stopped) == 1 and stopped[0].levelno == logging.WARNING, caplog.text
