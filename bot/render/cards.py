@@ -596,28 +596,45 @@ def render_turn(game: Game, language: str = ENGLISH) -> bytes:
     return _encode(turn_image(game, language), LIVE_BOARD_COMPRESSION)
 
 
-def final_image(game: Game, language: str = ENGLISH) -> Image.Image:
-    """The final sheet: every column, winners highlighted, and a row of places."""
+def final_title(game: Game, language: str = ENGLISH) -> str:
+    """The final sheet's title: who won; in a game of one seat (a solo game, a daily
+    challenge), where nobody wins against anybody, the score."""
     _ = lang(language)
-    top = s.BOARD_TITLE_H
-    standings = game.standings()
-    winners = frozenset(st.seat for st in standings if st.place == 1)
-    lay = layout(len(game.seats), top, final=True)
-    image = _base(len(game.seats), winners, top, True, lay.width).copy()
-    _draw_labels(image, lay, language)
+    if len(game.seats) == 1:  # the name is the column's: a long one would hide the score
+        total = game.seats[0].card.total
+        # TRANSLATORS: the final sheet's title of a game played alone (no winner, no places):
+        # its score.
+        return _.ngettext("Game over · {points} point", "Game over · {points} points", total,
+                          points=total)  # fmt: skip
+    winners = [st.seat for st in game.standings() if st.place == 1]
     names = ", ".join(game.seats[w].name for w in sorted(winners))
     if names:
         # TRANSLATORS: the final sheet's title; {names} is one winner or several (a tie).
-        title = _.ngettext("Game over · {names} won", "Game over · {names} won",
-                           len(winners), names=names)  # fmt: skip
-    else:
-        title = _("Game over · nobody won")
-    _title(image, lay.width, title, _(game.preset.title))
+        return _.ngettext("Game over · {names} won", "Game over · {names} won",
+                          len(winners), names=names)  # fmt: skip
+    return _("Game over · nobody won")
+
+
+def final_image(game: Game, language: str = ENGLISH) -> Image.Image:
+    """The final sheet: every column, winners highlighted, and a row of places (a game of
+    one seat has neither: its title says the score)."""
+    _ = lang(language)
+    top = s.BOARD_TITLE_H
+    ranked = len(game.seats) > 1
+    standings = game.standings()
+    winners = frozenset(st.seat for st in standings if st.place == 1) if ranked else frozenset()
+    # alone, as wide as the game's boards were: room for a title that says the score
+    lay = layout(len(game.seats), top, final=ranked, min_width=0 if ranked else s.BOARD_MIN_WIDTH)
+    image = _base(len(game.seats), winners, top, ranked, lay.width).copy()
+    _draw_labels(image, lay, language)
+    _title(image, lay.width, final_title(game, language), _(game.preset.title))
     _draw_names(image, lay, game.seats, winners, None, language)
     place_of = {st.seat: st.place for st in standings}
     pad = _header_pad(lay.col_w)  # a narrow column's place may use it all, as its name does
     for c, seat in enumerate(game.seats):
         _draw_column(image, lay, c, seat, c in winners, None, False, 0)
+        if not ranked:
+            continue
         place = place_of.get(c)
         # TRANSLATORS: the place of a player who left the game before its end; a short word.
         label = ordinal(place, language) if place is not None else _("left")
