@@ -188,11 +188,10 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
 
 def _stopping(interaction: discord.Interaction[Any], error: BaseException) -> bool:
     """Whether ``error`` is the bot's own connection closing under a request as it stops."""
-    if not interaction.client.is_closed():
-        return False
-    if isinstance(error, (aiohttp.ClientError, ConnectionError)):
-        return True
-    return isinstance(error, RuntimeError) and "Session is closed" in str(error)
+    connection = isinstance(error, (aiohttp.ClientError, ConnectionError)) or (
+        isinstance(error, RuntimeError) and "Session is closed" in str(error)
+    )
+    return connection and interaction.client.is_closed()
 
 
 def _is_refusal(error: Exception) -> bool:
