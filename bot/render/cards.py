@@ -662,9 +662,10 @@ def final_layout(game: Game, language: str = ENGLISH) -> Layout:
     seats, top = len(game.seats), s.BOARD_TITLE_H
     if seats == 1:
         return layout(1, top, final=False, min_width=s.BOARD_MIN_WIDTH)
+    _ = lang(language)
     side = layout(seats, top, final=True)
     names = tuple(seat.name for seat in game.seats)
-    if len(side.panels) == 2 and not names_fit(names, side.col_w, lang(language)("Player")):
+    if len(side.panels) == 2 and not names_fit(names, side.col_w, _("Player")):
         return layout(seats, top, final=True, stacked=True)
     return side
 
