@@ -24,6 +24,7 @@ from .clock import IDLE_LIMIT, LOBBY_TIMEOUT, REPAIR_AFTER, TURN_LIMITS, stamp, 
 from .keeper import MAX_LIVE_GAMES
 from .requests import AnsweredElsewhere, begin
 from .results import (
+    EVERYONE_AWAY,
     NO_GAME_HERE,
     NOBODY_LEFT,
     Board,
@@ -46,6 +47,7 @@ from .service import GameService
 
 __all__ = [
     "BOT_NAMES",
+    "EVERYONE_AWAY",
     "IDLE_LIMIT",
     "LOBBY_TIMEOUT",
     "MAX_LIVE_GAMES",

@@ -68,29 +68,17 @@ class Lobby:
                 )
             )
         except ChannelBusy as busy:
-            if busy.existing.thread_id == channel_id:  # a game's thread holds that game only
-                if busy.existing.is_live:
-                    raise Refusal(
-                        "This thread belongs to the game hosted by <@{host}>: no other lobby "
-                        "or game can open in it. Join that game, or start yours in the channel.",
-                        link_to(busy.existing),
-                        host=busy.existing.host_id,
-                    ) from None
-                raise Refusal(
-                    "This thread belonged to the game hosted by <@{host}>, which is over: "
-                    "start a new game in the channel, not in an old game's thread.",
-                    host=busy.existing.host_id,
-                ) from None
-            if busy.existing.status == GameStatus.LOBBY:
-                raise Refusal(
-                    "This channel already has a lobby: join it, or start yours in another channel.",
-                    link_to(busy.existing),
-                ) from None
-            raise Refusal(
-                "This channel already has a game in progress: join it, or start yours in "
-                "another channel.",
-                link_to(busy.existing),
-            ) from None
+            raise _busy(busy.existing, channel_id) from None
+
+    async def check_free(self, channel_id: int) -> None:
+        """Refuse, as ``open_lobby`` would, a channel (or a game's thread) that holds a lobby
+        or game already, with its link: said before anything else about opening one there
+        (a /yahtzee start sent twice hears of the lobby it opened, not of a wait)."""
+        holder = await self.store.read(plans.game_of_thread, channel_id)
+        if holder is None:
+            holder = await self.store.read(plans.live_game_in, channel_id)
+        if holder is not None:
+            raise _busy(holder, channel_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameView:
         """Take a seat in a lobby."""
@@ -326,3 +314,29 @@ class Lobby:
         )
         await self.keeper.save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
         return before
+
+
+def _busy(existing: GameRow, channel_id: int) -> Refusal:
+    """Why no lobby opens in ``channel_id``, which ``existing`` holds (with its link)."""
+    if existing.thread_id == channel_id:  # a game's thread holds that game only
+        if existing.is_live:
+            return Refusal(
+                "This thread belongs to the game hosted by <@{host}>: no other lobby "
+                "or game can open in it. Join that game, or start yours in the channel.",
+                link_to(existing),
+                host=existing.host_id,
+            )
+        return Refusal(
+            "This thread belonged to the game hosted by <@{host}>, which is over: "
+            "start a new game in the channel, not in an old game's thread.",
+            host=existing.host_id,
+        )
+    if existing.status == GameStatus.LOBBY:
+        return Refusal(
+            "This channel already has a lobby: join it, or start yours in another channel.",
+            link_to(existing),
+        )
+    return Refusal(
+        "This channel already has a game in progress: join it, or start yours in another channel.",
+        link_to(existing),
+    )

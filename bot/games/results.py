@@ -32,6 +32,12 @@ NOBODY_LEFT = N_(
     "No person is left playing, so the game has ended without a result. "
     "Start a new one with /yahtzee start."
 )
+#: Why a game ends when the timer has played the last two turns of every person in it
+#: (``seats.present``: ``AWAY_AFTER_TIMEOUTS`` in a row), whichever the timeout policy.
+EVERYONE_AWAY = N_(
+    "Everyone is away: each player's last two turns ran out of time and were played for "
+    "them, so the game has ended without a result. Start a new one with /yahtzee start."
+)
 
 
 class Refusal(Sentence, Exception):

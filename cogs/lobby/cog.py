@@ -49,6 +49,8 @@ class LobbyFeature(Feature):
                 "my answers to you alone and nobody could join your lobby. Ask a server admin "
                 "for Use External Apps, or add me to the server."
             )
+        # a lobby or game here (with its link) says more than a wait: a double-sent start
+        await self.games.lobby.check_free(interaction.channel_id)
         self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
         row = await self.games.lobby.open_lobby(
             interaction.guild_id,

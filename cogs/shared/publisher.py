@@ -142,10 +142,7 @@ class Publisher:
         reused = await self._unpark(board, turn, text)
         if reused is not None:
             return reused
-        pinged = self._pinged.get(board.row.id, [])
-        pings = USER_MENTIONS if turn not in pinged else NO_MENTIONS
-        if turn not in pinged:
-            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
+        pings = USER_MENTIONS if turn not in self._pinged.get(board.row.id, []) else NO_MENTIONS
         try:
             message = await post(
                 notify=not is_bot(seat.player_id),
@@ -169,6 +166,11 @@ class Publisher:
                 view=board_view(board, self.faces),
                 allowed_mentions=pings,
             )
+        # On record once posted: a post Discord refused notified nobody, so the board the
+        # repair posts for the same turn pings its player.
+        pinged = self._pinged.get(board.row.id, [])
+        if turn not in pinged:
+            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
         game = board.game
         assert game is not None
         if not await self.games.posts.board_shown(board.row, message.id, game):

@@ -90,7 +90,18 @@ class Repairs:
         return 1  # it sent what failed
 
     async def repair(self, row: GameView) -> bool:
-        """Post or edit what a game's messages miss; True if anything had to be sent."""
+        """Post or edit what a game's messages miss; True if anything had to be sent.
+        ``row`` names the game: what is missing is decided on the game as saved now."""
+        if self.publisher.computers_running(row.id):
+            return False  # they show their own moves: a repair beside them would post twice
+        now = await self.games.posts.as_now(row.id)
+        if now is None:
+            return False
+        # A row read before this repair's turn came (the timer's, while a restart's repair
+        # ran and a computer seat played on) may be turns behind: posted with its turn's
+        # nonce, Discord hands back an older turn's message, which would be recorded as the
+        # live board while the real one refused every click.
+        row = now
         if row.status == GameStatus.LOBBY:
             if row.board_message_id is None:
                 await self.publisher.post_lobby(row)
@@ -128,11 +139,12 @@ class Repairs:
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
             board = await self.games.drawing.render(row)
-            began = await self.games.posts.turn_began(row)
+            # the nonce of the turn the board shows (drawn as saved now, like ``row``)
+            began = await self.games.posts.turn_began(board.row)
             posted = await self.publisher.post_board(
-                board, nonce=await self.games.posts.nonce(row, f"v{began}")
+                board, nonce=await self.games.posts.nonce(board.row, f"v{began}")
             )
-            if posted is not None and began != row.version:
+            if posted is not None and began != board.row.version:
                 await self.publisher.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version:

@@ -20,7 +20,7 @@ from bot.engine import (
     Category,
     Preset,
 )
-from bot.games import Card, Scored, code_block
+from bot.games import Card, GameStatus, Scored, code_block
 from bot.i18n import Lang
 from bot.i18n.words import N_
 from cogs.shared.controls import Controls
@@ -102,7 +102,8 @@ def summary_embed(
         description=text,
         colour=GREY,
     )
-    embed.set_footer(text=_("This turn is over; the live board is below."))
+    if scored.board.row.status == GameStatus.ACTIVE:  # else the final card or why it ended
+        embed.set_footer(text=_("This turn is over; the live board is below."))
     return embed
 
 

@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.games import (
-    NOBODY_LEFT,
+    EVERYONE_AWAY,
     ComputerDue,
     Expired,
     GameService,
@@ -122,8 +122,7 @@ class TurnTimers(commands.Cog):
             scored = outcome.scored
             # The database still names the board of the turn that ran out: it becomes the summary.
             summary = summary_embed(scored, True, outcome.away, publisher.faces, outcome.played_as)
-            _ = public(scored.board.row)
-            everyone_away = _("Everyone is away. {reason}", reason=_(NOBODY_LEFT))
+            everyone_away = public(scored.board.row)(EVERYONE_AWAY)
             await self.after.scored_unseen(scored, summary, everyone_away)
         elif isinstance(outcome, Expired):
             await self.after.ended(outcome.row, public(outcome.row)(outcome.reason))
