@@ -261,11 +261,12 @@ class Publisher:
         return await self.games.drawing.pictures_off(board.row.id)
 
     async def edit_board(self, message_id: int, board: Board) -> None:
-        """Show ``board`` on its message; if that message is gone (a moderator deleted it),
-        post the board anew, as the repair after a restart does."""
+        """Show ``board`` on its message; if that message is gone (a moderator deleted it)
+        or no token reaches it any more (a place only clicks reach), post the board anew, as
+        the repair after a restart does (``Unreachable`` if nothing reaches the place now)."""
         assert board.game is not None
         try:
-            await self.unarchiving(
+            edited = await self.unarchiving(
                 board.row.board_channel_id,
                 lambda: self.routes.edit(
                     board.row.board_channel_id,
@@ -280,6 +281,8 @@ class Publisher:
                 raise
             log.info("game %s: its board %s was deleted; posting it again", board.row.id,
                      message_id)  # fmt: skip
+            edited = None
+        if edited is None:  # deleted, or no token reaches it any more (a group DM): anew
             await self.post_board(
                 board, nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}r")
             )

@@ -404,3 +404,29 @@ async def test_outside_a_server_nothing_speaks_of_this_server(
     assert board.response is not None, board.error
     said = text_of(board.response)
     assert ": everyone" in said and "server" not in said, said
+
+
+async def test_a_leave_after_a_timer_nobody_saw_shows_the_next_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Ann's turn runs out while nobody clicks (no token may show it: Bob is to move, his
+    board unseen); then Ann leaves with /yahtzee leave. Her old board, which no token
+    reaches any more, must not be taken for Bob's: his board comes as a new message that
+    notifies him, and his Roll on it is answered in place. (Found by test_lifecycle: the
+    edit of the old board reached nothing, yet was recorded as shown, so no click brought
+    the game on.)"""
+    dice.fallback = RandomDice(random.Random(43))
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    clock.advance(20 * 60)  # Ann's 5 minutes run out; every token is too old to show it
+    fake.advance(20 * 60)
+    await tick(bot, fake)
+    assert fake.live_boards(channel) == [fake.messages[board["id"]]]  # as it was
+    left = await fake.slash(ann, channel, "yahtzee leave")
+    assert "You left the game" in left.ephemeral_text, left.ephemeral_text
+    bob_board = await live_board(fake, channel)
+    assert bob_board["id"] != board["id"]
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert (channel, bob_board["id"], bob["id"]) in fake.pings
+    rolled = await fake.click(bob, bob_board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    assert forbidden_tries(fake, channel) == []
