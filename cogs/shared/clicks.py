@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: The controls of a turn: on a daily challenge's replaced private board, they are refused.
 TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
+#: How long the repair after a command in a token place waits for the command to be done
+#: (its answer is due within Discord's 3 s, its follow-ups within the token's life).
+COMMAND_PATIENCE = 60.0
 
 
 class Clicks(commands.Cog):
@@ -63,13 +66,23 @@ class Clicks(commands.Cog):
         place = place_of(interaction)
         if self.publisher.routes.note(interaction, place):  # its token, if the place needs it
             await self.games.servers.note_token_place(place.channel_id, place.kind.value)
-        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        click = interaction.type is discord.InteractionType.component
+        if place.can_post or self.repairs is None:
+            if click and interaction.message is not None:
+                await self._gate(interaction)
             return
-        game_id = await self._gate(interaction)
-        if not place.can_post and game_id is not None and self.repairs is not None:
-            # Where only clicks reach (a group DM), a click also shows what its game's
-            # messages miss (a restart, a timer nobody saw): through its own token.
-            await self.repairs.at_click(game_id)
+        # Where only interactions reach (a group DM), each one also shows what the game's
+        # messages miss (a restart, a timer nobody saw), through its own token, once
+        # answered: a click's, or a command's (which discord.py runs in a task of its own).
+        game_id = None
+        with self.publisher.handling(place.channel_id):
+            if click and interaction.message is not None:
+                game_id = await self._gate(interaction)
+            elif interaction.type is discord.InteractionType.application_command:
+                await answers.until_finished(interaction, COMMAND_PATIENCE)
+            else:
+                return
+        await self.repairs.at_interaction(place.channel_id, game_id)
 
     async def _gate(self, interaction: discord.Interaction[Any]) -> int | None:
         """Route a click, checked, to its handler or refuse it; the game it names, if any."""

@@ -9,10 +9,11 @@ the messages back in line through this publisher.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -79,6 +80,42 @@ class Publisher:
         self.pace = Cooldowns(lambda: bot.clock().timestamp())
         #: each daily challenge's private board as last shown
         self.private = PrivateBoards(bot.clock, self)
+        #: what this process is showing now: interactions being handled, by channel (in
+        #: the places only they reach), and timers acting, by game (``busy``)
+        self._channels_busy: Counter[int] = Counter()
+        self._games_busy: Counter[int] = Counter()
+
+    @contextlib.contextmanager
+    def handling(self, channel_id: int) -> Iterator[None]:
+        """An interaction from ``channel_id`` is being handled: it shows what it does."""
+        self._channels_busy[channel_id] += 1
+        try:
+            yield
+        finally:
+            self._channels_busy[channel_id] -= 1
+            if not self._channels_busy[channel_id]:
+                del self._channels_busy[channel_id]
+
+    @contextlib.contextmanager
+    def acting(self, game_id: int) -> Iterator[None]:
+        """A timer is acting on the game, and shows what it does."""
+        self._games_busy[game_id] += 1
+        try:
+            yield
+        finally:
+            self._games_busy[game_id] -= 1
+            if not self._games_busy[game_id]:
+                del self._games_busy[game_id]
+
+    def busy(self, game_id: int, channel_id: int) -> bool:
+        """Whether this process is showing a move of the game now (an interaction from its
+        channel being handled, a timer acting on it, its computer seats playing): then what
+        its messages miss is on its way."""
+        return bool(
+            self._channels_busy.get(channel_id)
+            or self._games_busy.get(game_id)
+            or self._computers_running(game_id)
+        )
 
     def on_computer_turn(
         self, play: Callable[[int], None], running: Callable[[int], bool] = lambda game_id: False

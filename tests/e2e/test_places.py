@@ -430,3 +430,50 @@ async def test_a_leave_after_a_timer_nobody_saw_shows_the_next_board(
     rolled = await fake.click(bob, bob_board, "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
     assert forbidden_tries(fake, channel) == []
+
+
+async def unseen_timeout(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A group-DM game where Ann's turn ran out while nobody clicked for 20 minutes: the
+    timer moved it on to Bob, with no token to show it. (The channel, Ann, Bob, Ann's old
+    board.)"""
+    dice.fallback = RandomDice(random.Random(43))
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    fake.install(bob)
+    clock.advance(20 * 60)
+    fake.advance(20 * 60)
+    assert await tick(bot, fake) == 1
+    assert fake.live_boards(channel) == [fake.messages[board["id"]]]  # as it was
+    return channel, ann, bob, board
+
+
+async def test_a_click_right_after_a_timer_nobody_saw_shows_its_move(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """A click in the same second as the timer's move shows that move: Bob's board, a new
+    message that notifies him (a timer's move is not a person's, which another process may
+    still be showing for 10 s)."""
+    channel, _ann, bob, board = await unseen_timeout(fake, start_bot, dice, clock)
+    late = await fake.click(bob, fake.messages[board["id"]], "Roll")
+    assert late.response is not None and late.response["flags"] & EPHEMERAL
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert (channel, bob_board["id"], bob["id"]) in fake.pings
+    assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("command", ["yahtzee rules", "yahtzee scorecard", "yahtzee stats"])
+async def test_any_command_after_a_timer_nobody_saw_shows_its_move(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock, command: str
+) -> None:
+    """Not only a click: any /yahtzee command in the group DM, once answered, shows what
+    the game's messages miss, through its own token (before, only clicks did)."""
+    channel, ann, bob, _board = await unseen_timeout(fake, start_bot, dice, clock)
+    clock.advance(15)  # (a moment later)
+    answer = await fake.slash(ann, channel, command)
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert (channel, bob_board["id"], bob["id"]) in fake.pings
+    assert forbidden_tries(fake, channel) == []
