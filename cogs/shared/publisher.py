@@ -185,7 +185,7 @@ class Publisher:
                 notify=not is_bot(seat.player_id),
                 nonce=nonce or await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
-                embed=board_embed(board, self.faces),
+                embed=self.board_embed(board),
                 files=board_files(board),
                 view=board_view(board, self.faces),
                 allowed_mentions=pings,
@@ -199,7 +199,7 @@ class Publisher:
                 notify=not is_bot(seat.player_id),
                 nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
-                embed=board_embed(board, self.faces),
+                embed=self.board_embed(board),
                 view=board_view(board, self.faces),
                 allowed_mentions=pings,
             )
@@ -220,6 +220,10 @@ class Publisher:
         if is_bot(game.current_player_id):
             self.computer_to_move(board.row.id)
         return message
+
+    def board_embed(self, board: Board) -> discord.Embed:
+        """A board's embed as its place shows it (its timer's words where only clicks reach)."""
+        return board_embed(board, self.faces, self.routes.by_token(board.row.channel_id))
 
     def parked(self, game_id: int) -> int | None:
         """The message an Undo parked for a game (the next turn's board, waiting), if any."""
@@ -269,7 +273,7 @@ class Publisher:
                     channel_id,
                     message_id,
                     content=text,
-                    embed=board_embed(board, self.faces),
+                    embed=self.board_embed(board),
                     attachments=board_files(board),
                     view=board_view(board, self.faces),
                     allowed_mentions=NO_MENTIONS,
@@ -308,7 +312,7 @@ class Publisher:
                 lambda: self.routes.edit(
                     board.row.board_channel_id,
                     message_id,
-                    embed=board_embed(board, self.faces),
+                    embed=self.board_embed(board),
                     attachments=board_files(board),
                     view=board_view(board, self.faces),
                 ),
@@ -336,7 +340,7 @@ class Publisher:
             board.row.board_channel_id,
             lambda: answers.edit(
                 interaction,
-                embed=board_embed(board, self.faces),
+                embed=self.board_embed(board),
                 attachments=board_files(board),
                 view=board_view(board, self.faces),
                 **line,
@@ -419,7 +423,9 @@ class Publisher:
                 *where, content=invitation, allowed_mentions=mentions or NO_MENTIONS
             )
         message = await self.routes.send(
-            *where, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
+            *where,
+            view=lobby_layout(row, by_token=await self._by_token(row)),
+            allowed_mentions=NO_MENTIONS,
         )
         await self.games.posts.board_shown(row, message.id, None)
         return message

@@ -477,3 +477,44 @@ async def test_any_command_after_a_timer_nobody_saw_shows_its_move(
     assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
     assert (channel, bob_board["id"], bob["id"]) in fake.pings
     assert forbidden_tries(fake, channel) == []
+
+
+TIMER_HERE = "moves on at the next click of anyone in the game"
+
+
+@pytest.mark.parametrize("where", ["group_dm", "user_server", "server"])
+async def test_the_lobby_and_every_board_say_how_timers_work_there(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, where: str
+) -> None:
+    """Where the bot only answers clicks, a timed game says so from the lobby (also when
+    /yahtzee board posts it again) to every board, as it moves and as the turns pass: a turn
+    whose time ran out moves on at the next click. A server that added the bot says
+    nothing of the kind (its timers act on time)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = {
+        "group_dm": lambda: fake.group_dm(ann, bob),
+        "user_server": fake.user_install_guild,
+        "server": lambda: fake.channel("general"),
+    }[where]()
+    said = where != "server"
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    assert (TIMER_HERE in text_of(fake.last(channel))) is said
+    again = await fake.slash(ann, channel, "yahtzee board")
+    assert again.error is None, again.error
+    lobby = fake.last(channel)  # the lobby, posted again at the bottom
+    assert find_component(lobby, "Join") is not None
+    assert (TIMER_HERE in text_of(lobby)) is said, text_of(lobby)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, fake.messages[lobby["id"]], "Start")
+    board = await live_board(fake, channel)
+    assert "Time runs out" in text_of(board)
+    assert (TIMER_HERE in text_of(board)) is said, text_of(board)
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")  # the board edited in place
+    assert (TIMER_HERE in text_of(fake.messages[board["id"]])) is said
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    nxt = await live_board(fake, channel)  # Bob's, a new message
+    assert nxt["content"].startswith(f"<@{bob['id']}>")
+    assert (TIMER_HERE in text_of(nxt)) is said, text_of(nxt)
