@@ -19,6 +19,7 @@ from bot.i18n.words import N_, Label
 from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
 
 from . import answers
+from .controls import Control
 from .errors import guarded
 from .place import place_of
 from .publisher import Publisher
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 #: The controls of a turn: on a daily challenge's replaced private board, they are refused.
 TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
+#: The controls of a board: on an old board where only clicks reach, they bring it back.
+OLD_BOARD_CONTROLS = (DieButton, RollButton, BoxSelect)
 #: How long the repair after a command in a token place waits for the command to be done
 #: (its answer is due within Discord's 3 s, its follow-ups within the token's life).
 COMMAND_PATIENCE = 60.0
@@ -116,6 +119,8 @@ class Clicks(commands.Cog):
                 except Exception as error:  # answered by the guard, as a handler's
                     await self._refuse(interaction, error)
                     return None
+                if await self._brought_back(interaction, click, game_id):
+                    return game_id
             await self.router.dispatch(interaction, click)
             return game_id
         if kind != click.component_type or custom_id in {shown_id for shown_id, _ in shown}:
@@ -124,6 +129,25 @@ class Clicks(commands.Cog):
             return None
         await self._refuse_stale(interaction, game_id)
         return game_id
+
+    async def _brought_back(
+        self, interaction: discord.Interaction[Any], click: Control, game_id: int
+    ) -> bool:
+        """Where only clicks reach (a group DM), a turn's button on an old board (one no
+        token could retire) brings the game's board back as its answer (``Repairs
+        .bring_back``), unless this process is showing a move of that game now (another
+        click from the channel, a timer, its computer seats: the click is refused as old,
+        with a link, as on a server). Whether it did."""
+        if not isinstance(click, OLD_BOARD_CONTROLS) or self.repairs is None:
+            return False
+        channel_id = interaction.channel_id or 0
+        if not self.publisher.routes.by_token(channel_id) or interaction.message is None:
+            return False
+        found = await self.games.turns.old_board(game_id, interaction.message.id, click.turn)
+        if found is None or self.publisher.busy(game_id, channel_id, besides=1):
+            return False
+        await self.repairs.bring_back(interaction, *found)
+        return True
 
     @guarded
     async def _refuse(self, interaction: discord.Interaction[Any], error: Exception) -> None:

@@ -25,10 +25,11 @@ from cogs.daily.messages import daily_result_layout
 from cogs.lobby.messages import lobby_edit, lobby_layout, thread_name
 from cogs.results.messages import FINAL_FILE, final_layout
 from cogs.turn.board import board_embed, board_files, board_view
-from cogs.turn.messages import waiting_embed
+from cogs.turn.messages import moved_to_embed, waiting_embed
 
 from . import answers
 from .emojis import DiceFaces
+from .errors import jump_url
 from .language import of_server, public
 from .pace import Cooldowns
 from .place import place_of
@@ -107,12 +108,12 @@ class Publisher:
             if not self._games_busy[game_id]:
                 del self._games_busy[game_id]
 
-    def busy(self, game_id: int, channel_id: int) -> bool:
+    def busy(self, game_id: int, channel_id: int, besides: int = 0) -> bool:
         """Whether this process is showing a move of the game now (an interaction from its
-        channel being handled, a timer acting on it, its computer seats playing): then what
-        its messages miss is on its way."""
+        channel being handled, besides the ``besides`` asking; a timer acting on it; its
+        computer seats playing): then what its messages miss is on its way."""
         return bool(
-            self._channels_busy.get(channel_id)
+            self._channels_busy.get(channel_id, 0) > besides
             or self._games_busy.get(game_id)
             or self._computers_running(game_id)
         )
@@ -166,13 +167,7 @@ class Publisher:
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         post = functools.partial(self.routes.send, board.row.board_channel_id)
-        _ = public(board.row)
-        who = ping(seat.player_id, seat.name)
-        text = (
-            _("{who} is playing.", who=who)
-            if is_bot(seat.player_id)
-            else _("{who}, your turn!", who=who)
-        )
+        text = turn_line(board)
         # A player is pinged once a turn: a board posted again for the same turn (after an
         # Undo, a /yahtzee board, a repair) names them without a second notification.
         turn = (board.game.turn_number, seat.player_id)
@@ -220,6 +215,34 @@ class Publisher:
         if is_bot(game.current_player_id):
             self.computer_to_move(board.row.id)
         return message
+
+    async def bring_back(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        """Answer a click on an old board (a place only clicks reach keeps old boards no
+        token reaches as they were) by showing the game's board as it is now on it: the
+        clicked message becomes the game's board, and the one on record before says where it
+        went (if a token reaches it). That turn's player was notified when its board was
+        first posted: this names them quietly."""
+        board = await board.drawn()
+        game = board.game
+        assert game is not None and interaction.message is not None
+        before, here = board.row.board_message_id, interaction.message.id
+        await answers.edit(
+            interaction,
+            content=turn_line(board),
+            embed=self.board_embed(board),
+            attachments=board_files(board),
+            view=board_view(board, self.faces),
+            allowed_mentions=NO_MENTIONS,
+        )
+        if not await self.games.posts.board_shown(board.row, here, game):
+            return  # the game moved on meanwhile: that move shows itself
+        if before is not None and before != here:
+            link = jump_url(board.row.guild_id, board.row.board_channel_id, here)
+            await self.retire(
+                board.row.board_channel_id, before, embed=moved_to_embed(public(board.row), link)
+            )
+        if is_bot(game.current_player_id):
+            self.computer_to_move(board.row.id)
 
     def board_embed(self, board: Board) -> discord.Embed:
         """A board's embed as its place shows it (its timer's words where only clicks reach)."""
@@ -561,6 +584,17 @@ class Publisher:
         parked = self._parked.pop(game_id, None)
         if parked is not None and channel_id is not None:
             await self.delete(channel_id, parked[0])
+
+
+def turn_line(board: Board) -> str:
+    """The line above a board: whose turn it is (a mention, notifying only if allowed)."""
+    assert board.game is not None
+    seat = board.game.current_seat
+    _ = public(board.row)
+    who = ping(seat.player_id, seat.name)
+    if is_bot(seat.player_id):
+        return _("{who} is playing.", who=who)
+    return _("{who}, your turn!", who=who)
 
 
 def _keep(kept: OrderedDict[int, T], game_id: int, value: T) -> None:

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine import Game
 from bot.games import GameService, GameStatus, GameView, is_bot
 from cogs.turn.messages import moved_on_embed
 
+from . import answers
+from .errors import run_guarded
 from .language import public
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 
@@ -78,6 +81,29 @@ class Repairs:
                 await self.repair(row)
             except Exception:
                 log.exception("could not repair the messages of game %s at a click", game)
+
+    async def bring_back(
+        self, interaction: discord.Interaction[Any], row: GameView, game: Game
+    ) -> None:
+        """A click on an old board of a game still being played, where only clicks reach (a
+        group DM keeps boards no token reaches any more as they were): its answer brings the
+        game's board back. If that turn's board was shown (its player notified), on the
+        clicked message; if the game moved on unseen (a timer, a restart), the clicked board
+        says so and the board comes anew at the bottom, naming (notifying) its player."""
+
+        async def work() -> None:
+            if row.board_message_id is not None and row.board_turn == game.turn_number:
+                board = await self.games.drawing.render(row)
+                await self.publisher.bring_back(interaction, board)
+                return
+            await answers.edit(
+                interaction, content=None, embed=moved_on_embed(public(row)), attachments=[],
+                view=None,
+            )  # fmt: skip
+            log.info("game %s: shown again at a click on an old board", row.id)
+            await self.repair(row)
+
+        await run_guarded(interaction, work)
 
     async def repair_one(self, row: GameView) -> int:
         """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""

@@ -224,15 +224,15 @@ async def test_a_turn_timer_in_a_group_dm(
     await tick(bot, fake)
     assert fake.live_boards(channel) == [fake.messages[bob_board["id"]]]  # as it was
     clock.advance(15)
+    # Ann clicks Roll on Bob's board (the one on record, which no token reached to retire):
+    # it says the game moved on, and her board comes at the bottom, naming her
     late = await fake.click(ann, fake.messages[bob_board["id"]], "Roll")
-    assert late.response is not None and late.response["flags"] & EPHEMERAL  # not her turn
+    assert late.response_type == 7, late.ephemeral_text
+    assert "The game moved on" in text_of(fake.messages[bob_board["id"]])
+    assert find_component(fake.messages[bob_board["id"]], "Roll") is None
     ann_board = await live_board(fake, channel)
     assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
-    # Bob's old board no token reaches keeps its look; a click on it is refused as old
-    again = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
-    assert again.response is not None and again.response["flags"] & EPHEMERAL
-    assert "from an earlier turn" in again.ephemeral_text, again.ephemeral_text
-    assert f"/channels/@me/{channel}/{ann_board['id']}" in again.ephemeral_text
+    assert (channel, ann_board["id"], ann["id"]) in fake.pings
     assert forbidden_tries(fake, channel) == []
     expired = [r for r in fake.interactions.values() if r.error and "50027" in r.error]
     assert expired == []
@@ -456,7 +456,7 @@ async def test_a_click_right_after_a_timer_nobody_saw_shows_its_move(
     still be showing for 10 s)."""
     channel, _ann, bob, board = await unseen_timeout(fake, start_bot, dice, clock)
     late = await fake.click(bob, fake.messages[board["id"]], "Roll")
-    assert late.response is not None and late.response["flags"] & EPHEMERAL
+    assert late.response_type == 7, late.ephemeral_text  # Ann's old board says it moved on
     bob_board = await live_board(fake, channel)
     assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
     assert (channel, bob_board["id"], bob["id"]) in fake.pings
@@ -518,3 +518,72 @@ async def test_the_lobby_and_every_board_say_how_timers_work_there(
     nxt = await live_board(fake, channel)  # Bob's, a new message
     assert nxt["content"].startswith(f"<@{bob['id']}>")
     assert (TIMER_HERE in text_of(nxt)) is said, text_of(nxt)
+
+
+@pytest.mark.parametrize(
+    "who,what",
+    [
+        ("Bob", "Roll"),  # on his old board (the one on record)
+        ("Ann", "Scorecard"),  # on Bob's old board
+        ("Ann", "Undo"),  # on her summary, whose Undo no token could close
+        ("Bob", "/yahtzee rules"),
+        ("Ann", "/yahtzee scorecard"),
+    ],
+)
+async def test_no_game_is_left_where_no_click_moves_it_on(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    clock: FakeClock,
+    who: str,
+    what: str,
+) -> None:
+    """A group-DM game: Ann scores, Bob's board is up; the bot restarts, and nobody clicks
+    for 20 minutes (Bob's turn runs out: Ann is to move, and nothing could show it). Then
+    any click of a player on any message of the game, or any /yahtzee command, carries on:
+    it gets a plain answer, and Ann's board comes as a new message that notifies her, on
+    which she plays. Bob's old board, which no token reaches, keeps its buttons until
+    clicked: then it brings the board back (on itself), and the board before says where it
+    went."""
+    dice.fallback = RandomDice(random.Random(43))
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    fake.install(bob)
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>")
+    await bot.close()
+    bot = await start_bot()
+    clock.advance(20 * 60)
+    fake.advance(20 * 60)
+    assert await tick(bot, fake) == 1  # Bob's turn ran out, unseen
+    assert fake.live_boards(channel) == [fake.messages[bob_board["id"]]]
+    person = {"Ann": ann, "Bob": bob}[who]
+    if what.startswith("/"):
+        answer = await fake.slash(person, channel, what[1:])
+    elif what == "Undo":
+        answer = await fake.click(person, fake.messages[board["id"]], "Undo")
+    else:
+        answer = await fake.click(person, fake.messages[bob_board["id"]], what)
+    assert answer.error is None and answer.response is not None, answer.error
+    flags = answer.response.get("flags", 0)  # a plain answer: the board moved on, or a word
+    assert answer.response_type == 7 or flags & EPHEMERAL, answer.response
+    assert "Something went wrong" not in answer.ephemeral_text
+    ann_board = await live_board(fake, channel)
+    assert ann_board["id"] != bob_board["id"]
+    assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
+    assert (channel, ann_board["id"], ann["id"]) in fake.pings
+    if find_component(fake.messages[bob_board["id"]], "Roll") is not None:
+        # Bob's old board kept its buttons (nothing could reach it): a click on it brings
+        # the board back there, and Ann's board says where it went
+        back = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
+        assert back.response_type == 7, back.ephemeral_text
+        here = fake.messages[bob_board["id"]]
+        assert here["content"].startswith(f"<@{ann['id']}>"), here["content"]
+        assert fake.live_boards(channel) == [here]
+        moved = text_of(fake.messages[ann_board["id"]])
+        assert f"/channels/@me/{channel}/{bob_board['id']}" in moved, moved
+        ann_board = here
+    rolled = await fake.click(ann, fake.messages[ann_board["id"]], "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    assert forbidden_tries(fake, channel) == []
+    assert [r for r in fake.interactions.values() if r.error and "50027" in r.error] == []
