@@ -116,3 +116,34 @@ def test_no_token_after_fourteen_minutes() -> None:
         assert (await tokens.send(CHANNEL, content="now")).id > 0
 
     asyncio.run(play())
+
+
+def test_an_optional_message_never_takes_another_ones_place() -> None:
+    """A reminder (optional) uses at most 3 follow-ups of a click, then those of an older
+    click still fresh; when none is left it is not shown (Unreachable), never as an edit of
+    the last follow-up (a board). A board, past the newest click's 5, goes to an older click
+    with follow-ups left before it falls back to an edit."""
+    now = [datetime(2026, 11, 26, tzinfo=UTC)]
+    tokens = routes(now)
+    older, newer = interaction(clicked=1), interaction(clicked=2)
+    tokens.note(older)
+    tokens.note(newer)
+
+    async def play() -> None:
+        for i in range(3):
+            await tokens.send(CHANNEL, optional=True, content=f"reminder {i}")
+        assert len(newer.followup.sent) == 3 and older.followup.sent == []
+        await tokens.send(CHANNEL, optional=True, content="reminder 3")
+        assert len(newer.followup.sent) == 3 and len(older.followup.sent) == 1
+        for i in range(2):
+            await tokens.send(CHANNEL, content=f"board {i}")
+        assert len(newer.followup.sent) == 5
+        await tokens.send(CHANNEL, content="board 2")  # the older click's follow-up
+        assert len(older.followup.sent) == 2 and newer.followup.edited == []
+        await tokens.send(CHANNEL, optional=True, content="reminder 4")
+        assert len(older.followup.sent) == 3
+        with pytest.raises(Unreachable):
+            await tokens.send(CHANNEL, optional=True, content="reminder 5")
+        assert newer.followup.edited == [] and older.followup.edited == []
+
+    asyncio.run(play())

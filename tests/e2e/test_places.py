@@ -587,3 +587,32 @@ async def test_no_game_is_left_where_no_click_moves_it_on(
     assert rolled.response_type == 7, rolled.ephemeral_text
     assert forbidden_tries(fake, channel) == []
     assert [r for r in fake.interactions.values() if r.error and "50027" in r.error] == []
+
+
+async def test_a_reminder_never_takes_the_place_of_a_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Nobody clicks for 13¾ minutes while the timer plays turns and reminds (the timer
+    ticking every 75 s): its boards and reminders are follow-ups of the last clicks, at most 5
+    each. A reminder (which may be left out) never takes the last follow-up's place by an
+    edit: before, the fifth follow-up, Ann's board, became her reminder, recorded as such,
+    and was deleted when her turn ended."""
+    dice.fallback = RandomDice(random.Random(5))
+    bot, channel, ann, _bob, _board = await group_game(fake, start_bot)
+    for _ in range(11):  # 825 s: every token is still fresh (14 minutes)
+        clock.advance(75)
+        fake.advance(75)
+        await tick(bot, fake)
+    [board] = fake.live_boards(channel)  # Ann's, for round 2 (her first turn and Bob's ran out)
+    assert board["content"].startswith(f"<@{ann['id']}>, your turn"), board["content"]
+    assert "round 2" in text_of(board)
+    reminders = [m for m in fake.channel_messages(channel) if "half your turn" in m["content"]]
+    assert len(reminders) == 1 and find_component(reminders[0], "Roll") is None
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    assert board["id"] in fake.messages  # her board is the turn's summary, not deleted
+    assert "scored" in text_of(fake.messages[board["id"]])
+    assert fake.channel_messages(channel) and not [
+        m for m in fake.channel_messages(channel) if "half your turn" in m["content"]
+    ]  # the reminder went with its turn
+    assert forbidden_tries(fake, channel) == []
+    assert [r for r in fake.interactions.values() if r.error and "50027" in r.error] == []
