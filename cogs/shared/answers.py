@@ -31,7 +31,7 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
-from .routes import shows
+from .routes import followed, shows
 
 log = logging.getLogger(__name__)
 
@@ -257,6 +257,7 @@ async def send(
         sent = await interaction.followup.send(
             content if content is not None else discord.utils.MISSING, wait=True, **fields
         )
+        followed(interaction, sent.id)
         return sent.id
 
 

@@ -91,6 +91,15 @@ def shows(interaction: discord.Interaction[Any], message_id: int | None) -> None
         interaction.extras[_SHOWS] = message_id
 
 
+def followed(interaction: discord.Interaction[Any], message_id: int) -> None:
+    """``interaction`` sent a follow-up (an answer after its acknowledgement, a second answer
+    such as a rematch's lobby under its invitation): it counts towards the cap, and its
+    token edits it, as the follow-ups ``TokenRoutes`` sends."""
+    sent = interaction.extras.get(_FOLLOWUPS)
+    if sent is not None:  # an interaction from a place only tokens reach
+        sent.append(message_id)
+
+
 class TokenRoutes:
     """A place without channel routes (a group DM, a DM between users, a server that never
     added the bot): everything goes through the tokens of the interactions that came from it.

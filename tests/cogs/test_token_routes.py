@@ -10,8 +10,10 @@ from itertools import count
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
+from cogs.shared import answers
 from cogs.shared.routes import TokenRoutes, Unreachable, shows
 
 CHANNEL = 7
@@ -23,7 +25,7 @@ class Followups:
         self.sent: list[int] = []
         self.edited: list[int] = []
 
-    async def send(self, wait: bool = True, **fields: Any) -> Any:
+    async def send(self, content: Any = None, wait: bool = True, **fields: Any) -> Any:
         message = SimpleNamespace(id=next(ids), fields=fields)
         self.sent.append(message.id)
         return message
@@ -145,5 +147,24 @@ def test_an_optional_message_never_takes_another_ones_place() -> None:
         with pytest.raises(Unreachable):
             await tokens.send(CHANNEL, optional=True, content="reminder 5")
         assert newer.followup.edited == [] and older.followup.edited == []
+
+    asyncio.run(play())
+
+
+def test_an_answers_own_follow_ups_count_towards_the_cap() -> None:
+    """A click answered already (acknowledged in time, or a rematch's invitation) whose
+    answer then comes as a follow-up (``answers.send``): that follow-up counts, so the
+    routes send 4 more at most and the sixth is an edit, never refused by Discord (40094)."""
+    now = [datetime(2026, 11, 26, tzinfo=UTC)]
+    tokens = routes(now)
+    click = interaction(clicked=1)
+    click.type = discord.InteractionType.component
+    tokens.note(click)
+
+    async def play() -> None:
+        await answers.send(click, "your card", ephemeral=True)
+        for i in range(5):
+            await tokens.send(CHANNEL, content=f"board {i}")
+        assert len(click.followup.sent) == 5 and len(click.followup.edited) == 1
 
     asyncio.run(play())
