@@ -79,9 +79,6 @@ class Turns:
         if row.status != GameStatus.ACTIVE:
             raise Refusal("This game is over. Start a new one with /yahtzee start.")
         game = self.keeper.game_of(row)
-        # A click on this turn's buttons may come before the bot has recorded the message
-        # it just posted as this turn's board (board_turn still names the last turn): that
-        # message is the board. Once recorded, only the recorded message is live.
         recorded = row.board_turn == game.turn_number
         if (
             row.daily is not None
@@ -90,12 +87,30 @@ class Turns:
             and (message_id != row.board_message_id)
         ):  # its player showed it again (/yahtzee daily): this copy is not the board
             raise Refusal(DAILY_COPY_REPLACED)
-        if turn != game.turn_number or (recorded and message_id != row.board_message_id):
+        if _old_board(row, game, message_id, turn):
             raise Refusal(
                 "That board is from an earlier turn. Use the live board instead.",
                 link_to(row),
             )
         return game
+
+    async def old_board(
+        self, game_id: int, message_id: int | None, turn: int
+    ) -> tuple[GameView, Game] | None:
+        """The game (as it is now) if a turn's button for ``turn`` on ``message_id`` is on an
+        old board of a game still being played (not its live board: a board of an earlier
+        turn, or one the live board replaced); None otherwise (the live board, a game over,
+        a daily challenge's private board: their clicks are answered as usual)."""
+        try:
+            row = await self.keeper.row(game_id)
+        except Refusal:
+            return None
+        if row.status != GameStatus.ACTIVE or row.daily is not None or row.state is None:
+            return None
+        game = self.keeper.game_of(row)
+        if game.is_over or not _old_board(row, game, message_id, turn):
+            return None
+        return view_of(row, game), game
 
     def _scored_already(self, row: GameRow, user_id: int, turn: int) -> bool:
         """Whether a click for ``turn`` comes from the player who has just scored that very
@@ -537,3 +552,13 @@ class Turns:
             )
 
         return await self.keeper.locked(row.id, work)
+
+
+def _old_board(row: GameRow, game: Game, message_id: int | None, turn: int) -> bool:
+    """Whether a click for ``turn`` on ``message_id`` is on an old board: of an earlier turn,
+    or not the board on record for this one. (A click on this turn's buttons may come before
+    the bot has recorded the message it just posted as this turn's board, while
+    ``board_turn`` still names the last turn: that message is the board. Once recorded, only
+    the recorded message is live.)"""
+    recorded = row.board_turn == game.turn_number
+    return turn != game.turn_number or (recorded and message_id != row.board_message_id)

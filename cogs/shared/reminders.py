@@ -44,6 +44,7 @@ class Reminders:
         _ = public(row)
         reminder = await self.publisher.routes.send(
             row.board_channel_id,
+            optional=True,  # where only tokens reach: never in place of a board
             content=_(
                 "{who}, half your turn's time is gone: {time} left to play.",
                 who=ping(player_id),
@@ -88,6 +89,7 @@ class Reminders:
             await self.publisher.routes.send(
                 row.board_channel_id,
                 row.guild_id,
+                optional=True,
                 content=_(
                     "I could not send {who} a private turn notice (their DMs are closed), so "
                     "turn notices are off for them. `/yahtzee notify on` turns them back on once "

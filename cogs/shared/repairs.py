@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine import Game
 from bot.games import GameService, GameStatus, GameView, is_bot
 from cogs.turn.messages import moved_on_embed
 
+from . import answers
+from .errors import run_guarded
 from .language import public
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 
@@ -56,20 +59,51 @@ class Repairs:
                 else:  # nothing to send: still, the clicks' turn (1,000 games are 0.2 s)
                     await asyncio.sleep(0)
 
-    async def at_click(self, game_id: int) -> None:
-        """A click in a place only clicks reach (a group DM, a server that never added the
-        bot), answered: what its game's messages miss (a restart or a failed post came
-        between, a timer acted with no token to show it) is shown through its token."""
-        if self.publisher.computers_running(game_id):
-            return  # they show their own moves
-        row = await self.games.timers.behind(game_id)
-        if row is None:
-            return
-        log.info("game %s: shown again at a click", game_id)
-        try:
+    async def at_interaction(self, channel_id: int, game_id: int | None) -> None:
+        """An interaction in a place only interactions reach (a group DM, a server that
+        never added the bot), answered: what the messages of its game (``game_id``, a click's)
+        and of the channel's live game miss (a restart or a failed post came between, a
+        timer acted with no token to show it) is shown through its token. Not while this
+        process is showing a move of that game (another interaction from the channel, a
+        timer, its computer seats): that shows what it does."""
+        games = [game_id] if game_id is not None else []
+        live = await self.games.lookups.find_live(channel_id)
+        if live is not None and live.id not in games:
+            games.append(live.id)
+        for game in games:
+            if self.publisher.busy(game, channel_id):
+                continue
+            row = await self.games.timers.behind(game)
+            if row is None:
+                continue
+            log.info("game %s: shown again at an interaction", game)
+            try:
+                await self.repair(row)
+            except Exception:
+                log.exception("could not repair the messages of game %s at a click", game)
+
+    async def bring_back(
+        self, interaction: discord.Interaction[Any], row: GameView, game: Game
+    ) -> None:
+        """A click on an old board of a game still being played, where only clicks reach (a
+        group DM keeps boards no token reaches any more as they were): its answer brings the
+        game's board back. If that turn's board was shown (its player notified), on the
+        clicked message; if the game moved on unseen (a timer, a restart), the clicked board
+        says so and the board comes anew at the bottom, naming (notifying) its player."""
+
+        async def work() -> None:
+            if row.board_message_id is not None and row.board_turn == game.turn_number:
+                board = await self.games.drawing.render(row)
+                await self.publisher.bring_back(interaction, board)
+                return
+            await answers.edit(
+                interaction, content=None, embed=moved_on_embed(public(row)), attachments=[],
+                view=None,
+            )  # fmt: skip
+            log.info("game %s: shown again at a click on an old board", row.id)
             await self.repair(row)
-        except Exception:
-            log.exception("could not repair the messages of game %s at a click", game_id)
+
+        await run_guarded(interaction, work)
 
     async def repair_one(self, row: GameView) -> int:
         """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""

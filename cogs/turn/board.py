@@ -51,8 +51,10 @@ def scores_field(_: Lang, game: Game) -> str:
 NUMBERS = DiceFaces()
 
 
-def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
-    """The live board's embed; the image is attached as board.png."""
+def board_embed(board: Board, faces: DiceFaces = NUMBERS, by_token: bool = False) -> discord.Embed:
+    """The live board's embed; the image is attached as board.png. ``by_token``: in a place
+    where the bot only answers clicks (a group DM), a timed turn says how its timer works
+    there (as the lobby did)."""
     _ = public(board.row)
     game = board.game
     assert game is not None
@@ -80,6 +82,11 @@ def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
     if deadline is not None:  # a live countdown in every client's own time
         when = f"<t:{int(deadline.timestamp())}:R>"
         text += "\n\N{ALARM CLOCK} " + _("Time runs out {when}.", when=when)
+        if by_token:
+            text += " " + _(
+                "Here I can only speak when someone clicks: if time runs out, the turn moves "
+                "on at the next click of anyone in the game."
+            )
     embed = discord.Embed(
         title=_("Yahtzee: round {round} of {rounds}", round=game.round, rounds=ROUNDS),
         description=text,

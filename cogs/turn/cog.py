@@ -19,7 +19,7 @@ from cogs.shared.errors import jump_url
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public
 
-from .board import board_embed, board_files
+from .board import board_files
 from .controls import BoxSelect, CardSelect, DieButton, RollButton, ScorecardButton, UndoButton
 from .messages import BOARD_MOVED, card_message, moved_embed, rules_embed
 
@@ -186,7 +186,7 @@ class TurnFeature(Feature):
         await answers.send(
             interaction,
             _("Only you see this copy; the board is here: {link}", link=link),
-            embed=board_embed(board, self.publisher.faces),
+            embed=self.publisher.board_embed(board),
             files=board_files(board),
             ephemeral=True,
         )

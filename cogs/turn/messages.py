@@ -151,6 +151,16 @@ def moved_embed(_: Lang) -> discord.Embed:
     return discord.Embed(title=_("Yahtzee: board moved"), description=_(BOARD_MOVED), colour=GREY)
 
 
+def moved_to_embed(_: Lang, link: str) -> discord.Embed:
+    """A board left behind when a click on an older one brought the board back there (a
+    place only clicks reach: a group DM): where the live board is now."""
+    return discord.Embed(
+        title=_("Yahtzee: board moved"),
+        description=_("The live board is now here: {link}", link=link),
+        colour=GREY,
+    )
+
+
 def moved_on_embed(_: Lang, finished: bool = False) -> discord.Embed:
     """A board the game left behind (a restart, a repair): it says so, instead of still
     asking someone to roll without buttons to do it."""
