@@ -85,7 +85,8 @@ class History:
         if last is None or last.action not in ENDINGS:
             return None
         if last.action == "end":
-            return Said(ENDED_BY, who=f"<@{last.user_id}>")
+            who = f"<@{last.user_id}>"  # (a mention, as its messages said it)
+            return Said(ENDED_BY, who=who)
         return Said(ENDINGS[last.action])
 
     async def replayed(self, game_id: int) -> Replay:

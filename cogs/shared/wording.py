@@ -58,7 +58,8 @@ BY_CLICK: dict[str, str] = {
     NO_ROOM: N_(
         "You are already in {limit} games or lobbies. Finish or leave one before you start "
         "or join another: in a chat like this one, Leave is on its lobby and under Scorecard "
-        "on its board; in a server that added me, /yahtzee leave in its channel."
+        "on its board; /yahtzee leave works in a server that added me, or wherever you added "
+        "the app."
     ),
     REPLAY_LATER: N_(
         "This replay shows today's dice: it opens to everyone once every try of today's "

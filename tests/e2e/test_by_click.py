@@ -227,3 +227,43 @@ async def test_a_lobby_that_closed_unseen_says_so_at_the_next_click(
     closed = fake.messages[lobby["id"]]
     assert find_component(closed, "Join") is None
     assert "Nobody started this lobby in time" in text_of(closed), text_of(closed)
+
+
+async def test_a_friend_away_comes_back_by_a_click(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """A server that once added the bot chose "skip the seat" for turns that run out, then
+    removed it; Ann, who added the app, plays there with Bob, who did not. Bob's turn runs
+    out twice in a row: he is skipped, and the summary and the board say how he comes back
+    (Rejoin, under his Scorecard). He clicks it: welcome back, and the board no longer
+    marks him away."""
+    dice.fallback = RandomDice(random.Random(7))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.user_install_guild()
+    bot = await start_bot()
+    guild = int(fake.guild_of(channel))
+    await bot.games.servers.change_settings(guild, 1, True, timeout_policy="skip-seat")
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, fake.messages[lobby["id"]], "Start")
+    for box in ("chance", "sixes"):  # Ann plays; Bob's turn runs out, twice
+        await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], box)
+        clock.advance(301)
+        fake.advance(301)
+        assert await tick(bot, fake) == 1
+    summaries = [text_of(m) for m in fake.channel_messages(channel)]
+    assert any("Rejoin, under their Scorecard, brings them back." in t for t in summaries)
+    board = await live_board(fake, channel)
+    assert board["content"].startswith(f"<@{ann['id']}>")
+    assert "(away: Scorecard, then Rejoin)" in text_of(board), text_of(board)
+    card = private(await fake.click(bob, board, "Scorecard"))
+    labels = [c.get("label") for c in card["components"][-1]["components"]]
+    assert labels == ["Rules", "Board", "Rejoin", "Leave"], labels
+    back = await fake.click(bob, card, "Rejoin")
+    assert back.response_type == 7, back.ephemeral_text
+    assert "Welcome back" in fake.messages[card["id"]]["content"]
+    shown = text_of(fake.messages[board["id"]])
+    assert "away" not in shown and "Bob" in shown, shown
+    assert forbidden_tries(fake, channel) == []
