@@ -110,7 +110,7 @@ def board_embed(board: Board, faces: DiceFaces = NUMBERS, by_token: bool = False
     # (before a turn's first roll a game with pictures shows none: the roll brings it)
     footer = (
         # where most players cannot type /yahtzee: what the Scorecard button's answer holds
-        _("{preset} rules · Scorecard: cards, rules, board, leave", preset=preset(_, game))
+        _("{preset} rules · Scorecard: rules, board, leave", preset=preset(_, game))
         if by_token
         else _("{preset} rules · /yahtzee rules · /yahtzee scorecard", preset=preset(_, game))
     )

@@ -125,7 +125,7 @@ async def test_a_friend_without_the_app_reads_the_rules_brings_the_board_back_an
     board = await live_board(fake, channel)
     assert board["content"].startswith(f"<@{bob['id']}>")
     footer = board["embeds"][0]["footer"]["text"]
-    assert "Scorecard: cards, rules, board, leave" in footer, footer
+    assert "Scorecard: rules, board, leave" in footer, footer
     card = private(await fake.click(bob, board, "Scorecard"))
     labels = [c.get("label") for c in card["components"][-1]["components"]]
     assert labels == ["Rules", "Board", "Leave"], labels  # one row; Bob is in: no Rejoin
