@@ -267,3 +267,38 @@ async def test_a_friend_away_comes_back_by_a_click(
     shown = text_of(fake.messages[board["id"]])
     assert "away" not in shown and "Bob" in shown, shown
     assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("where", ["group_dm", "server"])
+async def test_a_game_its_host_ended_says_how_the_next_one_starts_there(
+    fake: FakeDiscord, start_bot: StartBot, where: str
+) -> None:
+    """Ann ends the game (/yahtzee end, confirmed). On a server its board says so and how a
+    new one starts (the command everyone there has); in a group DM it offers Play again
+    instead, which Bob, without the app, uses: a lobby he hosts, that Ann joins."""
+    ann, bob = fake.user("Ann", admin=True), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob) if where == "group_dm" else fake.channel("general")
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, fake.messages[lobby["id"]], "Start")
+    board = await live_board(fake, channel)
+    asked = private(await fake.slash(ann, channel, "yahtzee end"))
+    ended = await fake.click(ann, asked, "End the game")
+    assert ended.response_type == 7, ended.ephemeral_text
+    shown = fake.messages[board["id"]]
+    said_there = text_of(shown)
+    assert f"<@{ann['id']}> ended the game." in said_there, said_there
+    if where == "server":
+        assert "Start a new one with /yahtzee start." in said_there
+        assert find_component(shown, "Play again") is None
+        return
+    assert "Play again opens a lobby for the same players." in said_there, said_there
+    assert "/yahtzee" not in said_there
+    rematch = await fake.click(bob, shown, "Play again")
+    assert rematch.error is None and rematch.response is not None, rematch.ephemeral_text
+    joined = await fake.click(ann, fake.last(channel), "Join")
+    assert joined.response_type == 7, joined.ephemeral_text
+    assert forbidden_tries(fake, channel) == []
