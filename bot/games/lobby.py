@@ -17,7 +17,18 @@ from bot.store import ChannelBusy, GameChange, GameRow, GameStatus, MoveRecord, 
 from .clock import TurnClock
 from .drawing import Drawing
 from .keeper import Keeper
-from .results import Board, GameView, Refusal, Rematch, link_to, refusing, view_of
+from .results import (
+    LOBBY_CLOSED,
+    REMATCH_FOR_PLAYERS,
+    REMATCH_NOT_YOURS,
+    Board,
+    GameView,
+    Refusal,
+    Rematch,
+    link_to,
+    refusing,
+    view_of,
+)
 from .seats import BOT_NAMES, bot_level, is_bot, new_bot_id, player_id
 
 log = logging.getLogger(__name__)
@@ -245,7 +256,7 @@ class Lobby:
         if row.status != GameStatus.LOBBY:
             if row.status == GameStatus.ACTIVE:
                 raise Refusal("This game has already started.")
-            raise Refusal("This lobby is closed. Start a new one with /yahtzee start.")
+            raise Refusal(LOBBY_CLOSED)
 
     async def play_again(
         self, game_id: int, guild_id: int | None, user_id: int, name: str
@@ -261,15 +272,9 @@ class Lobby:
         seats = self.keeper.game_of(old).seats
         mine = next((s for s in seats if s.player_id == player_id(user_id)), None)
         if mine is not None and mine.left:
-            raise Refusal(
-                "You left this game, so its rematch is not yours to call (it would ping the "
-                "players who stayed). Start a game of your own with /yahtzee start."
-            )
+            raise Refusal(REMATCH_NOT_YOURS)
         if mine is None:
-            raise Refusal(
-                "Only the players of this game can start its rematch. Start a game of your "
-                "own with /yahtzee start."
-            )
+            raise Refusal(REMATCH_FOR_PLAYERS)
         channel_id = old.channel_id
         players: list[tuple[int, str]] = [(user_id, name)]
         invited: list[tuple[int, str]] = []

@@ -61,6 +61,12 @@ def people_left(game: Game) -> bool:
     return any(not is_bot(s.player_id) and present(s) for s in game.seats)
 
 
+def rematch_callers(game: Game) -> bool:
+    """Whether anyone may call a rematch of a game that is over (``Lobby.play_again``): a
+    person who sat in it and did not leave (away or not)."""
+    return any(not is_bot(s.player_id) and not s.left for s in game.seats)
+
+
 def next_host(game: Game, host_id: int) -> int:
     """Who hosts once the host has left a running game: the first person still playing, else
     the first one away (the host's Play again and Remove pass on with it)."""

@@ -29,7 +29,9 @@ from .lobby import Lobby
 from .lookups import Lookups
 from .replay import held_mask, scoring_detail
 from .results import (
+    GAME_OVER,
     NO_GAME_HERE,
+    NOT_FOR_DAILY,
     Board,
     GameView,
     Refusal,
@@ -77,7 +79,7 @@ class Turns:
 
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != GameStatus.ACTIVE:
-            raise Refusal("This game is over. Start a new one with /yahtzee start.")
+            raise Refusal(GAME_OVER)
         game = self.keeper.game_of(row)
         recorded = row.board_turn == game.turn_number
         if (
@@ -455,6 +457,15 @@ class Turns:
         """A player leaves the running game; the others play on; the last one out ends it."""
         return await self._leave(await self.game_to_leave(channel_id, user_id), user_id)
 
+    async def leave(self, game_id: int, user_id: int) -> tuple[GameView, Board]:
+        """A player leaves the running game by a click (where commands are not offered to
+        everyone: a group DM); the others play on. The game as it was, and as it is."""
+        row = await self.keeper.row(game_id)
+        if row.daily is not None:
+            raise Refusal(NOT_FOR_DAILY)
+        before = view_of(row)
+        return before, await self._leave(before, user_id)
+
     async def leave_daily(self, game_id: int, user_id: int) -> Board:
         """The member gives up their daily challenge try (confirmed: it counts as the day's
         try)."""
@@ -508,9 +519,14 @@ class Turns:
     async def rejoin(self, channel_id: int, user_id: int) -> GameView:
         """An away player takes their seat back from their next turn."""
         row = await self.lookups.live_game(channel_id)
+        return await self.rejoin_game(row.id, user_id)
+
+    async def rejoin_game(self, game_id: int, user_id: int) -> GameView:
+        """An away player takes their seat back in ``game_id`` from their next turn (by a
+        click, or ``rejoin`` by the channel)."""
 
         async def work() -> GameRow:
-            current = await self.keeper.row(row.id)
+            current = await self.keeper.row(game_id)
             if current.status != GameStatus.ACTIVE:
                 raise Refusal("There is no game in progress here to rejoin.")
             game = self.keeper.game_of(current)
@@ -520,7 +536,7 @@ class Turns:
                 current, MoveRecord(user_id, "rejoin"), game, self.clock.moved(current)
             )
 
-        return view_of(await self.keeper.locked(row.id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
         """The host or an admin removes an away player from the running game."""

@@ -77,7 +77,8 @@ class LobbyFeature(Feature):
             check_member_may_post(interaction, True if threads else None)
             pictures = interaction.app_permissions.attach_files
             board = await self.games.lobby.begin(game_id, user.id, pictures)
-            await answers.edit(interaction, **lobby_edit(board.row))
+            by_token = await self.publisher.lobby_place(board.row, interaction)
+            await answers.edit(interaction, **lobby_edit(board.row, by_token=by_token))
             await self._launch(interaction, board, interaction.message)
             return
         if action == "unseat":

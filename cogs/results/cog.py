@@ -152,7 +152,9 @@ class ResultsFeature(Feature):
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
-            view=leaderboard_layout(_, page, picture, shared_by=interaction.user.mention),
+            view=leaderboard_layout(
+                _, page, picture, interaction.user.mention, not place_of(interaction).can_post
+            ),
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -16,7 +16,9 @@ from discord.ext import commands
 from bot.games import GameService, Refusal
 from bot.i18n import ENGLISH
 from bot.i18n.words import N_, Label
-from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
+from cogs.coaching.controls import HintButton
+from cogs.lobby.controls import LobbyButton
+from cogs.turn.controls import BoxSelect, DieButton, RollButton, ScorecardButton, UndoButton
 
 from . import answers
 from .controls import Control
@@ -35,6 +37,11 @@ log = logging.getLogger(__name__)
 TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
 #: The controls of a board: on an old board where only clicks reach, they bring it back.
 OLD_BOARD_CONTROLS = (DieButton, RollButton, BoxSelect)
+#: The controls of a live game's messages (its lobby, its boards, an Undo): where only clicks
+#: reach, on a game over they show its end (``Clicks._over_here``).
+LIVE_CONTROLS = (
+    LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
+)  # fmt: skip
 #: How long the repair after a command in a token place waits for the command to be done
 #: (its answer is due within Discord's 3 s, its follow-ups within the token's life).
 COMMAND_PATIENCE = 60.0
@@ -119,6 +126,8 @@ class Clicks(commands.Cog):
                 except Exception as error:  # answered by the guard, as a handler's
                     await self._refuse(interaction, error)
                     return None
+                if await self._over_here(interaction, click, game_id):
+                    return game_id
                 if await self._brought_back(interaction, click, game_id):
                     return game_id
             await self.router.dispatch(interaction, click)
@@ -147,6 +156,26 @@ class Clicks(commands.Cog):
         if found is None or self.publisher.busy(game_id, channel_id, besides=1):
             return False
         await self.repairs.bring_back(interaction, *found)
+        return True
+
+    async def _over_here(
+        self, interaction: discord.Interaction[Any], click: Control, game_id: int
+    ) -> bool:
+        """Where only clicks reach (a group DM), a click on a live-looking control (a
+        lobby's, a board's, an Undo) of a game that is over shows the end on the clicked
+        message as its answer (``Repairs.show_over``): no token may have been left to show
+        it when it came (a timer ended it while nobody clicked). Whether it did."""
+        message = interaction.message
+        if not isinstance(click, LIVE_CONTROLS) or self.repairs is None or message is None:
+            return False
+        if message.flags.ephemeral or not self.publisher.routes.by_token(
+            interaction.channel_id or 0
+        ):
+            return False
+        row = await self.games.lookups.find(game_id)
+        if row is None or row.is_live or row.daily is not None:
+            return False
+        await self.repairs.show_over(interaction, row)
         return True
 
     @guarded

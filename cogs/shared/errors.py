@@ -20,7 +20,9 @@ from bot.metrics import INTERACTIONS, LATE
 
 from . import answers
 from .language import private
+from .place import place_of
 from .text import shown_name
+from .wording import said_here
 
 log = logging.getLogger(__name__)
 
@@ -119,9 +121,11 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
     in their own language; the errors that are ours, or Discord's refusals, are logged here."""
     _ = private(interaction)
     if isinstance(original, Refusal):
+        # where most players are not offered /yahtzee (a group DM), said by its clicks
+        said = said_here(original, not place_of(interaction).can_post)
         if original.link:
-            return f"{_.say(original, shown_name)}\n{jump_url(*original.link)}"
-        return _.say(original, shown_name)
+            return f"{_.say(said, shown_name)}\n{jump_url(*original.link)}"
+        return _.say(said, shown_name)
     elif isinstance(original, RuleError):
         return _.say(original, shown_name)
     elif isinstance(original, StoreUnavailable):  # logged where it happened, once per write

@@ -246,7 +246,7 @@ class Publisher:
 
     def board_embed(self, board: Board) -> discord.Embed:
         """A board's embed as its place shows it (its timer's words where only clicks reach)."""
-        return board_embed(board, self.faces, self.routes.by_token(board.row.channel_id))
+        return board_embed(board, self.faces, self.by_click(board.row))
 
     def parked(self, game_id: int) -> int | None:
         """The message an Undo parked for a game (the next turn's board, waiting), if any."""
@@ -386,29 +386,33 @@ class Publisher:
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
-        by_token = await self._by_token(row, interaction)
+        by_token = await self.lobby_place(row, interaction)
         await answers.edit(interaction, **lobby_edit(row, by_token=by_token))
         if interaction.message is not None:
             await self.games.posts.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
-        by_token = await self._by_token(row)
+        by_token = await self.lobby_place(row)
         shown = lobby_edit(row, by_token=by_token)
         await self.routes.edit(row.board_channel_id, message_id, **shown)
 
-    async def _by_token(
-        self, row: GameView, interaction: discord.Interaction[Any] | None = None
-    ) -> int:
-        """Where the game's place is reached by tokens only (as ``interaction`` from it says,
-        else as the routes know it), the minutes of its turns (its timers act at clicks);
-        else 0."""
+    def by_click(self, row: GameView, interaction: discord.Interaction[Any] | None = None) -> bool:
+        """Whether the game's place is reached by tokens only (as ``interaction`` from it
+        says, else as the routes know it): a group DM, where the bot only answers clicks and
+        most players are not offered /yahtzee (``cogs.shared.wording``)."""
         if interaction is not None:
-            by_token = not place_of(interaction).can_post
-        else:
-            by_token = self.routes.by_token(row.channel_id)
-        if not by_token:
-            return 0
+            return not place_of(interaction).can_post
+        return self.routes.by_token(row.channel_id)
+
+    async def lobby_place(
+        self, row: GameView, interaction: discord.Interaction[Any] | None = None
+    ) -> int | None:
+        """How a lobby shows its place (``lobby_embed``'s ``by_token``): where it is reached
+        by tokens only (``by_click``), the minutes of its turns (0: untimed; its timers act
+        at clicks); None where the bot may post."""
+        if not self.by_click(row, interaction):
+            return None
         seconds = (await self.games.servers.server_settings(row.guild_id or 0)).turn_seconds
         return max(1, seconds // 60) if seconds > 0 else 0
 
@@ -426,7 +430,7 @@ class Publisher:
             await answers.send(interaction, invitation, allowed_mentions=mentions or NO_MENTIONS)
         message_id = await answers.send(
             interaction,
-            view=lobby_layout(row, by_token=await self._by_token(row, interaction)),
+            view=lobby_layout(row, by_token=await self.lobby_place(row, interaction)),
             allowed_mentions=NO_MENTIONS,
         )
         if message_id is not None:
@@ -447,16 +451,20 @@ class Publisher:
             )
         message = await self.routes.send(
             *where,
-            view=lobby_layout(row, by_token=await self._by_token(row)),
+            view=lobby_layout(row, by_token=await self.lobby_place(row)),
             allowed_mentions=NO_MENTIONS,
         )
         await self.games.posts.board_shown(row, message.id, None)
         return message
 
-    async def retire_lobby(self, row: GameView, message_id: int | None, note: str) -> None:
+    async def retire_lobby(
+        self, row: GameView, message_id: int | None, note: str | None = None
+    ) -> None:
         """A lobby closed (cancelled, expired, moved, or its game could not start): its
-        words with ``note`` in place of what to do, and no buttons."""
-        await self.retire(row.channel_id, message_id, **lobby_edit(row, note))
+        words with ``note`` in place of what to do (None: as its status says), and no
+        buttons."""
+        shown = lobby_edit(row, note, by_token=await self.lobby_place(row))
+        await self.retire(row.channel_id, message_id, **shown)
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
@@ -539,7 +547,9 @@ class Publisher:
                 row.board_channel_id,
                 row.guild_id,
                 nonce=await self.games.posts.nonce(row, "final"),
-                view=daily_result_layout(await self.server_language(row), row, game, daily),
+                view=daily_result_layout(
+                    await self.server_language(row), row, game, daily, self.by_click(row)
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.games.posts.final_posted(row.id, message.id)

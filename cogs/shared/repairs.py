@@ -14,12 +14,14 @@ import discord
 
 from bot.engine import Game
 from bot.games import GameService, GameStatus, GameView, is_bot
-from cogs.turn.messages import moved_on_embed
+from cogs.lobby.messages import lobby_edit
+from cogs.turn.messages import ended_fields, moved_on_embed
 
 from . import answers
 from .errors import run_guarded
 from .language import public
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
+from .wording import STARTS_AFTER, ending
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -102,6 +104,38 @@ class Repairs:
             )  # fmt: skip
             log.info("game %s: shown again at a click on an old board", row.id)
             await self.repair(row)
+
+        await run_guarded(interaction, work)
+
+    async def show_over(self, interaction: discord.Interaction[Any], row: GameView) -> None:
+        """A click on a message of a game that is over (``row``), where only clicks reach (a
+        group DM): its end may have come when no token could show it (a timer, with nobody
+        clicking: everyone away, a day without a move, a lobby nobody started), leaving
+        messages that still look live. The clicked message shows the end as its answer: why
+        the game ended (``History.why_over``) and Play again where it can be called; a
+        lobby, closed; a board of a finished game, where its final card is (the interaction's
+        repair posts that card if it never was)."""
+
+        async def work() -> None:
+            _ = public(row)
+            fields: dict[str, Any]
+            if row.status == GameStatus.FINISHED:
+                fields = {"embed": moved_on_embed(_, True)}
+            else:
+                why = await self.games.history.why_over(row.id)
+                start = why is not None and why.template in STARTS_AFTER
+                reason = _.say(why) if why is not None else None
+                if row.game is None:  # a lobby
+                    note = None if reason is None else ending(_, reason, True, False, start)
+                    place = await self.publisher.lobby_place(row, interaction)
+                    fields = lobby_edit(row, note, by_token=place)
+                else:
+                    said = reason if reason is not None else _("This game has already ended.")
+                    fields = {"view": None} | ended_fields(row, said, True, start)
+            fields = {"content": None, "attachments": []} | fields
+            log.info("game %s: its end shown at a click on message %s", row.id,
+                     interaction.message.id if interaction.message else None)  # fmt: skip
+            await answers.edit(interaction, **fields)
 
         await run_guarded(interaction, work)
 

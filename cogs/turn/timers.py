@@ -123,7 +123,10 @@ class TurnTimers(commands.Cog):
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             # The database still names the board of the turn that ran out: it becomes the summary.
-            summary = summary_embed(scored, True, outcome.away, publisher.faces, outcome.played_as)
+            by_click = publisher.routes.by_token(scored.board.row.channel_id)
+            summary = summary_embed(
+                scored, True, outcome.away, publisher.faces, outcome.played_as, by_click
+            )
             everyone_away = public(scored.board.row)(EVERYONE_AWAY)
             await self.after.scored_unseen(scored, summary, everyone_away)
         elif isinstance(outcome, Expired):

@@ -4,6 +4,8 @@ behaves as it should.
 
 What people do (rules): ``/yahtzee start``; Join; Leave (the button and ``/yahtzee leave``);
 Add bot (Optimal, Casual, To win); Remove bot (when the lobby offers it); the Hints switch;
+in ``friends``, leaving by clicks (Scorecard, then Leave under the private card, confirmed
+or not);
 Start; Cancel; Roll; hold a die; score a box; play a few turns briskly; Undo; ``/yahtzee
 kick``, ``rejoin`` and ``end`` (with its confirmation); Play again, by a player or by Carol,
 who never plays; ``/yahtzee daily`` and its private board; an admin switching the timeout
@@ -1133,6 +1135,40 @@ class Lifecycle(RuleBasedStateMachine):
 
     def games_here(self) -> list[Target]:
         return self.fits(lambda t: t.status == "active" and not t.daily)
+
+    def games_by_click(self) -> list[Target]:
+        return self.fits(lambda t: t.status == "active" and not t.daily and t.channel == "friends")
+
+    @precondition(lambda self: self.games_by_click())
+    @rule(where=WHERE, actor=ANYONE, confirm=st.booleans())
+    def click_leave(self, where: int, actor: str, confirm: bool) -> None:
+        """Where only those who added the app are offered /yahtzee (``friends``), leaving by
+        clicks, as Carol could: Scorecard on the game's board, Leave under the private card
+        it answers with, then (or not) Leave the game."""
+        target = self.games_by_click()[where % len(self.games_by_click())]
+        fake = self.fake
+        assert fake is not None
+
+        async def work() -> None:
+            row = await self.bot.store.read(plans.get_game, target.game)
+            if row is None:
+                return
+            name = self.who(actor, self.mover_or_host(row))
+            board = self.board_of(row, name)
+            card = self.control(board, "card") if board is not None else None
+            if board is None or card is None:
+                return
+            asked = (await self.send(name, board, card["custom_id"])).response
+            leave = self.control(asked, "quit") if asked is not None else None
+            if asked is None or leave is None:
+                return
+            await self.send(name, asked, leave["custom_id"])
+            question = fake.messages.get(asked["id"])
+            sure = self.control(question, "quit-ok") if question is not None else None
+            if confirm and question is not None and sure is not None:
+                await self.send(name, question, sure["custom_id"])
+
+        self.act("click-leave", work)
 
     @precondition(lambda self: self.games_here())
     @rule(where=WHERE, actor=ANYONE, kicked=st.sampled_from(("away", *PLAYERS, "Carol")))
