@@ -34,8 +34,9 @@ def mid_game(seats: int) -> Game:
     return g
 
 
-def finished(seats: int) -> Game:
-    g = Game([(str(i), f"Player {i + 1}") for i in range(seats)])
+def finished(seats: int, names: tuple[str, ...] = ()) -> Game:
+    names = names or tuple(f"Player {i + 1}" for i in range(seats))
+    g = Game([(str(i), name) for i, name in enumerate(names)])
     while not g.is_over:
         g.roll(g.current_player_id)
         g.score(g.current_player_id, next(iter(g.options())))
@@ -70,6 +71,11 @@ def main() -> None:
     done2, done8 = finished(2), finished(8)
     measure("final, 2 seats", lambda: render_final(done2), None, None)
     measure("final, 8 seats", lambda: render_final(done8), None, None)
+    # four seats whose names fit side by side, and with a computer seat's (stacked)
+    done4 = finished(4, ("Ann", "Bob", "Cat", "Dan"))
+    measure("final, 4 seats", lambda: render_final(done4), None, None)
+    bots4 = finished(4, ("Ann", "Bob", "Cat", "Optimal bot"))
+    measure("final, 4, Optimal bot", lambda: render_final(bots4), None, None)
     # /yahtzee stats: the last 20 games over the score distribution (bins of 50)
     recent = [180, 220, 254, 199, 230, 160, 301, 240, 210, 190] * 2
     spread = [0, 0, 0, 2, 5, 6, 4, 2, 1, 0, 0, 1]  # scores up to 575

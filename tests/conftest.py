@@ -349,6 +349,7 @@ def table_files(
     folder = tmp_path_factory.mktemp("tables")
     save(official_values, table_path(folder, "official"))
     save_distributions(to_win, distributions_path(folder, "official"))
+    load_distributions(distributions_path(folder, "official"), "official")  # writes its copy
     return folder
 
 

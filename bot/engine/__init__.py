@@ -32,6 +32,7 @@ from .errors import (
     RuleError,
 )
 from .game import (
+    AWAY_AFTER_TIMEOUTS,
     DEFAULT_TIMEOUT_POLICY,
     FORMAT_VERSION,
     MAX_SEATS,
@@ -54,6 +55,7 @@ from .scorecard import (
 )
 
 __all__ = [
+    "AWAY_AFTER_TIMEOUTS",
     "BONUS_TURN_LIMIT",
     "DEFAULT_PRESET",
     "DEFAULT_TIMEOUT_POLICY",

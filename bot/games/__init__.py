@@ -24,8 +24,18 @@ from .clock import IDLE_LIMIT, LOBBY_TIMEOUT, REPAIR_AFTER, TURN_LIMITS, stamp, 
 from .keeper import MAX_LIVE_GAMES
 from .requests import AnsweredElsewhere, begin
 from .results import (
+    ENDED_BY,
+    EVERYONE_AWAY,
+    GAME_GONE,
+    GAME_OVER,
+    LOBBY_CLOSED,
     NO_GAME_HERE,
+    NO_ROOM,
     NOBODY_LEFT,
+    NOT_FOR_DAILY,
+    REMATCH_FOR_PLAYERS,
+    REMATCH_NOT_YOURS,
+    REPLAY_LATER,
     Board,
     Card,
     ComputerDue,
@@ -41,17 +51,27 @@ from .results import (
     TimedOut,
     Undone,
 )
-from .seats import BOT_NAMES, bot_level, is_bot, player_id
+from .seats import BOT_NAMES, bot_level, is_bot, player_id, rematch_callers
 from .service import GameService
 
 __all__ = [
     "BOT_NAMES",
+    "ENDED_BY",
+    "EVERYONE_AWAY",
+    "GAME_GONE",
+    "GAME_OVER",
     "IDLE_LIMIT",
+    "LOBBY_CLOSED",
     "LOBBY_TIMEOUT",
     "MAX_LIVE_GAMES",
     "NOBODY_LEFT",
+    "NOT_FOR_DAILY",
     "NO_GAME_HERE",
+    "NO_ROOM",
+    "REMATCH_FOR_PLAYERS",
+    "REMATCH_NOT_YOURS",
     "REPAIR_AFTER",
+    "REPLAY_LATER",
     "TURN_LIMITS",
     "AnsweredElsewhere",
     "Board",
@@ -83,6 +103,7 @@ __all__ = [
     "die_emoji_png",
     "is_bot",
     "player_id",
+    "rematch_callers",
     "stamp",
     "supports",
     "utc_now",

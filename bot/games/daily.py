@@ -14,7 +14,7 @@ from .history import History
 from .keeper import Keeper
 from .lobby import Lobby
 from .replay import Turn
-from .results import Board, Refusal, moment
+from .results import REPLAY_LATER, Board, Refusal, moment
 from .seats import player_id
 
 
@@ -108,12 +108,7 @@ class Daily:
             return await self.history.story(game_id)
         if row.daily >= self.today():  # a try may still start at the day's last second
             latest = self.next_day_at() + IDLE_LIMIT
-            raise Refusal(
-                "This replay shows today's dice: it opens to everyone once every try of "
-                "today's challenge is over, <t:{at}:R> at the latest. Play yours with "
-                "/yahtzee daily.",
-                at=int(latest.timestamp()),
-            )
+            raise Refusal(REPLAY_LATER, at=int(latest.timestamp()))
         started = moment(await self.store.read(plans.last_live_daily_start, row.daily))
         if started is not None:
             raise Refusal(

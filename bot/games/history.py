@@ -6,12 +6,30 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta
 
-from bot.store import GameRow, plans
+from bot.i18n.words import Said
+from bot.store import GameRow, GameStatus, plans
 
 from .clock import TurnClock, stamp
 from .keeper import Keeper
 from .replay import Replay, Turn, replay, story
-from .results import Refusal
+from .results import (
+    ENDED_BY,
+    EVERYONE_AWAY,
+    IDLE_ENDED,
+    LOBBY_EXPIRED,
+    NOBODY_LEFT,
+    Refusal,
+)
+
+#: The moves that end a game without a result, and why it ended (``History.why_over``).
+ENDINGS = {
+    "end": ENDED_BY,
+    "idle-timeout": IDLE_ENDED,
+    "lobby-timeout": LOBBY_EXPIRED,
+    "timeout": EVERYONE_AWAY,  # the timer's last move ended it: every person was away
+    "leave": NOBODY_LEFT,
+    "kick": NOBODY_LEFT,
+}
 
 
 class History:
@@ -48,6 +66,28 @@ class History:
                 "limited time, and its moves are gone. Its result still counts on the "
                 "leaderboard."
             )
+
+    async def why_over(self, game_id: int) -> Said | None:
+        """Why a game ended without a result (abandoned, or a lobby closed), from the move
+        that ended it, as its messages said when it ended: for a place where nothing could
+        show it then (a group DM nobody clicked in), so that the next click on one of its
+        messages does. None for a game still on, finished, cancelled by its host, or whose
+        move log is gone."""
+        try:
+            row = await self.keeper.row(game_id)
+        except Refusal:
+            return None
+        if row.status not in (GameStatus.ABANDONED, GameStatus.CANCELLED):
+            return None
+        log = await self.store.read(plans.moves, game_id)
+        # (a rematch opened from it since is noted on it after its end)
+        last = next((move for move in reversed(log) if move.action != "rematch"), None)
+        if last is None or last.action not in ENDINGS:
+            return None
+        if last.action == "end":
+            who = f"<@{last.user_id}>"  # (a mention, as its messages said it)
+            return Said(ENDED_BY, who=who)
+        return Said(ENDINGS[last.action])
 
     async def replayed(self, game_id: int) -> Replay:
         """The game played again from its move log (``ReplayMismatch`` where the log could

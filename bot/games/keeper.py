@@ -29,7 +29,7 @@ from bot.store import (
 )
 
 from . import requests
-from .results import Refusal
+from .results import GAME_GONE, NO_ROOM, Refusal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -47,11 +47,7 @@ SHOWN_FLUSH_AFTER = 0.05
 
 
 def _no_room(limit: int) -> Refusal:
-    return Refusal(
-        "You are already in {limit} games or lobbies. Finish or leave one "
-        "(/yahtzee leave in its channel) before you start or join another.",
-        limit=limit,
-    )
+    return Refusal(NO_ROOM, limit=limit)
 
 
 @dataclass(slots=True)
@@ -134,7 +130,7 @@ class Keeper:
             return cached
         row = await self.store.read(plans.get_game, game_id)
         if row is None:
-            raise Refusal("That game no longer exists. Start a new one with /yahtzee start.")
+            raise Refusal(GAME_GONE)
         return self._remember(row)
 
     def game_of(self, row: GameRow) -> Game:

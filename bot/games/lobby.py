@@ -17,7 +17,18 @@ from bot.store import ChannelBusy, GameChange, GameRow, GameStatus, MoveRecord, 
 from .clock import TurnClock
 from .drawing import Drawing
 from .keeper import Keeper
-from .results import Board, GameView, Refusal, Rematch, link_to, refusing, view_of
+from .results import (
+    LOBBY_CLOSED,
+    REMATCH_FOR_PLAYERS,
+    REMATCH_NOT_YOURS,
+    Board,
+    GameView,
+    Refusal,
+    Rematch,
+    link_to,
+    refusing,
+    view_of,
+)
 from .seats import BOT_NAMES, bot_level, is_bot, new_bot_id, player_id
 
 log = logging.getLogger(__name__)
@@ -68,29 +79,17 @@ class Lobby:
                 )
             )
         except ChannelBusy as busy:
-            if busy.existing.thread_id == channel_id:  # a game's thread holds that game only
-                if busy.existing.is_live:
-                    raise Refusal(
-                        "This thread belongs to the game hosted by <@{host}>: no other lobby "
-                        "or game can open in it. Join that game, or start yours in the channel.",
-                        link_to(busy.existing),
-                        host=busy.existing.host_id,
-                    ) from None
-                raise Refusal(
-                    "This thread belonged to the game hosted by <@{host}>, which is over: "
-                    "start a new game in the channel, not in an old game's thread.",
-                    host=busy.existing.host_id,
-                ) from None
-            if busy.existing.status == GameStatus.LOBBY:
-                raise Refusal(
-                    "This channel already has a lobby: join it, or start yours in another channel.",
-                    link_to(busy.existing),
-                ) from None
-            raise Refusal(
-                "This channel already has a game in progress: join it, or start yours in "
-                "another channel.",
-                link_to(busy.existing),
-            ) from None
+            raise _busy(busy.existing, channel_id) from None
+
+    async def check_free(self, channel_id: int) -> None:
+        """Refuse, as ``open_lobby`` would, a channel (or a game's thread) that holds a lobby
+        or game already, with its link: said before anything else about opening one there
+        (a /yahtzee start sent twice hears of the lobby it opened, not of a wait)."""
+        holder = await self.store.read(plans.game_of_thread, channel_id)
+        if holder is None:
+            holder = await self.store.read(plans.live_game_in, channel_id)
+        if holder is not None:
+            raise _busy(holder, channel_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameView:
         """Take a seat in a lobby."""
@@ -257,7 +256,7 @@ class Lobby:
         if row.status != GameStatus.LOBBY:
             if row.status == GameStatus.ACTIVE:
                 raise Refusal("This game has already started.")
-            raise Refusal("This lobby is closed. Start a new one with /yahtzee start.")
+            raise Refusal(LOBBY_CLOSED)
 
     async def play_again(
         self, game_id: int, guild_id: int | None, user_id: int, name: str
@@ -273,15 +272,9 @@ class Lobby:
         seats = self.keeper.game_of(old).seats
         mine = next((s for s in seats if s.player_id == player_id(user_id)), None)
         if mine is not None and mine.left:
-            raise Refusal(
-                "You left this game, so its rematch is not yours to call (it would ping the "
-                "players who stayed). Start a game of your own with /yahtzee start."
-            )
+            raise Refusal(REMATCH_NOT_YOURS)
         if mine is None:
-            raise Refusal(
-                "Only the players of this game can start its rematch. Start a game of your "
-                "own with /yahtzee start."
-            )
+            raise Refusal(REMATCH_FOR_PLAYERS)
         channel_id = old.channel_id
         players: list[tuple[int, str]] = [(user_id, name)]
         invited: list[tuple[int, str]] = []
@@ -326,3 +319,29 @@ class Lobby:
         )
         await self.keeper.save(old, MoveRecord(user_id, "rematch", str(lobby_id)))
         return before
+
+
+def _busy(existing: GameRow, channel_id: int) -> Refusal:
+    """Why no lobby opens in ``channel_id``, which ``existing`` holds (with its link)."""
+    if existing.thread_id == channel_id:  # a game's thread holds that game only
+        if existing.is_live:
+            return Refusal(
+                "This thread belongs to the game hosted by <@{host}>: no other lobby "
+                "or game can open in it. Join that game, or start yours in the channel.",
+                link_to(existing),
+                host=existing.host_id,
+            )
+        return Refusal(
+            "This thread belonged to the game hosted by <@{host}>, which is over: "
+            "start a new game in the channel, not in an old game's thread.",
+            host=existing.host_id,
+        )
+    if existing.status == GameStatus.LOBBY:
+        return Refusal(
+            "This channel already has a lobby: join it, or start yours in another channel.",
+            link_to(existing),
+        )
+    return Refusal(
+        "This channel already has a game in progress: join it, or start yours in another channel.",
+        link_to(existing),
+    )

@@ -109,6 +109,16 @@ class Posts:
         row = await self.store.read(plans.get_game, game_id)
         return row is not None and row.undo_message_id is not None
 
+    async def as_now(self, game_id: int) -> GameView | None:
+        """A game as saved now, with the boards click answers showed on record (None if it
+        is gone): what a repair acts on. A row read before the repair's turn came (a sweep's
+        page, a timer's list waiting for a mass repair) may be whole turns behind."""
+        await self.keeper.flush_shown()
+        try:
+            return view_of(await self.keeper.row(game_id))
+        except Refusal:
+            return None
+
     async def needing_messages(self) -> list[GameView]:
         """What a repair looks at: every live game, and finished games whose final message
         was never posted."""

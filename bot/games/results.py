@@ -24,13 +24,45 @@ from bot.strategy.analyst import BoxHint
 log = logging.getLogger(__name__)
 
 NO_GAME_HERE = N_("There is no game in this channel. Start one with /yahtzee start.")
+#: Refusals that send a player to a command: where commands are offered only to those who
+#: added the app (a group DM: ``cogs.shared.wording``), each is said another way there.
+GAME_OVER = N_("This game is over. Start a new one with /yahtzee start.")
+GAME_GONE = N_("That game no longer exists. Start a new one with /yahtzee start.")
+LOBBY_CLOSED = N_("This lobby is closed. Start a new one with /yahtzee start.")
+REMATCH_NOT_YOURS = N_(
+    "You left this game, so its rematch is not yours to call (it would ping the "
+    "players who stayed). Start a game of your own with /yahtzee start."
+)
+REMATCH_FOR_PLAYERS = N_(
+    "Only the players of this game can start its rematch. Start a game of your "
+    "own with /yahtzee start."
+)
+NO_ROOM = N_(
+    "You are already in {limit} games or lobbies. Finish or leave one "
+    "(/yahtzee leave in its channel) before you start or join another."
+)
+REPLAY_LATER = N_(
+    "This replay shows today's dice: it opens to everyone once every try of today's "
+    "challenge is over, <t:{at}:R> at the latest. Play yours with /yahtzee daily."
+)
+#: A click on a game's control that a daily challenge's private board never shows.
+NOT_FOR_DAILY = N_("That button is not for a daily challenge; nothing changed.")
+#: Why a lobby closed, or a game ended, on its timer (``Timers.act``).
+LOBBY_EXPIRED = N_("Nobody started this lobby in time, so it closed.")
+IDLE_ENDED = N_("No move for 24 hours, so the game was abandoned.")
+#: Why a game ended: its host (or an admin) ended it, ``who`` a mention.
+ENDED_BY = N_("{who} ended the game.")
 OTHER_GAME = N_(
     "That button belongs to another game, not to one of this channel: nothing changed. "
     "Use the buttons on this channel's own game."
 )
-NOBODY_LEFT = N_(
-    "No person is left playing, so the game has ended without a result. "
-    "Start a new one with /yahtzee start."
+#: Why a game ended without a result (the Discord side says next how a new one starts).
+NOBODY_LEFT = N_("No person is left playing, so the game has ended without a result.")
+#: Why a game ends when the timer has played the last two turns of every person in it
+#: (``seats.present``: ``AWAY_AFTER_TIMEOUTS`` in a row), whichever the timeout policy.
+EVERYONE_AWAY = N_(
+    "Everyone is away: each player's last two turns ran out of time and were played for "
+    "them, so the game has ended without a result."
 )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.engine import Game
+from bot.engine import AWAY_AFTER_TIMEOUTS, Game, Seat
 from bot.i18n.words import N_
 
 BOT_LEVELS = {1: "optimal", 2: "casual", 3: "winning"}
@@ -45,10 +45,26 @@ def new_bot_id(level: str, seated: Iterable[int]) -> int:
     return -(10 * (max((-uid // 10 for uid in bots), default=0) + 1) + code)
 
 
+def present(seat: Seat) -> bool:
+    """Whether a seat's person is still at the table: not left, not away, and not one whose
+    last ``AWAY_AFTER_TIMEOUTS`` turns in a row the timer played (skip seat marks them away
+    then; play for them and scratch go on playing their turns while someone else plays).
+    Their own roll, hold or scoring puts them back."""
+    return not seat.left and not seat.away and seat.timeouts < AWAY_AFTER_TIMEOUTS
+
+
 def people_left(game: Game) -> bool:
     """Whether a person still plays (or waits for the last turns): a game of computer seats
-    alone, everyone else having left or gone away, ends without a result."""
-    return any(not is_bot(s.player_id) and not s.left and not s.away for s in game.seats)
+    alone, everyone else having left or gone away, ends without a result; so does a game
+    the timer alone has played for two rounds (everyone walked away: nobody's result
+    would be theirs)."""
+    return any(not is_bot(s.player_id) and present(s) for s in game.seats)
+
+
+def rematch_callers(game: Game) -> bool:
+    """Whether anyone may call a rematch of a game that is over (``Lobby.play_again``): a
+    person who sat in it and did not leave (away or not)."""
+    return any(not is_bot(s.player_id) and not s.left for s in game.seats)
 
 
 def next_host(game: Game, host_id: int) -> int:

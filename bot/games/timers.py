@@ -8,7 +8,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.engine import Category, Game, TimeoutPolicy
-from bot.i18n.words import N_
 from bot.store import NO_CHANGE, GameChange, GameRow, GameStatus, MoveRecord, plans
 from bot.strategy.players import keep_mask
 
@@ -16,6 +15,8 @@ from .clock import IDLE_LIMIT, REPAIR_AFTER, TurnClock, stamp
 from .keeper import Keeper
 from .replay import held_mask, scoring_detail
 from .results import (
+    IDLE_ENDED,
+    LOBBY_EXPIRED,
     ComputerDue,
     Expired,
     GameView,
@@ -107,8 +108,7 @@ class Timers:
                         MoveRecord(None, "lobby-timeout"),
                         change=GameChange(status=GameStatus.CANCELLED, deadline_at=None),
                     )
-                    reason = N_("Nobody started this lobby in time, so it closed.")
-                    return Expired(view_of(saved), reason)
+                    return Expired(view_of(saved), LOBBY_EXPIRED)
                 return None
             game = self.keeper.game_of(row)
             last_move = moment(row.last_move_at or row.updated_at)
@@ -118,9 +118,7 @@ class Timers:
                     MoveRecord(None, "idle-timeout"),
                     change=GameChange(status=GameStatus.ABANDONED, deadline_at=None, ping_at=None),
                 )
-                return Expired(
-                    view_of(saved), N_("No move for 24 hours, so the game was abandoned.")
-                )
+                return Expired(view_of(saved), IDLE_ENDED)
             if deadline is not None and deadline <= now:
                 seat = game.current_seat
                 round_no = game.round

@@ -29,7 +29,9 @@ from .lobby import Lobby
 from .lookups import Lookups
 from .replay import held_mask, scoring_detail
 from .results import (
+    GAME_OVER,
     NO_GAME_HERE,
+    NOT_FOR_DAILY,
     Board,
     GameView,
     Refusal,
@@ -77,11 +79,8 @@ class Turns:
 
     def _require_live_board(self, row: GameRow, message_id: int | None, turn: int) -> Game:
         if row.status != GameStatus.ACTIVE:
-            raise Refusal("This game is over. Start a new one with /yahtzee start.")
+            raise Refusal(GAME_OVER)
         game = self.keeper.game_of(row)
-        # A click on this turn's buttons may come before the bot has recorded the message
-        # it just posted as this turn's board (board_turn still names the last turn): that
-        # message is the board. Once recorded, only the recorded message is live.
         recorded = row.board_turn == game.turn_number
         if (
             row.daily is not None
@@ -90,12 +89,30 @@ class Turns:
             and (message_id != row.board_message_id)
         ):  # its player showed it again (/yahtzee daily): this copy is not the board
             raise Refusal(DAILY_COPY_REPLACED)
-        if turn != game.turn_number or (recorded and message_id != row.board_message_id):
+        if _old_board(row, game, message_id, turn):
             raise Refusal(
                 "That board is from an earlier turn. Use the live board instead.",
                 link_to(row),
             )
         return game
+
+    async def old_board(
+        self, game_id: int, message_id: int | None, turn: int
+    ) -> tuple[GameView, Game] | None:
+        """The game (as it is now) if a turn's button for ``turn`` on ``message_id`` is on an
+        old board of a game still being played (not its live board: a board of an earlier
+        turn, or one the live board replaced); None otherwise (the live board, a game over,
+        a daily challenge's private board: their clicks are answered as usual)."""
+        try:
+            row = await self.keeper.row(game_id)
+        except Refusal:
+            return None
+        if row.status != GameStatus.ACTIVE or row.daily is not None or row.state is None:
+            return None
+        game = self.keeper.game_of(row)
+        if game.is_over or not _old_board(row, game, message_id, turn):
+            return None
+        return view_of(row, game), game
 
     def _scored_already(self, row: GameRow, user_id: int, turn: int) -> bool:
         """Whether a click for ``turn`` comes from the player who has just scored that very
@@ -440,6 +457,15 @@ class Turns:
         """A player leaves the running game; the others play on; the last one out ends it."""
         return await self._leave(await self.game_to_leave(channel_id, user_id), user_id)
 
+    async def leave(self, game_id: int, user_id: int) -> tuple[GameView, Board]:
+        """A player leaves the running game by a click (where commands are not offered to
+        everyone: a group DM); the others play on. The game as it was, and as it is."""
+        row = await self.keeper.row(game_id)
+        if row.daily is not None:
+            raise Refusal(NOT_FOR_DAILY)
+        before = view_of(row)
+        return before, await self._leave(before, user_id)
+
     async def leave_daily(self, game_id: int, user_id: int) -> Board:
         """The member gives up their daily challenge try (confirmed: it counts as the day's
         try)."""
@@ -493,9 +519,14 @@ class Turns:
     async def rejoin(self, channel_id: int, user_id: int) -> GameView:
         """An away player takes their seat back from their next turn."""
         row = await self.lookups.live_game(channel_id)
+        return await self.rejoin_game(row.id, user_id)
+
+    async def rejoin_game(self, game_id: int, user_id: int) -> GameView:
+        """An away player takes their seat back in ``game_id`` from their next turn (by a
+        click, or ``rejoin`` by the channel)."""
 
         async def work() -> GameRow:
-            current = await self.keeper.row(row.id)
+            current = await self.keeper.row(game_id)
             if current.status != GameStatus.ACTIVE:
                 raise Refusal("There is no game in progress here to rejoin.")
             game = self.keeper.game_of(current)
@@ -505,7 +536,7 @@ class Turns:
                 current, MoveRecord(user_id, "rejoin"), game, self.clock.moved(current)
             )
 
-        return view_of(await self.keeper.locked(row.id, work))
+        return view_of(await self.keeper.locked(game_id, work))
 
     async def kick(self, channel_id: int, user_id: int, target_id: int, is_admin: bool) -> Board:
         """The host or an admin removes an away player from the running game."""
@@ -537,3 +568,13 @@ class Turns:
             )
 
         return await self.keeper.locked(row.id, work)
+
+
+def _old_board(row: GameRow, game: Game, message_id: int | None, turn: int) -> bool:
+    """Whether a click for ``turn`` on ``message_id`` is on an old board: of an earlier turn,
+    or not the board on record for this one. (A click on this turn's buttons may come before
+    the bot has recorded the message it just posted as this turn's board, while
+    ``board_turn`` still names the last turn: that message is the board. Once recorded, only
+    the recorded message is live.)"""
+    recorded = row.board_turn == game.turn_number
+    return turn != game.turn_number or (recorded and message_id != row.board_message_id)

@@ -50,8 +50,9 @@ FONT = s.BOARD_FONT_SIZE
 ROW_H = s.BOARD_ROW_H
 FORBIDDEN_MARK = "\u2715" if has_glyph("\u2715", FONT, False) else "x"
 BAR_H = 3
-NARROW_COL_W = 80  # below this a column's names may shrink to fit (3, 4, 7 and 8 seats)
-HEADER_MIN_FONT = 18  # px: as small as they shrink, before they are cut with an ellipsis
+NARROW_COL_W = 80  # below this a column is narrow (3, 4, 7 and 8 seats): see the names
+HEADER_MIN_FONT = 18  # px: as small as names shrink in a column, before they are cut
+NARROW_HEADER_MIN_FONT = 16  # px: in a narrow column, where every letter shown counts
 CELL_PAD = 4
 NARROW_HEADER_PAD = 2  # a narrow column's name may come this close to its edges
 LABEL_INNER = s.BOARD_LABEL_W - 2 * CELL_PAD - 2  # px a row's label may take (122)
@@ -181,10 +182,14 @@ class Layout:
         return (x, y, x + self.col_w, y + ROW_H)
 
 
-def layout(columns: int, top: int, final: bool = False, min_width: int = 0) -> Layout:
-    """The geometry for ``columns`` seats below a felt strip of ``top`` pixels."""
+def layout(
+    columns: int, top: int, final: bool = False, min_width: int = 0, stacked: bool = False
+) -> Layout:
+    """The geometry for ``columns`` seats below a felt strip of ``top`` pixels: the two
+    sections side by side up to ``SIDE_BY_SIDE_SEATS`` seats unless ``stacked``, else one
+    above the other (the columns as wide as the picture allows)."""
     tail: tuple[Row, ...] = (PLACE,) if final else ()
-    if columns <= SIDE_BY_SIDE_SEATS:
+    if columns <= SIDE_BY_SIDE_SEATS and not stacked:
         col_w = (s.PANEL_W - s.BOARD_LABEL_W) // columns
         col_w = min(s.BOARD_MAX_COL_W, max(s.BOARD_MIN_COL_W, col_w))
         panels: tuple[tuple[Row, ...], ...] = ((*UPPER_ROWS, *tail), (*LOWER_ROWS, *tail))
@@ -217,10 +222,15 @@ def _cell_bg(row: Row, highlighted: bool, gold: bool = False) -> s.RGB:
 
 @cache
 def _base(
-    columns: int, highlighted: frozenset[int], top: int, final: bool, width: int
+    columns: int,
+    highlighted: frozenset[int],
+    top: int,
+    final: bool,
+    width: int,
+    stacked: bool = False,
 ) -> Image.Image:
     """The empty sheet for a seat count and highlighted columns: bands, grid, labels."""
-    lay = layout(columns, top, final, width)
+    lay = layout(columns, top, final, width, stacked)
     image = Image.new("RGB", (lay.width, lay.height), s.PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, lay.width, lay.height), fill=s.FELT)
@@ -296,23 +306,50 @@ def _cell(
 @lru_cache(maxsize=1024)
 def header_names(
     names: tuple[str, ...], col_w: int, empty: str = "Player"
-) -> tuple[tuple[str, ...], int]:
-    """The names as a board's columns of ``col_w`` px show them, and their size in px.
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The names as a board's columns of ``col_w`` px show them, and each one's size in px.
 
-    Every name whole, at the board's size or, in a narrow column, at the largest size down
-    to ``HEADER_MIN_FONT`` at which they all fit; else at that size, each cut with an
-    ellipsis to its column. Two names that would then read the same keep the end that tells
-    them apart ("Player 1", "Player 2": "Pla…1", "Pla…2"). A name with nothing to draw
-    is ``empty`` (the word "Player" in the game's language).
+    Every name whole, at the board's size or at the largest size down to
+    ``HEADER_MIN_FONT`` at which they all fit. Else the names that fit at that size are
+    drawn whole at it, and each other one is cut with an ellipsis to its column, after a
+    whole word if one fits ("Optimal…", not "Optimal b…"), in a narrow column at
+    ``NARROW_HEADER_MIN_FONT`` (a letter or two more: "Opt…", not "Op…"). Two names that
+    would then read the same keep the end that tells them apart ("Player 1", "Player 2":
+    "Pla…1", "Pla…2"). A name with nothing to draw is ``empty`` (the word "Player" in the
+    game's language).
     """
     width = col_w - 2 * _header_pad(col_w)
-    smallest = HEADER_MIN_FONT if col_w < NARROW_COL_W else FONT
     whole = [clean(name, FONT, True) or clean(empty, FONT, True) for name in names]
-    for size in range(FONT, smallest - 1, -1):
+    for size in range(FONT, HEADER_MIN_FONT - 1, -1):
         if all(text_width(name, size, True) <= width for name in whole):
-            return tuple(whole), size
-    shown = [_cut_at_word(fit(name, width, smallest, True)) for name in whole]
-    return tuple(_tell_apart(whole, shown, width, smallest)), smallest
+            return tuple(whole), (size,) * len(whole)
+    cut_size = NARROW_HEADER_MIN_FONT if col_w < NARROW_COL_W else HEADER_MIN_FONT
+    fits = [text_width(name, HEADER_MIN_FONT, True) <= width for name in whole]
+    shown = [
+        name if ok else _cut(name, width, cut_size) for name, ok in zip(whole, fits, strict=True)
+    ]
+    sizes = tuple(HEADER_MIN_FONT if ok else cut_size for ok in fits)
+    return tuple(_tell_apart(whole, shown, width, cut_size)), sizes
+
+
+def names_fit(names: tuple[str, ...], col_w: int, empty: str = "Player") -> bool:
+    """Whether every name heads a column of ``col_w`` px whole (``header_names``)."""
+    shown, _size = header_names(names, col_w, empty)
+    return all(ELLIPSIS not in name for name in shown)
+
+
+def _cut(name: str, width: int, size: int) -> str:
+    """``name`` cut to ``width`` px with an ellipsis, after as many letters as fit; a word
+    begun with a letter or two only goes whole ("Optimal…", not "Optimal b…"), unless
+    nothing much is left before it ("🦊 F…" stays)."""
+    cut = _cut_at_word(fit(name, width, size, True))
+    if not cut.endswith(ELLIPSIS):
+        return cut
+    head, space, begun = cut[: -len(ELLIPSIS)].rpartition(" ")
+    head = head.rstrip(" ([{")
+    if space and len(begun) <= 2 and sum(char.isalnum() for char in head) >= 3:
+        return head + ELLIPSIS
+    return cut
 
 
 def _cut_at_word(shown: str) -> str:
@@ -360,9 +397,9 @@ def _draw_names(
 ) -> None:
     _ = lang(language)
     draw = ImageDraw.Draw(image)
-    names, size = header_names(tuple(seat.name for seat in seats), lay.col_w, _("Player"))
+    names, sizes = header_names(tuple(seat.name for seat in seats), lay.col_w, _("Player"))
     pad = _header_pad(lay.col_w)
-    for c, name in enumerate(names):
+    for c, (name, size) in enumerate(zip(names, sizes, strict=True)):
         bg = s.HILITE_HEADER if c in gold or c == current else s.HEADER
         tile = text_tile(name, lay.col_w - 2 * pad, ROW_H - 2, s.HEADER_TEXT, bg, size, True)
         for p in range(len(lay.panels)):
@@ -411,7 +448,8 @@ def _column_tiles(
     """A seat's column, one tile per panel: a hold or another seat's click reuses it."""
     final = PLACE in lay.panels[0]
     lit = frozenset({column}) if highlighted else frozenset()
-    image = _base(lay.columns, lit, lay.top, final, lay.width).copy()
+    stacked = len(lay.panels) == 1
+    image = _base(lay.columns, lit, lay.top, final, lay.width, stacked).copy()
     shown = None if preview is None else dict(preview)
     for rows in lay.panels:
         for row in rows:
@@ -596,28 +634,62 @@ def render_turn(game: Game, language: str = ENGLISH) -> bytes:
     return _encode(turn_image(game, language), LIVE_BOARD_COMPRESSION)
 
 
-def final_image(game: Game, language: str = ENGLISH) -> Image.Image:
-    """The final sheet: every column, winners highlighted, and a row of places."""
+def final_title(game: Game, language: str = ENGLISH) -> str:
+    """The final sheet's title: who won; in a game of one seat (a solo game, a daily
+    challenge), where nobody wins against anybody, the score."""
     _ = lang(language)
-    top = s.BOARD_TITLE_H
-    standings = game.standings()
-    winners = frozenset(st.seat for st in standings if st.place == 1)
-    lay = layout(len(game.seats), top, final=True)
-    image = _base(len(game.seats), winners, top, True, lay.width).copy()
-    _draw_labels(image, lay, language)
+    if len(game.seats) == 1:  # the name is the column's: a long one would hide the score
+        total = game.seats[0].card.total
+        # TRANSLATORS: the final sheet's title of a game played alone (no winner, no places):
+        # its score.
+        return _.ngettext("Game over · {points} point", "Game over · {points} points", total,
+                          points=total)  # fmt: skip
+    winners = [st.seat for st in game.standings() if st.place == 1]
     names = ", ".join(game.seats[w].name for w in sorted(winners))
     if names:
         # TRANSLATORS: the final sheet's title; {names} is one winner or several (a tie).
-        title = _.ngettext("Game over · {names} won", "Game over · {names} won",
-                           len(winners), names=names)  # fmt: skip
-    else:
-        title = _("Game over · nobody won")
-    _title(image, lay.width, title, _(game.preset.title))
+        return _.ngettext("Game over · {names} won", "Game over · {names} won",
+                          len(winners), names=names)  # fmt: skip
+    return _("Game over · nobody won")
+
+
+def final_layout(game: Game, language: str = ENGLISH) -> Layout:
+    """The final sheet's geometry. Alone, as wide as the game's boards were (room for a
+    title that says the score). At 3 or 4 seats, whose columns side by side are too narrow
+    for names such as "Optimal bot", the sections stand one above the other when a name
+    would be cut otherwise: the picture is not a live board, whose die buttons and box menu
+    must fit on a phone's screen beside it, and the names head their columns whole."""
+    seats, top = len(game.seats), s.BOARD_TITLE_H
+    if seats == 1:
+        return layout(1, top, final=False, min_width=s.BOARD_MIN_WIDTH)
+    _ = lang(language)
+    side = layout(seats, top, final=True)
+    names = tuple(seat.name for seat in game.seats)
+    if len(side.panels) == 2 and not names_fit(names, side.col_w, _("Player")):
+        return layout(seats, top, final=True, stacked=True)
+    return side
+
+
+def final_image(game: Game, language: str = ENGLISH) -> Image.Image:
+    """The final sheet: every column, winners highlighted, and a row of places (a game of
+    one seat has neither: its title says the score)."""
+    _ = lang(language)
+    top = s.BOARD_TITLE_H
+    ranked = len(game.seats) > 1
+    standings = game.standings()
+    winners = frozenset(st.seat for st in standings if st.place == 1) if ranked else frozenset()
+    lay = final_layout(game, language)
+    stacked = len(lay.panels) == 1
+    image = _base(len(game.seats), winners, top, ranked, lay.width, stacked).copy()
+    _draw_labels(image, lay, language)
+    _title(image, lay.width, final_title(game, language), _(game.preset.title))
     _draw_names(image, lay, game.seats, winners, None, language)
     place_of = {st.seat: st.place for st in standings}
     pad = _header_pad(lay.col_w)  # a narrow column's place may use it all, as its name does
     for c, seat in enumerate(game.seats):
         _draw_column(image, lay, c, seat, c in winners, None, False, 0)
+        if not ranked:
+            continue
         place = place_of.get(c)
         # TRANSLATORS: the place of a player who left the game before its end; a short word.
         label = ordinal(place, language) if place is not None else _("left")

@@ -4,18 +4,25 @@ bot's distributions (``distribution.Distributions``), packed and compressed.
 File layout: the magic line, one JSON header line (format, rules, shape, sha256 of the
 payload), then the payload (little-endian float32): the expected scores. A file that does
 not match is ignored and the table is rebuilt.
+
+A distributions file is read once into an uncompressed copy beside it (``.unpacked``),
+which every later load maps into memory rather than reads: its pages are the file's, shared
+by every process that maps it and given back by the kernel under memory pressure (the file
+is still there to read them again), where an inflated copy in each process's own memory
+would count against a small host until an out-of-memory kill.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import secrets
 import shutil
 import tempfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -224,14 +231,15 @@ def build_distributions(table: Table, path: Path, open_boxes: int = BOXES) -> No
 
 def load_distributions(path: Path, rules: str) -> Distributions:
     """Read saved distributions (every state's, or a partial build's: the last turns'), or
-    raise ``TableFileError`` saying why they cannot be used."""
-    header, payload = _read(
-        path, DISTRIBUTIONS_MAGIC, "distributions file",
-        lambda h: h.get("format") == DISTRIBUTIONS_FORMAT and h.get("rules") == rules
-        and h.get("open_boxes") in range(1, BOXES + 1) and h.get("quantum") == QUANTUM
-        and h.get("length") == LENGTH,
-    )  # fmt: skip
-    raw = _inflate(path, payload, header["sizes"])  # the arrays are views of it: no copies
+    raise ``TableFileError`` saying why they cannot be used. The file is checked, then its
+    uncompressed copy (``unpacked_path``, made the first time, checked too) is mapped; where
+    the copy cannot be written (a read-only folder, a full disk) the file is inflated into
+    memory instead."""
+    fits = _distributions_fit(rules)
+    header, payload = _read(path, DISTRIBUTIONS_MAGIC, "distributions file", fits)
+    raw = _mapped(unpacked_path(path), header)
+    if raw is None:
+        raw = _unpack(path, payload, header)
     del payload
     arrays, at = [], 0
     for (_, kind), size in zip(_PACKED, header["sizes"], strict=True):
@@ -244,36 +252,137 @@ def load_distributions(path: Path, rules: str) -> Distributions:
     return Distributions(rules, open_boxes, ids, offset, lo, width, wide, steps8, steps16)
 
 
-def _inflate(path: Path, payload: memoryview, sizes: list[int]) -> bytearray:
-    """The payload decompressed straight into one buffer of the size the header gives, a
-    megabyte at a time: never the whole of it twice (110 MB for official, 156 MB for
-    bonus-turn, so loading peaks at that plus the compressed file)."""
+def _distributions_fit(rules: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda h: (
+        h.get("format") == DISTRIBUTIONS_FORMAT and h.get("rules") == rules
+        and h.get("open_boxes") in range(1, BOXES + 1) and h.get("quantum") == QUANTUM
+        and h.get("length") == LENGTH
+    )  # fmt: skip
+
+
+def unpacked_path(path: Path) -> Path:
+    """The uncompressed copy of the distributions file ``path`` (made by the first load)."""
+    return path.with_suffix(".unpacked")
+
+
+UNPACKED_MAGIC = b"YAHTZEE-DISTRIBUTIONS-UNPACKED\n"
+#: The copy's header takes one page: the arrays that follow start on a page of their own.
+_UNPACKED_HEADER = 4096
+
+
+def _peek(
+    path: Path, magic: bytes, what: str, fits: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The header of a file written by ``_write`` or ``_write_distributions``, read alone
+    (the payload is neither read nor checked), or ``TableFileError``."""
     try:
-        total = sum(int(n) * np.dtype(kind).itemsize for (_, kind), n in zip(
+        with open(path, "rb") as f:
+            head = f.read(_UNPACKED_HEADER)
+    except OSError as exc:
+        raise TableFileError(f"cannot read {path}: {exc}") from exc
+    end = head.find(b"\n", len(magic))
+    if not head.startswith(magic) or end < 0:
+        raise TableFileError(f"{path} is not a {what}")
+    try:
+        header = json.loads(head[len(magic) : end])
+    except ValueError as exc:
+        raise TableFileError(f"{path} has a damaged header") from exc
+    if not isinstance(header, dict) or not fits(header):
+        raise TableFileError(f"{path} holds another {what} ({header})")
+    return header
+
+
+def _size_of(path: Path, sizes: Any) -> int:
+    """The bytes of the arrays ``sizes`` counts (a header's ``sizes``)."""
+    try:
+        return sum(int(n) * np.dtype(kind).itemsize for (_, kind), n in zip(
             _PACKED, sizes, strict=True))  # fmt: skip
     except (TypeError, ValueError) as exc:
         raise TableFileError(f"{path} has a damaged header") from exc
+
+
+def _mapped(copy: Path, header: dict[str, Any]) -> memoryview | bytearray | None:
+    """The arrays of ``copy`` mapped read-only, if it is the whole and unchanged uncompressed
+    copy of the file whose header is ``header`` (it names that file's payload checksum, and
+    its own arrays' checksum holds); None otherwise."""
+    try:
+        mine = _peek(copy, UNPACKED_MAGIC, "copy", lambda h: h.get("of") == header["sha256"])
+        with open(copy, "rb") as f:
+            if os.fstat(f.fileno()).st_size != _UNPACKED_HEADER + _size_of(copy, header["sizes"]):
+                return None
+            whole = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, TableFileError, KeyError):
+        return None
+    arrays = memoryview(whole)[_UNPACKED_HEADER:]  # the mapping lives as long as its arrays
+    if hashlib.sha256(arrays).hexdigest() != mine.get("sha256"):
+        return None
+    return arrays
+
+
+def _unpack(path: Path, payload: memoryview, header: dict[str, Any]) -> memoryview | bytearray:
+    """The checked payload of ``path`` decompressed into its copy (``unpacked_path``),
+    written atomically and mapped; into memory where the copy cannot be written."""
+    total = _size_of(path, header["sizes"])
+    copy = unpacked_path(path)
+    tmp = _scratch(copy, ".tmp")
+    digest = hashlib.sha256()
+    try:
+        with open(tmp, "wb") as out:
+            out.seek(_UNPACKED_HEADER)  # the header, with the arrays' checksum, last
+            for block in _inflated(path, payload, total):
+                digest.update(block)
+                out.write(block)
+            mine = {"of": header["sha256"], "sha256": digest.hexdigest()}
+            head = UNPACKED_MAGIC + json.dumps(mine).encode() + b"\n"
+            out.seek(0)
+            out.write(head.ljust(_UNPACKED_HEADER, b" "))
+        os.replace(tmp, copy)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return _inflate(path, payload, total)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    mapped = _mapped(copy, header)
+    return mapped if mapped is not None else _inflate(path, payload, total)
+
+
+def _inflate(path: Path, payload: memoryview, total: int) -> bytearray:
+    """The payload decompressed straight into one buffer of ``total`` bytes, a megabyte at a
+    time: never the whole of it twice (110 MB for official, 156 MB for bonus-turn)."""
     raw = bytearray(total)
-    view = memoryview(raw)
+    view, at = memoryview(raw), 0
+    for block in _inflated(path, payload, total):
+        view[at : at + len(block)] = block
+        at += len(block)
+    return raw
+
+
+def _inflated(path: Path, payload: memoryview, total: int) -> Iterator[bytes]:
+    """The payload decompressed, at most a megabyte at a time; ``TableFileError`` (after
+    the last block) unless it comes to exactly ``total`` bytes."""
     inflater = zlib.decompressobj()
     at, block = 0, 1 << 20
     try:
         for start in range(0, len(payload), block):
-            data = inflater.decompress(payload[start : start + block], total - at)
+            data = inflater.decompress(payload[start : start + block], block)
             while True:
-                view[at : at + len(data)] = data
                 at += len(data)
+                if at > total:
+                    raise ValueError("more than the header says")
+                yield data
                 if not inflater.unconsumed_tail:
                     break
-                data = inflater.decompress(inflater.unconsumed_tail, total - at)
+                data = inflater.decompress(inflater.unconsumed_tail, block)
         data = inflater.flush()
-        view[at : at + len(data)] = data
         at += len(data)
+        if at > total:
+            raise ValueError("more than the header says")
+        yield data
     except (zlib.error, ValueError) as exc:
         raise TableFileError(f"{path} is damaged ({exc})") from exc
     if at != total or not inflater.eof:
         raise TableFileError(f"{path} is damaged (its arrays are not the sizes it says)")
-    return raw
 
 
 def load_or_build_distributions(

@@ -51,7 +51,9 @@ class DailyFeature(Feature):
         today = self.games.daily.today()
         await answers.send(
             interaction,
-            embed=daily_board_embed(private(interaction), entries, today, everywhere),
+            embed=daily_board_embed(
+                private(interaction), entries, today, everywhere, interaction.guild_id is not None
+            ),
             ephemeral=True,
         )
 

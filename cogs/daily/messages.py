@@ -30,10 +30,13 @@ def daily_intro(_: Lang, day: str) -> str:
     )
 
 
-def daily_result_layout(_: Lang, row: GameView, game: Game, entry: DailyEntry | None) -> Layout:
+def daily_result_layout(
+    _: Lang, row: GameView, game: Game, entry: DailyEntry | None, by_click: bool = False
+) -> Layout:
     """What the channel sees of a daily challenge (in ``_``, the channel's language), as a
     Components V2 message: the result alone (the card would tell others which boxes the
-    day's dice fill), and Replay."""
+    day's dice fill), and Replay. ``by_click``: where most readers are not offered /yahtzee
+    (a group DM), the daily's command is said to be for those who added the app."""
     seat = game.seats[0]
     parts: list[discord.ui.Item[Any]] = [
         discord.ui.TextDisplay(
@@ -48,14 +51,19 @@ def daily_result_layout(_: Lang, row: GameView, game: Game, entry: DailyEntry | 
     ]
     if entry is not None:
         parts.append(discord.ui.TextDisplay(daily_line(_, entry)))
+    after = (
+        _(
+            "If you added the app, play yours with /yahtzee daily \N{MIDDLE DOT} Replay "
+            "opens to everyone once every try of the day is over"
+        )
+        if by_click
+        else _(
+            "Play yours with /yahtzee daily \N{MIDDLE DOT} Replay opens to everyone "
+            "once every try of the day is over"
+        )
+    )
     parts += [
-        discord.ui.TextDisplay(
-            "-# "
-            + _(
-                "Play yours with /yahtzee daily \N{MIDDLE DOT} Replay opens to everyone "
-                "once every try of the day is over"
-            )
-        ),
+        discord.ui.TextDisplay("-# " + after),
         final_buttons(_, row.id, analysis=False, daily=True),
     ]
     return Layout(discord.ui.Container(*parts, accent_colour=GOLD))
@@ -94,9 +102,10 @@ def daily_line(_: Lang, entry: DailyEntry) -> str:
 
 
 def daily_board_embed(
-    _: Lang, entries: list[DailyEntry], day: str, everywhere: bool
+    _: Lang, entries: list[DailyEntry], day: str, everywhere: bool, in_server: bool = True
 ) -> discord.Embed:
-    """Today's daily challenge board: rank, player, score, and the Optimal bot's score."""
+    """Today's daily challenge board: rank, player, score, and the Optimal bot's score
+    (outside a server every player's: there is no server to keep to)."""
     if not entries:
         text = _("Nobody has finished today's challenge yet: `/yahtzee daily` to be the first.")
     else:
@@ -108,7 +117,9 @@ def daily_board_embed(
             text += "\n" + _("The Optimal bot scored **{score}** on today's dice.",
                              score=entries[0].optimal)  # fmt: skip
     title = (
-        _("Daily challenge {day}: every server", day=_.date(day))
+        _("Daily challenge {day}: everyone", day=_.date(day))
+        if not in_server
+        else _("Daily challenge {day}: every server", day=_.date(day))
         if everywhere
         else _("Daily challenge {day}: this server", day=_.date(day))
     )

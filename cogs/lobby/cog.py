@@ -49,6 +49,8 @@ class LobbyFeature(Feature):
                 "my answers to you alone and nobody could join your lobby. Ask a server admin "
                 "for Use External Apps, or add me to the server."
             )
+        # a lobby or game here (with its link) says more than a wait: a double-sent start
+        await self.games.lobby.check_free(interaction.channel_id)
         self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
         row = await self.games.lobby.open_lobby(
             interaction.guild_id,
@@ -75,7 +77,8 @@ class LobbyFeature(Feature):
             check_member_may_post(interaction, True if threads else None)
             pictures = interaction.app_permissions.attach_files
             board = await self.games.lobby.begin(game_id, user.id, pictures)
-            await answers.edit(interaction, **lobby_edit(board.row))
+            by_token = await self.publisher.lobby_place(board.row, interaction)
+            await answers.edit(interaction, **lobby_edit(board.row, by_token=by_token))
             await self._launch(interaction, board, interaction.message)
             return
         if action == "unseat":

@@ -13,14 +13,16 @@ from bot.i18n import Lang
 from cogs.shared.controls import Layout
 from cogs.shared.language import public
 from cogs.shared.text import GREEN, GREY, layout_of, mention, preset, shown_name
+from cogs.turn.controls import RulesButton
 
 from .controls import LobbyButton
 
 
-def lobby_embed(row: GameView, by_token: int = 0) -> discord.Embed:
+def lobby_embed(row: GameView, by_token: int | None = None) -> discord.Embed:
     """The lobby: players so far, the host, the preset, and what to do; ``by_token``: in
-    a place where the bot only answers clicks (a group DM), the minutes of a turn, said with
-    how its turn timer works there."""
+    a place where the bot only answers clicks (a group DM), the minutes of a turn (0: no
+    timer), said with how its turn timer works there; the rules are then its Rules button's,
+    not /yahtzee rules (offered there only to those who added the app)."""
     _ = public(row)
     embed = discord.Embed(title=_("Yahtzee: lobby"), colour=GREEN)
     if row.status == "lobby" and len(row.players) >= MAX_SEATS:
@@ -56,7 +58,12 @@ def lobby_embed(row: GameView, by_token: int = 0) -> discord.Embed:
         value=seated or _("nobody yet"),
         inline=False,
     )
-    embed.set_footer(text=_("{preset} rules (/yahtzee rules tells them)", preset=preset(_, row)))
+    footer = (
+        _("{preset} rules (/yahtzee rules tells them)", preset=preset(_, row))
+        if by_token is None
+        else _("{preset} rules", preset=preset(_, row))  # its Rules button tells them
+    )
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -73,7 +80,7 @@ def invitation(_: Lang, host: str, invited: list[tuple[int, str]]) -> str | None
 
 
 def lobby_layout(
-    row: GameView, note: str | None = None, controls: bool = True, by_token: int = 0
+    row: GameView, note: str | None = None, controls: bool = True, by_token: int | None = None
 ) -> Layout:
     """The lobby as a Components V2 message (readable with embeds turned off): its words
     (``lobby_embed``) and, while it is open, its buttons, in one container. ``note``: why
@@ -84,20 +91,24 @@ def lobby_layout(
         embed.description = note
         embed.colour = GREY
         controls = False
-    return layout_of(embed, *(lobby_rows(row) if controls else []))
+    return layout_of(embed, *(lobby_rows(row, by_token is not None) if controls else []))
 
 
-def lobby_edit(row: GameView, note: str | None = None, by_token: int = 0) -> dict[str, Any]:
+def lobby_edit(
+    row: GameView, note: str | None = None, by_token: int | None = None
+) -> dict[str, Any]:
     """The edit that shows the lobby (``lobby_layout``) on its message. It clears content,
     embeds and files, so a lobby posted as an embed before the V2 lobby becomes one."""
     view = lobby_layout(row, note, by_token=by_token)
     return {"content": None, "embed": None, "attachments": [], "view": view}
 
 
-def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
+def lobby_rows(row: GameView, rules: bool = False) -> list[discord.ui.ActionRow[Any]]:
     """Join, Leave, Start and Cancel, the computer players and the switches while the lobby
     is open (none once it closes): a row each, since on a phone a row of five wraps anywhere
-    and these break where the meaning does. A full lobby greys out Join and Add bot."""
+    and these break where the meaning does. A full lobby greys out Join and Add bot.
+    ``rules``: a Rules button beside the switches (where most players cannot type /yahtzee
+    rules: a group DM)."""
     if row.status != "lobby":
         return []
     _ = public(row)
@@ -124,6 +135,8 @@ def lobby_rows(row: GameView) -> list[discord.ui.ActionRow[Any]]:
     if bots:  # the host takes the bot seated last back out
         label = _("Remove {name}", name=bots[-1])[:80]
         rows[2].append(LobbyButton("unseat", row.id).button(label, discord.ButtonStyle.secondary))
+    if rules:
+        rows[2].append(RulesButton(row.id).button(_("Rules"), emoji="\N{OPEN BOOK}"))
     return [discord.ui.ActionRow(*items) for items in rows]
 
 

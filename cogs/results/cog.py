@@ -47,13 +47,14 @@ async def send_stats(
     _ = private(interaction) if private_answer else await channel(games, interaction)
     guild_id, channel_id = scope(interaction)
     stats = await games.leaderboards.stats(guild_id, user_id, name, _.code, channel_id)
+    where = "server" if guild_id is not None else "chat" if channel_id is not None else "everywhere"
     if not interaction.app_permissions.attach_files:  # the figures are in the embed
         stats = replace(stats, image=None)
     files = [] if stats.image is None else [png(stats.image, STATS_FILE)]
     shared_by = None if private_answer else interaction.user.mention
     await answers.send(
         interaction,
-        view=stats_layout(_, name, stats, user_id, shared_by),
+        view=stats_layout(_, name, stats, user_id, shared_by, where),
         files=files,
         ephemeral=private_answer,
         allowed_mentions=discord.AllowedMentions.none(),
@@ -81,7 +82,9 @@ async def leaderboard_page(
 class ResultsFeature(Feature):
     """The leaderboards and a player's statistics."""
 
-    @app_commands.command(name="leaderboard", description="This server's Yahtzee leaderboard")
+    @app_commands.command(
+        name="leaderboard", description="The Yahtzee leaderboard of this server or chat"
+    )
     @app_commands.rename(kind="board")  # what players see is still "board"
     @app_commands.describe(kind="What to rank by (default: high scores)", period="Over which time")
     @app_commands.choices(
@@ -114,7 +117,7 @@ class ResultsFeature(Feature):
             ephemeral=True,  # Share posts it for the channel
         )
 
-    @app_commands.command(name="stats", description="A player's Yahtzee statistics on this server")
+    @app_commands.command(name="stats", description="A player's Yahtzee statistics")
     @app_commands.describe(player="Whose statistics (default: yours)")
     async def stats(
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
@@ -149,7 +152,9 @@ class ResultsFeature(Feature):
         picture = interaction.app_permissions.attach_files
         await answers.send(
             interaction,
-            view=leaderboard_layout(_, page, picture, shared_by=interaction.user.mention),
+            view=leaderboard_layout(
+                _, page, picture, interaction.user.mention, not place_of(interaction).can_post
+            ),
             files=leaderboard_files(page, picture),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -120,15 +120,24 @@ PERIODS_WITHIN = {"all": N_("all time"), "month": N_("this month"), "week": N_("
 
 
 LEADERBOARD_FOOTER = N_("Bot opponents never count. /yahtzee stats for your own figures.")
+#: The same, shared where most players are not offered /yahtzee (a group DM).
+LEADERBOARD_FOOTER_BY_CLICK = N_(
+    "Bot opponents never count. If you added the app, /yahtzee stats shows your own figures."
+)
 
 
 def leaderboard_layout(
-    _: Lang, page: LeaderboardPage, picture: bool = True, shared_by: str | None = None
+    _: Lang,
+    page: LeaderboardPage,
+    picture: bool = True,
+    shared_by: str | None = None,
+    by_click: bool = False,
 ) -> Layout:
     """A board's page as a Components V2 message: its title, the table's picture (without
     ``picture``, where the bot may not attach files, the page's lines as text), the asker's
     own line, and in the same container Share, Previous and Next (a page ``shared_by``
-    someone is for reading: no buttons)."""
+    someone is for reading: no buttons; ``by_click``: shared where most readers are not
+    offered /yahtzee, a group DM)."""
     title = "## " + _(
         "Leaderboard: {kind} ({period})",
         kind=_(LEADERBOARD_KINDS[page.kind]),
@@ -167,7 +176,8 @@ def leaderboard_layout(
         lines.append(shown_name(page.footer))  # the asker's line, readable on a phone
     if lines:
         parts.append(discord.ui.TextDisplay("\n".join(lines)))
-    parts.append(discord.ui.TextDisplay(f"-# {_(LEADERBOARD_FOOTER)}"))
+    footer = LEADERBOARD_FOOTER_BY_CLICK if by_click else LEADERBOARD_FOOTER
+    parts.append(discord.ui.TextDisplay(f"-# {_(footer)}"))
     if shared_by is None:
         buttons: list[discord.ui.Item[Any]] = [
             ShareButton("lb", f"{page.kind}:{page.period}:{page.page}").button(_("Share"))
@@ -189,25 +199,31 @@ def leaderboard_files(page: LeaderboardPage, picture: bool = True) -> list[disco
 
 
 def stats_layout(
-    _: Lang, name: str, stats: PlayerStats, user_id: int, shared_by: str | None = None
+    _: Lang,
+    name: str,
+    stats: PlayerStats,
+    user_id: int,
+    shared_by: str | None = None,
+    where: str = "server",
 ) -> Layout:
-    """A player's figures on this server as a Components V2 message: the figures as text,
-    the chart beside them, and Share in the same container (a copy ``shared_by`` someone
-    for the channel has none)."""
+    """A player's figures as a Components V2 message: the figures as text, the chart beside
+    them, and Share in the same container (a copy ``shared_by`` someone for the channel has
+    none). ``where`` the games were played: on this ``server``, in this ``chat`` (a group
+    DM), or ``everywhere`` (asked in the bot's DM)."""
     parts: list[discord.ui.Item[Any]] = []
     if shared_by is not None:
         parts.append(discord.ui.TextDisplay("-# " + _("Shared by {name}", name=shared_by)))
     parts.append(discord.ui.TextDisplay("## " + _("Yahtzee stats: {name}", name=shown_name(name))))
     if stats.games == 0:
-        parts.append(
-            discord.ui.TextDisplay(
-                _(
-                    "{name} has no finished game on this server yet (a game left before its end "
-                    "does not count).",
-                    name=shown_name(name),
-                )
-            )
-        )
+        none = {
+            "server": N_("{name} has no finished game on this server yet (a game left before "
+                         "its end does not count)."),
+            "chat": N_("{name} has no finished game in this chat yet (a game left before its "
+                       "end does not count)."),
+            "everywhere": N_("{name} has no finished game yet (a game left before its end does "
+                             "not count)."),
+        }  # fmt: skip
+        parts.append(discord.ui.TextDisplay(_(none[where], name=shown_name(name))))
     else:
         figures = [
             (_("Games"), str(stats.games)),

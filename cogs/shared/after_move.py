@@ -13,14 +13,14 @@ from typing import Any
 import discord
 
 from bot.games import NOBODY_LEFT, Board, GameStatus, GameView, Scored, Undone
-from cogs.lobby.messages import lobby_edit
-from cogs.turn.messages import ended_embed, left_embed, moved_on_embed, summary_embed, undo_view
+from cogs.turn.messages import ended_fields, left_embed, moved_on_embed, summary_embed, undo_view
 
 from . import answers
 from .checks import message_id
 from .language import public
 from .publisher import Publisher
 from .repairs import Repairs
+from .wording import ending
 
 
 class AfterMove:
@@ -121,7 +121,7 @@ class AfterMove:
             return False
         if row.status != GameStatus.ACTIVE:
             reason = ended if ended is not None else public(row)(NOBODY_LEFT)
-            await self.ended(row, reason, after_scoring=True)
+            await self.ended(row, reason, after_scoring=True, start=True)
             return False
         return await self.publisher.post_board(scored.board) is not None
 
@@ -157,7 +157,7 @@ class AfterMove:
             await publisher.post_final(row)
         else:
             reason = _("{name} left. {reason}", name=name, reason=_(NOBODY_LEFT))
-            await self.ended(row, reason, before)
+            await self.ended(row, reason, before, start=True)
 
     async def changed(self, game_id: int) -> None:
         """A command changed a game (a player back from away, an away player removed): its
@@ -166,13 +166,11 @@ class AfterMove:
         if fresh is None:
             return
         if fresh.status == GameStatus.ABANDONED:  # a kick left no person playing
-            await self.ended(fresh, public(fresh)(NOBODY_LEFT))
+            await self.ended(fresh, public(fresh)(NOBODY_LEFT), start=True)
             return
         if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
             await self.publisher.forget(fresh.id, fresh.board_channel_id)
-            await self.publisher.retire(
-                fresh.board_channel_id, fresh.board_message_id, **lobby_edit(fresh)
-            )
+            await self.publisher.retire_lobby(fresh, fresh.board_message_id)
             return
         await self.repairs.repair(fresh)
 
@@ -182,26 +180,30 @@ class AfterMove:
         reason: str,
         before: GameView | None = None,
         after_scoring: bool = False,
+        start: bool = False,
     ) -> None:
         """A game ended without a result, whichever way (nobody left, everyone away, a
         day without a move, /yahtzee end, a lobby expired): its reminder and what was kept
         of it go; its lobby or board says why (``reason``, in the game's language), without
-        buttons, as does its Undo; its thread is archived. ``before``: the game as its
-        messages show it (default ``row``). ``after_scoring``: its board just became the last
-        turn's summary, so the reason is posted below it."""
+        buttons (but Play again where only clicks reach: ``ended_fields``), as does its
+        Undo; its thread is archived. ``before``: the game as its messages show it (default
+        ``row``). ``after_scoring``: its board just became the last turn's summary, so the
+        reason is posted below it. ``start``: say how a new game starts (``ending``)."""
         publisher = self.publisher
         shown = before or row
+        by_click = publisher.routes.by_token(row.channel_id)
         await publisher.reminders.turn_over(row.id, shown)
         await publisher.forget(row.id, row.board_channel_id)
         if shown.status == GameStatus.LOBBY or row.status == GameStatus.CANCELLED:
-            await publisher.retire_lobby(shown, shown.board_message_id, reason)
+            said = ending(public(row), reason, by_click, again=False, start=start)
+            await publisher.retire_lobby(shown, shown.board_message_id, said)
             return
-        embed = ended_embed(public(row), reason)
+        fields = ended_fields(row, reason, by_click, start)
         daily = row.daily is not None  # a private board: only a token reaches it
         if after_scoring:  # its Undo offer is closed already
-            await publisher.routes.send(row.board_channel_id, embed=embed)
+            await publisher.routes.send(row.board_channel_id, **fields)
         else:
-            await publisher.retire(row.board_channel_id, shown.board_message_id, daily, embed=embed)
+            await publisher.retire(row.board_channel_id, shown.board_message_id, daily, **fields)
             if shown.undo_message_id != shown.board_message_id:
                 await publisher.retire(row.board_channel_id, shown.undo_message_id, daily)
         publisher.private.forget(row.id)

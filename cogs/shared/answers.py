@@ -31,7 +31,7 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
-from .routes import shows
+from .routes import followed, shows
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,7 @@ _LOCK = "answer-lock"
 _CONTROL = "answer-control"  # the key of the control a click was routed to
 _TIMER = "answer-timer"
 _DEFERRED = "answer-deferred"
+_DONE = "answer-done"
 
 
 def kind_of(interaction: discord.Interaction[Any]) -> str:
@@ -167,9 +168,27 @@ async def working() -> AsyncIterator[None]:
 def finished(interaction: discord.Interaction[Any]) -> None:
     """The interaction's handler is done (answered, refused, or failed and said so)."""
     interaction.extras["finished"] = True
+    _done(interaction).set()
     done = getattr(interaction.client, "finished", None)
     if done is not None:
         done(interaction.id)
+
+
+def _done(interaction: discord.Interaction[Any]) -> asyncio.Event:
+    event = interaction.extras.get(_DONE)
+    if event is None:
+        event = interaction.extras[_DONE] = asyncio.Event()
+    return event
+
+
+async def until_finished(interaction: discord.Interaction[Any], patience: float) -> bool:
+    """Wait (at most ``patience`` seconds) until the interaction's handler is done; whether
+    it is (a command's runs in a task of discord.py's own, beside the listeners')."""
+    try:
+        await asyncio.wait_for(_done(interaction).wait(), patience)
+    except TimeoutError:
+        return False
+    return True
 
 
 def deferred(interaction: discord.Interaction[Any]) -> bool:
@@ -238,6 +257,7 @@ async def send(
         sent = await interaction.followup.send(
             content if content is not None else discord.utils.MISSING, wait=True, **fields
         )
+        followed(interaction, sent.id)
         return sent.id
 
 

@@ -16,9 +16,12 @@ from discord.ext import commands
 from bot.games import GameService, Refusal
 from bot.i18n import ENGLISH
 from bot.i18n.words import N_, Label
-from cogs.turn.controls import BoxSelect, DieButton, RollButton, UndoButton
+from cogs.coaching.controls import HintButton
+from cogs.lobby.controls import LobbyButton
+from cogs.turn.controls import BoxSelect, DieButton, RollButton, ScorecardButton, UndoButton
 
 from . import answers
+from .controls import Control
 from .errors import guarded
 from .place import place_of
 from .publisher import Publisher
@@ -32,6 +35,16 @@ log = logging.getLogger(__name__)
 
 #: The controls of a turn: on a daily challenge's replaced private board, they are refused.
 TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
+#: The controls of a board: on an old board where only clicks reach, they bring it back.
+OLD_BOARD_CONTROLS = (DieButton, RollButton, BoxSelect)
+#: The controls of a live game's messages (its lobby, its boards, an Undo): where only clicks
+#: reach, on a game over they show its end (``Clicks._over_here``).
+LIVE_CONTROLS = (
+    LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
+)  # fmt: skip
+#: How long the repair after a command in a token place waits for the command to be done
+#: (its answer is due within Discord's 3 s, its follow-ups within the token's life).
+COMMAND_PATIENCE = 60.0
 
 
 class Clicks(commands.Cog):
@@ -63,13 +76,23 @@ class Clicks(commands.Cog):
         place = place_of(interaction)
         if self.publisher.routes.note(interaction, place):  # its token, if the place needs it
             await self.games.servers.note_token_place(place.channel_id, place.kind.value)
-        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        click = interaction.type is discord.InteractionType.component
+        if place.can_post or self.repairs is None:
+            if click and interaction.message is not None:
+                await self._gate(interaction)
             return
-        game_id = await self._gate(interaction)
-        if not place.can_post and game_id is not None and self.repairs is not None:
-            # Where only clicks reach (a group DM), a click also shows what its game's
-            # messages miss (a restart, a timer nobody saw): through its own token.
-            await self.repairs.at_click(game_id)
+        # Where only interactions reach (a group DM), each one also shows what the game's
+        # messages miss (a restart, a timer nobody saw), through its own token, once
+        # answered: a click's, or a command's (which discord.py runs in a task of its own).
+        game_id = None
+        with self.publisher.handling(place.channel_id):
+            if click and interaction.message is not None:
+                game_id = await self._gate(interaction)
+            elif interaction.type is discord.InteractionType.application_command:
+                await answers.until_finished(interaction, COMMAND_PATIENCE)
+            else:
+                return
+        await self.repairs.at_interaction(place.channel_id, game_id)
 
     async def _gate(self, interaction: discord.Interaction[Any]) -> int | None:
         """Route a click, checked, to its handler or refuse it; the game it names, if any."""
@@ -103,6 +126,10 @@ class Clicks(commands.Cog):
                 except Exception as error:  # answered by the guard, as a handler's
                     await self._refuse(interaction, error)
                     return None
+                if await self._over_here(interaction, click, game_id):
+                    return game_id
+                if await self._brought_back(interaction, click, game_id):
+                    return game_id
             await self.router.dispatch(interaction, click)
             return game_id
         if kind != click.component_type or custom_id in {shown_id for shown_id, _ in shown}:
@@ -111,6 +138,45 @@ class Clicks(commands.Cog):
             return None
         await self._refuse_stale(interaction, game_id)
         return game_id
+
+    async def _brought_back(
+        self, interaction: discord.Interaction[Any], click: Control, game_id: int
+    ) -> bool:
+        """Where only clicks reach (a group DM), a turn's button on an old board (one no
+        token could retire) brings the game's board back as its answer (``Repairs
+        .bring_back``), unless this process is showing a move of that game now (another
+        click from the channel, a timer, its computer seats: the click is refused as old,
+        with a link, as on a server). Whether it did."""
+        if not isinstance(click, OLD_BOARD_CONTROLS) or self.repairs is None:
+            return False
+        channel_id = interaction.channel_id or 0
+        if not self.publisher.routes.by_token(channel_id) or interaction.message is None:
+            return False
+        found = await self.games.turns.old_board(game_id, interaction.message.id, click.turn)
+        if found is None or self.publisher.busy(game_id, channel_id, besides=1):
+            return False
+        await self.repairs.bring_back(interaction, *found)
+        return True
+
+    async def _over_here(
+        self, interaction: discord.Interaction[Any], click: Control, game_id: int
+    ) -> bool:
+        """Where only clicks reach (a group DM), a click on a live-looking control (a
+        lobby's, a board's, an Undo) of a game that is over shows the end on the clicked
+        message as its answer (``Repairs.show_over``): no token may have been left to show
+        it when it came (a timer ended it while nobody clicked). Whether it did."""
+        message = interaction.message
+        if not isinstance(click, LIVE_CONTROLS) or self.repairs is None or message is None:
+            return False
+        if message.flags.ephemeral or not self.publisher.routes.by_token(
+            interaction.channel_id or 0
+        ):
+            return False
+        row = await self.games.lookups.find(game_id)
+        if row is None or row.is_live or row.daily is not None:
+            return False
+        await self.repairs.show_over(interaction, row)
+        return True
 
     @guarded
     async def _refuse(self, interaction: discord.Interaction[Any], error: Exception) -> None:

@@ -148,14 +148,9 @@ def handled(method: object) -> type[Control] | None:
     return control if isinstance(control, type) and issubclass(control, Control) else None
 
 
-class Controls(discord.ui.View):
-    """A message's components, sent as they are: discord.py neither keeps nor dispatches
-    them (the router does; a kept view would live as long as its message)."""
-
-    def __init__(self, *items: discord.ui.Item[Any]) -> None:
-        super().__init__(timeout=None)
-        for item in items:
-            self.add_item(item)
+class _Unkept:
+    """What makes a view sent as it is: discord.py neither keeps nor dispatches it (the router
+    does; a kept view would live as long as its message)."""
 
     def is_dispatchable(self) -> bool:
         return False
@@ -164,6 +159,15 @@ class Controls(discord.ui.View):
         # discord.py keeps every view not finished that a ``send_message`` carries (dispatchable
         # or not): finished from the start, it keeps none.
         return True
+
+
+class Controls(_Unkept, discord.ui.View):
+    """A message's components, sent as they are (never kept or dispatched by discord.py)."""
+
+    def __init__(self, *items: discord.ui.Item[Any]) -> None:
+        super().__init__(timeout=None)
+        for item in items:
+            self.add_item(item)
 
 
 class Payload(Controls):
@@ -181,7 +185,7 @@ def action_row(*components: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": discord.ComponentType.action_row.value, "components": list(components)}
 
 
-class Layout(discord.ui.LayoutView):
+class Layout(_Unkept, discord.ui.LayoutView):
     """A Components V2 message (text, pictures and controls laid out together, shown to
     members who turned embeds off too), sent as it is: like ``Controls``, never kept or
     dispatched by discord.py."""
@@ -190,12 +194,6 @@ class Layout(discord.ui.LayoutView):
         super().__init__(timeout=None)
         for item in items:
             self.add_item(item)
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        return True
 
 
 Button = discord.ui.Button[Any]

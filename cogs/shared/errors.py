@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -19,7 +20,9 @@ from bot.metrics import INTERACTIONS, LATE
 
 from . import answers
 from .language import private
+from .place import place_of
 from .text import shown_name
+from .wording import said_here
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,19 @@ async def _handle_error(interaction: discord.Interaction[Any], error: BaseExcept
             interaction.channel_id,
         )
         return
+    if _stopping(interaction, original):
+        # A hard stop (``close`` without the graceful ``stop``, which waits for the clicks in
+        # flight) cut the connection under a request: what was saved stays saved and the
+        # restart's repair shows it; nobody can be told through the closed connection.
+        log.warning(
+            "interaction %s (%s) in channel %s: the bot was stopping while it was handled "
+            "(%s); what it saved is kept, and the restart shows it",
+            interaction.id,
+            data.get("custom_id") or data.get("name"),
+            interaction.channel_id,
+            type(original).__name__,
+        )
+        return
     refused = not isinstance(original, Exception) or _is_refusal(original)
     INTERACTIONS.labels(answers.kind_of(interaction), "refused" if refused else "error").inc()
     text = _wording(interaction, original, data.get("custom_id") or data.get("name"))
@@ -91,6 +107,13 @@ async def _handle_error(interaction: discord.Interaction[Any], error: BaseExcept
         await tell(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell user about an error on interaction %s", interaction.id)
+    except Exception as error:
+        if not _stopping(interaction, error):
+            raise
+        log.warning(
+            "could not tell user about an error on interaction %s: the bot was stopping",
+            interaction.id,
+        )
 
 
 def _wording(interaction: discord.Interaction[Any], original: BaseException, what: Any) -> str:
@@ -98,9 +121,11 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
     in their own language; the errors that are ours, or Discord's refusals, are logged here."""
     _ = private(interaction)
     if isinstance(original, Refusal):
+        # where most players are not offered /yahtzee (a group DM), said by its clicks
+        said = said_here(original, not place_of(interaction).can_post)
         if original.link:
-            return f"{_.say(original, shown_name)}\n{jump_url(*original.link)}"
-        return _.say(original, shown_name)
+            return f"{_.say(said, shown_name)}\n{jump_url(*original.link)}"
+        return _.say(said, shown_name)
     elif isinstance(original, RuleError):
         return _.say(original, shown_name)
     elif isinstance(original, StoreUnavailable):  # logged where it happened, once per write
@@ -163,6 +188,14 @@ def _wording(interaction: discord.Interaction[Any], original: BaseException, wha
             "Try again in a moment, and mention the code if you report it.",
             code=code,
         )
+
+
+def _stopping(interaction: discord.Interaction[Any], error: BaseException) -> bool:
+    """Whether ``error`` is the bot's own connection closing under a request as it stops."""
+    connection = isinstance(error, (aiohttp.ClientError, ConnectionError)) or (
+        isinstance(error, RuntimeError) and "Session is closed" in str(error)
+    )
+    return connection and interaction.client.is_closed()
 
 
 def _is_refusal(error: Exception) -> bool:

@@ -1,7 +1,9 @@
 """Who reads a message, in which language: what only the clicker sees is in their own
 client's language (``interaction.locale``); what the channel sees is in the game's language
 (``GameView.language``: the server's choice in ``/yahtzee-admin settings``, else the
-server's language as Discord reports it, fixed when the lobby opened)."""
+server's language as Discord reports it, fixed when the lobby opened). Outside a server (the
+bot's DM, a group DM, a DM between friends) there is no server language: the channel sees
+the language of whoever opened the lobby or shared the card."""
 
 from __future__ import annotations
 
@@ -20,7 +22,10 @@ def private(interaction: discord.Interaction[Any]) -> Lang:
 
 def server(interaction: discord.Interaction[Any], chosen: str | None = None) -> str:
     """The catalog a new game in this server speaks: the server's ``chosen`` language (its
-    setting), else the one Discord reports for the server (``guild_locale``)."""
+    setting), else the one Discord reports for the server (``guild_locale``); outside a
+    server, the language of whoever opens the game."""
+    if interaction.guild_id is None:
+        return chosen or language_of(interaction.locale)
     return chosen or language_of(interaction.guild_locale)
 
 
@@ -31,7 +36,10 @@ def public(row: GameView) -> Lang:
 
 async def channel(games: GameService, interaction: discord.Interaction[Any]) -> Lang:
     """The language of what a command posts for everyone outside a game (a shared
-    leaderboard or stats): the server's choice, else its language in Discord."""
+    leaderboard or stats): the server's choice, else its language in Discord; outside a
+    server, the language of whoever shares it."""
+    if interaction.guild_id is None:
+        return private(interaction)
     return await of_server(games, interaction.guild_id, interaction.guild_locale)
 
 

@@ -16,7 +16,7 @@ import discord
 
 from bot.games import Board, GameView, Scored
 from cogs.results.messages import FINAL_FILE, final_layout
-from cogs.turn.board import board_embed, board_files, board_view
+from cogs.turn.board import board_files, board_view
 from cogs.turn.messages import summary_embed
 
 from . import answers
@@ -119,7 +119,7 @@ class PrivateBoards:
         message_id = await answers.send(
             interaction,
             content,
-            embed=board_embed(board, self.publisher.faces),
+            embed=self.publisher.board_embed(board),
             files=board_files(board),
             view=board_view(board, self.publisher.faces),
             ephemeral=True,
@@ -171,7 +171,7 @@ class PrivateBoards:
         await answers.edit(
             interaction,
             content=said,
-            embed=board_embed(board, self.publisher.faces),
+            embed=self.publisher.board_embed(board),
             attachments=board_files(board),
             view=board_view(board, self.publisher.faces),
         )

@@ -9,10 +9,11 @@ the messages back in line through this publisher.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,10 +25,11 @@ from cogs.daily.messages import daily_result_layout
 from cogs.lobby.messages import lobby_edit, lobby_layout, thread_name
 from cogs.results.messages import FINAL_FILE, final_layout
 from cogs.turn.board import board_embed, board_files, board_view
-from cogs.turn.messages import waiting_embed
+from cogs.turn.messages import moved_to_embed, waiting_embed
 
 from . import answers
 from .emojis import DiceFaces
+from .errors import jump_url
 from .language import of_server, public
 from .pace import Cooldowns
 from .place import place_of
@@ -79,6 +81,42 @@ class Publisher:
         self.pace = Cooldowns(lambda: bot.clock().timestamp())
         #: each daily challenge's private board as last shown
         self.private = PrivateBoards(bot.clock, self)
+        #: what this process is showing now: interactions being handled, by channel (in
+        #: the places only they reach), and timers acting, by game (``busy``)
+        self._channels_busy: Counter[int] = Counter()
+        self._games_busy: Counter[int] = Counter()
+
+    @contextlib.contextmanager
+    def handling(self, channel_id: int) -> Iterator[None]:
+        """An interaction from ``channel_id`` is being handled: it shows what it does."""
+        self._channels_busy[channel_id] += 1
+        try:
+            yield
+        finally:
+            self._channels_busy[channel_id] -= 1
+            if not self._channels_busy[channel_id]:
+                del self._channels_busy[channel_id]
+
+    @contextlib.contextmanager
+    def acting(self, game_id: int) -> Iterator[None]:
+        """A timer is acting on the game, and shows what it does."""
+        self._games_busy[game_id] += 1
+        try:
+            yield
+        finally:
+            self._games_busy[game_id] -= 1
+            if not self._games_busy[game_id]:
+                del self._games_busy[game_id]
+
+    def busy(self, game_id: int, channel_id: int, besides: int = 0) -> bool:
+        """Whether this process is showing a move of the game now (an interaction from its
+        channel being handled, besides the ``besides`` asking; a timer acting on it; its
+        computer seats playing): then what its messages miss is on its way."""
+        return bool(
+            self._channels_busy.get(channel_id, 0) > besides
+            or self._games_busy.get(game_id)
+            or self._computers_running(game_id)
+        )
 
     def on_computer_turn(
         self, play: Callable[[int], None], running: Callable[[int], bool] = lambda game_id: False
@@ -129,29 +167,20 @@ class Publisher:
         seat = board.game.current_seat
         # The nonce makes a re-post after a crash return the message already posted, if any.
         post = functools.partial(self.routes.send, board.row.board_channel_id)
-        _ = public(board.row)
-        who = ping(seat.player_id, seat.name)
-        text = (
-            _("{who} is playing.", who=who)
-            if is_bot(seat.player_id)
-            else _("{who}, your turn!", who=who)
-        )
+        text = turn_line(board)
         # A player is pinged once a turn: a board posted again for the same turn (after an
         # Undo, a /yahtzee board, a repair) names them without a second notification.
         turn = (board.game.turn_number, seat.player_id)
         reused = await self._unpark(board, turn, text)
         if reused is not None:
             return reused
-        pinged = self._pinged.get(board.row.id, [])
-        pings = USER_MENTIONS if turn not in pinged else NO_MENTIONS
-        if turn not in pinged:
-            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
+        pings = USER_MENTIONS if turn not in self._pinged.get(board.row.id, []) else NO_MENTIONS
         try:
             message = await post(
                 notify=not is_bot(seat.player_id),
                 nonce=nonce or await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
-                embed=board_embed(board, self.faces),
+                embed=self.board_embed(board),
                 files=board_files(board),
                 view=board_view(board, self.faces),
                 allowed_mentions=pings,
@@ -165,10 +194,15 @@ class Publisher:
                 notify=not is_bot(seat.player_id),
                 nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
-                embed=board_embed(board, self.faces),
+                embed=self.board_embed(board),
                 view=board_view(board, self.faces),
                 allowed_mentions=pings,
             )
+        # On record once posted: a post Discord refused notified nobody, so the board the
+        # repair posts for the same turn pings its player.
+        pinged = self._pinged.get(board.row.id, [])
+        if turn not in pinged:
+            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
         game = board.game
         assert game is not None
         if not await self.games.posts.board_shown(board.row, message.id, game):
@@ -181,6 +215,38 @@ class Publisher:
         if is_bot(game.current_player_id):
             self.computer_to_move(board.row.id)
         return message
+
+    async def bring_back(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        """Answer a click on an old board (a place only clicks reach keeps old boards no
+        token reaches as they were) by showing the game's board as it is now on it: the
+        clicked message becomes the game's board, and the one on record before says where it
+        went (if a token reaches it). That turn's player was notified when its board was
+        first posted: this names them quietly."""
+        board = await board.drawn()
+        game = board.game
+        assert game is not None and interaction.message is not None
+        before, here = board.row.board_message_id, interaction.message.id
+        await answers.edit(
+            interaction,
+            content=turn_line(board),
+            embed=self.board_embed(board),
+            attachments=board_files(board),
+            view=board_view(board, self.faces),
+            allowed_mentions=NO_MENTIONS,
+        )
+        if not await self.games.posts.board_shown(board.row, here, game):
+            return  # the game moved on meanwhile: that move shows itself
+        if before is not None and before != here:
+            link = jump_url(board.row.guild_id, board.row.board_channel_id, here)
+            await self.retire(
+                board.row.board_channel_id, before, embed=moved_to_embed(public(board.row), link)
+            )
+        if is_bot(game.current_player_id):
+            self.computer_to_move(board.row.id)
+
+    def board_embed(self, board: Board) -> discord.Embed:
+        """A board's embed as its place shows it (its timer's words where only clicks reach)."""
+        return board_embed(board, self.faces, self.by_click(board.row))
 
     def parked(self, game_id: int) -> int | None:
         """The message an Undo parked for a game (the next turn's board, waiting), if any."""
@@ -230,7 +296,7 @@ class Publisher:
                     channel_id,
                     message_id,
                     content=text,
-                    embed=board_embed(board, self.faces),
+                    embed=self.board_embed(board),
                     attachments=board_files(board),
                     view=board_view(board, self.faces),
                     allowed_mentions=NO_MENTIONS,
@@ -259,16 +325,17 @@ class Publisher:
         return await self.games.drawing.pictures_off(board.row.id)
 
     async def edit_board(self, message_id: int, board: Board) -> None:
-        """Show ``board`` on its message; if that message is gone (a moderator deleted it),
-        post the board anew, as the repair after a restart does."""
+        """Show ``board`` on its message; if that message is gone (a moderator deleted it)
+        or no token reaches it any more (a place only clicks reach), post the board anew, as
+        the repair after a restart does (``Unreachable`` if nothing reaches the place now)."""
         assert board.game is not None
         try:
-            await self.unarchiving(
+            edited = await self.unarchiving(
                 board.row.board_channel_id,
                 lambda: self.routes.edit(
                     board.row.board_channel_id,
                     message_id,
-                    embed=board_embed(board, self.faces),
+                    embed=self.board_embed(board),
                     attachments=board_files(board),
                     view=board_view(board, self.faces),
                 ),
@@ -278,6 +345,8 @@ class Publisher:
                 raise
             log.info("game %s: its board %s was deleted; posting it again", board.row.id,
                      message_id)  # fmt: skip
+            edited = None
+        if edited is None:  # deleted, or no token reaches it any more (a group DM): anew
             await self.post_board(
                 board, nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}r")
             )
@@ -294,7 +363,7 @@ class Publisher:
             board.row.board_channel_id,
             lambda: answers.edit(
                 interaction,
-                embed=board_embed(board, self.faces),
+                embed=self.board_embed(board),
                 attachments=board_files(board),
                 view=board_view(board, self.faces),
                 **line,
@@ -317,29 +386,33 @@ class Publisher:
 
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
-        by_token = await self._by_token(row, interaction)
+        by_token = await self.lobby_place(row, interaction)
         await answers.edit(interaction, **lobby_edit(row, by_token=by_token))
         if interaction.message is not None:
             await self.games.posts.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
-        by_token = await self._by_token(row)
+        by_token = await self.lobby_place(row)
         shown = lobby_edit(row, by_token=by_token)
         await self.routes.edit(row.board_channel_id, message_id, **shown)
 
-    async def _by_token(
-        self, row: GameView, interaction: discord.Interaction[Any] | None = None
-    ) -> int:
-        """Where the game's place is reached by tokens only (as ``interaction`` from it says,
-        else as the routes know it), the minutes of its turns (its timers act at clicks);
-        else 0."""
+    def by_click(self, row: GameView, interaction: discord.Interaction[Any] | None = None) -> bool:
+        """Whether the game's place is reached by tokens only (as ``interaction`` from it
+        says, else as the routes know it): a group DM, where the bot only answers clicks and
+        most players are not offered /yahtzee (``cogs.shared.wording``)."""
         if interaction is not None:
-            by_token = not place_of(interaction).can_post
-        else:
-            by_token = self.routes.by_token(row.channel_id)
-        if not by_token:
-            return 0
+            return not place_of(interaction).can_post
+        return self.routes.by_token(row.channel_id)
+
+    async def lobby_place(
+        self, row: GameView, interaction: discord.Interaction[Any] | None = None
+    ) -> int | None:
+        """How a lobby shows its place (``lobby_embed``'s ``by_token``): where it is reached
+        by tokens only (``by_click``), the minutes of its turns (0: untimed; its timers act
+        at clicks); None where the bot may post."""
+        if not self.by_click(row, interaction):
+            return None
         seconds = (await self.games.servers.server_settings(row.guild_id or 0)).turn_seconds
         return max(1, seconds // 60) if seconds > 0 else 0
 
@@ -357,7 +430,7 @@ class Publisher:
             await answers.send(interaction, invitation, allowed_mentions=mentions or NO_MENTIONS)
         message_id = await answers.send(
             interaction,
-            view=lobby_layout(row, by_token=await self._by_token(row, interaction)),
+            view=lobby_layout(row, by_token=await self.lobby_place(row, interaction)),
             allowed_mentions=NO_MENTIONS,
         )
         if message_id is not None:
@@ -377,15 +450,21 @@ class Publisher:
                 *where, content=invitation, allowed_mentions=mentions or NO_MENTIONS
             )
         message = await self.routes.send(
-            *where, view=lobby_layout(row), allowed_mentions=NO_MENTIONS
+            *where,
+            view=lobby_layout(row, by_token=await self.lobby_place(row)),
+            allowed_mentions=NO_MENTIONS,
         )
         await self.games.posts.board_shown(row, message.id, None)
         return message
 
-    async def retire_lobby(self, row: GameView, message_id: int | None, note: str) -> None:
+    async def retire_lobby(
+        self, row: GameView, message_id: int | None, note: str | None = None
+    ) -> None:
         """A lobby closed (cancelled, expired, moved, or its game could not start): its
-        words with ``note`` in place of what to do, and no buttons."""
-        await self.retire(row.channel_id, message_id, **lobby_edit(row, note))
+        words with ``note`` in place of what to do (None: as its status says), and no
+        buttons."""
+        shown = lobby_edit(row, note, by_token=await self.lobby_place(row))
+        await self.retire(row.channel_id, message_id, **shown)
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
@@ -468,7 +547,9 @@ class Publisher:
                 row.board_channel_id,
                 row.guild_id,
                 nonce=await self.games.posts.nonce(row, "final"),
-                view=daily_result_layout(await self.server_language(row), row, game, daily),
+                view=daily_result_layout(
+                    await self.server_language(row), row, game, daily, self.by_click(row)
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.games.posts.final_posted(row.id, message.id)
@@ -513,6 +594,17 @@ class Publisher:
         parked = self._parked.pop(game_id, None)
         if parked is not None and channel_id is not None:
             await self.delete(channel_id, parked[0])
+
+
+def turn_line(board: Board) -> str:
+    """The line above a board: whose turn it is (a mention, notifying only if allowed)."""
+    assert board.game is not None
+    seat = board.game.current_seat
+    _ = public(board.row)
+    who = ping(seat.player_id, seat.name)
+    if is_bot(seat.player_id):
+        return _("{who} is playing.", who=who)
+    return _("{who}, your turn!", who=who)
 
 
 def _keep(kept: OrderedDict[int, T], game_id: int, value: T) -> None:

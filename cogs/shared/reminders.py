@@ -44,6 +44,7 @@ class Reminders:
         _ = public(row)
         reminder = await self.publisher.routes.send(
             row.board_channel_id,
+            optional=True,  # where only tokens reach: never in place of a board
             content=_(
                 "{who}, half your turn's time is gone: {time} left to play.",
                 who=ping(player_id),
@@ -85,15 +86,27 @@ class Reminders:
             await self.games.servers.set_notify(user_id, False)
             name = next((n for uid, n in row.players if uid == user_id), _("a player"))
             who = f"**{shown_name(name)}**"
+            said = (
+                _(
+                    "I could not send {who} a private turn notice (their DMs are closed), so "
+                    "turn notices are off for them. Once their DMs are open, `/yahtzee notify "
+                    "on` turns them back on, in a server that added me, or here if they "
+                    "added the app.",
+                    who=who,
+                )
+                if self.publisher.by_click(row)  # (a group DM: not a server's DMs)
+                else _(
+                    "I could not send {who} a private turn notice (their DMs are closed), so "
+                    "turn notices are off for them. `/yahtzee notify on` turns them back on "
+                    "once DMs from this server are allowed.",
+                    who=who,
+                )
+            )
             await self.publisher.routes.send(
                 row.board_channel_id,
                 row.guild_id,
-                content=_(
-                    "I could not send {who} a private turn notice (their DMs are closed), so "
-                    "turn notices are off for them. `/yahtzee notify on` turns them back on once "
-                    "DMs from this server are allowed.",
-                    who=who,
-                ),
+                optional=True,
+                content=said,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 

@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine import Game
 from bot.games import GameService, GameStatus, GameView, is_bot
-from cogs.turn.messages import moved_on_embed
+from cogs.lobby.messages import lobby_edit
+from cogs.turn.messages import ended_fields, moved_on_embed
 
+from . import answers
+from .errors import run_guarded
 from .language import public
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
+from .wording import STARTS_AFTER, ending
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -56,20 +61,83 @@ class Repairs:
                 else:  # nothing to send: still, the clicks' turn (1,000 games are 0.2 s)
                     await asyncio.sleep(0)
 
-    async def at_click(self, game_id: int) -> None:
-        """A click in a place only clicks reach (a group DM, a server that never added the
-        bot), answered: what its game's messages miss (a restart or a failed post came
-        between, a timer acted with no token to show it) is shown through its token."""
-        if self.publisher.computers_running(game_id):
-            return  # they show their own moves
-        row = await self.games.timers.behind(game_id)
-        if row is None:
-            return
-        log.info("game %s: shown again at a click", game_id)
-        try:
+    async def at_interaction(self, channel_id: int, game_id: int | None) -> None:
+        """An interaction in a place only interactions reach (a group DM, a server that
+        never added the bot), answered: what the messages of its game (``game_id``, a click's)
+        and of the channel's live game miss (a restart or a failed post came between, a
+        timer acted with no token to show it) is shown through its token. Not while this
+        process is showing a move of that game (another interaction from the channel, a
+        timer, its computer seats): that shows what it does."""
+        games = [game_id] if game_id is not None else []
+        live = await self.games.lookups.find_live(channel_id)
+        if live is not None and live.id not in games:
+            games.append(live.id)
+        for game in games:
+            if self.publisher.busy(game, channel_id):
+                continue
+            row = await self.games.timers.behind(game)
+            if row is None:
+                continue
+            log.info("game %s: shown again at an interaction", game)
+            try:
+                await self.repair(row)
+            except Exception:
+                log.exception("could not repair the messages of game %s at a click", game)
+
+    async def bring_back(
+        self, interaction: discord.Interaction[Any], row: GameView, game: Game
+    ) -> None:
+        """A click on an old board of a game still being played, where only clicks reach (a
+        group DM keeps boards no token reaches any more as they were): its answer brings the
+        game's board back. If that turn's board was shown (its player notified), on the
+        clicked message; if the game moved on unseen (a timer, a restart), the clicked board
+        says so and the board comes anew at the bottom, naming (notifying) its player."""
+
+        async def work() -> None:
+            if row.board_message_id is not None and row.board_turn == game.turn_number:
+                board = await self.games.drawing.render(row)
+                await self.publisher.bring_back(interaction, board)
+                return
+            await answers.edit(
+                interaction, content=None, embed=moved_on_embed(public(row)), attachments=[],
+                view=None,
+            )  # fmt: skip
+            log.info("game %s: shown again at a click on an old board", row.id)
             await self.repair(row)
-        except Exception:
-            log.exception("could not repair the messages of game %s at a click", game_id)
+
+        await run_guarded(interaction, work)
+
+    async def show_over(self, interaction: discord.Interaction[Any], row: GameView) -> None:
+        """A click on a message of a game that is over (``row``), where only clicks reach (a
+        group DM): its end may have come when no token could show it (a timer, with nobody
+        clicking: everyone away, a day without a move, a lobby nobody started), leaving
+        messages that still look live. The clicked message shows the end as its answer: why
+        the game ended (``History.why_over``) and Play again where it can be called; a
+        lobby, closed; a board of a finished game, where its final card is (the interaction's
+        repair posts that card if it never was)."""
+
+        async def work() -> None:
+            _ = public(row)
+            fields: dict[str, Any]
+            if row.status == GameStatus.FINISHED:
+                fields = {"embed": moved_on_embed(_, True)}
+            else:
+                why = await self.games.history.why_over(row.id)
+                start = why is not None and why.template in STARTS_AFTER
+                reason = _.say(why) if why is not None else None
+                if row.game is None:  # a lobby
+                    note = None if reason is None else ending(_, reason, True, False, start)
+                    place = await self.publisher.lobby_place(row, interaction)
+                    fields = lobby_edit(row, note, by_token=place)
+                else:
+                    said = reason if reason is not None else _("This game has already ended.")
+                    fields = {"view": None} | ended_fields(row, said, True, start)
+            fields = {"content": None, "attachments": []} | fields
+            log.info("game %s: its end shown at a click on message %s", row.id,
+                     interaction.message.id if interaction.message else None)  # fmt: skip
+            await answers.edit(interaction, **fields)
+
+        await run_guarded(interaction, work)
 
     async def repair_one(self, row: GameView) -> int:
         """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""
@@ -90,7 +158,18 @@ class Repairs:
         return 1  # it sent what failed
 
     async def repair(self, row: GameView) -> bool:
-        """Post or edit what a game's messages miss; True if anything had to be sent."""
+        """Post or edit what a game's messages miss; True if anything had to be sent.
+        ``row`` names the game: what is missing is decided on the game as saved now."""
+        if self.publisher.computers_running(row.id):
+            return False  # they show their own moves: a repair beside them would post twice
+        now = await self.games.posts.as_now(row.id)
+        if now is None:
+            return False
+        # A row read before this repair's turn came (the timer's, while a restart's repair
+        # ran and a computer seat played on) may be turns behind: posted with its turn's
+        # nonce, Discord hands back an older turn's message, which would be recorded as the
+        # live board while the real one refused every click.
+        row = now
         if row.status == GameStatus.LOBBY:
             if row.board_message_id is None:
                 await self.publisher.post_lobby(row)
@@ -128,11 +207,12 @@ class Repairs:
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
             board = await self.games.drawing.render(row)
-            began = await self.games.posts.turn_began(row)
+            # the nonce of the turn the board shows (drawn as saved now, like ``row``)
+            began = await self.games.posts.turn_began(board.row)
             posted = await self.publisher.post_board(
-                board, nonce=await self.games.posts.nonce(row, f"v{began}")
+                board, nonce=await self.games.posts.nonce(board.row, f"v{began}")
             )
-            if posted is not None and began != row.version:
+            if posted is not None and began != board.row.version:
                 await self.publisher.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version:

@@ -91,6 +91,15 @@ def shows(interaction: discord.Interaction[Any], message_id: int | None) -> None
         interaction.extras[_SHOWS] = message_id
 
 
+def followed(interaction: discord.Interaction[Any], message_id: int) -> None:
+    """``interaction`` sent a follow-up (an answer after its acknowledgement, a second answer
+    such as a rematch's lobby under its invitation): it counts towards the cap, and its
+    token edits it, as the follow-ups ``TokenRoutes`` sends."""
+    sent = interaction.extras.get(_FOLLOWUPS)
+    if sent is not None:  # an interaction from a place only tokens reach
+        sent.append(message_id)
+
+
 class TokenRoutes:
     """A place without channel routes (a group DM, a DM between users, a server that never
     added the bot): everything goes through the tokens of the interactions that came from it.
@@ -130,21 +139,30 @@ class TokenRoutes:
         self._seen.pop(channel_id, None)
 
     async def send(
-        self, channel_id: int, guild_id: int | None = None, *, notify: bool = True, **fields: Any
+        self,
+        channel_id: int,
+        guild_id: int | None = None,
+        *,
+        notify: bool = True,
+        optional: bool = False,
+        **fields: Any,
     ) -> discord.Message:
-        """A follow-up of the newest answered interaction of the place; once its follow-ups
-        are spent (``QUIET_FOLLOWUPS`` for a message that notifies nobody), its last message
-        shows this one instead (an edit)."""
+        """A follow-up of the newest answered interaction of the place that has one left
+        (``QUIET_FOLLOWUPS`` for a message that notifies nobody or may be left out); once
+        every one's are spent, the newest one's last message shows this one instead (an
+        edit). An ``optional`` message (a reminder) is never shown by an edit: it would take
+        the place of what that message showed (a board), and notify nobody."""
         fields.pop("nonce", None)
-        cap = FOLLOWUP_CAP if notify else QUIET_FOLLOWUPS
-        for interaction in self._fresh(channel_id):
-            if not interaction.response.is_done():
-                continue  # not answered yet: it has no follow-ups
+        cap = FOLLOWUP_CAP if notify and not optional else QUIET_FOLLOWUPS
+        answered = [i for i in self._fresh(channel_id) if i.response.is_done()]
+        for interaction in answered:
             sent: list[int] = interaction.extras[_FOLLOWUPS]
             if len(sent) < cap:
                 message = await interaction.followup.send(wait=True, **fields)
                 sent.append(message.id)
                 return message
+        for interaction in [] if optional else answered[:1]:
+            sent = interaction.extras[_FOLLOWUPS]
             last = sent[-1] if sent else interaction.extras.get(_SHOWS)
             if last is not None:
                 edited = await self.edit(channel_id, last, **_as_edit(fields))
@@ -237,10 +255,18 @@ class PlaceRoutes:
         return channel_id in self._token_places
 
     async def send(
-        self, channel_id: int, guild_id: int | None = None, *, notify: bool = True, **fields: Any
+        self,
+        channel_id: int,
+        guild_id: int | None = None,
+        *,
+        notify: bool = True,
+        optional: bool = False,
+        **fields: Any,
     ) -> discord.Message:
         if self.by_token(channel_id):
-            return await self.tokens.send(channel_id, guild_id, notify=notify, **fields)
+            return await self.tokens.send(
+                channel_id, guild_id, notify=notify, optional=optional, **fields
+            )
         return await self.channels.send(channel_id, guild_id, **fields)
 
     async def edit(self, channel_id: int, message_id: int, **fields: Any) -> discord.Message | None:

@@ -28,8 +28,10 @@ def board_files(board: Board) -> list[discord.File]:
     return [png(board.image, BOARD_FILE)] if board.image is not None else []
 
 
-def scores_field(_: Lang, game: Game) -> str:
-    """Every seat's running total, numbered like the image's columns."""
+def scores_field(_: Lang, game: Game, by_click: bool = False) -> str:
+    """Every seat's running total, numbered like the image's columns; an away seat says how
+    its player comes back (``by_click``: where most players cannot type /yahtzee rejoin, by
+    the Rejoin under their Scorecard)."""
     lines = []
     for i, seat in enumerate(game.seats):
         marker = ""
@@ -38,7 +40,9 @@ def scores_field(_: Lang, game: Game) -> str:
         if seat.left:
             marker = " " + _("(left)")
         elif seat.away:
-            marker = " " + _("(away: /yahtzee rejoin)")
+            marker = " " + (
+                _("(away: Scorecard, then Rejoin)") if by_click else _("(away: /yahtzee rejoin)")
+            )
         lines.append(
             f"`#{i + 1}` "
             + _.pair(mention(seat.player_id, seat.name), f"**{seat.card.total}**")
@@ -51,8 +55,11 @@ def scores_field(_: Lang, game: Game) -> str:
 NUMBERS = DiceFaces()
 
 
-def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
-    """The live board's embed; the image is attached as board.png."""
+def board_embed(board: Board, faces: DiceFaces = NUMBERS, by_token: bool = False) -> discord.Embed:
+    """The live board's embed; the image is attached as board.png. ``by_token``: in a place
+    where the bot only answers clicks (a group DM), a timed turn says how its timer works
+    there (as the lobby did), and nothing sends a player to a command most of them are not
+    offered there (the Scorecard button's answer has the rules, the board and Leave)."""
     _ = public(board.row)
     game = board.game
     assert game is not None
@@ -80,12 +87,17 @@ def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
     if deadline is not None:  # a live countdown in every client's own time
         when = f"<t:{int(deadline.timestamp())}:R>"
         text += "\n\N{ALARM CLOCK} " + _("Time runs out {when}.", when=when)
+        if by_token:
+            text += " " + _(
+                "Here I can only speak when someone clicks: if time runs out, the turn moves "
+                "on at the next click of anyone in the game."
+            )
     embed = discord.Embed(
         title=_("Yahtzee: round {round} of {rounds}", round=game.round, rounds=ROUNDS),
         description=text,
         colour=GREEN,
     )
-    embed.add_field(name=_("Scores"), value=scores_field(_, game), inline=False)
+    embed.add_field(name=_("Scores"), value=scores_field(_, game, by_token), inline=False)
     if board.image is not None:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     elif not board.row.pictures:  # no pictures here: the card as text, and the dice in words
@@ -96,9 +108,13 @@ def board_embed(board: Board, faces: DiceFaces = NUMBERS) -> discord.Embed:
             name=_("Scorecard"), value=code_block(card_text(game, language=_.code)), inline=False
         )
     # (before a turn's first roll a game with pictures shows none: the roll brings it)
-    embed.set_footer(
-        text=_("{preset} rules · /yahtzee rules · /yahtzee scorecard", preset=preset(_, game))
+    footer = (
+        # where most players cannot type /yahtzee: what the Scorecard button's answer holds
+        _("{preset} rules · Scorecard: rules, board, leave", preset=preset(_, game))
+        if by_token
+        else _("{preset} rules · /yahtzee rules · /yahtzee scorecard", preset=preset(_, game))
     )
+    embed.set_footer(text=footer)
     return embed
 
 

@@ -10,21 +10,35 @@ import discord
 from discord import app_commands
 
 from bot.engine import DEFAULT_PRESET
-from bot.games import GameStatus, GameView, Refusal
+from bot.games import NOT_FOR_DAILY, GameStatus, GameView, Refusal, player_id
 from bot.i18n.words import N_
 from cogs.shared import answers
 from cogs.shared.checks import member_may_post, message_id
-from cogs.shared.controls import handles
+from cogs.shared.controls import Button, handles
 from cogs.shared.errors import jump_url
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public
+from cogs.shared.place import place_of
 
-from .board import board_embed, board_files
-from .controls import BoxSelect, CardSelect, DieButton, RollButton, ScorecardButton, UndoButton
-from .messages import BOARD_MOVED, card_message, moved_embed, rules_embed
+from .board import board_files
+from .controls import (
+    BoardButton,
+    BoxSelect,
+    CardSelect,
+    DieButton,
+    RollButton,
+    RulesButton,
+    ScorecardButton,
+    UndoButton,
+)
+from .messages import BOARD_MOVED, card_message, more_buttons, moved_embed, rules_embed
 
 if TYPE_CHECKING:
     from bot.games import Card
+
+
+#: A player's switch, as a command's choices.
+ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
 class TurnFeature(Feature):
@@ -82,7 +96,22 @@ class TurnFeature(Feature):
             interaction.app_permissions.attach_files,
             private(interaction).code,  # only the clicker sees it
         )
-        await self.send_card(interaction, card)
+        await self.send_card(interaction, card, more=await self._more(interaction, game_id))
+
+    async def _more(self, interaction: discord.Interaction[Any], game_id: int) -> list[Button]:
+        """What a private scorecard carries below it where most players cannot type
+        /yahtzee (a group DM): the rules, the board again, and Leave (Rejoin for a player
+        away) for a player in the game (``more_buttons``); nothing elsewhere, nor for a game
+        over or a daily challenge (its player added the app)."""
+        if place_of(interaction).can_post:
+            return []
+        row = await self.games.lookups.find(game_id)
+        if row is None or not row.is_live or row.daily is not None:
+            return []
+        me = player_id(interaction.user.id)
+        seats = row.game.seats if row.game is not None else []
+        seat = next((s for s in seats if s.player_id == me), None)
+        return more_buttons(private(interaction), game_id, seat)
 
     @handles(CardSelect)
     async def show_card_of(
@@ -101,14 +130,19 @@ class TurnFeature(Feature):
             interaction.app_permissions.attach_files,
             private(interaction).code,  # only the clicker sees it
         )
-        await self.send_card(interaction, card, edit=True)
+        more = await self._more(interaction, game_id)
+        await self.send_card(interaction, card, edit=True, more=more)
 
     async def send_card(
-        self, interaction: discord.Interaction[Any], card: Card, edit: bool = False
+        self,
+        interaction: discord.Interaction[Any],
+        card: Card,
+        edit: bool = False,
+        more: list[Button] | None = None,
     ) -> None:
-        """A scorecard, only for the asker (``card_message``). ``edit``: in place of the card
-        shown (the menu's choice), else a new private answer."""
-        message = card_message(private(interaction), card)
+        """A scorecard, only for the asker (``card_message``, with the buttons of ``more``).
+        ``edit``: in place of the card shown (the menu's choice), else a new private answer."""
+        message = card_message(private(interaction), card, more or [])
         if edit:
             files = message.pop("files")
             await answers.edit(interaction, attachments=files, **message)
@@ -134,7 +168,8 @@ class TurnFeature(Feature):
             interaction.app_permissions.attach_files,
             private(interaction).code,  # only the asker sees it
         )
-        await self.send_card(interaction, card)
+        more = await self._more(interaction, card.game_id) if card.game_id else []
+        await self.send_card(interaction, card, more=more)
 
     @app_commands.command(
         name="board", description="Post this channel's live board again, at the bottom"
@@ -144,6 +179,22 @@ class TurnFeature(Feature):
         its players; a spectator gets a copy only they see."""
         assert interaction.channel_id is not None
         row = await self.games.lookups.live_game(interaction.channel_id)
+        await self._board_again(interaction, row)
+
+    @handles(BoardButton)
+    async def board_again(self, interaction: discord.Interaction[Any], button: BoardButton) -> None:
+        """The Board button under a private scorecard (where most players cannot type
+        /yahtzee board): the same, for the button's game."""
+        row = await self.games.lookups.find(button.game_id)
+        if row is None or not row.is_live:
+            raise await self.games.posts.stale_click(button.game_id)
+        if row.daily is not None:
+            raise Refusal(NOT_FOR_DAILY)
+        await self._board_again(interaction, row)
+
+    async def _board_again(self, interaction: discord.Interaction[Any], row: GameView) -> None:
+        """The game's lobby or board posted again at the bottom for one of its players (the
+        old message says where it went); for anyone else, a copy only they see."""
         _ = private(interaction)
         seated = any(uid == interaction.user.id for uid, _name in row.players)
         if not seated or not member_may_post(interaction, row.thread_id is not None):
@@ -182,7 +233,7 @@ class TurnFeature(Feature):
         await answers.send(
             interaction,
             _("Only you see this copy; the board is here: {link}", link=link),
-            embed=board_embed(board, self.publisher.faces),
+            embed=self.publisher.board_embed(board),
             files=board_files(board),
             ephemeral=True,
         )
@@ -192,22 +243,33 @@ class TurnFeature(Feature):
         """An ephemeral summary of the rules."""
         assert interaction.channel_id is not None
         row = await self.games.lookups.find_live(interaction.channel_id)
+        await self._send_rules(interaction, row)
+
+    @handles(RulesButton)
+    async def rules_clicked(
+        self, interaction: discord.Interaction[Any], button: RulesButton
+    ) -> None:
+        """The Rules button (a lobby's, or under a private scorecard, where most players
+        cannot type /yahtzee rules): the rules of the button's game."""
+        await self._send_rules(interaction, await self.games.lookups.find(button.game_id))
+
+    async def _send_rules(
+        self, interaction: discord.Interaction[Any], row: GameView | None
+    ) -> None:
+        """The rules, with the preset ``row`` plays by (none: the default), only for the
+        asker, in their language; the Undo button named as the game's messages show it."""
         preset = row.preset if row else DEFAULT_PRESET
         shown = public(row) if row else await channel(self.games, interaction)  # its buttons
         _ = private(interaction)
-        embed = rules_embed(_, preset, undo=shown(N_("Undo")))
+        by_click = not place_of(interaction).can_post
+        embed = rules_embed(_, preset, undo=shown(N_("Undo")), by_click=by_click)
         await answers.send(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(
         name="notify", description="Be told in a DM when your turn in a timed game is waiting"
     )
     @app_commands.describe(setting="on or off (leave it out to see your choice)")
-    @app_commands.choices(
-        setting=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
-        ]
-    )
+    @app_commands.choices(setting=ON_OFF)
     async def notify(
         self, interaction: discord.Interaction[Any], setting: str | None = None
     ) -> None:
@@ -235,11 +297,7 @@ class TurnFeature(Feature):
     )
     @app_commands.describe(setting="on, off, or as this server chooses (leave it out to see)")
     @app_commands.choices(
-        setting=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
-            app_commands.Choice(name="as the server chooses", value="server"),
-        ]
+        setting=[*ON_OFF, app_commands.Choice(name="as the server chooses", value="server")]
     )
     async def autoroll(
         self, interaction: discord.Interaction[Any], setting: str | None = None

@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.games import Board
+from cogs.shared.routes import Unreachable
 from cogs.turn.messages import summary_embed
 
 if TYPE_CHECKING:
@@ -93,6 +94,9 @@ class ComputerPlayers:
                 if not await self.after.scored_unseen(step, summary):
                     return
                 turn_starts = True
+        except Unreachable:  # a place only clicks reach, no token fresh: saved, shown later
+            log.info("game %s: a computer player's move is saved; the next click shows it",
+                     game_id)  # fmt: skip
         except Exception:
             log.exception(
                 "game %s: a computer player's move failed; repairs will resume it", game_id

@@ -11,7 +11,16 @@ custom_id                                   component
 ``yz:cards:<game>``                         the menu of every player's card
 ``yz:undo:<game>:<turn>``                   take back the scoring of ``turn``
 ``yz:end:<game>``                           confirm ending the game
+``yz:rules:<game>``                         the rules of the game's preset (private)
+``yz:board:<game>``                         the game's board again, at the bottom
+``yz:quit:<game>``                          leave the game: asks first
+``yz:quit-ok:<game>``                       leave the game: confirmed
+``yz:rejoin:<game>``                        an away player takes their seat back
 ==========================================  =====================================================
+
+The last five are for places where most players cannot type ``/yahtzee`` (a group DM: only
+those who added the app are offered it): a lobby's Rules, and the row under a private
+scorecard (``card_message``) that the Scorecard button answers with there.
 
 ``turn`` is the number of turns completed in the game and ``rolls`` the rolls used this
 turn, so a click on an older board, or a second click on Roll, is recognised and refused
@@ -154,3 +163,24 @@ class UndoButton(ButtonControl, key="undo"):
 
 class EndConfirmButton(GameButton, key="end"):
     """Confirms /yahtzee end."""
+
+
+class RulesButton(GameButton, key="rules"):
+    """The rules, and the preset the game plays by, only for the clicker (/yahtzee rules)."""
+
+
+class BoardButton(GameButton, key="board"):
+    """The game's board again at the bottom of the chat, as /yahtzee board posts it (a
+    spectator gets a copy only they see)."""
+
+
+class QuitButton(GameButton, key="quit"):
+    """Leave the game (/yahtzee leave): asks first, as a click is easily made."""
+
+
+class QuitConfirmButton(GameButton, key="quit-ok"):
+    """Leave the game: confirmed."""
+
+
+class RejoinButton(GameButton, key="rejoin"):
+    """An away player takes their seat back from their next turn (/yahtzee rejoin)."""

@@ -4,6 +4,7 @@ left, waiting after an Undo), the rules, the confirmation of /yahtzee end."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -19,29 +20,42 @@ from bot.engine import (
     YAHTZEE_POINTS,
     Category,
     Preset,
+    Seat,
 )
-from bot.games import Card, Scored, code_block
+from bot.games import Card, GameStatus, GameView, Scored, code_block, rematch_callers
 from bot.i18n import Lang
 from bot.i18n.words import N_
-from cogs.shared.controls import Controls
+from cogs.lobby.controls import PlayAgainButton
+from cogs.shared.controls import Button, Controls
 from cogs.shared.emojis import DiceFaces
 from cogs.shared.language import public
 from cogs.shared.text import GREEN, GREY, mention, png, shown_name
+from cogs.shared.wording import ending
 
 from .board import NUMBERS
-from .controls import CardSelect, EndConfirmButton, UndoButton
+from .controls import (
+    BoardButton,
+    CardSelect,
+    EndConfirmButton,
+    QuitButton,
+    QuitConfirmButton,
+    RejoinButton,
+    RulesButton,
+    UndoButton,
+)
 
 CARD_FILE = "scorecard.png"
 
 
 def summary_embed(
     scored: Scored, timed_out: bool = False, away: bool = False, faces: DiceFaces = NUMBERS,
-    played_as: str | None = None,
+    played_as: str | None = None, by_click: bool = False,
 ) -> discord.Embed:  # fmt: skip
     """A finished turn, in text only: who scored what. Its picture goes (it showed the dice
     before the scoring, and a game's channel is read on phones): edit it in with
     ``attachments=[]``, which also keeps Discord from showing the old picture loose.
-    ``played_as``: the bot that played a timed-out turn ("optimal", "casual"), if one did."""
+    ``played_as``: the bot that played a timed-out turn ("optimal", "casual"), if one did.
+    ``by_click``: a place where most players cannot type /yahtzee (a group DM)."""
     _ = public(scored.board.row)
     result = scored.result
     who = mention(result.player_id, scored.scorer_name)
@@ -92,7 +106,12 @@ def summary_embed(
         text = "\N{ALARM CLOCK} " + _(
             "Time ran out: the box worth least was scored. {said}", said=text
         )
-        if away:
+        if away and by_click:
+            text += " " + _(
+                "They timed out twice in a row and are skipped from now on; Rejoin, under "
+                "their Scorecard, brings them back."
+            )
+        elif away:
             text += " " + _(
                 "They timed out twice in a row and are skipped from now on; "
                 "`/yahtzee rejoin` brings them back."
@@ -102,7 +121,8 @@ def summary_embed(
         description=text,
         colour=GREY,
     )
-    embed.set_footer(text=_("This turn is over; the live board is below."))
+    if scored.board.row.status == GameStatus.ACTIVE:  # else the final card or why it ended
+        embed.set_footer(text=_("This turn is over; the live board is below."))
     return embed
 
 
@@ -113,8 +133,9 @@ def undo_view(_: Lang, game_id: int, turn: int) -> discord.ui.View:
     return view
 
 
-def card_menu(_: Lang, card: Card) -> discord.ui.View:
-    """The menu of a game's players under a private scorecard (none for a solo game)."""
+def card_menu(_: Lang, card: Card, more: Sequence[Button] = ()) -> discord.ui.View:
+    """The menu of a game's players under a private scorecard (none for a solo game), and
+    the buttons of ``more`` in a row below it."""
     view = Controls()
     if len(card.seats) > 1:
         options = [
@@ -124,16 +145,44 @@ def card_menu(_: Lang, card: Card) -> discord.ui.View:
             for player, name in card.seats
         ]
         view.add_item(CardSelect(card.game_id).select(options, _("See another player's card")))
+    for button in more:
+        view.add_item(button)
     return view
 
 
-def card_message(_: Lang, card: Card) -> dict[str, Any]:
+def card_message(_: Lang, card: Card, more: Sequence[Button] = ()) -> dict[str, Any]:
     """A scorecard, only for its asker: as text, and as a picture where files may go; in a
     game of more than one seat, with a menu of every player's card (one readable column at
-    a time on a phone, another one tap away). The fields of the answer or of its edit."""
+    a time on a phone, another one tap away); ``more``: the buttons of ``more_buttons``
+    below. The fields of the answer or of its edit."""
     files = [png(card.image, CARD_FILE)] if card.image is not None else []
     text = f"**{shown_name(card.name)}**\n{code_block(card.text)}"
-    return {"content": text, "files": files, "view": card_menu(_, card)}
+    return {"content": text, "files": files, "view": card_menu(_, card, more)}
+
+
+def more_buttons(_: Lang, game_id: int, seat: Seat | None) -> list[Button]:
+    """Where most players cannot type /yahtzee (a group DM), what a player needs besides
+    the board, under the private scorecard the Scorecard button answers with: the rules, the
+    board again at the bottom, and for a player still seated (``seat``, the clicker's) Leave
+    (it asks first), or Rejoin and Leave for one away. One row, only for the clicker: the
+    live board keeps its three rows."""
+    buttons = [
+        RulesButton(game_id).button(_("Rules"), emoji="\N{OPEN BOOK}", row=1),
+        BoardButton(game_id).button(_("Board"), emoji="\N{DOWNWARDS BLACK ARROW}", row=1),
+    ]
+    if seat is not None and not seat.left:
+        if seat.away:
+            rejoin = RejoinButton(game_id).button(_("Rejoin"), discord.ButtonStyle.success, row=1)
+            buttons.append(rejoin)
+        buttons.append(QuitButton(game_id).button(_("Leave"), emoji="\N{DOOR}", row=1))
+    return buttons
+
+
+def quit_view(_: Lang, game_id: int) -> discord.ui.View:
+    """The confirmation of leaving a game by a click (``QuitButton``)."""
+    return Controls(
+        QuitConfirmButton(game_id).button(_("Leave the game"), discord.ButtonStyle.danger)
+    )
 
 
 #: What a board (or lobby) left behind by /yahtzee board says.
@@ -145,9 +194,33 @@ def ended_embed(_: Lang, reason: str) -> discord.Embed:
     return discord.Embed(title=_("Yahtzee: game ended"), description=reason, colour=GREY)
 
 
+def ended_fields(row: GameView, reason: str, by_click: bool, start: bool = True) -> dict[str, Any]:
+    """What a game's board (or its Undo's summary) shows once the game ended without a result
+    (``reason``: why, in the game's language): its ``ending_embed`` and, where the bot only
+    answers clicks (``by_click``: a group DM, where most players cannot type /yahtzee start),
+    Play again for the players still in it. ``start``: say how a new game starts."""
+    _ = public(row)
+    again = by_click and row.game is not None and row.daily is None and rematch_callers(row.game)
+    embed = ended_embed(_, ending(_, reason, by_click, again, start))
+    if not again:
+        return {"embed": embed}
+    button = PlayAgainButton(row.id).button(_("Play again"), discord.ButtonStyle.success)
+    return {"embed": embed, "view": Controls(button)}
+
+
 def moved_embed(_: Lang) -> discord.Embed:
     """A board left behind by /yahtzee board."""
     return discord.Embed(title=_("Yahtzee: board moved"), description=_(BOARD_MOVED), colour=GREY)
+
+
+def moved_to_embed(_: Lang, link: str) -> discord.Embed:
+    """A board left behind when a click on an older one brought the board back there (a
+    place only clicks reach: a group DM): where the live board is now."""
+    return discord.Embed(
+        title=_("Yahtzee: board moved"),
+        description=_("The live board is now here: {link}", link=link),
+        colour=GREY,
+    )
 
 
 def moved_on_embed(_: Lang, finished: bool = False) -> discord.Embed:
@@ -190,10 +263,19 @@ def end_confirm_view(_: Lang, game_id: int) -> discord.ui.View:
     return view
 
 
-def rules_text(_: Lang, preset: Preset, undo: str) -> str:
+def rules_text(_: Lang, preset: Preset, undo: str, by_click: bool = False) -> str:
     """The rules in a few lines, with what the preset in play changes; ``undo``: the Undo
-    button's label as the channel's games show it."""
-    return _(
+    button's label as the channel's games show it. ``by_click``: where only those who added
+    the app can type /yahtzee (a group DM), how a preset is picked says so."""
+    picks = (
+        _(
+            "Whoever added the app picks one with `/yahtzee start preset:`; Play again keeps "
+            "the preset of the game."
+        )
+        if by_click
+        else _("The host picks one with `/yahtzee start preset:`.")
+    )
+    rules = _(
         "**Yahtzee**: {rounds} rounds; each turn roll five dice up to {rolls} times, holding "
         "any dice between rolls, then score them in one open box (0 if they don't fit).\n"
         "**Upper boxes** (Ones to Sixes) score the dice of that face; {threshold} or more "
@@ -203,7 +285,7 @@ def rules_text(_: Lang, preset: Preset, undo: str) -> str:
         "Yahtzee (five alike) {yahtzee}; Chance the sum.\n"
         "**Preset in play: {preset}**: {description}\n"
         "**{undo}**: after scoring, {undo} on that message takes it back until the next roll.\n"
-        "Other presets: {others}. The host picks one with `/yahtzee start preset:`.",
+        "Other presets: {others}.",
         rounds=ROUNDS,
         rolls=ROLLS_PER_TURN,
         threshold=UPPER_BONUS_THRESHOLD,
@@ -217,10 +299,13 @@ def rules_text(_: Lang, preset: Preset, undo: str) -> str:
         others="; ".join(f"`{p.value}`" for p in Preset if p is not preset),
         undo=undo,
     )
+    return f"{rules} {picks}"
 
 
-def rules_embed(_: Lang, preset: Preset, undo: str) -> discord.Embed:
-    """/yahtzee rules: the rules in a few lines (``rules_text``)."""
+def rules_embed(_: Lang, preset: Preset, undo: str, by_click: bool = False) -> discord.Embed:
+    """/yahtzee rules, or the Rules button: the rules in a few lines (``rules_text``)."""
     return discord.Embed(
-        title=_("Yahtzee rules"), description=rules_text(_, preset, undo=undo), colour=GREEN
+        title=_("Yahtzee rules"),
+        description=rules_text(_, preset, undo=undo, by_click=by_click),
+        colour=GREEN,
     )

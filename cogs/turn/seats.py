@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import GameStatus
+from bot.games import ENDED_BY, GameStatus
 from cogs.daily.messages import leave_confirm_view
 from cogs.shared import answers
 from cogs.shared.checks import display_name
@@ -17,8 +17,8 @@ from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
 from cogs.shared.text import shown_name
 
-from .controls import EndConfirmButton
-from .messages import end_confirm_view
+from .controls import EndConfirmButton, QuitButton, QuitConfirmButton, RejoinButton
+from .messages import end_confirm_view, quit_view
 
 
 class SeatsFeature(Feature):
@@ -46,6 +46,51 @@ class SeatsFeature(Feature):
         board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
         await answers.send(interaction, _("You left the game."), ephemeral=True)
         await self.after.left(before, board, shown_name(display_name(interaction.user)))
+
+    @handles(QuitButton)
+    async def quit_asked(self, interaction: discord.Interaction[Any], quit: QuitButton) -> None:
+        """Leave under a private scorecard (where most players cannot type /yahtzee leave):
+        asks first, in place of the card (a click is easily made, and a seat left is left
+        for good)."""
+        row = await self.games.lookups.find(quit.game_id)
+        if row is None or not row.is_live:
+            raise await self.games.posts.stale_click(quit.game_id)
+        _ = private(interaction)
+        await answers.edit(
+            interaction,
+            content=_(
+                "Leave this game? The others play on without you, and you cannot take your "
+                "seat back."
+            ),
+            attachments=[],
+            view=quit_view(_, quit.game_id),
+        )
+
+    @handles(QuitConfirmButton)
+    async def quit_confirmed(
+        self, interaction: discord.Interaction[Any], quit: QuitConfirmButton
+    ) -> None:
+        """Leaving confirmed: as /yahtzee leave, for the button's game."""
+        before, board = await self.games.turns.leave(quit.game_id, interaction.user.id)
+        _ = private(interaction)
+        await answers.edit(interaction, content=_("You left the game."), view=None)
+        await self.after.left(before, board, shown_name(display_name(interaction.user)))
+
+    @handles(RejoinButton)
+    async def rejoin_clicked(
+        self, interaction: discord.Interaction[Any], rejoin: RejoinButton
+    ) -> None:
+        """Rejoin under a private scorecard, for a player away (where most players cannot
+        type /yahtzee rejoin): as the command, for the button's game."""
+        row = await self.games.turns.rejoin_game(rejoin.game_id, interaction.user.id)
+        _ = private(interaction)
+        await answers.edit(
+            interaction,
+            content=_("Welcome back: you play again from your next turn."),
+            attachments=[],
+            view=None,
+        )
+        await self.after.changed(row.id)
 
     @app_commands.command(name="end", description="End this channel's game (host or Manage Server)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -76,10 +121,8 @@ class SeatsFeature(Feature):
         )
         _ = private(interaction)
         await answers.edit(interaction, content=_("The game has been ended."), view=None)
-        _ = public(row)
-        reason = _("{who} ended the game. Start a new one with /yahtzee start.",
-                   who=interaction.user.mention)  # fmt: skip
-        await self.after.ended(row, reason, before)
+        reason = public(row)(ENDED_BY, who=interaction.user.mention)
+        await self.after.ended(row, reason, before, start=True)
 
     @app_commands.command(
         name="rejoin", description="Take your seat back after being skipped as away"

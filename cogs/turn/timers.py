@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.games import (
-    NOBODY_LEFT,
+    EVERYONE_AWAY,
     ComputerDue,
     Expired,
     GameService,
@@ -98,15 +98,17 @@ class TurnTimers(commands.Cog):
 
     async def _act_on(self, game_id: int) -> int:
         """Act on one due game's timer and show what came of it; 1 if it did anything."""
-        outcome = await self.games.timers.act(game_id)
-        if outcome is None:
-            return 0
-        try:
-            await self._apply(outcome)
-        except discord.HTTPException:
-            log.exception("game %s: could not show a timer's outcome; repairing later", game_id)
-        except Unreachable:  # a group DM nobody clicked in for a while: the next click shows it
-            log.info("game %s: a timer acted; its next click shows it", game_id)
+        with self.publisher.acting(game_id):  # (a click meanwhile leaves the showing to it)
+            outcome = await self.games.timers.act(game_id)
+            if outcome is None:
+                return 0
+            try:
+                await self._apply(outcome)
+            except discord.HTTPException:
+                log.exception("game %s: could not show a timer's outcome; repairing later",
+                              game_id)  # fmt: skip
+            except Unreachable:  # a group DM nobody clicked in for a while: its next click
+                log.info("game %s: a timer acted; its next click shows it", game_id)
         return 1
 
     async def _apply(self, outcome: Outcome) -> None:
@@ -121,9 +123,11 @@ class TurnTimers(commands.Cog):
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             # The database still names the board of the turn that ran out: it becomes the summary.
-            summary = summary_embed(scored, True, outcome.away, publisher.faces, outcome.played_as)
-            _ = public(scored.board.row)
-            everyone_away = _("Everyone is away. {reason}", reason=_(NOBODY_LEFT))
+            by_click = publisher.routes.by_token(scored.board.row.channel_id)
+            summary = summary_embed(
+                scored, True, outcome.away, publisher.faces, outcome.played_as, by_click
+            )
+            everyone_away = public(scored.board.row)(EVERYONE_AWAY)
             await self.after.scored_unseen(scored, summary, everyone_away)
         elif isinstance(outcome, Expired):
             await self.after.ended(outcome.row, public(outcome.row)(outcome.reason))

@@ -25,7 +25,7 @@ class Recorder:
         self.calls: list[tuple[Any, ...]] = []
         self.posted = posted
         self.faces = None
-        self.routes = SimpleNamespace(send=self._record("send"))
+        self.routes = SimpleNamespace(send=self._record("send"), by_token=lambda channel: False)
         self.reminders = SimpleNamespace(turn_over=self._record("turn_over"))
         self.private = SimpleNamespace(forget=lambda game_id: self.calls.append(("forget-copy",)))
         for name in ("retire", "close_undo", "post_final", "forget", "retire_lobby", "archive"):
@@ -46,7 +46,8 @@ class Recorder:
 
 
 def _row(status: str = GameStatus.ACTIVE, daily: str | None = None, **ids: Any) -> Any:
-    values = {"id": 7, "board_channel_id": 100, "board_message_id": 200, "undo_message_id": 300}
+    values = {"id": 7, "channel_id": 100, "board_channel_id": 100, "board_message_id": 200,
+              "undo_message_id": 300}  # fmt: skip
     values.update(ids)
     return SimpleNamespace(status=status, daily=daily, language="en", **values)
 
@@ -96,7 +97,9 @@ def test_a_scoring_that_leaves_nobody_ends_the_game_below_its_summary() -> None:
         "retire", "close_undo", "turn_over", "forget", "send", "forget-copy", "archive",
     ]  # fmt: skip
     posted = shown.calls[4][-1]
-    assert isinstance(posted, discord.Embed) and posted.description == reason
+    # why, then how a new game starts (on a server: the command)
+    said = f"{reason} Start a new one with /yahtzee start."
+    assert isinstance(posted, discord.Embed) and posted.description == said
     assert "post_board" not in shown.names()
 
 

@@ -111,11 +111,24 @@ def test_a_report_card_says_perfect_only_for_a_whole_game() -> None:
     assert report_text(EN, left).startswith("You left this game before it ended")
 
 
-def _summary(points: int, bonus: int, box: Category) -> str:
+def _scored(points: int, bonus: int, box: Category, status: str = "active") -> Scored:
     result = ScoreResult("1", box, points, bonus, Dice(2, 2, 2, 2, 2))
-    board = SimpleNamespace(row=SimpleNamespace(language="en"))  # only its language is read
-    scored = Scored(board, result, "Ann", 12)  # type: ignore[arg-type]
-    return str(summary_embed(scored).description)
+    board = SimpleNamespace(row=SimpleNamespace(language="en", status=status))
+    return Scored(board, result, "Ann", 12)  # type: ignore[arg-type]
+
+
+def _summary(points: int, bonus: int, box: Category) -> str:
+    return str(summary_embed(_scored(points, bonus, box)).description)
+
+
+def test_a_summary_points_below_only_while_the_game_goes_on() -> None:
+    """Found by a play-through: the last turn of a game everyone walked away from said
+    "the live board is below" above the message saying the game had ended. A scoring that
+    ended the game (finished: the final card is below; abandoned: why) says no such thing."""
+    live = summary_embed(_scored(10, 0, Category.TWOS))
+    assert live.footer.text == "This turn is over; the live board is below."
+    for status in ("finished", "abandoned"):
+        assert summary_embed(_scored(10, 0, Category.TWOS, status)).footer.text is None
 
 
 def test_five_alike_is_cheered_only_as_a_yahtzee() -> None:

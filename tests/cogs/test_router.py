@@ -62,8 +62,9 @@ def _sample(cls: type[Control]) -> Control:
 def test_the_controls_are_found() -> None:
     keys = {cls.key for cls in ALL}
     assert {"lobby", "die", "roll", "box", "card", "cards", "undo", "hint", "analysis",
-            "again", "replay", "end", "leave", "lb", "share", "lbreset", "set"} == keys  # fmt: skip
-    assert len(ALL) == 18  # "set": a menu and a switch
+            "again", "replay", "end", "leave", "lb", "share", "lbreset", "set",
+            "rules", "board", "quit", "quit-ok", "rejoin"} == keys  # fmt: skip
+    assert len(ALL) == 23  # "set": a menu and a switch
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)

@@ -10,8 +10,10 @@ from itertools import count
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
+from cogs.shared import answers
 from cogs.shared.routes import TokenRoutes, Unreachable, shows
 
 CHANNEL = 7
@@ -23,7 +25,7 @@ class Followups:
         self.sent: list[int] = []
         self.edited: list[int] = []
 
-    async def send(self, wait: bool = True, **fields: Any) -> Any:
+    async def send(self, content: Any = None, wait: bool = True, **fields: Any) -> Any:
         message = SimpleNamespace(id=next(ids), fields=fields)
         self.sent.append(message.id)
         return message
@@ -114,5 +116,55 @@ def test_no_token_after_fourteen_minutes() -> None:
         assert click.followup.sent == [] and click.originals == []
         tokens.note(interaction(clicked=5))
         assert (await tokens.send(CHANNEL, content="now")).id > 0
+
+    asyncio.run(play())
+
+
+def test_an_optional_message_never_takes_another_ones_place() -> None:
+    """A reminder (optional) uses at most 3 follow-ups of a click, then those of an older
+    click still fresh; when none is left it is not shown (Unreachable), never as an edit of
+    the last follow-up (a board). A board, past the newest click's 5, goes to an older click
+    with follow-ups left before it falls back to an edit."""
+    now = [datetime(2026, 11, 26, tzinfo=UTC)]
+    tokens = routes(now)
+    older, newer = interaction(clicked=1), interaction(clicked=2)
+    tokens.note(older)
+    tokens.note(newer)
+
+    async def play() -> None:
+        for i in range(3):
+            await tokens.send(CHANNEL, optional=True, content=f"reminder {i}")
+        assert len(newer.followup.sent) == 3 and older.followup.sent == []
+        await tokens.send(CHANNEL, optional=True, content="reminder 3")
+        assert len(newer.followup.sent) == 3 and len(older.followup.sent) == 1
+        for i in range(2):
+            await tokens.send(CHANNEL, content=f"board {i}")
+        assert len(newer.followup.sent) == 5
+        await tokens.send(CHANNEL, content="board 2")  # the older click's follow-up
+        assert len(older.followup.sent) == 2 and newer.followup.edited == []
+        await tokens.send(CHANNEL, optional=True, content="reminder 4")
+        assert len(older.followup.sent) == 3
+        with pytest.raises(Unreachable):
+            await tokens.send(CHANNEL, optional=True, content="reminder 5")
+        assert newer.followup.edited == [] and older.followup.edited == []
+
+    asyncio.run(play())
+
+
+def test_an_answers_own_follow_ups_count_towards_the_cap() -> None:
+    """A click answered already (acknowledged in time, or a rematch's invitation) whose
+    answer then comes as a follow-up (``answers.send``): that follow-up counts, so the
+    routes send 4 more at most and the sixth is an edit, never refused by Discord (40094)."""
+    now = [datetime(2026, 11, 26, tzinfo=UTC)]
+    tokens = routes(now)
+    click = interaction(clicked=1)
+    click.type = discord.InteractionType.component
+    tokens.note(click)
+
+    async def play() -> None:
+        await answers.send(click, "your card", ephemeral=True)
+        for i in range(5):
+            await tokens.send(CHANNEL, content=f"board {i}")
+        assert len(click.followup.sent) == 5 and len(click.followup.edited) == 1
 
     asyncio.run(play())

@@ -49,6 +49,7 @@ APPLICATION_ID = 900000000000000001
 BOT_USER_ID = APPLICATION_ID
 GUILD_ID = 900000000000000100
 EPHEMERAL = 1 << 6
+SUPPRESS_EMBEDS = 1 << 2  # the one flag an edit may set or unset (besides adding V2)
 #: How long an interaction's token may be used to edit its messages and send follow-ups.
 TOKEN_LIFETIME = 15 * 60
 # The permissions of everyone in the fake guild, and of an admin (Manage Server added).
@@ -1657,10 +1658,14 @@ class FakeDiscord:
                 message[key] = (
                     body[key] if body[key] is not None else ([] if key != "content" else "")
                 )
-        if "flags" in body:  # the V2 flag stays (validate_message refuses its removal)
-            message["flags"] = int(body["flags"] or 0) | (
-                int(message.get("flags") or 0) & IS_COMPONENTS_V2
-            )
+        if "flags" in body:
+            # An edit sets or unsets SUPPRESS_EMBEDS and may add IS_COMPONENTS_V2 (never take
+            # it away: validate_message refuses that); every other flag is the message's
+            # own, EPHEMERAL first: an edit never makes a private message public, nor the
+            # other way round.
+            was, asked = int(message.get("flags") or 0), int(body["flags"] or 0)
+            editable = SUPPRESS_EMBEDS | IS_COMPONENTS_V2
+            message["flags"] = (was & ~SUPPRESS_EMBEDS) | (asked & editable)
         if (
             body.get("embeds")
             and message["attachments"]

@@ -147,7 +147,8 @@ async def test_play_again_after_a_solo_game(
     assert [line.split() for line in text.splitlines() if line.startswith(("Total", "Upper"))] == [
         ["Upper", "20"], ["Total", "110"]
     ]  # fmt: skip
-    assert png_size(fake.attachment(final)) == (488, 44 + 11 * 28)  # one column, places
+    # one column, no row of places (alone, nobody is placed), as wide as the solo boards
+    assert png_size(fake.attachment(final)) == (640, 44 + 10 * 28)
     card = await fake.slash(ann, channel, "yahtzee scorecard")  # the game just played
     assert card.response is not None and card.response["flags"] & EPHEMERAL
     assert png_size(fake.attachment(card.response))[0] > 0

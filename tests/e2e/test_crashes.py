@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 
 import pytest
 
-from bot.engine import ScriptedDice
+from bot.engine import RandomDice, ScriptedDice
 from bot.store import plans
 
+from ..clock import FakeClock
 from ..conftest import fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, find_component, text_of
@@ -79,6 +81,43 @@ async def test_crash_after_answer_before_next_turn(
     assert find_component(summary, "Undo") is not None  # Ann may still undo until Bob rolls
     await play_turn(fake, dice, bob, channel, [[6, 6, 6, 6, 1]], "sixes")
     assert len(fake.live_boards(channel)) == 1
+
+
+async def test_crash_before_a_computer_board_leaves_the_players_next_board_live(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by a play-through: the bot stopped while posting the computer's board after
+    Ann's scoring and came back 20 s later. The restart's repair posted the computer's
+    board, whose turn then played at once (no move delay) and posted Ann's next board; but
+    the timer's repair, which had read the game before all that, posted again with the
+    first repair's nonce, got the computer's message back from Discord and recorded it as
+    Ann's board: her real board refused every click ("That board is from an earlier
+    turn")."""
+    dice.fallback = RandomDice(random.Random(12))  # the computer's dice
+    ann = fake.user("Ann")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await start_game(fake, channel, ann, computers=["Optimal"])
+    fake.hang("POST", NEW_MESSAGE)
+    await crash_during(
+        fake,
+        bot.close,
+        play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False),
+    )
+    clock.advance(20)  # longer than a repair waits for a quiet game
+    bot = await start_bot()
+    mine = f"<@{ann['id']}>, your turn!"
+    await fake.wait_for(
+        lambda: any(m["content"].startswith(mine) for m in fake.live_boards(channel)), 10
+    )
+    await fake.settle()
+    [board] = fake.live_boards(channel)
+    assert board["content"].startswith(mine)
+    row = await bot.store.read(plans.live_game_in, int(channel))
+    assert row is not None and row.board_message_id == int(board["id"])
+    dice.extend([6, 6, 6, 6, 6])
+    rolled = await fake.click(ann, board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
 
 
 async def test_crash_after_posting_before_recording_it(
@@ -179,3 +218,28 @@ async def test_a_stop_right_after_a_move_keeps_what_it_cost_and_logs_no_error(
                        "WHERE game_id = ? ORDER BY version", game_id)  # fmt: skip
     *_, (version, loss, decision) = rows
     assert version == 3 and loss is not None and decision, rows  # the second roll, valued
+
+
+async def test_a_hard_stop_with_a_post_pending_logs_one_warning_and_no_traceback(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found by a play-through: the bot closed (not the graceful stop, which waits for the
+    clicks in flight) while a scoring's next board was being posted logged an "unexpected
+    error" with a traceback, then a second one from trying to tell the player through the
+    closed connection. It is expected at a hard stop: one warning line, no traceback; the
+    move is saved and the restart posts the board (test_crash_after_answer_before_next_turn)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await start_game(fake, channel, ann, bob)
+    fake.hang("POST", NEW_MESSAGE)
+    await crash_during(
+        fake,
+        bot.close,
+        play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False),
+    )
+    await fake.settle()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert [r for r in caplog.records if r.exc_info] == []
+    stopped = [r for r in caplog.records if "the bot was stopping" in r.getMessage()]
+    assert len(stopped) == 1 and stopped[0].levelno == logging.WARNING, caplog.text

@@ -151,6 +151,27 @@ async def test_an_ephemeral_message_is_reached_only_through_its_token(fake: Fake
     assert fake.messages[str(message_id)]["content"] == "still"
 
 
+async def test_an_edit_keeps_a_messages_ephemeral_flag(fake: FakeDiscord) -> None:
+    """Found by a play-through: the fake dropped EPHEMERAL when an edit sent ``flags``
+    without it (a private board looked public after its last edit). Discord's edit sets or
+    unsets only SUPPRESS_EMBEDS (and may add IS_COMPONENTS_V2): an ephemeral message stays
+    ephemeral, a public one stays public."""
+    iid, token = await interaction(fake)
+    answer = {"type": 4, "data": {"content": "only you", "flags": 64}}
+    assert (await post(fake, f"/interactions/{iid}/{token}/callback", answer))[0] == 204
+    message_id = str(fake.interactions[iid].original_message_id)
+    original = f"/webhooks/1/{token}/messages/@original"
+    assert (await patch(fake, original, {"content": "edited", "flags": 0}))[0] == 200
+    assert fake.messages[message_id]["flags"] == 64
+    assert (await patch(fake, original, {"content": "quiet", "flags": 4}))[0] == 200
+    assert fake.messages[message_id]["flags"] == 64 | 4  # SUPPRESS_EMBEDS is the edit's
+    follow = await post(fake, f"/webhooks/1/{token}", {"content": "for all"})
+    assert follow[0] == 200 and not follow[1]["flags"] & 64
+    public = f"/webhooks/1/{token}/messages/{follow[1]['id']}"
+    assert (await patch(fake, public, {"content": "still for all", "flags": 64}))[0] == 200
+    assert fake.messages[follow[1]["id"]]["flags"] == 0
+
+
 # -- places: what Discord sends and allows in each (expected values from Discord's docs) ------
 
 PLAY = {"name": "play", "description": "a game", "type": 1}  # published per test

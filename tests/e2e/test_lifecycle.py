@@ -4,14 +4,21 @@ behaves as it should.
 
 What people do (rules): ``/yahtzee start``; Join; Leave (the button and ``/yahtzee leave``);
 Add bot (Optimal, Casual, To win); Remove bot (when the lobby offers it); the Hints switch;
+in ``friends``, leaving by clicks (Scorecard, then Leave under the private card, confirmed
+or not);
 Start; Cancel; Roll; hold a die; score a box; play a few turns briskly; Undo; ``/yahtzee
 kick``, ``rejoin`` and ``end`` (with its confirmation); Play again, by a player or by Carol,
 who never plays; ``/yahtzee daily`` and its private board; an admin switching the timeout
 policy; the clock moving past a half-time ping, a turn's time limit, a lobby's timeout or a
 day (then the timer's tick, called directly: the cog's loop ticks every 5 s of real time);
-and the bot stopping and starting again on the same file. Ann has Manage Server; Ann, Bob
-and Cat play, in two channels. After each step the test waits for the bot to be quiet and
-for computer seats to finish their turns (they move with no delay in tests).
+and the bot stopping and starting again on the same file; and a click on any control of any
+message of a game, the newest or an older one (``poke``). Ann has Manage Server; Ann, Bob
+and Cat play, in two places: ``general``, a channel of a server that added the bot, and
+``friends``, where the bot can only answer interactions (issue 43, docs/places.md): a group
+DM of the four or a server that never added the bot, drawn for each run. Ann, Bob and Cat
+have added the app to their accounts; Carol has not (no command is offered to her there).
+After each step the test waits for the bot to be quiet and for computer seats to finish
+their turns (they move with no delay in tests).
 
 After every step (each invariant has a name, listed in ``INVARIANTS``):
 
@@ -19,18 +26,27 @@ After every step (each invariant has a name, listed in ``INVARIANTS``):
   nothing logged at ERROR, nothing Discord would show wrongly, every move from the person
   allowed to make it, every game replays from its move log;
 - liveness: a computer seat to move moves within a few seconds with nobody clicking and the
-  clock standing still; a game with no person left playing (all left, or away) is over, and
+  clock standing still (in ``friends``: while a token reaches the place, else at its next
+  interaction); a game with no person left playing (all left, or away) is over, and
   nothing is played in it after that; every open lobby and running game has a seated
   person as host (one who has not left); every live game has a live board on which the
   player to move can act (a daily challenge's is private: the player's own ephemeral
-  message);
+  message). In ``friends`` the bot cannot show by itself what a timer or a restart did
+  when no token is fresh: there the board is reachable by the next interaction, so after
+  any interaction in the place (a click on any message of the game, the newest or an
+  older one, or a command) the player to move has a board to act on;
+- places (``friends``): nothing is tried on a route the place forbids (the fake answers 403
+  50001), no interaction is asked for a sixth follow-up, no token is used after 15 minutes
+  of the fake's clock, and every turn's player is notified by a new message (an edit
+  notifies nobody);
 - no pestering: nobody is pinged for a turn that is not theirs, nor twice for one turn of
   one game; a step by Carol pings nobody; a rematch pings each of a game's players at most
   once, ever; a half-time reminder pings the player to move, once a turn (``reminders``);
 - truth: no message looks live (a Roll, Join or Start button, "your turn") for a game or a
   lobby that is over, a lobby message no longer looks live once its game started, and a
   game has at most one live board; a half-time reminder goes when its turn ends
-  (``reminders``);
+  (``reminders``). In ``friends`` this holds for every message a token the bot keeps
+  still reaches (14 minutes, docs/places.md); one no token reaches keeps its look;
 - privacy: a daily challenge's dice are never shown in a public message; only its final
   result is.
 
@@ -88,7 +104,14 @@ from bot.strategy.distribution import Distributions
 
 from ..clock import FakeClock
 from .conftest import bot_settings, launch, place_table, watch_bots
-from .fake_discord import EPHEMERAL, FakeDiscord, Interaction, controls_of, shown_label
+from .fake_discord import (
+    EPHEMERAL,
+    FakeDiscord,
+    Interaction,
+    NotOffered,
+    controls_of,
+    shown_label,
+)
 from .test_fuzz import Referee as FuzzReferee
 
 pytestmark = pytest.mark.sqlite_only  # about Discord and the bot, not the database
@@ -115,10 +138,13 @@ INVARIANTS = {
     "truth": "nothing looks live for a game that is not; at most one live board per game",
     "reminders": "a half-time reminder pings the player to move once a turn, goes with it",
     "daily_private": "a daily challenge's dice are never shown in the channel",
+    "places": "where only tokens reach: no forbidden route, at most 5 follow-ups an "
+    "interaction, no token after 15 minutes, every turn's ping a new message",
 }
 assert set(INVARIANTS) >= SKIP, f"unknown invariants in YAHTZEE_LIFECYCLE_SKIP: {SKIP}"
 
-CHANNELS = ("general", "games")
+CHANNELS = ("general", "friends")  # friends: only tokens reach it (FRIENDS)
+FRIENDS = ("group_dm", "user_server")  # what ``friends`` is in a run
 PLAYERS = ("Ann", "Bob", "Cat")  # Ann has Manage Server
 ANSWER_WITHIN = 3.0
 STALL = 5.0  # seconds a computer seat may take for one move
@@ -127,9 +153,17 @@ WHERE = st.integers(0, 1)  # which of the channels a rule applies in (of those i
 SEATED = st.sampled_from(("usual", *PLAYERS))  # "usual": whoever would normally do it
 ANYONE = st.sampled_from(("usual", *PLAYERS, "Carol"))
 DICE_TEXT = re.compile(r"(?<![\d-])[1-6]-[1-6]-[1-6]-[1-6]-[1-6](?![\d-])")
-LINK = re.compile(r"/channels/\d+/\d+/(\d+)")
+LINK = re.compile(r"/channels/(?:\d+|@me)/\d+/(\d+)")  # @me: outside servers
 REMINDER = "half your turn"
 COMPUTER_MOVES = ("bot-roll", "bot-score", "timeout")
+#: How long the bot uses a token after its interaction arrived (docs/places.md, As built:
+#: none 14 minutes after it arrived, by the bot's clock), and how many of a place's newest
+#: interactions it keeps: a message no such token reaches keeps its look.
+TOKEN_USED_FOR = 14 * 60
+TOKENS_KEPT = 16
+FOLLOWUPS = 5  # Discord's cap where only a user install authorizes ("Create Followup")
+WEBHOOK = re.compile(r"/webhooks/\d+/([^/]+)")
+TURN_TEXT = re.compile(r"<@(\d+)>, your turn")
 
 
 def components(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -189,11 +223,24 @@ class Posted:
 
     def turn(self) -> tuple[int, int] | None:
         """(game, turn) of a board, from its Roll button when posted."""
-        for custom_id in self.ids:
-            parts = custom_id.split(":")
-            if kind_of(custom_id) == "roll" and len(parts) > 3:
-                return int(parts[2]), int(parts[3])
+        return turn_of(self.ids)
+
+    def turn_now(self) -> tuple[int, int] | None:
+        """(game, turn) the board shows now (where only clicks reach, a click on an old
+        board brings the live one back on it: a later turn)."""
+        for shown in reversed(self.shown):
+            if turn_of(shown.ids) is not None:
+                return turn_of(shown.ids)
         return None
+
+
+def turn_of(ids: tuple[str, ...]) -> tuple[int, int] | None:
+    """(game, turn) of a board's controls, from its Roll button."""
+    for custom_id in ids:
+        parts = custom_id.split(":")
+        if kind_of(custom_id) == "roll" and len(parts) > 3:
+            return int(parts[2]), int(parts[3])
+    return None
 
 
 class Referee(FuzzReferee):
@@ -236,7 +283,8 @@ class Recorder:
         self.step = 0
         self.posts: dict[str, Posted] = {}
         self.order: list[str] = []
-        create, edit = fake._create, fake._edit
+        self.expired: list[str] = []  # tokens the bot used after the fake's 15 minutes
+        create, edit, expired = fake._create, fake._edit, fake._expired
 
         def created(*args: Any, **kwargs: Any) -> dict[str, Any]:
             message = create(*args, **kwargs)
@@ -248,8 +296,15 @@ class Recorder:
             self.note(message, False)
             return message
 
+        def too_old(token: str) -> bool:
+            old = expired(token)
+            if old:
+                self.expired.append(token)
+            return old
+
         fake._create = created  # type: ignore[method-assign]
         fake._edit = edited  # type: ignore[method-assign]
+        fake._expired = too_old  # type: ignore[method-assign]
 
     def note(self, message: dict[str, Any], created: bool) -> None:
         controls = components(message)
@@ -296,6 +351,7 @@ class Env:
     examples: int = 0
     steps: int = 0
     rules: Counter[str] = field(default_factory=Counter)
+    unseen: int = 0  # friends' first interactions after the clock moved or a restart
 
 
 class ErrorLog(logging.Handler):
@@ -341,6 +397,7 @@ class Lifecycle(RuleBasedStateMachine):
         self.busy: set[str] = set()  # channels with a lobby or a game (not a daily)
         self.undos: list[str] = []  # messages with an Undo their player can click
         self.finals: list[str] = []  # messages with Play again
+        self.pokeable: list[str] = []  # public messages with controls of a live game
         self.tries: list[str] = list(PLAYERS)  # who has today's daily challenge still to try
         self.restarts = self.policies = self.choices = 0  # a few of each are enough in a run
         self.problems: list[tuple[str, str]] = []
@@ -353,6 +410,15 @@ class Lifecycle(RuleBasedStateMachine):
         self.rematches: Counter[tuple[int, str]] = Counter()  # pings per (game, user)
         self.histories: dict[int, History] = {}
         self.dailies: dict[int, list[int]] = {}  # game -> [first step, last step, ended]
+        # friends, the place only tokens reach: the last step in which the bot may have acted
+        # there unseen (the clock moved, a restart), the last with an interaction from it
+        self.token_places: set[str] = set()  # its channel id
+        self.unseen: dict[str, int] = {}
+        self.touched: dict[str, int] = {}
+        self.earlier: set[str] = set()  # interactions sent to earlier lives of the bot
+        self.checked_requests = 0
+        self.followups: Counter[str] = Counter()  # follow-ups asked for, by webhook path
+        self.seen_shown: dict[str, int] = {}  # message -> how many of its Shown were checked
         self.env.errors.clear()
 
     # -- the world ------------------------------------------------------------------------------
@@ -374,11 +440,11 @@ class Lifecycle(RuleBasedStateMachine):
 
         return self.env.runner.run(bounded())
 
-    @initialize(seed=st.integers(0, 2**16))
-    def begin(self, seed: int) -> None:
-        self.run(self._begin(seed))
+    @initialize(seed=st.integers(0, 2**16), friends=st.sampled_from(FRIENDS))
+    def begin(self, seed: int, friends: str) -> None:
+        self.run(self._begin(seed, friends))
 
-    async def _begin(self, seed: int) -> None:
+    async def _begin(self, seed: int, friends: str) -> None:
         fake = FakeDiscord()
         await fake.start()
         self.fake = fake
@@ -390,7 +456,14 @@ class Lifecycle(RuleBasedStateMachine):
         self.users = {name: fake.user(name, admin=name == "Ann") for name in PLAYERS}
         self.users["Carol"] = fake.user("Carol")
         self.names = {u["id"]: name for name, u in self.users.items()}
-        self.channels = {name: fake.channel(name) for name in CHANNELS}
+        self.channels = {"general": fake.channel("general")}
+        fake.install(*(self.users[name] for name in PLAYERS))  # Carol has not added the app
+        if friends == "group_dm":
+            self.channels["friends"] = fake.group_dm(*self.users.values(), name="Dice night")
+        else:
+            self.channels["friends"] = fake.user_install_guild("Friends", "friends")
+        self.token_places = {self.channels["friends"]}
+        self.say(f"friends is a {friends}")
         self.dice = ScriptedDice(fallback=RandomDice(random.Random(seed)))
         self.clock = FakeClock()
         self.database = self.env.data / f"lifecycle-{self.env.examples}.sqlite3"
@@ -403,6 +476,7 @@ class Lifecycle(RuleBasedStateMachine):
         bot = YahtzeeBot(settings_, dice=self.dice, clock=self.clock, guild_ready_timeout=0.05)
         assert self.fake is not None
         self.fake.watch()
+        self.earlier = set(self.fake.interactions)  # this life is sent none of them
         task = launch(bot)
         self.bot, self.task = bot, task
         ready = asyncio.create_task(bot.wait_until_ready())
@@ -465,11 +539,20 @@ class Lifecycle(RuleBasedStateMachine):
         self.say(f"{what} ({live or 'nothing live'})")
         self.sent = []
         self.problems = []
+        # token places the bot may have acted in unseen, with no interaction since
+        self.behind_at_start = {
+            place
+            for place in self.token_places
+            if self.unseen.get(place, -1) > self.touched.get(place, -1)
+        }
         self.run(self._act(work))
 
     async def _act(self, work: Callable[[], Awaitable[None]]) -> None:
         await work()
         await self.quiesce()
+        self.env.unseen += sum(
+            self.touched.get(place) == self.recorder.step for place in self.behind_at_start
+        )
 
     def say(self, text: str) -> None:
         note(f"  step {self.recorder.step}: {text}")
@@ -517,18 +600,28 @@ class Lifecycle(RuleBasedStateMachine):
         await self.after(name, f"{kind_of(custom_id)} {values or ''}".strip(), answer)
         return answer
 
-    async def slash(self, name: str, channel: str, command: str, **options: Any) -> Interaction:
+    async def slash(
+        self, name: str, channel: str, command: str, **options: Any
+    ) -> Interaction | None:
+        """A command by ``name`` in ``channel`` (None: Discord would not offer it to them
+        there, e.g. to Carol where only an install of her own brings the app)."""
         fake = self.fake
         assert fake is not None
         await self.referee.snapshot()
-        answer = await fake.slash(
-            self.user(name), self.channels[channel], command, timeout=ANSWER_WITHIN, **options
-        )
+        try:
+            answer = await fake.slash(
+                self.user(name), self.channels[channel], command, timeout=ANSWER_WITHIN, **options
+            )
+        except NotOffered as why:
+            self.say(f"{name}: /{command} is not offered in #{channel}: {why}")
+            return None
         await self.after(name, f"/{command} {options or ''}".strip(), answer)
         return answer
 
     async def after(self, name: str, what: str, answer: Interaction) -> None:
         self.sent.append((what, answer))
+        if answer.channel_id in self.token_places:
+            self.touched[answer.channel_id] = self.recorder.step
         self.actor = self.actor or name
         shown = answer.ephemeral_text.replace("\n", " ")[:100]
         self.say(f"{name}: {what} -> {answer.response_type} {shown!r}")
@@ -568,6 +661,18 @@ class Lifecycle(RuleBasedStateMachine):
     def ids(message: dict[str, Any]) -> list[str]:
         return [str(c.get("custom_id") or "") for c in components(message)]
 
+    def usable(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """The controls a person can use on a message (enabled; a menu with choices), but
+        Play again (a rule of its own: a rematch pings)."""
+        return [
+            c
+            for c in components(message)
+            if not c.get("disabled")
+            and (c["type"] == 2 or c.get("options"))
+            and c.get("custom_id")
+            and kind_of(c["custom_id"]) != "again"
+        ]
+
     def control(self, message: dict[str, Any], kind: str) -> dict[str, Any] | None:
         return next((c for c in components(message) if kind_of(c.get("custom_id") or "") == kind),
                     None)  # fmt: skip
@@ -592,6 +697,44 @@ class Lifecycle(RuleBasedStateMachine):
         name = self.names.get(str(usual)) if usual is not None else None
         return name or "Ann"
 
+    # -- the places only tokens reach -----------------------------------------------------------
+
+    def bot_age(self, record: Interaction) -> float:
+        """Seconds of the bot's clock since ``record`` was sent (the test moves the bot's
+        clock and the fake's together; the fake's also runs with real time)."""
+        assert self.fake is not None
+        return self.fake.skew - (record.issued - record.created)
+
+    def kept(self, channel_id: str) -> list[Interaction]:
+        """The interactions from a token place whose tokens the running bot may use: of the
+        newest ``TOKENS_KEPT`` it was sent (since it last started), those answered and
+        younger than ``TOKEN_USED_FOR``."""
+        assert self.fake is not None
+        sent = [
+            r
+            for r in self.fake.interactions.values()
+            if r.channel_id == channel_id and r.delivered and r.id not in self.earlier
+        ]
+        return [
+            r
+            for r in sent[-TOKENS_KEPT:]
+            if r.responded.is_set() and self.bot_age(r) < TOKEN_USED_FOR
+        ]
+
+    def fresh(self, channel_id: str) -> bool:
+        """Whether the bot can show anything in the channel now without a click."""
+        return channel_id not in self.token_places or bool(self.kept(channel_id))
+
+    def reachable(self, message_id: str, channel_id: str) -> bool:
+        """Whether the bot can edit the message now: always where it may post, in a token
+        place if a token it keeps made or showed it."""
+        if channel_id not in self.token_places:
+            return True
+        return any(
+            r.original_message_id == message_id or any(m["id"] == message_id for m in r.followups)
+            for r in self.kept(channel_id)
+        )
+
     # -- waiting for the bot --------------------------------------------------------------------
 
     async def quiesce(self) -> None:
@@ -607,6 +750,8 @@ class Lifecycle(RuleBasedStateMachine):
             for row in await self.bot.store.read(plans.live_games):
                 if row.status != GameStatus.ACTIVE or row.state is None:
                     continue
+                if not self.fresh(str(row.board_channel_id)):
+                    continue  # nothing can be shown there now: its computers wait for a click
                 game = Game.from_dict(row.state)
                 if not game.is_over and is_bot(game.current_player_id):
                     waiting.append((row, game))
@@ -645,6 +790,7 @@ class Lifecycle(RuleBasedStateMachine):
                 turn = Game.from_dict(row.state).turn_number if row.state is not None else None
                 if row.board_message_id is None or (turn is not None and row.board_turn != turn):
                     behind.append(row)
+            behind = [r for r in behind if self.fresh(str(r.board_channel_id))]
             if not behind:
                 break
             await asyncio.sleep(0.02)
@@ -682,6 +828,14 @@ class Lifecycle(RuleBasedStateMachine):
                 if kind_of(custom_id) == "again" and not private:
                     finals.append(message["id"])
         self.undos, self.finals = undos, finals
+        live = {t.game for t in self.targets if not t.daily}
+        self.pokeable = [
+            message["id"]
+            for message in sorted(fake.messages.values(), key=lambda m: -int(m["id"]))
+            if not message.get("flags", 0) & EPHEMERAL
+            and any(game_in(i) in live for i in self.ids(message))
+            and self.usable(message)
+        ]
         today = self.clock().date().isoformat()
         path = Path(self.database)
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
@@ -922,6 +1076,38 @@ class Lifecycle(RuleBasedStateMachine):
 
         self.act("undo", work)
 
+    @precondition(lambda self: self.pokeable)
+    @rule(which=st.integers(0, 20), actor=ANYONE, control=st.integers(0, 24))
+    def poke(self, which: int, actor: str, control: int) -> None:
+        """Anyone clicks any control on a message of a live lobby or game: the newest first,
+        or an older one (a board whose turn is over, which where only tokens reach may keep
+        its buttons: then it must still answer, and bring the game on)."""
+        message_id = self.pokeable[which % len(self.pokeable)]
+        fake = self.fake
+        assert fake is not None
+
+        async def work() -> None:
+            message = fake.messages.get(message_id)
+            usable = self.usable(message) if message is not None else []
+            if actor == "Carol":  # she never plays: she takes no seat
+                usable = [c for c in usable if kind_of(c["custom_id"]) != "lobby:join"]
+            if message is None or not usable:
+                return
+            chosen = usable[control % len(usable)]
+            values = None
+            if chosen["type"] == 3:
+                options = [o["value"] for o in chosen["options"]]
+                values = [options[control % len(options)]]
+            usual = "Ann"
+            row = await self.bot.store.read(plans.get_game, game_in(chosen["custom_id"]) or 0)
+            if row is not None:
+                usual = self.who("usual", self.mover_or_host(row))
+            name = usual if actor == "usual" else actor
+            self.say(f"poke: message {message_id}, {chosen['custom_id']}")
+            await self.send(name, message, chosen["custom_id"], values)
+
+        self.act("poke", work)
+
     # -- rules: leaving, kicking, rejoining, ending ----------------------------------------------
 
     def mover_or_host(self, row: GameRow) -> str | int | None:
@@ -949,6 +1135,40 @@ class Lifecycle(RuleBasedStateMachine):
 
     def games_here(self) -> list[Target]:
         return self.fits(lambda t: t.status == "active" and not t.daily)
+
+    def games_by_click(self) -> list[Target]:
+        return self.fits(lambda t: t.status == "active" and not t.daily and t.channel == "friends")
+
+    @precondition(lambda self: self.games_by_click())
+    @rule(where=WHERE, actor=ANYONE, confirm=st.booleans())
+    def click_leave(self, where: int, actor: str, confirm: bool) -> None:
+        """Where only those who added the app are offered /yahtzee (``friends``), leaving by
+        clicks, as Carol could: Scorecard on the game's board, Leave under the private card
+        it answers with, then (or not) Leave the game."""
+        target = self.games_by_click()[where % len(self.games_by_click())]
+        fake = self.fake
+        assert fake is not None
+
+        async def work() -> None:
+            row = await self.bot.store.read(plans.get_game, target.game)
+            if row is None:
+                return
+            name = self.who(actor, self.mover_or_host(row))
+            board = self.board_of(row, name)
+            card = self.control(board, "card") if board is not None else None
+            if board is None or card is None:
+                return
+            asked = (await self.send(name, board, card["custom_id"])).response
+            leave = self.control(asked, "quit") if asked is not None else None
+            if asked is None or leave is None:
+                return
+            await self.send(name, asked, leave["custom_id"])
+            question = fake.messages.get(asked["id"])
+            sure = self.control(question, "quit-ok") if question is not None else None
+            if confirm and question is not None and sure is not None:
+                await self.send(name, question, sure["custom_id"])
+
+        self.act("click-leave", work)
 
     @precondition(lambda self: self.games_here())
     @rule(where=WHERE, actor=ANYONE, kicked=st.sampled_from(("away", *PLAYERS, "Carol")))
@@ -992,7 +1212,7 @@ class Lifecycle(RuleBasedStateMachine):
         async def work() -> None:
             name = self.who(actor, self.users["Ann"]["id"])
             answer = await self.slash(name, channel, "yahtzee end")
-            asked = answer.response
+            asked = answer.response if answer is not None else None
             button = self.control(asked, "end") if asked is not None else None
             if confirm and asked is not None and button is not None:
                 await self.send(name, asked, button["custom_id"])
@@ -1041,7 +1261,7 @@ class Lifecycle(RuleBasedStateMachine):
 
         async def work() -> None:
             answer = await self.slash("Ann", CHANNELS[0], "yahtzee-admin settings")
-            menu = answer.response
+            menu = answer.response if answer is not None else None
             if menu is None:
                 return
             select = next((c for c in components(menu) if (c.get("custom_id") or "").endswith(
@@ -1075,7 +1295,7 @@ class Lifecycle(RuleBasedStateMachine):
 
         async def work() -> None:
             answer = await self.slash("Ann", CHANNELS[0], "yahtzee-admin settings")
-            menu = answer.response
+            menu = answer.response if answer is not None else None
             if menu is None:
                 return
             switch = next((c for c in components(menu) if (c.get("custom_id") or "").endswith(
@@ -1093,7 +1313,10 @@ class Lifecycle(RuleBasedStateMachine):
 
         async def work() -> None:
             self.clock.advance(seconds)
-            assert self.bot is not None
+            assert self.bot is not None and self.fake is not None
+            self.fake.advance(seconds)  # interaction tokens age by the same time
+            for place in self.token_places:
+                self.unseen[place] = self.recorder.step
             acted = await self.bot.get_cog("TurnTimers").tick()  # type: ignore[union-attr]
             self.say(f"{seconds} s pass; the timer acted on {acted} games")
 
@@ -1108,6 +1331,8 @@ class Lifecycle(RuleBasedStateMachine):
         async def work() -> None:
             await self._stop_bot()
             await self._start_bot()
+            for place in self.token_places:
+                self.unseen[place] = self.recorder.step
             self.referee.bot = self.bot  # type: ignore[assignment]
             self.say("the bot stopped and started again")
 
@@ -1154,8 +1379,10 @@ class Lifecycle(RuleBasedStateMachine):
             if row is not None:
                 await self.check_game(row)
         self.check_pings(rows)
+        self.check_notified()
         self.check_truth(rows)
         self.check_daily(rows)
+        self.check_places()
 
     def all_games(self) -> list[int]:
         path = Path(self.database)
@@ -1253,6 +1480,12 @@ class Lifecycle(RuleBasedStateMachine):
                 if usable and (message["id"] == str(row.board_message_id)
                                or row.board_turn != turn):  # fmt: skip
                     acts.append(message["id"])
+        channel = str(row.board_channel_id)
+        if not acts and self.unseen.get(channel, -1) > self.touched.get(channel, -1):
+            # (friends: the clock moved or the bot restarted since anyone there did anything;
+            # what came of it is shown at the place's next interaction)
+            self.say(f"game {row.id}: no board to act on until the next interaction here")
+            return
         if not acts:
             self.problem(
                 "live_board",
@@ -1272,13 +1505,16 @@ class Lifecycle(RuleBasedStateMachine):
                 continue
             who = [self.name_of(u) for u in posted.mentions]
             said = posted.content[:90]
-            if self.actor == "Carol":
-                self.problem("carol_pings", f"Carol's {self.kind} pinged {who}: {said!r}")
             board = posted.turn()
+            unseen = posted.channel in self.behind_at_start and board is not None
+            if self.actor == "Carol" and not unseen:
+                # (friends: her interaction may be the first since a timer's move nobody saw,
+                # which it then shows: that turn's first ping; pings, below, sees it is one)
+                self.problem("carol_pings", f"Carol's {self.kind} pinged {who}: {said!r}")
             if board is None and REMINDER in posted.content:
                 link = LINK.search(posted.content)
                 linked = self.recorder.posts.get(link.group(1)) if link else None
-                board = linked.turn() if linked is not None else None
+                board = linked.turn_now() if linked is not None else None
                 kind = "reminder"
             else:
                 kind = "turn"
@@ -1311,6 +1547,65 @@ class Lifecycle(RuleBasedStateMachine):
                 continue
             self.problem("pings", f"{self.kind} pinged {who} for no turn: {said!r}")
 
+    def check_notified(self) -> None:
+        """Every time a public message shows a person's turn ("<@them>, your turn"), that
+        turn's player was notified by a new message: an edit notifies nobody, and where only
+        tokens reach (friends) a board posted as an edit of an older follow-up is missed."""
+        for message_id in self.recorder.order:
+            posted = self.recorder.posts[message_id]
+            first = self.seen_shown.get(message_id, 0)
+            self.seen_shown[message_id] = len(posted.shown)
+            if not posted.public:
+                continue
+            for shown in posted.shown[first:]:
+                said = TURN_TEXT.match(shown.content)
+                turn = None
+                for custom_id in shown.ids:
+                    parts = custom_id.split(":")
+                    if kind_of(custom_id) == "roll" and len(parts) > 3:
+                        turn = (int(parts[2]), int(parts[3]))
+                if said is None or turn is None:
+                    continue
+                user = said.group(1)
+                if self.counted[(turn[0], turn[1], user, "turn")] == 0:
+                    where = "places" if posted.channel in self.token_places else "pings"
+                    self.problem(
+                        where,
+                        f"game {turn[0]}: message {message_id} shows {self.name_of(user)}'s "
+                        f"turn {turn[1]} in step {shown.step}, but no new message notified them",
+                    )
+
+    def check_places(self) -> None:
+        """Where only tokens reach: no channel route (Discord: 403 50001), no sixth
+        follow-up of an interaction, no token used after 15 minutes (the fake's clock)."""
+        fake = self.fake
+        assert fake is not None
+        new = fake.requests[self.checked_requests :]
+        self.checked_requests = len(fake.requests)
+        foreign = set(fake.foreign_guilds)
+        for method, path, _body in new:
+            channel = re.match(r"/channels/(\d+)", path)
+            guild = re.match(r"/guilds/(\d+)", path)
+            if (channel and channel.group(1) in self.token_places) or (
+                guild and guild.group(1) in foreign
+            ):
+                self.problem("places", f"{method} {path}: a route the place forbids")
+            token = WEBHOOK.fullmatch(path)
+            if method == "POST" and token is not None:
+                record = fake.by_token.get(token.group(1))
+                if record is None or record.channel_id not in self.token_places:
+                    continue
+                self.followups[path] += 1
+                if self.followups[path] > FOLLOWUPS:
+                    who = record.user["global_name"]
+                    self.problem("places", f"{record.kind} {record.id} by {who} asked for "
+                                 f"follow-up {self.followups[path]}")  # fmt: skip
+        for token in self.recorder.expired:
+            record = fake.by_token.get(token)
+            age = fake.now() - record.issued if record is not None else 0
+            self.problem("places", f"a token used {age:.0f} s after its interaction")
+        self.recorder.expired.clear()
+
     def check_truth(self, rows: dict[int, GameRow | None]) -> None:
         """What looks live in the channels is live, once."""
         fake = self.fake
@@ -1319,6 +1614,8 @@ class Lifecycle(RuleBasedStateMachine):
         lobbies: dict[int, list[str]] = {}
         for channel in fake.order:
             for message in fake.channel_messages(channel):
+                if not self.reachable(message["id"], channel):
+                    continue  # friends: no token reaches it; it keeps its look
                 posted = self.recorder.posts.get(message["id"])
                 kinds = {kind_of(i): game_in(i) for i in self.ids(message)}
                 content = (message.get("content") or "").lower()
@@ -1331,7 +1628,7 @@ class Lifecycle(RuleBasedStateMachine):
                 if reminder:
                     link = LINK.search(message.get("content") or "")
                     linked = self.recorder.posts.get(link.group(1)) if link else None
-                    turn = linked.turn() if linked is not None else None
+                    turn = linked.turn_now() if linked is not None else None
                     games = {turn[0]} if turn is not None else games
                 looks_board = "roll" in kinds or says_turn
                 looks_lobby = "lobby:join" in kinds or "lobby:start" in kinds
@@ -1437,5 +1734,6 @@ def test_lifecycle(
             with capsys.disabled():
                 print(
                     f"\nlifecycle: {env.examples} runs, {env.steps} steps in "
-                    f"{time.monotonic() - started:.1f} s; rules: {dict(env.rules)}"
+                    f"{time.monotonic() - started:.1f} s; rules: {dict(env.rules)}; "
+                    f"friends' first interactions after the clock moved or a restart: {env.unseen}"
                 )

@@ -138,7 +138,8 @@ async def test_everyone_away_but_a_computer_ends_the_game(
     row = await bot.store.read(plans.get_game, game_id)
     assert row is not None and row.status == GameStatus.ABANDONED
     assert fake.live_boards(channel) == []
-    assert "Everyone is away. No person is left playing" in str(fake.last(channel)["embeds"])
+    said = str(fake.last(channel)["embeds"])
+    assert "Everyone is away: each player's last two turns ran out of time" in said, said
 
 
 async def test_the_host_role_passes_to_a_person_never_to_a_computer(

@@ -224,15 +224,15 @@ async def test_a_turn_timer_in_a_group_dm(
     await tick(bot, fake)
     assert fake.live_boards(channel) == [fake.messages[bob_board["id"]]]  # as it was
     clock.advance(15)
+    # Ann clicks Roll on Bob's board (the one on record, which no token reached to retire):
+    # it says the game moved on, and her board comes at the bottom, naming her
     late = await fake.click(ann, fake.messages[bob_board["id"]], "Roll")
-    assert late.response is not None and late.response["flags"] & EPHEMERAL  # not her turn
+    assert late.response_type == 7, late.ephemeral_text
+    assert "The game moved on" in text_of(fake.messages[bob_board["id"]])
+    assert find_component(fake.messages[bob_board["id"]], "Roll") is None
     ann_board = await live_board(fake, channel)
     assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
-    # Bob's old board no token reaches keeps its look; a click on it is refused as old
-    again = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
-    assert again.response is not None and again.response["flags"] & EPHEMERAL
-    assert "from an earlier turn" in again.ephemeral_text, again.ephemeral_text
-    assert f"/channels/@me/{channel}/{ann_board['id']}" in again.ephemeral_text
+    assert (channel, ann_board["id"], ann["id"]) in fake.pings
     assert forbidden_tries(fake, channel) == []
     expired = [r for r in fake.interactions.values() if r.error and "50027" in r.error]
     assert expired == []
@@ -352,3 +352,267 @@ async def test_the_bots_dm(fake: FakeDiscord, start_bot: StartBot, dice: Scripte
     assert daily.response is not None and daily.response["flags"] & EPHEMERAL
     assert find_component(daily.response, "Roll") is not None
     assert fake.requests_to("POST", r"/threads") == []
+
+
+@pytest.mark.parametrize("where", ["group_dm", "bot_dm", "user_server"])
+async def test_outside_a_server_the_game_speaks_its_openers_language(
+    fake: FakeDiscord, start_bot: StartBot, where: str
+) -> None:
+    """A group DM and the bot's DM have no server language: the lobby, its buttons and a
+    shared stats card are in the language of the German friend who opened or shared them
+    (Discord's ``locale`` of her client), not English. A server without the bot has one
+    (``guild_locale``, French here): its lobby speaks French whoever opens it."""
+    gerda, bob = fake.user("Gerda", locale="de"), fake.user("Bob")
+    fake.install(gerda, bob)
+    if where == "group_dm":
+        channel = fake.group_dm(gerda, bob)
+    elif where == "bot_dm":
+        channel = fake.bot_dm(gerda)
+    else:
+        channel = fake.user_install_guild()
+        fake.guild_locales[fake.guild_of(channel)] = "fr"
+    await start_bot()
+    await fake.slash(gerda, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    labels = ("Rejoindre", "Commencer") if where == "user_server" else ("Beitreten", "Starten")
+    assert all(find_component(lobby, label) for label in labels), lobby
+    assert find_component(lobby, "Join") is None
+    if where == "user_server":
+        return
+    shared = await fake.slash(gerda, channel, "yahtzee leaderboard")
+    assert shared.response is not None, shared.error
+    # the shared board's title, as the German catalog has it (bot/i18n/locales/de)
+    assert "Bestenliste" in text_of(shared.response) or "Rangliste" in text_of(shared.response)
+
+
+@pytest.mark.parametrize("where", ["group_dm", "bot_dm"])
+async def test_outside_a_server_nothing_speaks_of_this_server(
+    fake: FakeDiscord, start_bot: StartBot, where: str
+) -> None:
+    """Stats with no game yet and today's daily board, asked in a group DM or the bot's DM,
+    say where they count (this chat; everywhere) and never "this server"."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob) if where == "group_dm" else fake.bot_dm(ann)
+    await start_bot()
+    stats = await fake.slash(ann, channel, "yahtzee stats")
+    assert stats.response is not None, stats.error
+    said = text_of(stats.response)
+    expected = "in this chat yet" if where == "group_dm" else "Ann has no finished game yet"
+    assert expected in said and "server" not in said, said
+    board = await fake.slash(ann, channel, "yahtzee daily-board")
+    assert board.response is not None, board.error
+    said = text_of(board.response)
+    assert ": everyone" in said and "server" not in said, said
+
+
+async def test_a_leave_after_a_timer_nobody_saw_shows_the_next_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Ann's turn runs out while nobody clicks (no token may show it: Bob is to move, his
+    board unseen); then Ann leaves with /yahtzee leave. Her old board, which no token
+    reaches any more, must not be taken for Bob's: his board comes as a new message that
+    notifies him, and his Roll on it is answered in place. (Found by test_lifecycle: the
+    edit of the old board reached nothing, yet was recorded as shown, so no click brought
+    the game on.)"""
+    dice.fallback = RandomDice(random.Random(43))
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    clock.advance(20 * 60)  # Ann's 5 minutes run out; every token is too old to show it
+    fake.advance(20 * 60)
+    await tick(bot, fake)
+    assert fake.live_boards(channel) == [fake.messages[board["id"]]]  # as it was
+    left = await fake.slash(ann, channel, "yahtzee leave")
+    assert "You left the game" in left.ephemeral_text, left.ephemeral_text
+    bob_board = await live_board(fake, channel)
+    assert bob_board["id"] != board["id"]
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert (channel, bob_board["id"], bob["id"]) in fake.pings
+    rolled = await fake.click(bob, bob_board, "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    assert forbidden_tries(fake, channel) == []
+
+
+async def unseen_timeout(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A group-DM game where Ann's turn ran out while nobody clicked for 20 minutes: the
+    timer moved it on to Bob, with no token to show it. (The channel, Ann, Bob, Ann's old
+    board.)"""
+    dice.fallback = RandomDice(random.Random(43))
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    fake.install(bob)
+    clock.advance(20 * 60)
+    fake.advance(20 * 60)
+    assert await tick(bot, fake) == 1
+    assert fake.live_boards(channel) == [fake.messages[board["id"]]]  # as it was
+    return channel, ann, bob, board
+
+
+async def test_a_click_right_after_a_timer_nobody_saw_shows_its_move(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """A click in the same second as the timer's move shows that move: Bob's board, a new
+    message that notifies him (a timer's move is not a person's, which another process may
+    still be showing for 10 s)."""
+    channel, _ann, bob, board = await unseen_timeout(fake, start_bot, dice, clock)
+    late = await fake.click(bob, fake.messages[board["id"]], "Roll")
+    assert late.response_type == 7, late.ephemeral_text  # Ann's old board says it moved on
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert (channel, bob_board["id"], bob["id"]) in fake.pings
+    assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("command", ["yahtzee rules", "yahtzee scorecard", "yahtzee stats"])
+async def test_any_command_after_a_timer_nobody_saw_shows_its_move(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock, command: str
+) -> None:
+    """Not only a click: any /yahtzee command in the group DM, once answered, shows what
+    the game's messages miss, through its own token (before, only clicks did)."""
+    channel, ann, bob, _board = await unseen_timeout(fake, start_bot, dice, clock)
+    clock.advance(15)  # (a moment later)
+    answer = await fake.slash(ann, channel, command)
+    assert answer.response is not None and answer.response["flags"] & EPHEMERAL
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert (channel, bob_board["id"], bob["id"]) in fake.pings
+    assert forbidden_tries(fake, channel) == []
+
+
+TIMER_HERE = "moves on at the next click of anyone in the game"
+
+
+@pytest.mark.parametrize("where", ["group_dm", "user_server", "server"])
+async def test_the_lobby_and_every_board_say_how_timers_work_there(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, where: str
+) -> None:
+    """Where the bot only answers clicks, a timed game says so from the lobby (also when
+    /yahtzee board posts it again) to every board, as it moves and as the turns pass: a turn
+    whose time ran out moves on at the next click. A server that added the bot says
+    nothing of the kind (its timers act on time)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = {
+        "group_dm": lambda: fake.group_dm(ann, bob),
+        "user_server": fake.user_install_guild,
+        "server": lambda: fake.channel("general"),
+    }[where]()
+    said = where != "server"
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    assert (TIMER_HERE in text_of(fake.last(channel))) is said
+    again = await fake.slash(ann, channel, "yahtzee board")
+    assert again.error is None, again.error
+    lobby = fake.last(channel)  # the lobby, posted again at the bottom
+    assert find_component(lobby, "Join") is not None
+    assert (TIMER_HERE in text_of(lobby)) is said, text_of(lobby)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, fake.messages[lobby["id"]], "Start")
+    board = await live_board(fake, channel)
+    assert "Time runs out" in text_of(board)
+    assert (TIMER_HERE in text_of(board)) is said, text_of(board)
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")  # the board edited in place
+    assert (TIMER_HERE in text_of(fake.messages[board["id"]])) is said
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    nxt = await live_board(fake, channel)  # Bob's, a new message
+    assert nxt["content"].startswith(f"<@{bob['id']}>")
+    assert (TIMER_HERE in text_of(nxt)) is said, text_of(nxt)
+
+
+@pytest.mark.parametrize(
+    "who,what",
+    [
+        ("Bob", "Roll"),  # on his old board (the one on record)
+        ("Ann", "Scorecard"),  # on Bob's old board
+        ("Ann", "Undo"),  # on her summary, whose Undo no token could close
+        ("Bob", "/yahtzee rules"),
+        ("Ann", "/yahtzee scorecard"),
+    ],
+)
+async def test_no_game_is_left_where_no_click_moves_it_on(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    clock: FakeClock,
+    who: str,
+    what: str,
+) -> None:
+    """A group-DM game: Ann scores, Bob's board is up; the bot restarts, and nobody clicks
+    for 20 minutes (Bob's turn runs out: Ann is to move, and nothing could show it). Then
+    any click of a player on any message of the game, or any /yahtzee command, carries on:
+    it gets a plain answer, and Ann's board comes as a new message that notifies her, on
+    which she plays. Bob's old board, which no token reaches, keeps its buttons until
+    clicked: then it brings the board back (on itself), and the board before says where it
+    went."""
+    dice.fallback = RandomDice(random.Random(43))
+    bot, channel, ann, bob, board = await group_game(fake, start_bot)
+    fake.install(bob)
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>")
+    await bot.close()
+    bot = await start_bot()
+    clock.advance(20 * 60)
+    fake.advance(20 * 60)
+    assert await tick(bot, fake) == 1  # Bob's turn ran out, unseen
+    assert fake.live_boards(channel) == [fake.messages[bob_board["id"]]]
+    person = {"Ann": ann, "Bob": bob}[who]
+    if what.startswith("/"):
+        answer = await fake.slash(person, channel, what[1:])
+    elif what == "Undo":
+        answer = await fake.click(person, fake.messages[board["id"]], "Undo")
+    else:
+        answer = await fake.click(person, fake.messages[bob_board["id"]], what)
+    assert answer.error is None and answer.response is not None, answer.error
+    flags = answer.response.get("flags", 0)  # a plain answer: the board moved on, or a word
+    assert answer.response_type == 7 or flags & EPHEMERAL, answer.response
+    assert "Something went wrong" not in answer.ephemeral_text
+    ann_board = await live_board(fake, channel)
+    assert ann_board["id"] != bob_board["id"]
+    assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
+    assert (channel, ann_board["id"], ann["id"]) in fake.pings
+    if find_component(fake.messages[bob_board["id"]], "Roll") is not None:
+        # Bob's old board kept its buttons (nothing could reach it): a click on it brings
+        # the board back there, and Ann's board says where it went
+        back = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
+        assert back.response_type == 7, back.ephemeral_text
+        here = fake.messages[bob_board["id"]]
+        assert here["content"].startswith(f"<@{ann['id']}>"), here["content"]
+        assert fake.live_boards(channel) == [here]
+        moved = text_of(fake.messages[ann_board["id"]])
+        assert f"/channels/@me/{channel}/{bob_board['id']}" in moved, moved
+        ann_board = here
+    rolled = await fake.click(ann, fake.messages[ann_board["id"]], "Roll")
+    assert rolled.response_type == 7, rolled.ephemeral_text
+    assert forbidden_tries(fake, channel) == []
+    assert [r for r in fake.interactions.values() if r.error and "50027" in r.error] == []
+
+
+async def test_a_reminder_never_takes_the_place_of_a_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Nobody clicks for 13¾ minutes while the timer plays turns and reminds (the timer
+    ticking every 75 s): its boards and reminders are follow-ups of the last clicks, at most 5
+    each. A reminder (which may be left out) never takes the last follow-up's place by an
+    edit: before, the fifth follow-up, Ann's board, became her reminder, recorded as such,
+    and was deleted when her turn ended."""
+    dice.fallback = RandomDice(random.Random(5))
+    bot, channel, ann, _bob, _board = await group_game(fake, start_bot)
+    for _ in range(11):  # 825 s: every token is still fresh (14 minutes)
+        clock.advance(75)
+        fake.advance(75)
+        await tick(bot, fake)
+    [board] = fake.live_boards(channel)  # Ann's, for round 2 (her first turn and Bob's ran out)
+    assert board["content"].startswith(f"<@{ann['id']}>, your turn"), board["content"]
+    assert "round 2" in text_of(board)
+    reminders = [m for m in fake.channel_messages(channel) if "half your turn" in m["content"]]
+    assert len(reminders) == 1 and find_component(reminders[0], "Roll") is None
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    assert board["id"] in fake.messages  # her board is the turn's summary, not deleted
+    assert "scored" in text_of(fake.messages[board["id"]])
+    assert fake.channel_messages(channel) and not [
+        m for m in fake.channel_messages(channel) if "half your turn" in m["content"]
+    ]  # the reminder went with its turn
+    assert forbidden_tries(fake, channel) == []
+    assert [r for r in fake.interactions.values() if r.error and "50027" in r.error] == []

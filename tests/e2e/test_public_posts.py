@@ -8,7 +8,13 @@ import re
 from bot.engine import ScriptedDice
 
 from .conftest import StartBot
-from .fake_discord import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, FakeDiscord, find_component
+from .fake_discord import (
+    GUILD_ID,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    FakeDiscord,
+    find_component,
+)
 from .helpers import live_board, open_lobby, start_game
 from .test_real_discord import threads_on
 
@@ -144,6 +150,29 @@ async def test_starting_again_at_once_is_told_to_wait(
     assert wait is not None and 0 < int(wait[1]) <= 10, again.ephemeral_text
     other = await fake.slash(bob, channel, "yahtzee start")
     assert other.response is not None and find_component(other.response, "Join") is not None
+
+
+async def test_starting_twice_in_a_row_links_to_the_lobby_open_here(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Found by a play-through: /yahtzee start sent twice (a double send) was told "Please
+    wait 10 s" though the lobby it had just opened was there; it is told of that lobby, with
+    its link, as it is after the wait. With a game running there, the same."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    await start_bot()
+    lobby = await open_lobby(fake, channel, ann)
+    link = f"https://discord.com/channels/{GUILD_ID}/{channel}/{lobby['id']}"
+    again = await fake.slash(ann, channel, "yahtzee start")
+    assert WAIT.search(again.ephemeral_text) is None, again.ephemeral_text
+    assert "This channel already has a lobby" in again.ephemeral_text, again.ephemeral_text
+    assert link in again.ephemeral_text
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    board = fake.live_boards(channel)[-1]
+    playing = await fake.slash(ann, channel, "yahtzee start")
+    assert "already has a game in progress" in playing.ephemeral_text, playing.ephemeral_text
+    assert f"/{channel}/{board['id']}" in playing.ephemeral_text
 
 
 async def test_the_thread_of_an_ended_game_is_archived(

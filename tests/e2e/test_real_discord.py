@@ -709,3 +709,25 @@ async def test_discord_py_keeps_no_view_of_the_controls_it_sent(
     await fake.slash(bob, channel, "yahtzee leaderboard")
     store = bot._connection._view_store
     assert (store._synced_message_views, store._views, store._dynamic_items) == ({}, {}, {})
+
+
+async def test_a_board_refused_once_and_posted_by_the_repair_still_pings(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by a play-through: Discord refused the post of Bob's board once (403); the
+    timer's repair posted it, but without notifying Bob, as if the refused post had pinged
+    him. A ping is on record only once the message that carries it is posted."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await start_game(fake, channel, ann, bob)
+    fake.fail("POST", rf"^/channels/{channel}/messages$", 403, 50013, "Missing Permissions")
+    await play_turn(fake, dice, ann, channel, [[4, 4, 4, 1, 2]], "fours", expect_next=False)
+    assert fake.live_boards(channel) == []  # the refused post: no board for Bob yet
+    assert not [p for p in fake.pings if p[2] == bob["id"]]
+    clock.advance(15)  # the game quiet for longer than REPAIR_AFTER (10 s)
+    assert await tick(bot, fake) == 1
+    [board] = fake.live_boards(channel)
+    assert board["content"].startswith(f"<@{bob['id']}>, your turn!")
+    assert (channel, board["id"], bob["id"]) in fake.pings
+    assert await tick(bot, fake) == 0  # repaired once

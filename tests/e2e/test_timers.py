@@ -4,19 +4,20 @@ rejoin, kick and the settings menus."""
 from __future__ import annotations
 
 import logging
+import random
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.app import YahtzeeBot
-from bot.engine import ScriptedDice
+from bot.engine import RandomDice, ScriptedDice
 from bot.store import plans
 
 from ..clock import FakeClock
 from ..conftest import Database
 from .conftest import StartBot, stop
-from .fake_discord import EPHEMERAL, FakeDiscord, find_component
+from .fake_discord import EPHEMERAL, FakeDiscord, find_component, text_of
 from .helpers import plain_dice, play_turn, start_game
 
 
@@ -254,3 +255,42 @@ async def test_a_scratched_turn_is_not_said_to_be_played_for_them(
     assert "scored **0** in **Twos** with 6-5-1-5-5" in said, said
     assert "played for them" not in said, said
     assert "Time ran out: the box worth least was scored." in said, said
+
+
+async def test_a_game_everyone_walked_away_from_ends_without_a_result(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by a play-through: Ann and Bob played round 1 and went to dinner for two hours;
+    the timer played every turn for them as the Optimal bot, pinged each of them for each of
+    those 24 turns, and their results went on the leaderboard. Now the game ends once each
+    one's last two turns ran out: the board says why and how to start again, nobody is
+    pinged after, and nothing is recorded. The timer ticks as in production: every turn
+    has its half-time reminder, then runs out."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    dice.fallback = RandomDice(random.Random(4))  # the turns played for them
+    await start_game(fake, channel, ann, bob)  # 5-minute turns, played for them: the defaults
+    await play_turn(fake, dice, ann, channel, [[2, 2, 3, 4, 6]], "twos")
+    await play_turn(fake, dice, bob, channel, [[5, 5, 3, 4, 6]], "fives")
+    game = await bot.store.read(plans.live_game_in, int(channel))
+    assert game is not None
+    seen = len(fake.pings)  # Ann was pinged for her round-2 board
+    for _ in range(2 * 24):  # two hours: half a turn's time at each step
+        clock.advance(151)
+        await tick(bot, fake)
+    pinged = [user for _, _, user in fake.pings[seen:]]
+    # by hand: Ann reminded, times out (1); Bob's board and reminder, times out (1); Ann's
+    # board and reminder, times out (2); Bob's board and reminder, times out (2): over
+    assert pinged == [ann["id"], bob["id"], bob["id"], ann["id"], ann["id"], bob["id"], bob["id"]]
+    ended = await bot.store.read(plans.get_game, game.id)
+    assert ended is not None and ended.status == "abandoned"
+    assert await bot.store.read(plans.results, game.id) == []
+    assert fake.live_boards(channel) == []
+    said = text_of(fake.last(channel))
+    assert "Everyone is away: each player's last two turns ran out of time" in said, said
+    assert "ended without a result" in said and "/yahtzee start" in said
+    stats = await fake.slash(ann, channel, "yahtzee stats")
+    assert "no finished game" in stats.ephemeral_text or "no finished game" in text_of(
+        stats.response or {}
+    ), stats.ephemeral_text

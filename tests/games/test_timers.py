@@ -106,6 +106,58 @@ async def test_skip_seat_after_two_timeouts_then_rejoin(
         await service.turns.rejoin(CHANNEL, 1)
 
 
+@pytest.mark.parametrize("policy", ["play", "scratch"])
+async def test_a_game_everyone_walked_away_from_ends_without_a_result(
+    service: GameService, clock: FakeClock, dice: ScriptedDice, policy: str
+) -> None:
+    """Found by a play-through: two friends went to dinner and the timer played the whole
+    game for them (24 turns, two hours), its results on their stats. Once the timer has
+    played the last two turns of every person in the game (two rounds), the game ends
+    without a result, under every policy (skip seat marks them away then already)."""
+    table = await timed_table(service, (1, "Ann"), (2, "Bob"), policy=policy)
+    dice.fallback = RandomDice(random.Random(3))
+    for who in ("1", "2", "1"):  # Ann's turn runs out, Bob's, Ann's again: Bob was there
+        clock.advance(300)
+        [timed_out] = await tick(service)
+        assert isinstance(timed_out, TimedOut) and not timed_out.abandoned, who
+        assert timed_out.scored.result.player_id == who
+    clock.advance(300)
+    [last] = await tick(service)  # Bob's second: nobody has played a turn for two rounds
+    assert isinstance(last, TimedOut) and last.abandoned and not last.away
+    row = await service.store.read(plans.get_game, table.game_id)
+    assert row is not None and row.status == "abandoned" and row.deadline_at is None
+    assert await service.store.read(plans.results, table.game_id) == []
+    clock.advance(3600)
+    assert await tick(service) == []  # nothing more is played, nobody is reminded
+
+
+async def test_a_player_back_at_the_table_keeps_the_game_going(
+    service: GameService, clock: FakeClock, dice: ScriptedDice
+) -> None:
+    """Ann plays a turn herself between her timeouts: the game goes on past Bob's second
+    timeout (Ann is there), and ends only once Ann's last two turns ran out too."""
+    await timed_table(service, (1, "Ann"), (2, "Bob"), policy="play")
+    dice.fallback = RandomDice(random.Random(4))
+    table = Table(service)
+    table.game_id = (await service.lookups.live_game(CHANNEL)).id
+
+    async def runs_out() -> TimedOut:
+        clock.advance(300)
+        [timed_out] = await tick(service)
+        assert isinstance(timed_out, TimedOut)
+        await table.post(timed_out.scored.board)
+        return timed_out
+
+    assert not (await runs_out()).abandoned  # Ann, 1
+    assert not (await runs_out()).abandoned  # Bob, 1
+    await table.roll(1)  # Ann is back: her own turn
+    await table.score(1, Category.CHANCE)
+    assert not (await runs_out()).abandoned  # Bob, 2: Ann played the last round herself
+    assert not (await runs_out()).abandoned  # Ann, 1
+    assert not (await runs_out()).abandoned  # Bob, 3
+    assert (await runs_out()).abandoned  # Ann, 2: nobody is there any more
+
+
 async def test_kick_only_away_players_by_host_or_admin(
     service: GameService, clock: FakeClock, dice: ScriptedDice
 ) -> None:
@@ -215,20 +267,25 @@ async def test_holds_do_not_count_as_moves(
 async def test_timeouts_do_not_count_as_moves(
     service: GameService, clock: FakeClock, dice: ScriptedDice
 ) -> None:
-    """A game kept going only by timeouts is still abandoned a day after the last real move."""
+    """A game kept going only by timeouts is still abandoned a day after the last real
+    move. Each player holds a die of the roll made for them every turn (there, so the game
+    is not one everyone walked away from, but a hold is no move) and lets the timer play."""
     await service.servers.change_settings(
-        GUILD, 99, True, turn_seconds=3600
-    )  # 26 turns take 26 hours
+        GUILD, 99, True, turn_seconds=3600, auto_roll=True
+    )  # 24 turns take 24 hours
+    dice.fallback = RandomDice(random.Random(5))  # the turns are played for them (play)
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    dice.fallback = RandomDice(random.Random(5))  # the turns are played for them (play)
-    for _ in range(30):
+    for hour in range(1, 25):
+        turn, _ = await table.state()
+        await table.hold(1 + turn % 2, 0)  # Ann's turns are the even ones
         clock.advance(3600)
-        outcomes = await tick(service)
-        if any(isinstance(o, Expired) for o in outcomes):
-            break
-    row = await service.store.read(plans.get_game, table.game_id)
-    assert row is not None and row.status == "abandoned"
+        [outcome] = await tick(service)
+        if hour < 24:
+            assert isinstance(outcome, TimedOut) and not outcome.abandoned, hour
+            await table.post(outcome.scored.board)
+    assert isinstance(outcome, Expired) and outcome.row.status == "abandoned"
+    assert "24 hours" in outcome.reason
 
 
 async def test_overdue_game_acted_on_once_by_two_processes(

@@ -19,7 +19,7 @@ from bot.render import (
     render_turn,
     style,
 )
-from bot.render.cards import layout
+from bot.render.cards import final_title, layout
 
 from . import states
 
@@ -65,6 +65,25 @@ def test_final_and_scorecard_dimensions() -> None:
     assert decode(render_final(states.finished())).size == (640, 44 + 11 * 28)
     # one column of 110 px: 2 x (132 + 110) + 4 = 488 wide, 44 + 10 x 28 high
     assert decode(render_scorecard(states.two_seats_mid_turn(), 1)).size == (488, 44 + 10 * 28)
+
+
+def test_a_game_played_alone_ends_with_its_score_not_a_winner_nor_places() -> None:
+    """Found by a play-through: the final picture of a solo game (and of a daily challenge,
+    one seat too) said "Ann won" and "Place 1st". Alone, nobody wins against anybody: the
+    title says the score, and there is no row of places."""
+    faces: list[int] = []
+    for _ in range(13):
+        faces += [1, 2, 3, 4, 6]
+    game = Game([("1", "Ann")], dice_source=ScriptedDice(faces))
+    while not game.is_over:  # 1 2 3 4 0 6, then 0 0 0 30 0 0 16: 16 + 46 = 62, no bonus
+        game.roll("1")
+        game.score("1", game.current_seat.card.open_boxes[0])
+    assert final_title(game) == "Game over · 62 points"
+    assert final_title(game, "de") == "Spielende · 62 Punkte"
+    # as wide as the solo game's boards (640); 44 + 10 rows x 28 (names, 9 rows), no places
+    assert decode(render_final(game)).size == (640, 44 + 10 * 28)
+    two = states.finished()  # with others, the winners: Bob and Cat tie for first
+    assert final_title(two) == "Game over · Bob, Cat won"
 
 
 def test_two_seat_board_is_within_budget_and_readable() -> None:

@@ -9,9 +9,9 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from bot.engine import MAX_SEATS, Game
+from bot.engine import MAX_SEATS, Game, ScriptedDice
 from bot.render import TableRow, render_final, render_table, render_turn, style
-from bot.render.cards import header_names, layout
+from bot.render.cards import final_layout, header_names, layout
 from bot.render.text import ELLIPSIS, PLACEHOLDER, clean, text_tile
 
 from . import states
@@ -35,9 +35,9 @@ def _close(a: Image.Image, b: Image.Image) -> bool:
 
 
 def _shown_name(cell: Image.Image, name: str, bg: style.RGB) -> str | None:
-    """Which of the name, or a start of it cut with an ellipsis, at some size from 18 px to
+    """Which of the name, or a start of it cut with an ellipsis, at some size from 16 px to
     the board's 23 px, is the one drawn (centred) in the header ``cell``; None if none is."""
-    for size in range(18, FONT + 1):
+    for size in range(16, FONT + 1):
         for k in range(len(name), 0, -1):
             text = name if k == len(name) else name[:k] + ELLIPSIS
             drawn = text_tile(text, cell.width, cell.height, style.HEADER_TEXT, bg, size, True)
@@ -47,10 +47,11 @@ def _shown_name(cell: Image.Image, name: str, bg: style.RGB) -> str | None:
 
 
 def _header_cells(
-    image: Image.Image, seats: int, top: int, final: bool = False
+    image: Image.Image, seats: int, top: int, final: Game | None = None
 ) -> list[list[Image.Image]]:
-    """Each seat's header cells, one per panel: [[cell, ...] per seat]."""
-    lay = layout(seats, top, final, min_width=image.width if not final else 0)
+    """Each seat's header cells, one per panel: [[cell, ...] per seat] (of the final sheet
+    of the game ``final``)."""
+    lay = final_layout(final) if final else layout(seats, top, min_width=image.width)
     y = lay.row_y(-1) + 1
     return [
         [image.crop((lay.col_x(p, c), y, lay.col_x(p, c) + lay.col_w, y + style.BOARD_ROW_H - 2))
@@ -87,8 +88,9 @@ def test_a_three_seat_board_names_its_columns() -> None:
 def test_the_final_card_names_its_columns() -> None:
     """The final sheet of three long names: each in its header, the tied winners' gold."""
     names = LONG[:3]
-    image = decode(render_final(states.finished(names)))
-    for c, cells in enumerate(_header_cells(image, 3, style.BOARD_TITLE_H, final=True)):
+    game = states.finished(names)
+    image = decode(render_final(game))
+    for c, cells in enumerate(_header_cells(image, 3, style.BOARD_TITLE_H, game)):
         bg = style.HEADER if c == 0 else style.HILITE_HEADER  # Bob's and Cat's seats win
         for cell in cells:
             assert _shown_name(cell, names[c], bg) is not None, f"{names[c]!r} is not shown"
@@ -116,7 +118,7 @@ def test_names_that_fit_keep_the_board_size() -> None:
     """Short names are not shrunk: "Ann", "Bob", "Cat" at 3 seats are 23 px, as before."""
     assert header_names(("Ann", "Bob", "Cat"), layout(3, style.STRIP_H).col_w) == (
         ("Ann", "Bob", "Cat"),
-        FONT,
+        (FONT, FONT, FONT),
     )
 
 
@@ -196,3 +198,53 @@ def test_the_french_casual_bots_column_shows_what_it_is(seats: int) -> None:
     names = ("Alice", "Bob")[: seats - 1] + (name,)
     shown, _size = header_names(names, layout(seats, 0).col_w)
     assert shown[-1] == "Zen" + ELLIPSIS
+
+
+def _finished(names: tuple[str, ...]) -> Game:
+    """A finished game of ``names``, every seat scoring alike (all tie for first)."""
+    faces: list[int] = []
+    for _ in range(13 * len(names)):
+        faces += [1, 2, 3, 4, 6]
+    game = Game([(str(i), n) for i, n in enumerate(names)], dice_source=ScriptedDice(faces))
+    while not game.is_over:
+        player = game.current_player_id
+        game.roll(player)
+        game.score(player, game.current_seat.card.open_boxes[0])
+    return game
+
+
+@pytest.mark.parametrize(
+    "names", [("Ann", "Bob", "Casual bot"), ("Ann", "Bob", "Cara", "Optimal bot")]
+)
+def test_the_final_card_names_computer_seats_whole(names: tuple[str, ...]) -> None:
+    """Found by a play-through: "Optimal bot", the winner, headed its column as "Op…" on a
+    four-seat final card, "Casual bot" as "Cas…" at three seats. A final card has no die
+    buttons to fit beside it on a phone's screen, so where a name would be cut side by side
+    its sections stand one above the other, and every name is whole (all tie: all gold)."""
+    game = _finished(names)
+    image = decode(render_final(game))
+    assert image.size == (640 - 1 if len(names) == 3 else 640, 44 + 19 * 28)  # one table
+    for c, cells in enumerate(_header_cells(image, len(names), style.BOARD_TITLE_H, game)):
+        assert [_shown_name(cell, names[c], style.HILITE_HEADER) for cell in cells] == [names[c]]
+
+
+def test_short_names_keep_the_final_card_side_by_side() -> None:
+    """Names that fit side by side keep the final card as it was: two sections."""
+    game = _finished(("Ann", "Bob", "Cat", "Dan"))
+    assert len(final_layout(game).panels) == 2
+    assert decode(render_final(game)).size == (668, 44 + 11 * 28)
+
+
+def test_a_cut_name_shows_more_of_itself() -> None:
+    """The live board stays landscape (its die buttons and box menu fit beside it on a
+    phone), so at four seats a computer's name is still cut; it is cut at 16 px, not at the
+    18 px of the names that fit whole, a letter more ("Opt…", "Cas…"; they were "Op…" and
+    "Ca…"). In a wide column (5-8 seats) names shrink to 18 px before being cut, and a cut
+    keeps a whole word ("Optimal…"; it was "Optim…" at 23 px)."""
+    four = header_names(("Ann", "Bob", "Optimal bot", "Casual bot"), layout(4, 0).col_w)
+    assert four == (("Ann", "Bob", "Opt" + ELLIPSIS, "Cas" + ELLIPSIS), (18, 18, 16, 16))
+    five = ("Ann", "Bob", "Cara", "Dan", "Optimal bot")
+    assert header_names(five, layout(5, 0).col_w) == (
+        ("Ann", "Bob", "Cara", "Dan", "Optimal" + ELLIPSIS),
+        (18, 18, 18, 18, 18),
+    )

@@ -25,6 +25,7 @@ from bot.strategy.table_file import (
     load_distributions,
     load_or_build_distributions,
     save_distributions,
+    unpacked_path,
 )
 
 STEP = 1 / QUANTUM  # a stored chance is within half of this of the exact one
@@ -229,3 +230,74 @@ def test_a_file_whose_arrays_are_not_the_sizes_its_header_says_is_refused(
         path.write_bytes(data[:first] + json.dumps(wrong).encode() + b"\n" + payload)
         with pytest.raises(TableFileError, match="damaged"):
             load_distributions(path, "official")
+
+
+def same(a: Distributions, b: Distributions) -> bool:
+    """Every packed array of the two equal."""
+    names = ("ids", "offset", "lo", "width", "wide", "steps8", "steps16")
+    return all(np.array_equal(getattr(a, n), getattr(b, n)) for n in names)
+
+
+def test_a_load_maps_the_files_uncompressed_copy(tmp_path: Path, to_win: Distributions) -> None:
+    """The first load writes the uncompressed copy beside the file; every load maps it: the
+    arrays are read-only views of the copy's pages (not the process's own memory), equal to
+    the ones saved."""
+    path = distributions_path(tmp_path, "official")
+    save_distributions(to_win, path)
+    assert not unpacked_path(path).exists()
+    first = load_distributions(path, "official")
+    copy = unpacked_path(path)
+    made = copy.stat().st_mtime_ns
+    again = load_distributions(path, "official")
+    assert copy.stat().st_mtime_ns == made  # mapped as it is, not written again
+    for back in (first, again):
+        assert same(back, to_win)
+        assert not back.steps8.flags.writeable and not back.ids.flags.writeable
+    # the compressed arrays are smaller than the copy, which holds them as in memory
+    assert copy.stat().st_size > path.stat().st_size
+    assert copy.stat().st_size >= sum(
+        getattr(to_win, n).nbytes for n in ("ids", "offset", "lo", "width", "steps8", "steps16")
+    )
+
+
+@pytest.mark.parametrize("harm", ["a flipped byte", "cut short", "another file's copy"])
+def test_a_damaged_or_foreign_copy_is_made_again(
+    tmp_path: Path, to_win: Distributions, official_values: Table, harm: str
+) -> None:
+    """A copy whose arrays changed, that lost its end, or that was made from another build
+    of the file (the file built again since) is never mapped: it is made again from the
+    file, and the load gives the file's arrays."""
+    path = distributions_path(tmp_path, "official")
+    if harm == "another file's copy":
+        other, _ = load_or_build_distributions(tmp_path, official_values, open_boxes=1)
+        assert unpacked_path(path).exists() and other.open_boxes == 1
+        save_distributions(to_win, path)  # the file built again: three turns this time
+    else:
+        save_distributions(to_win, path)
+        load_distributions(path, "official")
+        copy = unpacked_path(path)
+        data = bytearray(copy.read_bytes())
+        if harm == "cut short":
+            del data[-1]
+        else:
+            data[len(data) // 2] ^= 0x01
+        copy.write_bytes(bytes(data))
+    back = load_distributions(path, "official")
+    assert back.open_boxes == 3 and same(back, to_win)
+    assert same(load_distributions(path, "official"), to_win)  # the copy made again is good
+
+
+def test_where_no_copy_can_be_written_the_file_is_read_into_memory(
+    tmp_path: Path, to_win: Distributions
+) -> None:
+    """The copy's place taken (here by a folder: a read-only data folder or a full disk
+    fail the same way, an OSError on writing it): the load still succeeds, from memory,
+    and leaves no scratch file behind."""
+    path = distributions_path(tmp_path, "official")
+    save_distributions(to_win, path)
+    unpacked_path(path).mkdir()
+    back = load_distributions(path, "official")
+    assert same(back, to_win) and back.steps8.flags.writeable  # its own memory
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [path.name, unpacked_path(path).name]
+    )
