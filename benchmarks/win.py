@@ -15,7 +15,7 @@ the two outcomes is the To-win bot's decisions alone. Most games do not differ a
 this paired gain has a far narrower confidence interval than the win rate itself.
 ``--margin`` and ``--last-turns`` set the bot's (see ``WinningPlayer``). The table and the
 distributions are loaded from ``--data`` (default ``data``), or built and saved there first
-(about 2.5 minutes of CPU the first time, 4.5 for bonus-turn).
+(about 40 s of CPU the first time, 70 s for bonus-turn, on both cores).
 """
 
 from __future__ import annotations

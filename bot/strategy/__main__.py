@@ -2,8 +2,8 @@
 
 Loads the saved table of each preset named (official by default; ``all``: every preset),
 building and saving it when missing or damaged, and prints each one's expected score from
-the empty card, the last preset's on the last line. ``--to-win`` also loads (or builds: 2.5
-to 4.5 minutes of CPU on two threads, at most 224 MiB of memory) the To-win bot's
+the empty card, the last preset's on the last line. ``--to-win`` also loads (or builds: 40
+to 70 s of CPU on both cores, at most 245 MiB of memory) the To-win bot's
 distributions of each preset named, ahead of the first game that needs them; ``--to-win N``
 builds them for the last N turns only (less time, memory and disk; the bot plays earlier
 turns as the Optimal bot does).

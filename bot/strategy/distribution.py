@@ -13,7 +13,10 @@ function is the mixture of the next states' functions shifted by those points.
 A build streams: only the level below is kept (16-bit, each distinct function once, its
 constant head and tail left out) while a level is solved, each chunk is packed as it is
 done, and ``table_file.build_distributions`` spills the packed functions to disk, so a whole
-build peaks at a few hundred MB however large the file.
+build peaks at a few hundred MB however large the file. A level's chunks are solved on both
+cores, by the building process and a worker process forked from it for the level (it reads
+the level below without a copy); states whose turns end alike, as many do (an upper total
+that can no longer make the bonus is as good as another), are mixed once.
 
 With both seats' distributions known, the chance that one card finishes ahead of another
 is exact (``Rival``, ``win_chance``), which is what the To-win bot (``winning``) decides by.
@@ -23,16 +26,23 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import hashlib
+import os
+import pickle
+import select
+import struct
 import tempfile
+import threading
+import traceback
 from array import array
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, NoReturn, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +61,7 @@ from .solver import (
     IntArray,
     Solver,
     Table,
+    YahtzeeChoices,
     keep_averages,
     turns_used,
 )
@@ -133,22 +144,38 @@ class Distributions:
         return np.stack([self.decode(int(i)) for i in idents])
 
 
-def _distinct(
-    known: dict[bytes, int], rows: npt.NDArray[np.uint16], first: int
-) -> tuple[list[int], list[int]]:
-    """Each row's id among the rows ``known`` (by a 128-bit digest of the whole row: two of
-    a level's ~200,000 alike by chance, 1 in 10^28), new rows given the ids from ``first``
-    on, in order. Returns the ids and the new rows' positions."""
+def _digests(rows: npt.NDArray[np.uint16]) -> list[bytes]:
+    """Each row's 128-bit digest (two of a level's ~200,000 rows alike by chance: 1 in
+    10^28), by which a packer knows a function it already holds."""
     data = np.ascontiguousarray(rows).tobytes()
     size = rows.shape[1] * rows.itemsize
+    return [
+        hashlib.blake2b(data[at : at + size], digest_size=16).digest()
+        for at in range(0, len(data), size)
+    ]
+
+
+def _firsts(keys: list[bytes]) -> list[int]:
+    """The positions of each key's first appearance, in order."""
+    seen: set[bytes] = set()
+    out = []
+    for at, key in enumerate(keys):
+        if key not in seen:
+            seen.add(key)
+            out.append(at)
+    return out
+
+
+def _assign(known: dict[bytes, int], keys: list[bytes], first: int) -> tuple[list[int], set[bytes]]:
+    """Each key's id among the functions ``known``, new keys given the ids from ``first`` on
+    in the order they first appear. Returns the ids and the new keys."""
     ids: list[int] = []
-    new: list[int] = []
-    for row in range(len(rows)):
-        key = hashlib.blake2b(data[row * size : (row + 1) * size], digest_size=16).digest()
+    new: set[bytes] = set()
+    for key in keys:
         ident = known.get(key)
         if ident is None:
             ident = known[key] = first + len(new)
-            new.append(row)
+            new.add(key)
         ids.append(ident)
     return ids, new
 
@@ -163,17 +190,85 @@ def _runs(
     return out
 
 
+def _pick_runs(
+    data: npt.NDArray[Any], width: npt.NDArray[np.integer], take: npt.NDArray[np.bool_]
+) -> npt.NDArray[Any]:
+    """Of runs laid end to end (run ``i`` ``width[i]`` long), the ones ``take`` says."""
+    out: npt.NDArray[Any] = data if take.all() else data[np.repeat(take, width)]
+    return out
+
+
+@dataclass
+class _FileRows:
+    """Functions quantized for the file (``_Packer``), each distinct one once: every state's
+    function as a key (its digest), and the rows of the keys as first met, packed: steps
+    from ``lo`` on, ``width`` of them, two bytes each (``big``, in ``data16``) or one (in
+    ``data8``), laid end to end in the order of ``keys_sent``."""
+
+    keys: list[bytes]
+    keys_sent: list[bytes]
+    lo: npt.NDArray[np.int64]
+    width: npt.NDArray[np.int64]
+    big: npt.NDArray[np.bool_]
+    data8: npt.NDArray[np.uint8]
+    data16: npt.NDArray[np.uint16]
+
+    @classmethod
+    def of(cls, survival: npt.NDArray[np.floating]) -> _FileRows:
+        q = np.rint(survival.astype(np.float64) * QUANTUM).astype(np.int16)  # 0 to QUANTUM
+        q = np.minimum.accumulate(q, axis=1)  # rounding never makes a function rise
+        # A row is known by its steps and where they start, that is by the row itself.
+        keys = _digests(q.view(np.uint16))
+        firsts = _firsts(keys)
+        q = q[firsts]
+        # Before ``lo`` (the last QUANTUM: survival[0] is 1) and from ``hi`` (the first 0)
+        # on, the steps are 0.
+        los = np.count_nonzero(q >= QUANTUM, axis=1) - 1
+        his = np.count_nonzero(q > 0, axis=1)
+        steps = np.empty_like(q)
+        np.subtract(q[:, :-1], q[:, 1:], out=steps[:, :-1])
+        steps[:, -1] = q[:, -1]
+        bigs = steps.max(axis=1) > 255
+        data8 = _runs(steps[~bigs], los[~bigs], his[~bigs]).astype(np.uint8)
+        data16 = _runs(steps[bigs], los[bigs], his[bigs]).astype(np.uint16)
+        return cls(keys, [keys[i] for i in firsts], los, his - los, bigs, data8, data16)
+
+
+@dataclass
+class _LevelRows:
+    """A level's functions as 16-bit rows (``_LevelPacker``), each distinct one once: every
+    state's function as a key, and the rows of the keys as first met, packed: 1 below
+    ``start``, then ``width`` values, laid end to end in the order of ``keys_sent``."""
+
+    keys: list[bytes]
+    keys_sent: list[bytes]
+    start: npt.NDArray[np.int64]
+    width: npt.NDArray[np.int64]
+    values: npt.NDArray[np.uint16]
+
+    @classmethod
+    def of(cls, survival: npt.NDArray[np.float64]) -> _LevelRows:
+        q = np.minimum.accumulate(np.rint(survival * ONE).astype(np.uint16), axis=1)
+        keys = _digests(q)
+        firsts = _firsts(keys)
+        q = q[firsts]
+        starts = np.count_nonzero(q == ONE, axis=1)  # a survival function only falls
+        ends = np.maximum(starts, np.count_nonzero(q > 0, axis=1))
+        values = _runs(q, starts, ends).astype(np.uint16)
+        return cls(keys, [keys[i] for i in firsts], starts, ends - starts, values)
+
+
 class _Packer:
-    """Quantizes survival functions into ``Distributions``' packed form, storing each
-    distinct function of a level once (many states share one: an upper total that can no
-    longer reach the bonus is as good as any other).
+    """Keeps survival functions in ``Distributions``' packed form, each distinct function
+    of a level once (many states share one: an upper total that can no longer reach the
+    bonus is as good as any other).
 
     With ``spill`` (a folder), the packed steps go to two files there as they come instead
     of staying in memory (``table_file`` streams them into the saved file), so a build holds
     only the level being packed."""
 
     def __init__(self, spill: Path | None = None) -> None:
-        #: A level's functions by a 96-bit digest of (lo, wide, the steps): not the steps
+        #: A level's functions by a 128-bit digest of their quantized rows: not the steps
         #: themselves, which go to the payload (or the spill files).
         self.known: dict[bytes, int] = {}
         self.lo = array("h")
@@ -200,37 +295,32 @@ class _Packer:
         """Pack a block of functions (``rows`` at a time, to keep the memory small); their
         ids."""
         parts = (survival[lo : lo + rows] for lo in range(0, len(survival), rows))
-        return [ident for part in parts for ident in self._add(part)]
+        return [ident for part in parts for ident in self.add_rows(_FileRows.of(part))]
 
-    def _add(self, survival: npt.NDArray[np.floating]) -> list[int]:
-        q = np.rint(survival.astype(np.float64) * QUANTUM).astype(np.int64)
-        q = np.minimum.accumulate(q, axis=1)  # rounding never makes a function rise
-        # A row is known by its steps and where they start, that is by the row itself.
-        ids, new = _distinct(self.known, q.astype(np.uint16), len(self.lo))
+    def add_rows(self, rows: _FileRows) -> list[int]:
+        """Keep the functions of ``rows`` not kept yet; every state's id."""
+        ids, new = _assign(self.known, rows.keys, len(self.lo))
         if not new:
             return ids
-        q = q[new]
-        los = (q >= QUANTUM).sum(axis=1) - 1
-        his = (q > 0).sum(axis=1)
-        padded = np.concatenate([q, np.zeros((len(q), 1), dtype=np.int64)], axis=1)
-        steps = padded[:, :-1] - padded[:, 1:]
-        inside = (np.arange(LENGTH) >= los[:, None]) & (np.arange(LENGTH) < his[:, None])
-        bigs = np.where(inside, steps, 0).max(axis=1) > 255  # none in an empty run
-        widths = his - los
-        offsets = np.empty(len(q), dtype=np.int64)
-        for big in (False, True):
+        take = np.array([key in new for key in rows.keys_sent])
+        bigs = rows.big[take]
+        widths = rows.width[take]
+        offsets = np.empty(len(widths), dtype=np.int64)
+        for big, data in ((False, rows.data8), (True, rows.data16)):
             kind = np.flatnonzero(bigs == big)
             if not len(kind):
                 continue
             run = widths[kind]
             offsets[kind] = self.used[big] + np.cumsum(run) - run
             self.used[big] += int(run.sum())
-            data = _runs(steps[kind], los[kind], his[kind]).astype("<u2" if big else np.uint8)
+            mine = rows.big == big
+            picked = _pick_runs(data, rows.width[mine], take[mine])
+            out = picked.astype("<u2" if big else np.uint8).tobytes()
             if self.files:
-                self.files[big].write(data.tobytes())
+                self.files[big].write(out)
             else:
-                self.chunks[big].append(data.tobytes())
-        self.lo.extend(los.tolist())
+                self.chunks[big].append(out)
+        self.lo.extend(rows.lo[take].tolist())
         self.width.extend(widths.tolist())
         self.wide.extend(bigs.tolist())
         self.offset.extend(offsets.tolist())
@@ -311,22 +401,23 @@ class _LevelPacker:
         self.used = 0
 
     def add(self, survival: npt.NDArray[np.float64]) -> None:
-        q = np.minimum.accumulate(np.rint(survival * ONE).astype(np.uint16), axis=1)
-        ids, new = _distinct(self.known, q, len(self.start))
+        self.add_rows(_LevelRows.of(survival))
+
+    def add_rows(self, rows: _LevelRows) -> None:
+        """Keep the functions of ``rows`` not kept yet, and every state's id."""
+        ids, new = _assign(self.known, rows.keys, len(self.start))
         self.function.extend(ids)
         if not new:
             return
-        q = q[new]
-        starts = (q == ONE).sum(axis=1)  # a survival function only falls
-        ends = np.maximum(starts, (q > 0).sum(axis=1))
-        data = _runs(q, starts, ends)
+        take = np.array([key in new for key in rows.keys_sent])
+        data = _pick_runs(rows.values, rows.width, take)
         if self.spill is not None:
             self.spill.write(data.tobytes())
         else:
             self.values[self.used : self.used + len(data)] = data
         self.used += len(data)
-        self.start.extend(starts.tolist())
-        self.width.extend((ends - starts).tolist())
+        self.start.extend(rows.start[take].tolist())
+        self.width.extend(rows.width[take].tolist())
 
     def level(self) -> _Level:
         """The level's functions (read back from the spill file, when there is one: let go
@@ -368,6 +459,8 @@ class _Builder:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.solver = Solver(table.rules, False, table.value)
+        # Learnt here while a forked worker solves a level (``_level``): in shared memory.
+        self.solver.choices = YahtzeeChoices(table.rules, shared=True)
         self.space = dice_space()
         # Every state's row in its own level (turns used); the game's end is a level of one.
         self.rows = np.zeros(table.value.shape, dtype=np.int32)
@@ -529,25 +622,36 @@ class _Builder:
         npt.NDArray[np.float64], Ints, Ints
     ]:  # fmt: skip
         """(252, S) each: the chance of ending the turn on each roll, the next state's row
-        and the points scored."""
+        and the points scored. States whose final rolls are worth the same, bit for bit,
+        keep the same dice: their chances are worked out once (each state's on its own,
+        so the same figures as one at a time)."""
         final, nxt_row, gain = self.final_choices(mask, up, flag)
+        columns = np.ascontiguousarray(final.T)
+        first: dict[bytes, int] = {}
+        which = np.array([first.setdefault(row.tobytes(), len(first)) for row in columns])
+        if len(first) < len(which):
+            final = final[:, np.flatnonzero(np.diff(np.maximum.accumulate(which), prepend=-1))]
         second, keep2 = self._keeps(final)
         _, keep1 = self._keeps(second)
-        n = len(mask)
+        n = final.shape[1]
         chance = np.broadcast_to(self.space.roll_probability[:, None], (len(final), n))
         for keep in (keep1, keep2):
             chance = self._roll_on(keep, chance)
+        if n < len(which):
+            chance = chance[:, which]
         return chance, nxt_row, gain
 
     def run(
-        self, open_boxes: int = BOXES, chunk: int = 128, workers: int = 2,
-        spill: Path | None = None,
+        self, open_boxes: int = BOXES, chunk: int = 256, workers: int = 2,
+        spill: Path | None = None, processes: bool | None = None,
     ) -> tuple[_Packer, Ints]:  # fmt: skip
         """Solve the states with at most ``open_boxes`` turns still to play (all: 13), a
         level (turns used) at a time from the end of the game. Only the level below is
         kept (``_Level``, 16-bit, each distinct function once) while a level is solved in
-        chunks on ``workers`` threads; each chunk is packed as it is done (to ``spill``'s
-        files when given). Returns the packer and every state's function id."""
+        chunks by ``workers`` (when ``processes``, by default when this process may fork,
+        see ``_may_fork``: this process and ``workers - 1`` processes forked for the level;
+        threads otherwise); each chunk is packed as it is done (to ``spill``'s files when
+        given). Returns the packer and every state's function id."""
         packer = _Packer(spill)
         ids = np.full(self.rows.shape, -1, dtype=np.int32)
         end = np.zeros((1, LENGTH))
@@ -555,7 +659,10 @@ class _Builder:
         ids[self.over] = packer.add(end)[0]
         below = _Level.over()
         self.rows[self.over] = 0
-        for mask, up, flag in self.levels[:open_boxes]:
+        if processes is None:
+            processes = _may_fork()
+        levels = self.levels[:open_boxes]
+        for index, (mask, up, flag) in enumerate(levels):
             packer.new_level()
             self.rows[mask, up, flag] = np.arange(len(mask))
             with contextlib.ExitStack() as stack:
@@ -563,8 +670,10 @@ class _Builder:
                 if spill is not None:  # an unnamed file there, gone when closed
                     scratch = stack.enter_context(tempfile.TemporaryFile(dir=spill))
                 current = _LevelPacker(len(mask), scratch)
-                self._level(mask, up, flag, below, packer, current, ids, chunk, workers)
-                del below  # before the level is read back: one level in memory at a time
+                level = _Task(self, mask, up, flag, below)
+                upcoming = levels[index + 1] if index + 1 < len(levels) else None
+                self._level(level, packer, current, ids, chunk, workers, processes, upcoming)
+                del below, level  # before the level is read back: one level in memory at a time
                 _release_freed_memory()
                 below = current.level()
             del current
@@ -573,68 +682,171 @@ class _Builder:
         return packer, ids
 
     def _level(
-        self, mask: Ints, up: Ints, flag: Ints, below: _Level, packer: _Packer,
-        current: _LevelPacker, ids: Ints, chunk: int, workers: int,
+        self, level: _Task, packer: _Packer, current: _LevelPacker, ids: Ints, chunk: int,
+        workers: int, processes: bool, upcoming: tuple[Ints, ...] | None = None,
     ) -> None:  # fmt: skip
-        """One level's functions from the level below's, in chunks on ``workers`` threads
-        (numpy lets go of the GIL in the heavy parts), each packed as it comes: for the
-        file by ``packer`` (its ids into ``ids``), for the next level by ``current``."""
-        parts = [slice(lo, lo + chunk) for lo in range(0, len(mask), chunk)]
+        """One level's functions from the level below's, in chunks by ``workers`` (this
+        process and forked ones, or threads: numpy lets go of the GIL in part of the work),
+        each packed as it comes, in order: for the file by ``packer`` (its ids into
+        ``ids``), for the next level by ``current``.
 
-        def solve(part: slice) -> npt.NDArray[np.float64]:
-            return self._mix(mask[part], up[part], flag[part], below)
+        Forked workers do not learn what a Yahtzee may do (``YahtzeeChoices``): each would
+        write its own copy of the arrays. This process learns it for their states before
+        they start, the first level's at once, each next level's (``upcoming``) while it
+        waits for this one's chunks."""
+        mask, up, flag, below = level.mask, level.up, level.flag, level.below
+        learn: deque[tuple[Ints, Ints]] = deque()
+        forked = processes and workers > 1
+        if forked:
+            learn.extend(self._jokers_to_learn(mask, flag))
+            while learn:  # learnt already, but for the first level
+                self.solver.choices.ensure(*learn.popleft())
+            if upcoming is not None:
+                learn.extend(self._jokers_to_learn(upcoming[0], upcoming[2]))
+            # The heap's free pages given back first: written to after the fork, they
+            # would be copied for this process while the workers keep theirs.
+            _release_freed_memory()
 
-        # At most two chunks a worker on the way: results waiting to be packed are memory.
-        waiting: deque[tuple[slice, Future[npt.NDArray[np.float64]]]] = deque()
-        with ThreadPoolExecutor(workers) as pool:
-            for part in parts:
-                waiting.append((part, pool.submit(solve, part)))
-                while len(waiting) > 2 * workers or (part is parts[-1] and waiting):
-                    done, future = waiting.popleft()
-                    survival = future.result()
-                    ids[mask[done], up[done], flag[done]] = packer.add(survival)
-                    current.add(survival)
-                    del survival, future
+        def solve(lo: int, hi: int) -> Chunk:
+            return self.solve_chunk(mask[lo:hi], up[lo:hi], flag[lo:hi], below)
 
-    def _mix(
-        self, mask: Ints, up: Ints, flag: Ints, below: _Level, group: int = 8
-    ) -> npt.NDArray[np.float64]:
-        """The survival functions of a batch of states: the mixture, over the ends of the
-        turn, of the next states' functions shifted by the points scored. A function is 1
-        up to its ``start``, its stored values, then 0: the 1s are summed as steps, the
-        values added where they land (``group`` states at a time: small enough for the
-        CPU's cache, which makes it twice as fast as 24 at a time, and small in memory)."""
-        chance, nxt_row, gain = self.final_roll_chances(mask, up, flag)
-        n = chance.shape[1]
-        out = np.empty((n, LENGTH))
-        for lo in range(0, n, group):
-            part = slice(lo, lo + group)
-            out[part] = self._shifted_sum(chance[:, part], nxt_row[:, part], gain[:, part], below)
-        return out
+        def learn_some() -> bool:
+            if learn:
+                self.solver.choices.ensure(*learn.popleft())
+            return bool(learn)
+
+        found = np.empty(len(mask), dtype=np.int32)
+        starts = range(0, len(mask), chunk)
+        pool: _Forked | _Threads
+        try:  # forked: this process is one of the workers (one fewer to copy pages for)
+            pool = _Forked(workers - 1, solve) if forked else _Threads(workers, solve)
+        except OSError:  # no process to be had (a limit on them, or on memory): threads
+            pool, forked = _Threads(workers, solve), False
+        # Chunks are handed out in order, to the pool or (forked) solved here while this
+        # process would wait; at most two a pool worker on the way: results waiting to be
+        # packed are memory.
+        ahead = 2 * (workers - 1 if forked else workers)
+        handed, pooled = 0, 0
+        own: dict[int, Chunk] = {}
+
+        def idle() -> bool:
+            nonlocal handed
+            if learn:
+                return learn_some() or True
+            if not forked or handed == len(starts):
+                return False
+            own[handed] = solve(starts[handed], starts[handed] + chunk)
+            handed += 1
+            return True
+
+        try:
+            for index, lo in enumerate(starts):
+                while pooled < ahead and handed < len(starts):
+                    pool.submit(handed, starts[handed], starts[handed] + chunk)
+                    handed, pooled = handed + 1, pooled + 1
+                if index in own:
+                    file_rows, level_rows = own.pop(index)
+                else:
+                    file_rows, level_rows = pool.result(index, idle)
+                    pooled -= 1
+                found[lo : lo + chunk] = packer.add_rows(file_rows)
+                current.add_rows(level_rows)
+                del file_rows, level_rows
+        finally:
+            pool.close()
+        # Written once the workers are gone: a page written while they run is copied.
+        ids[mask, up, flag] = found
+        while learn:
+            self.solver.choices.ensure(*learn.popleft())
 
     @staticmethod
-    def _shifted_sum(
-        chance: npt.NDArray[np.float64], nxt_row: Ints, gain: Ints, below: _Level
-    ) -> npt.NDArray[np.float64]:
+    def _jokers_to_learn(mask: Ints, flag: Ints, batch: int = 256) -> list[tuple[Ints, Ints]]:
+        """The states of a level whose Yahtzee box is filled, in batches."""
+        filled = np.flatnonzero(((mask >> YAHTZEE) & 1) == 1)
+        return [
+            (mask[filled[lo : lo + batch]], flag[filled[lo : lo + batch]])
+            for lo in range(0, len(filled), batch)
+        ]
+
+    def solve_chunk(
+        self, mask: Ints, up: Ints, flag: Ints, below: _Level
+    ) -> tuple[_FileRows, _LevelRows]:
+        """A chunk of a level's states: their functions quantized for the file and for the
+        next level, each distinct one once. States whose turns end alike (the same next
+        functions, points and chances, in the same order: an upper total that can no longer
+        make the bonus is as good as another) are mixed once: the same sums, so the same
+        functions."""
+        ends = self._ends(mask, up, flag, below)
+        keys = ends.digests()
+        first: dict[bytes, int] = {}
+        which = [first.setdefault(key, len(first)) for key in keys]
+        once = np.flatnonzero(np.diff(np.maximum.accumulate(which), prepend=-1))
+        survival = self._spread(ends, once, below)
+        file_rows, level_rows = _FileRows.of(survival), _LevelRows.of(survival)
+        file_rows.keys = [file_rows.keys[i] for i in which]
+        level_rows.keys = [level_rows.keys[i] for i in which]
+        return file_rows, level_rows
+
+    def _ends(self, mask: Ints, up: Ints, flag: Ints, below: _Level) -> _Ends:
+        """The ends of each state's turn, as the mixing reads them (``_Ends``)."""
+        chance, nxt_row, gain = self.final_roll_chances(mask, up, flag)
         n = chance.shape[1]
         state = np.broadcast_to(np.arange(n), chance.shape)
         code = (state * len(below.function) + nxt_row) * MAX_GAIN + gain
         keys, inverse = np.unique(code.ravel(), return_inverse=True)
-        weight = np.bincount(inverse.ravel(), chance.ravel(), len(keys))
+        weight = cast(
+            npt.NDArray[np.float64], np.bincount(inverse.ravel(), chance.ravel(), len(keys))
+        )
         keep = weight > 0
         keys, weight = keys[keep], weight[keep]
         owner = keys // (len(below.function) * MAX_GAIN)
         j = below.function[(keys // MAX_GAIN) % len(below.function)]
         at = np.minimum(keys % MAX_GAIN + below.start[j], LENGTH)  # where its values begin
-        # The 1s: each key adds its weight at every x below ``at``.
+        bounds = np.searchsorted(owner, np.arange(n + 1))
+        return _Ends(j.astype(np.int32), at.astype(np.int32), weight, bounds)
+
+    def _mix(
+        self, mask: Ints, up: Ints, flag: Ints, below: _Level, group: int = 8
+    ) -> npt.NDArray[np.float64]:
+        """The survival functions of a batch of states: the mixture, over the ends of the
+        turn, of the next states' functions shifted by the points scored."""
+        ends = self._ends(mask, up, flag, below)
+        return self._spread(ends, np.arange(len(mask)), below, group)
+
+    def _spread(
+        self, ends: _Ends, states: IntArray, below: _Level, group: int = 8
+    ) -> npt.NDArray[np.float64]:
+        """The mixtures of these states (``_mix``), ``group`` at a time: small enough for
+        the CPU's cache, which makes it twice as fast as 24 at a time, and small in
+        memory."""
+        out = np.empty((len(states), LENGTH))
+        for lo in range(0, len(states), group):
+            part = states[lo : lo + group]
+            start, stop = ends.bounds[part], ends.bounds[part + 1]
+            count = stop - start
+            keys = np.repeat(start - np.cumsum(count) + count, count) + np.arange(count.sum())
+            owner = np.repeat(np.arange(len(part)), count)
+            out[lo : lo + group] = self._shifted_sum(
+                len(part), owner, ends.function[keys], ends.at[keys], ends.weight[keys], below
+            )
+        return out
+
+    @staticmethod
+    def _shifted_sum(
+        n: int, owner: Ints, j: Ints, at: Ints, weight: npt.NDArray[np.float64], below: _Level
+    ) -> npt.NDArray[np.float64]:
+        """The mixture of ``n`` states' ends (their ``owner``, in order): a function is 1 up
+        to its ``start``, its stored values, then 0: the 1s are summed as steps, the values
+        added where they land, each cell's in the order of the ends."""
+        # The 1s: each end adds its weight at every x below ``at``.
         steps = cast(
             npt.NDArray[np.float64],
             np.bincount(owner * (LENGTH + 1) + at, weight, n * (LENGTH + 1)),
         )
         ones = np.cumsum(steps.reshape(n, LENGTH + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
-        # The values: each key's run of them, cut at LENGTH, added where it lands: the
+        # The values: each end's run of them, cut at LENGTH, added where it lands: the
         # i-th value of all the runs laid end to end comes from ``i + source`` and goes to
-        # ``i + target``, both repeated over each key's run.
+        # ``i + target``, both repeated over each end's run.
         run = np.maximum(0, np.minimum(below.width[j], LENGTH - at)).astype(np.int32)
         first = (np.cumsum(run) - run).astype(np.int32)
         place = np.arange(int(run.sum()), dtype=np.int32)
@@ -646,6 +858,187 @@ class _Builder:
         spread = cast(npt.NDArray[np.float64], np.bincount(index, values, n * LENGTH))
         result: npt.NDArray[np.float64] = ones + spread.reshape(n, LENGTH)
         return result
+
+
+@dataclass
+class _Ends:
+    """The ends of a chunk of states' turns, in the order their sums are made in: by state
+    (``bounds[s]`` to ``bounds[s + 1]``), then the next state's row, then the points. An
+    end is the next state's ``function`` (in the level below), where its stored values
+    begin once shifted by the points (``at``), and its chance (``weight``)."""
+
+    function: npt.NDArray[np.int32]
+    at: npt.NDArray[np.int32]
+    weight: npt.NDArray[np.float64]
+    bounds: IntArray
+
+    def digests(self) -> list[bytes]:
+        """Each state's ends as a 128-bit digest: alike, the same mixture."""
+        function, at, weight = (a.tobytes() for a in (self.function, self.at, self.weight))
+        out = []
+        for lo, hi in zip(self.bounds[:-1].tolist(), self.bounds[1:].tolist(), strict=True):
+            h = hashlib.blake2b(digest_size=16)
+            h.update((hi - lo).to_bytes(4, "little"))
+            h.update(function[4 * lo : 4 * hi])
+            h.update(at[4 * lo : 4 * hi])
+            h.update(weight[8 * lo : 8 * hi])
+            out.append(h.digest())
+        return out
+
+
+@dataclass
+class _Task:
+    """A level to solve: its states and the level below's functions."""
+
+    builder: _Builder
+    mask: Ints
+    up: Ints
+    flag: Ints
+    below: _Level
+
+
+Chunk = tuple["_FileRows", "_LevelRows"]
+
+
+class _Threads:
+    """Chunks solved by threads of this process (numpy lets go of the GIL in part of the
+    work): where this process may not fork."""
+
+    def __init__(self, workers: int, solve: Callable[[int, int], Chunk]) -> None:
+        self.pool = ThreadPoolExecutor(workers)
+        self.solve = solve
+        self.futures: dict[int, Future[Chunk]] = {}
+
+    def submit(self, index: int, lo: int, hi: int) -> None:
+        self.futures[index] = self.pool.submit(self.solve, lo, hi)
+
+    def result(self, index: int, idle: Callable[[], bool]) -> Chunk:
+        del idle
+        return self.futures.pop(index).result()
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+
+class _Forked:
+    """Chunks solved by worker processes forked from this one (``os.fork``: the bot builds
+    in a daemonic process, which ``multiprocessing`` does not let have children). The
+    workers share one pipe of chunks to do (fixed-size messages, each read whole by one
+    of them) and write each result, pickled with its chunk's number, to a pipe of their
+    own. A worker ends when the chunks' pipe closes: when this process is done with it,
+    or is gone."""
+
+    _TASK = struct.Struct("<qqq")  # chunk number, first state, end
+
+    def __init__(self, workers: int, solve: Callable[[int, int], Chunk]) -> None:
+        tasks_in, self.tasks = os.pipe()
+        self.pids: list[int] = []
+        self.pipes: list[int] = []  # read ends: the workers' results
+        try:
+            self._start(workers, tasks_in, solve)
+        except BaseException:
+            self.close()  # the workers started go
+            raise
+        finally:
+            os.close(tasks_in)
+        self.done: dict[int, Chunk] = {}
+
+    def _start(self, workers: int, tasks_in: int, solve: Callable[[int, int], Chunk]) -> None:
+        for _ in range(workers):
+            read, write = os.pipe()
+            with contextlib.suppress(OSError, AttributeError):  # fewer waits to hand over
+                fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 1 << 20)  # Linux's own
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read)
+                os.close(write)
+                raise
+            if pid == 0:  # the worker: nothing of this process's but its own pipes
+                os.close(self.tasks)
+                os.close(read)
+                for fd in self.pipes:
+                    os.close(fd)
+                _work(tasks_in, write, solve)  # never returns
+            os.close(write)
+            self.pids.append(pid)
+            self.pipes.append(read)
+
+    def submit(self, index: int, lo: int, hi: int) -> None:
+        os.write(self.tasks, self._TASK.pack(index, lo, hi))
+
+    def result(self, index: int, idle: Callable[[], bool]) -> Chunk:
+        """Chunk ``index``'s result; while it is not ready, ``idle`` (something of this
+        process's to do, False once there is nothing left) and every other result read as it
+        comes, so that no worker waits to hand one over."""
+        while index not in self.done:
+            ready = self._ready(0.0)
+            if not ready and not idle():
+                ready = self._ready(None)
+            for fd in ready:
+                number, ok, payload = pickle.loads(_read_message(fd))
+                if not ok:
+                    raise RuntimeError(f"a To-win build worker failed:\n{payload}")
+                self.done[number] = payload
+        return self.done.pop(index)
+
+    def _ready(self, timeout: float | None) -> list[int]:
+        ready, _, _ = select.select(self.pipes, [], [], timeout)
+        return ready
+
+    def close(self) -> None:
+        os.close(self.tasks)  # the workers read its end and go
+        for fd in self.pipes:
+            os.close(fd)
+        for pid in self.pids:
+            os.waitpid(pid, 0)
+
+
+def _work(tasks: int, results: int, solve: Callable[[int, int], Chunk]) -> NoReturn:
+    """A forked worker's life: solve the chunks read from ``tasks`` until it closes, each
+    result (or the traceback of its failure) pickled to ``results`` after its length."""
+    code = 0
+    try:
+        size = _Forked._TASK.size
+        while message := os.read(tasks, size):
+            index, lo, hi = _Forked._TASK.unpack(message)
+            try:
+                reply: tuple[int, bool, object] = (index, True, solve(lo, hi))
+            except Exception:  # handed over: the build fails with it
+                reply = (index, False, traceback.format_exc())
+            data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+            view = memoryview(len(data).to_bytes(8, "little") + data)
+            while view:
+                view = view[os.write(results, view) :]
+    except BaseException:  # the build is gone (a broken pipe) or stopping: just end
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _read_message(fd: int) -> bytes:
+    """One length-prefixed message from a worker's pipe, read to its last byte (and no
+    further: the next stays in the pipe, for ``wait`` to see)."""
+    size = int.from_bytes(_read_exactly(fd, 8), "little")
+    return _read_exactly(fd, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    parts = []
+    while size:
+        part = os.read(fd, min(size, 1 << 20))
+        if not part:
+            raise RuntimeError("a To-win build worker process ended early")
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
+
+
+def _may_fork() -> bool:
+    """Whether this process may fork workers: on a system that forks (Linux), and only while
+    it runs no other thread (a fork copies threads' locks, held or not, but not the
+    threads): the bot builds in a process of its own, which does not."""
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def solve_distributions(table: Table, open_boxes: int = BOXES) -> Distributions:

@@ -25,10 +25,12 @@ in full only when the matching upper box is filled too.
 from __future__ import annotations
 
 import math
+import mmap
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, partial
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -170,13 +172,14 @@ class YahtzeeChoices:
     bonus of taking a bonus turn (-1: not allowed), which fills no box and adds 1 to the flag.
     """
 
-    def __init__(self, rules: str) -> None:
+    def __init__(self, rules: str, shared: bool = False) -> None:
         self.rules = rules
         flags = flag_count(rules)
-        self.points = np.full((flags, 6, BOXES, MASKS), -1, dtype=np.int16)
-        self.bonus = np.zeros((flags, 6, BOXES, MASKS), dtype=np.int16)
-        self.turn = np.full((flags, 6, MASKS), -1, dtype=np.int16)
-        self.known = np.zeros((flags, MASKS), dtype=bool)
+        make = _shared_array if shared else np.full
+        self.points = make((flags, 6, BOXES, MASKS), -1, dtype=np.int16)
+        self.bonus = make((flags, 6, BOXES, MASKS), 0, dtype=np.int16)
+        self.turn = make((flags, 6, MASKS), -1, dtype=np.int16)
+        self.known = make((flags, MASKS), False, dtype=np.bool_)
         self._lock = threading.Lock()  # a solve's two threads may ask at once
 
     def ensure(self, mask: IntArray, flag: IntArray) -> None:
@@ -209,6 +212,19 @@ class YahtzeeChoices:
                 else:
                     self.points[flag, face - 1, box, mask] = points
                     self.bonus[flag, face - 1, box, mask] = bonus
+
+
+def _shared_array(shape: tuple[int, ...], fill: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """``np.full`` in memory shared with the processes this one forks later: what it writes
+    there after the fork is not copied for them (``shared`` choices: the To-win build learns
+    a level's while its forked worker solves the level before)."""
+    size = math.prod(shape) * np.dtype(dtype).itemsize
+    out: npt.NDArray[Any] = np.frombuffer(
+        mmap.mmap(-1, max(1, size)), dtype=dtype, count=math.prod(shape)
+    )
+    out = out.reshape(shape)
+    out[...] = fill
+    return out
 
 
 def _card_of(preset: Preset, mask: int, flag: int) -> Scorecard:

@@ -11,17 +11,30 @@ written through its scratch files is the same as one kept in memory.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from bot.engine import UPPER, Category, Dice, Preset, score
 from bot.strategy import Table
-from bot.strategy.distribution import LENGTH, ONE, Distributions, _Builder, solve_distributions
+from bot.strategy.distribution import (
+    LENGTH,
+    ONE,
+    Distributions,
+    _Builder,
+    _Ends,
+    _FileRows,
+    _Forked,
+    _LevelRows,
+    _may_fork,
+    solve_distributions,
+)
 from bot.strategy.solver import BOX_ORDER, YAHTZEE, _card_of
 from bot.strategy.table_file import build_distributions, load_distributions
 
@@ -217,3 +230,98 @@ def test_a_build_through_scratch_files_is_the_one_kept_in_memory(
     assert len(saved.lo) == len(kept.lo) > 5_000
     assert all(np.array_equal(saved.decode(i), kept.decode(i)) for i in range(len(kept.lo)))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.bin", "d.unpacked"]
+
+
+def test_states_mixed_once_get_each_its_own_function(official_build: _Builder) -> None:
+    """A chunk's states whose turns end alike are mixed once (``solve_chunk``): each state
+    still gets exactly the function mixing it alone gives, and the chunk has such twins
+    (upper totals that can no longer make the bonus), so the sharing is tested."""
+    mask, up, flag = official_build.levels[2]
+    part = slice(0, 600)
+    m, u, f = mask[part], up[part], flag[part]
+    below = official_build.below
+    file_rows, level_rows = official_build.solve_chunk(m, u, f, below)
+    one = [slice(i, i + 1) for i in range(len(m))]
+    alone = np.concatenate([official_build._mix(m[i], u[i], f[i], below) for i in one])
+    assert file_rows.keys == _FileRows.of(alone).keys
+    assert level_rows.keys == _LevelRows.of(alone).keys
+    twins = official_build._ends(m, u, f, official_build.below).digests()
+    assert len(set(twins)) < len(twins) - 100
+
+
+@pytest.mark.skipif(not _may_fork(), reason="forks only where a process may (one thread)")
+def test_a_build_on_forked_workers_is_the_one_on_threads(official_values: Table) -> None:
+    forked, forked_ids = _Builder(official_values).run(open_boxes=3, chunk=300, processes=True)
+    threads, thread_ids = _Builder(official_values).run(open_boxes=3, processes=False)
+    a = forked.result("official", 3, forked_ids)
+    b = threads.result("official", 3, thread_ids)
+    assert np.array_equal(a.ids, b.ids) and len(a.lo) == len(b.lo) > 5_000
+    for name in ("offset", "lo", "width", "wide", "steps8", "steps16"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def _dies_on_the_third(lo: int, hi: int) -> Any:
+    if lo == 2:
+        os._exit(3)  # as if killed
+    return lo, hi
+
+
+def _fails_on_the_third(lo: int, hi: int) -> Any:
+    if lo == 2:
+        raise ValueError("no such chunk")
+    return lo, hi
+
+
+@pytest.mark.skipif(not _may_fork(), reason="forks only where a process may (one thread)")
+def test_forked_workers_hand_back_every_chunk_in_order_and_their_failures() -> None:
+    pool = _Forked(2, lambda lo, hi: (lo, hi))  # type: ignore[arg-type,return-value]
+    try:
+        for index in range(6):
+            pool.submit(index, index, index + 1)
+        got: list[Any] = [pool.result(i, lambda: False) for i in range(6)]
+        assert got == [(i, i + 1) for i in range(6)]
+    finally:
+        pool.close()
+    for solve, said in ((_fails_on_the_third, "no such chunk"), (_dies_on_the_third, "ended")):
+        pool = _Forked(2, solve)
+        try:
+            for index in range(4):
+                pool.submit(index, index, index + 1)
+            with pytest.raises(RuntimeError, match=said):
+                for index in range(4):
+                    pool.result(index, lambda: False)
+        finally:
+            pool.close()  # and the workers are gone: waited for
+
+
+def test_states_are_mixed_once_only_when_every_end_is_the_same() -> None:
+    """Ends (next function, where its values land, chance) of six states: the second the
+    first's twin, each other one differing from the first in one thing only."""
+    first = [(4, 10, 0.25), (7, 12, 0.75)]
+    states = [
+        first,
+        first,
+        [(4, 10, 0.25), (7, 12, 0.5)],  # a chance
+        [(4, 11, 0.25), (7, 12, 0.75)],  # where a function lands
+        [(5, 10, 0.25), (7, 12, 0.75)],  # a function
+        first[:1],  # an end fewer
+    ]
+    ends = [end for state in states for end in state]
+    function, at, weight = (np.array(column) for column in zip(*ends, strict=True))
+    bounds = np.cumsum([0] + [len(state) for state in states])
+    digests = _Ends(function.astype(np.int32), at.astype(np.int32), weight, bounds).digests()
+    assert digests[0] == digests[1]
+    assert len({digests[0], *digests[2:]}) == 5
+
+
+def test_a_build_that_cannot_fork_runs_on_threads(
+    official_values: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError("fork: Resource temporarily unavailable")
+
+    threads, thread_ids = _Builder(official_values).run(open_boxes=1, processes=False)
+    monkeypatch.setattr(os, "fork", no_fork)
+    packer, ids = _Builder(official_values).run(open_boxes=1, processes=True)
+    assert np.array_equal(ids, thread_ids) and len(packer.lo) == len(threads.lo) > 10
+    assert packer.chunks == threads.chunks
