@@ -186,7 +186,7 @@ def quit_view(_: Lang, game_id: int) -> discord.ui.View:
 
 
 #: What a board (or lobby) left behind by /yahtzee board says.
-BOARD_MOVED = N_("This board moved to the bottom of the channel.")
+BOARD_MOVED = N_("This board moved to the bottom.")  # a channel, a group DM, a chat alike
 
 
 def ended_embed(_: Lang, reason: str) -> discord.Embed:
