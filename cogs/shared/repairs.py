@@ -14,6 +14,7 @@ import discord
 
 from bot.engine import Game
 from bot.games import GameService, GameStatus, GameView, is_bot
+from bot.games.replay import Turn
 from cogs.lobby.messages import lobby_edit
 from cogs.turn.messages import ended_fields, moved_on_embed
 
@@ -98,14 +99,23 @@ class Repairs:
                 board = await self.games.drawing.render(row)
                 await self.publisher.bring_back(interaction, board)
                 return
+            since = await self.unseen(row)
             await answers.edit(
-                interaction, content=None, embed=moved_on_embed(public(row)), attachments=[],
-                view=None,
+                interaction, content=None, embed=moved_on_embed(public(row), since=since),
+                attachments=[], view=None,
             )  # fmt: skip
             log.info("game %s: shown again at a click on an old board", row.id)
             await self.repair(row)
 
         await run_guarded(interaction, work)
+
+    async def unseen(self, row: GameView) -> list[Turn]:
+        """The turns scored since the board on record was shown (a timer's, a computer's,
+        where no message could show them): what its retired board tells."""
+        if row.board_turn is None:
+            return []
+        turns = await self.games.history.story(row.id)
+        return [t for t in turns[row.board_turn :] if t.box is not None]
 
     async def show_over(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """A click on a message of a game that is over (``row``), where only clicks reach (a
@@ -201,8 +211,13 @@ class Repairs:
         if row.board_message_id is None or row.board_turn != game.turn_number:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
+                # where only clicks reach, what was played unseen (a timer) is told there
+                by_token = self.publisher.routes.by_token(row.board_channel_id or 0)
+                since = await self.unseen(row) if by_token else []
                 await self.publisher.retire(
-                    row.board_channel_id, row.board_message_id, embed=moved_on_embed(public(row))
+                    row.board_channel_id,
+                    row.board_message_id,
+                    embed=moved_on_embed(public(row), since=since),
                 )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.

@@ -23,6 +23,7 @@ from bot.engine import (
     Seat,
 )
 from bot.games import Card, GameStatus, GameView, Scored, code_block, rematch_callers
+from bot.games.replay import Turn
 from bot.i18n import Lang
 from bot.i18n.words import N_
 from cogs.lobby.controls import PlayAgainButton
@@ -223,15 +224,25 @@ def moved_to_embed(_: Lang, link: str) -> discord.Embed:
     )
 
 
-def moved_on_embed(_: Lang, finished: bool = False) -> discord.Embed:
+def moved_on_embed(_: Lang, finished: bool = False, since: Sequence[Turn] = ()) -> discord.Embed:
     """A board the game left behind (a restart, a repair): it says so, instead of still
-    asking someone to roll without buttons to do it."""
+    asking someone to roll without buttons to do it; ``since``: the turns played that no
+    message showed (a timer where nobody clicked), each named with its box."""
     text = (
         _("This game is over: the final scorecard is below.")
         if finished
         else _("The game moved on: the live board is below.")
     )
-    return discord.Embed(title=_("Yahtzee: board out of date"), description=text, colour=GREY)
+    embed = discord.Embed(title=_("Yahtzee: board out of date"), description=text, colour=GREY)
+    if since:
+        lines = []
+        for turn in since:
+            box = _(turn.box.label) if turn.box is not None else "?"
+            bonus = f" +{turn.bonus}" if turn.bonus else ""
+            timer = " " + _("(time ran out)") if turn.by == "timeout" else ""
+            lines.append(f"**{shown_name(turn.name)}**: {box} {turn.points}{bonus}{timer}")
+        embed.add_field(name=_("Played since this board"), value="\n".join(lines), inline=False)
+    return embed
 
 
 def left_embed(_: Lang, name: str) -> discord.Embed:

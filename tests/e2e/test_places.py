@@ -568,6 +568,10 @@ async def test_no_game_is_left_where_no_click_moves_it_on(
     flags = answer.response.get("flags", 0)  # a plain answer: the board moved on, or a word
     assert answer.response_type == 7 or flags & EPHEMERAL, answer.response
     assert "Something went wrong" not in answer.ephemeral_text
+    if (who, what) == ("Bob", "Roll"):  # his board, out of date, says what nobody saw played
+        told = text_of(fake.messages[bob_board["id"]])
+        assert "board out of date" in told and "**Bob**: " in told, told
+        assert "(time ran out)" in told, told
     ann_board = await live_board(fake, channel)
     assert ann_board["id"] != bob_board["id"]
     assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
