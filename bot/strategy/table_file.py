@@ -237,7 +237,7 @@ def load_distributions(path: Path, rules: str) -> Distributions:
     memory instead."""
     fits = _distributions_fit(rules)
     header, payload = _read(path, DISTRIBUTIONS_MAGIC, "distributions file", fits)
-    raw = _mapped(unpacked_path(path), header)
+    raw: memoryview | bytearray | None = _mapped(unpacked_path(path), header)
     if raw is None:
         raw = _unpack(path, payload, header)
     del payload
@@ -301,7 +301,7 @@ def _size_of(path: Path, sizes: Any) -> int:
         raise TableFileError(f"{path} has a damaged header") from exc
 
 
-def _mapped(copy: Path, header: dict[str, Any]) -> memoryview | bytearray | None:
+def _mapped(copy: Path, header: dict[str, Any]) -> memoryview | None:
     """The arrays of ``copy`` mapped read-only, if it is the whole and unchanged uncompressed
     copy of the file whose header is ``header`` (it names that file's payload checksum, and
     its own arrays' checksum holds); None otherwise."""
