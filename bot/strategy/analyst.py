@@ -15,6 +15,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -208,16 +209,15 @@ def _room(folder: Path, limit_file: str, usage_file: str, cache: str) -> int | N
     return max(0, limit - max(0, used - reclaimable))
 
 
-def _prepare_distributions(
-    folder: Path, table: Table, turns: int, needs: int | None = None, may_build: bool = True
-) -> tuple[Distributions, bool]:
-    """The saved distributions for ``table``; when there are none yet, built first in a
-    process of its own (minutes of numpy that must not hold the bot's GIL), which saves
-    them: only if ``may_build`` (``BuildForbidden`` otherwise) and ``needs`` bytes are
-    available (``NotEnoughMemory`` otherwise)."""
+def _saved_distributions(
+    folder: Path, table: Table, needs: int | None = None, may_build: bool = True
+) -> Distributions | None:
+    """The saved distributions for ``table``, or None when they must be built first: only if
+    ``may_build`` (``BuildForbidden`` otherwise) and ``needs`` bytes are available
+    (``NotEnoughMemory`` otherwise)."""
     path = distributions_path(folder, table.rules)
     try:
-        return load_distributions(path, table.rules), False
+        return load_distributions(path, table.rules)
     except TableFileError as exc:
         if not may_build:
             raise BuildForbidden(
@@ -227,15 +227,47 @@ def _prepare_distributions(
             ) from None
         check_memory(folder, table.rules, needs)
         log.info("building the To-win distributions (%s)", exc)
+    return None
+
+
+async def in_process(target: Callable[..., None], *args: Any, name: str) -> None:
+    """``target(*args)`` in a spawned process of its own group, awaited without a thread: a
+    cancelled wait (the bot stopping) kills the process and everything it started at once,
+    so a stop never waits on a build, and a build killed midway saves nothing (files are
+    written whole or not at all). ``RuntimeError`` if it did not end well."""
     process = multiprocessing.get_context("spawn").Process(
-        target=_build_distributions,
-        args=(folder, table.rules, turns),
-        name="to-win-build",
-        daemon=True,
+        target=_own_group, args=(target, *args), name=name, daemon=True
     )
     process.start()
-    process.join()
-    return load_distributions(path, table.rules), True
+    loop = asyncio.get_running_loop()
+    ended = loop.create_future()
+
+    def _ended() -> None:
+        if not ended.done():
+            ended.set_result(None)
+
+    loop.add_reader(process.sentinel, _ended)
+    try:
+        await ended
+    finally:
+        loop.remove_reader(process.sentinel)
+        if process.exitcode is None and process.pid is not None:  # cancelled: end it all now
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.kill()
+        process.join()
+    code = process.exitcode
+    process.close()
+    if code != 0:
+        raise RuntimeError(f"{name} ended with exit code {code}")
+
+
+def _own_group(target: Callable[..., None], *args: Any) -> None:
+    """In a spawned process: lead a process group of its own (the helpers a build forks
+    join it, so one signal ends them all), then ``target(*args)``."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    target(*args)
 
 
 def check_memory(folder: Path, rules: str, needs: int | None = None) -> None:
@@ -251,21 +283,25 @@ def check_memory(folder: Path, rules: str, needs: int | None = None) -> None:
         )
 
 
-def _prepare_table(folder: Path, rules: str) -> tuple[Table, bool]:
-    """The saved table for ``rules``; when there is none yet, built first in a process of
-    its own at a low priority (a minute of numpy and of the engine's Python that must not
-    hold the bot's GIL), which saves it."""
-    path = table_path(folder, rules)
+def _saved_table(folder: Path, rules: str) -> Table | None:
+    """The saved table for ``rules``, or None when it must be built first."""
     try:
-        return load(path, rules), False
+        return load(table_path(folder, rules), rules)
     except TableFileError as exc:
         log.info("building the %s strategy table (%s)", rules, exc)
-    process = multiprocessing.get_context("spawn").Process(
-        target=_build_table, args=(folder, rules), name=f"table-build-{rules}", daemon=True
-    )
-    process.start()
-    process.join()
-    return load(path, rules), True
+        return None
+
+
+async def prepare_table(folder: Path, rules: str) -> tuple[Table, bool]:
+    """The saved table for ``rules``; when there is none yet, built first in a process of
+    its own at a low priority (a minute of numpy and of the engine's Python that must not
+    hold the bot's GIL, and that a stop ends at once), which saves it. Returns it and
+    whether it was built."""
+    table = await asyncio.to_thread(_saved_table, folder, rules)
+    if table is not None:
+        return table, False
+    await in_process(_build_table, folder, rules, name=f"table-build-{rules}")
+    return await asyncio.to_thread(load, table_path(folder, rules), rules), True
 
 
 def _build_table(folder: Path, rules: str) -> None:
@@ -353,7 +389,7 @@ class Analyst:
     async def _load_other(self, rules: str) -> None:
         await self.wait()  # the official table first: one build at a time
         try:
-            table, built = await asyncio.to_thread(_prepare_table, self.data_dir, rules)
+            table, built = await prepare_table(self.data_dir, rules)
         except Exception:
             log.exception("could not load or build the %s strategy table", rules)
             return
@@ -385,7 +421,7 @@ class Analyst:
 
     async def _load(self) -> None:
         try:
-            table, built = await asyncio.to_thread(load_or_build, self.data_dir)
+            table, built = await prepare_table(self.data_dir, Preset.OFFICIAL.value)
         except Exception:
             log.exception("could not load or build the strategy table; hints stay off")
             return
@@ -433,10 +469,7 @@ class Analyst:
             return
         try:
             async with self._to_win_lock:  # one build at a time: each is its own peak
-                dists, built = await asyncio.to_thread(
-                    _prepare_distributions, self.data_dir, table, self.to_win_turns, None,
-                    self.build_to_win,
-                )  # fmt: skip
+                dists, built = await self._prepare_distributions(table)
         except ToWinUnavailable as exc:
             self.to_win_off = str(exc)
             log.warning("no To-win distributions: %s; the To-win bot plays as Optimal", exc)
@@ -449,6 +482,22 @@ class Analyst:
             "%s To-win distributions %s (the last %d turns)",
             rules, "built" if built else "loaded", dists.open_boxes,
         )  # fmt: skip
+
+    async def _prepare_distributions(self, table: Table) -> tuple[Distributions, bool]:
+        """The saved distributions for ``table``; when there are none yet, built first in a
+        process of its own (minutes of numpy that must not hold the bot's GIL), which saves
+        them, if this host may build them (``_saved_distributions``)."""
+        folder, rules = self.data_dir, table.rules
+        found = await asyncio.to_thread(
+            _saved_distributions, folder, table, None, self.build_to_win
+        )
+        if found is not None:
+            return found, False
+        await in_process(
+            _build_distributions, folder, rules, self.to_win_turns, name="to-win-build"
+        )
+        path = distributions_path(folder, rules)
+        return await asyncio.to_thread(load_distributions, path, rules), True
 
     async def wait_for_to_win(self, preset: Preset | str = Preset.OFFICIAL) -> None:
         """Until the To-win distributions of ``preset`` are ready (or failed); starts

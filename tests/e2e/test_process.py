@@ -244,6 +244,38 @@ async def test_a_stop_by_sigterm_exits_cleanly(
     await fake.wait_for(lambda: not [pid for pid in helpers if Path(f"/proc/{pid}").exists()])
 
 
+async def test_a_stop_during_the_first_table_build_exits_within_ten_seconds(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """SIGTERM 2 s after a first start on an empty data folder, while the official table is
+    being built (13 s and more here): the bot exits 0 within 10 s, its building process
+    ended with it, and no table file (a half-built one) is left."""
+    env = bot_env(fake, DISCORD_TOKEN=TOKEN, LOG_LEVEL="INFO")
+    proc = await run(env=env, cwd=tmp_path)
+    assert proc.stderr is not None
+    try:
+        seen = await read_until(proc, b"building the official strategy table", b"invite:")
+        await asyncio.sleep(2)
+        children = (await asyncio.to_thread(
+            Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text
+        )).split()  # fmt: skip
+        assert children, "no building process"
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        proc.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(proc.communicate(), 30)
+        took = loop.time() - asked
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    err = (seen + rest).decode(errors="replace")
+    assert proc.returncode == 0 and "Traceback" not in err, err[-2000:]
+    assert took < 10, f"the stop took {took:.1f} s"
+    assert not table_path(tmp_path / "data", "official").exists()
+    await fake.wait_for(lambda: not [pid for pid in children if Path(f"/proc/{pid}").exists()])
+
+
 async def test_json_logs_say_which_interaction_game_and_server(
     fake: FakeDiscord, tmp_path: Path, official_values: Table
 ) -> None:
