@@ -35,10 +35,14 @@ class Servers:
         """The channels the bot reaches only through interactions' tokens (issue 43)."""
         return await self.store.read(plans.token_places)
 
-    async def note_token_place(self, channel_id: int, kind: str) -> None:
-        """The bot reaches ``channel_id`` only through interactions' tokens (a group DM, a
-        server that never added it): kept, so that a restarted bot posts nothing there."""
-        await self.store.write(plans.note_token_place, channel_id, kind)
+    async def note_token_place(self, channel_id: int, kind: str, by_token: bool = True) -> None:
+        """Whether the bot reaches ``channel_id`` only through interactions' tokens (a group
+        DM, a server that never added it) or, since the server added it, by its own routes:
+        kept, so that a restarted bot posts nothing where it cannot."""
+        if by_token:
+            await self.store.write(plans.note_token_place, channel_id, kind)
+        else:
+            await self.store.write(plans.forget_token_place, channel_id)
 
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""

@@ -31,7 +31,7 @@ import discord
 from bot import logs
 from bot.metrics import ANSWER_SECONDS, DEFERRED, WAITING
 
-from .routes import followed, shows
+from .routes import answered, followed, shows
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ def _first_answer(interaction: discord.Interaction[Any]) -> None:
     if interaction.extras.get("answer-timed"):
         return
     interaction.extras["answer-timed"] = True
+    answered(interaction)  # its token may send follow-ups now
     age = (datetime.now(UTC) - interaction.created_at).total_seconds()
     kind = kind_of(interaction)
     if -CLOCK_TRUST < age < CLOCK_TRUST:

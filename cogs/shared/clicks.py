@@ -74,8 +74,9 @@ class Clicks(commands.Cog):
         politely, as is an id none of our controls has."""
         answers.guard(interaction)
         place = place_of(interaction)
-        if self.publisher.routes.note(interaction, place):  # its token, if the place needs it
-            await self.games.servers.note_token_place(place.channel_id, place.kind.value)
+        changed = self.publisher.routes.note(interaction, place)  # its token, if need be
+        if changed is not None:  # kept for a restart: which channels only tokens reach
+            await self.games.servers.note_token_place(place.channel_id, place.kind.value, changed)
         click = interaction.type is discord.InteractionType.component
         if place.can_post or self.repairs is None:
             if click and interaction.message is not None:

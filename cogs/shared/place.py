@@ -61,8 +61,9 @@ class Place:
 
 def place_of(interaction: discord.Interaction[Any]) -> Place:
     """The place of an interaction: its ``context`` (0 a server, 1 the bot's DM, 2 a group
-    DM or another DM) and, in a server, whether the server's install authorizes it
-    (``is_guild_integration``: the server added the bot)."""
+    DM or another DM) and, in a server, whether the server added the bot (its install
+    authorizes the interaction, or the bot has the server: a server may add the bot after
+    its members played there through their own installs). Decided anew each interaction."""
     channel_id = interaction.channel_id or 0
     context = interaction.context
     if context.private_channel:
@@ -74,6 +75,8 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
         group = isinstance(interaction.channel, discord.GroupChannel)
         kind = Kind.PRIVATE if group else Kind.BOT_DM
         return Place(kind, channel_id, None)
-    if interaction.is_guild_integration():
+    # A server that added the bot: its install authorizes the interaction, or (a click on a
+    # message the user install made before the server added the bot) the bot is in it.
+    if interaction.is_guild_integration() or interaction.client.get_guild(guild_id) is not None:
         return Place(Kind.SERVER, channel_id, guild_id)
     return Place(Kind.USER_SERVER, channel_id, guild_id)

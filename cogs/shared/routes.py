@@ -8,8 +8,9 @@ docs/places.md). ``PlaceRoutes`` picks one by the channel's ``Place``."""
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict, deque
-from typing import TYPE_CHECKING, Any
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -62,21 +63,43 @@ class ChannelRoutes:
 
 
 #: A token is used for this long after its interaction arrived (Discord's 15 minutes, less a
-#: margin for a request in flight and clocks apart).
+#: margin for a request in flight and clocks apart); older ones are dropped.
 TOKEN_FRESH = 14 * 60
-#: Interactions kept per token place (the newest): a message is edited by the token that
-#: made or last showed it.
+#: Tokens kept per token place (the newest): a message is edited by the token that made or
+#: last showed it.
 KEPT_PER_PLACE = 16
-#: Token places whose interactions are kept (the most recently clicked in): far above the
-#: places a process has games going in within 15 minutes.
-PLACES_KEPT = 10_000
+#: Token places whose tokens are kept (the most recently clicked in): far above the places a
+#: process has games going in within 15 minutes. With ``TOKEN_FRESH`` and the slim ``Token``
+#: (about 0.6 KB), the store stays within a few tens of MB whatever comes.
+PLACES_KEPT = 50_000
 #: Follow-ups an interaction spends on messages that notify nobody (a computer's board): the
 #: rest of the cap is kept for a person's turn and the final card.
 QUIET_FOLLOWUPS = 3
 
-_SHOWS = "place-shows"  # the message an interaction's own answer is (its @original)
-_FOLLOWUPS = "place-followups"  # the follow-ups an interaction sent (their ids, in order)
-_AT = "place-at"  # when it arrived, by the bot's clock (seconds)
+_TOKEN = "place-token"  # an interaction's Token, while it is being handled
+#: The interactions whose token may show a game's messages: a command, a click, a form; not
+#: an autocomplete (it has no token to post with).
+_CARRIERS = frozenset(
+    {
+        discord.InteractionType.application_command,
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    }
+)
+
+
+@dataclass(slots=True)
+class Token:
+    """What a later post needs of an interaction from a token place, and nothing more: its
+    token (as a webhook of the application), when it arrived, whether it has been answered
+    (a follow-up needs an answer first), the message its own answer is, and its follow-ups.
+    Kept instead of the ``Interaction`` (about 12 KB with its message and members)."""
+
+    webhook: discord.Webhook
+    at: float
+    answered: bool = False
+    shows: int | None = None
+    followups: list[int] = field(default_factory=list)
 
 
 class Unreachable(Exception):
@@ -84,56 +107,88 @@ class Unreachable(Exception):
     between): nothing is shown now; the next click of anyone in the game shows it."""
 
 
+def answered(interaction: discord.Interaction[Any]) -> None:
+    """``interaction`` has had its first answer (an acknowledgement or the answer itself):
+    its token may send follow-ups now."""
+    token = interaction.extras.get(_TOKEN)
+    if token is not None:
+        token.answered = True
+
+
 def shows(interaction: discord.Interaction[Any], message_id: int | None) -> None:
     """``interaction``'s own answer is ``message_id`` (a click answered by editing the clicked
     message, a command answered with a message): its token edits it."""
-    if message_id is not None:
-        interaction.extras[_SHOWS] = message_id
+    token = interaction.extras.get(_TOKEN)
+    if token is not None and message_id is not None:
+        token.shows = message_id
 
 
 def followed(interaction: discord.Interaction[Any], message_id: int) -> None:
     """``interaction`` sent a follow-up (an answer after its acknowledgement, a second answer
     such as a rematch's lobby under its invitation): it counts towards the cap, and its
     token edits it, as the follow-ups ``TokenRoutes`` sends."""
-    sent = interaction.extras.get(_FOLLOWUPS)
-    if sent is not None:  # an interaction from a place only tokens reach
-        sent.append(message_id)
+    token = interaction.extras.get(_TOKEN)
+    if token is not None:  # an interaction from a place only tokens reach
+        token.followups.append(message_id)
+
+
+#: The message an interaction's own answer is, as its token's routes name it.
+_ORIGINAL = cast(int, "@original")
 
 
 class TokenRoutes:
     """A place without channel routes (a group DM, a DM between users, a server that never
     added the bot): everything goes through the tokens of the interactions that came from it.
-    New messages are follow-ups of the newest interaction (at most ``FOLLOWUP_CAP`` each,
-    fewer for messages that notify nobody); a message is edited or deleted by the token of
-    an interaction that made or showed it. Tokens are never used after ``TOKEN_FRESH``."""
+    New messages are follow-ups of the newest answered token (at most ``FOLLOWUP_CAP`` each,
+    fewer for messages that notify nobody); a message is edited or deleted by a token that
+    made or showed it. Tokens are never used, and not kept, after ``TOKEN_FRESH``."""
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
-        self._seen: OrderedDict[int, deque[discord.Interaction[Any]]] = OrderedDict()
+        #: Each place's tokens, oldest first (a list: a deque's block is 600 bytes).
+        self._seen: OrderedDict[int, list[Token]] = OrderedDict()
 
     def _now(self) -> float:
         return self.bot.clock().timestamp()
 
     def note(self, interaction: discord.Interaction[Any]) -> None:
-        """An interaction from a token place: its token may show the game there."""
+        """An interaction from a token place: if it can carry a game's messages, its token
+        may show the game there (kept as a ``Token``, not as the interaction)."""
         assert interaction.channel_id is not None
-        interaction.extras[_AT] = self._now()
-        interaction.extras.setdefault(_FOLLOWUPS, [])
-        kept = self._seen.setdefault(interaction.channel_id, deque(maxlen=KEPT_PER_PLACE))
-        kept.append(interaction)
+        if interaction.type not in _CARRIERS:
+            return
+        now = self._now()
+        token = Token(interaction.followup, now, interaction.response.is_done())
+        interaction.extras[_TOKEN] = token
+        kept = self._seen.setdefault(interaction.channel_id, [])
+        kept.append(token)
+        if len(kept) > KEPT_PER_PLACE:
+            del kept[0]
         self._seen.move_to_end(interaction.channel_id)
-        while len(self._seen) > PLACES_KEPT:  # the places clicked in longest ago go first
-            self._seen.popitem(last=False)
+        self._drop_stale(now)
 
-    def _fresh(self, channel_id: int) -> list[discord.Interaction[Any]]:
-        """The place's interactions whose tokens are still good, newest first."""
+    def _drop_stale(self, now: float) -> None:
+        """Drop the places clicked in longest ago: past ``PLACES_KEPT``, and those whose
+        newest token is too old to use (the places are in the order of their newest)."""
+        while self._seen:
+            channel_id, kept = next(iter(self._seen.items()))
+            if len(self._seen) <= PLACES_KEPT and kept and now - kept[-1].at < TOKEN_FRESH:
+                break
+            del self._seen[channel_id]
+
+    def size(self) -> tuple[int, int]:
+        """(places, tokens) kept now."""
+        return len(self._seen), sum(len(kept) for kept in self._seen.values())
+
+    def _fresh(self, channel_id: int) -> list[Token]:
+        """The place's tokens that are still good, newest first."""
         now = self._now()
         kept = self._seen.get(channel_id, ())
-        return [i for i in reversed(kept) if now - float(i.extras.get(_AT, 0)) < TOKEN_FRESH]
+        return [t for t in reversed(kept) if now - t.at < TOKEN_FRESH]
 
     def fresh(self, channel_id: int) -> bool:
         """Whether any token reaches the place now."""
-        return any(i.response.is_done() for i in self._fresh(channel_id))
+        return any(t.answered for t in self._fresh(channel_id))
 
     def forget(self, channel_id: int) -> None:
         self._seen.pop(channel_id, None)
@@ -147,39 +202,35 @@ class TokenRoutes:
         optional: bool = False,
         **fields: Any,
     ) -> discord.Message:
-        """A follow-up of the newest answered interaction of the place that has one left
+        """A follow-up of the newest answered token of the place that has one left
         (``QUIET_FOLLOWUPS`` for a message that notifies nobody or may be left out); once
         every one's are spent, the newest one's last message shows this one instead (an
         edit). An ``optional`` message (a reminder) is never shown by an edit: it would take
         the place of what that message showed (a board), and notify nobody."""
         fields.pop("nonce", None)
         cap = FOLLOWUP_CAP if notify and not optional else QUIET_FOLLOWUPS
-        answered = [i for i in self._fresh(channel_id) if i.response.is_done()]
-        for interaction in answered:
-            sent: list[int] = interaction.extras[_FOLLOWUPS]
-            if len(sent) < cap:
-                message = await interaction.followup.send(wait=True, **fields)
-                sent.append(message.id)
+        answered = [t for t in self._fresh(channel_id) if t.answered]
+        for token in answered:
+            if len(token.followups) < cap:
+                message = await token.webhook.send(wait=True, **fields)
+                token.followups.append(message.id)
                 return message
-        for interaction in [] if optional else answered[:1]:
-            sent = interaction.extras[_FOLLOWUPS]
-            last = sent[-1] if sent else interaction.extras.get(_SHOWS)
+        for token in [] if optional else answered[:1]:
+            last = token.followups[-1] if token.followups else token.shows
             if last is not None:
                 edited = await self.edit(channel_id, last, **_as_edit(fields))
                 if edited is not None:
                     return edited
         raise Unreachable(f"no fresh token reaches channel {channel_id}")
 
-    def _holder(
-        self, channel_id: int, message_id: int
-    ) -> tuple[discord.Interaction[Any], bool] | None:
-        """The newest fresh interaction whose token reaches ``message_id``: (it, whether the
-        message is its own answer)."""
-        for interaction in self._fresh(channel_id):
-            if interaction.extras.get(_SHOWS) == message_id and interaction.response.is_done():
-                return interaction, True
-            if message_id in interaction.extras.get(_FOLLOWUPS, ()):
-                return interaction, False
+    def _holder(self, channel_id: int, message_id: int) -> tuple[Token, bool] | None:
+        """The newest fresh token that reaches ``message_id``: (it, whether the message is
+        its interaction's own answer)."""
+        for token in self._fresh(channel_id):
+            if token.shows == message_id and token.answered:
+                return token, True
+            if message_id in token.followups:
+                return token, False
         return None
 
     def reaches(self, channel_id: int, message_id: int | None) -> bool:
@@ -194,20 +245,15 @@ class TokenRoutes:
             log.info("no fresh token reaches message %s in %s: left as it is", message_id,
                      channel_id)  # fmt: skip
             return None
-        interaction, original = holder
-        if original:
-            return await interaction.edit_original_response(**fields)
-        return await interaction.followup.edit_message(message_id, **fields)
+        token, original = holder
+        return await token.webhook.edit_message(_ORIGINAL if original else message_id, **fields)
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         holder = self._holder(channel_id, message_id)
         if holder is None:
             return
-        interaction, original = holder
-        if original:
-            await interaction.delete_original_response()
-        else:
-            await interaction.followup.delete_message(message_id)
+        token, original = holder
+        await token.webhook.delete_message(_ORIGINAL if original else message_id)
 
 
 def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
@@ -223,21 +269,27 @@ def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
 class PlaceRoutes:
     """The means of the place a game is played in, by its channel: channel routes where the
     bot may post (a server that added it, its own DM), the interactions' tokens elsewhere.
-    A channel is a token place once an interaction from it said so (``note``)."""
+    A channel is a token place while the latest interaction from it says so (``note``)."""
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.channels = ChannelRoutes(bot)
         self.tokens = TokenRoutes(bot)
         self._token_places: set[int] = set()
 
-    def note(self, interaction: discord.Interaction[Any], place: Place) -> bool:
-        """Every interaction says where it comes from; True if that is a token place not
-        known before (to be kept in the store: ``known``)."""
+    def note(self, interaction: discord.Interaction[Any], place: Place) -> bool | None:
+        """Every interaction says where it comes from, and the place is what the latest one
+        says (a server may add the bot after its members played there by their own
+        installs): True if the channel has just become a token place, False if it has just
+        stopped being one (both to be kept in the store: ``known``), None if nothing changed."""
         if place.can_post:
+            if place.channel_id not in self._token_places:
+                return None
+            self._token_places.discard(place.channel_id)
+            self.tokens.forget(place.channel_id)
             return False
         self.tokens.note(interaction)
         if place.channel_id in self._token_places:
-            return False
+            return None
         self._token_places.add(place.channel_id)
         return True
 

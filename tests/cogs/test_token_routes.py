@@ -5,6 +5,9 @@ edited by the token that made it, and no token is used 14 minutes after it arriv
 from __future__ import annotations
 
 import asyncio
+import gc
+import sys
+import tracemalloc
 from datetime import UTC, datetime, timedelta
 from itertools import count
 from types import SimpleNamespace
@@ -21,34 +24,45 @@ ids = count(1000)
 
 
 class Followups:
+    """An interaction's webhook: its follow-ups, and the edits of its messages (of its own
+    answer, "@original", in ``originals``)."""
+
     def __init__(self) -> None:
         self.sent: list[int] = []
         self.edited: list[int] = []
+        self.originals: list[dict[str, Any]] = []
+        self.clicked = 0
 
     async def send(self, content: Any = None, wait: bool = True, **fields: Any) -> Any:
         message = SimpleNamespace(id=next(ids), fields=fields)
         self.sent.append(message.id)
         return message
 
-    async def edit_message(self, message_id: int, **fields: Any) -> Any:
+    async def edit_message(self, message_id: int | str, **fields: Any) -> Any:
+        if message_id == "@original":
+            self.originals.append(fields)
+            return SimpleNamespace(id=self.clicked)
+        assert isinstance(message_id, int)
         self.edited.append(message_id)
         return SimpleNamespace(id=message_id, fields=fields)
 
 
 def interaction(clicked: int) -> Any:
-    """A click on message ``clicked``, answered by editing it."""
+    """A click on message ``clicked``, answered by editing it (``noted`` keeps its token)."""
     done = SimpleNamespace(is_done=lambda: True)
     made = SimpleNamespace(
         channel_id=CHANNEL, extras={}, response=done, followup=Followups(),
-        message=SimpleNamespace(id=clicked), originals=[],
+        message=SimpleNamespace(id=clicked), type=discord.InteractionType.component,
     )  # fmt: skip
+    made.followup.clicked = clicked
+    made.originals = made.followup.originals
+    return made
 
-    async def edit_original_response(**fields: Any) -> Any:
-        made.originals.append(fields)
-        return SimpleNamespace(id=clicked)
 
-    made.edit_original_response = edit_original_response
-    shows(made, clicked)  # type: ignore[arg-type]
+def noted(tokens: TokenRoutes, made: Any) -> Any:
+    """``made`` noted by the routes, then answered by editing the clicked message."""
+    tokens.note(made)
+    shows(made, made.message.id)
     return made
 
 
@@ -63,7 +77,7 @@ def test_follow_ups_stay_within_discords_cap() -> None:
     now = [datetime(2026, 11, 26, tzinfo=UTC)]
     tokens = routes(now)
     click = interaction(clicked=1)
-    tokens.note(click)
+    noted(tokens, click)
 
     async def play() -> None:
         quiet = [await tokens.send(CHANNEL, notify=False, content=str(i)) for i in range(4)]
@@ -84,11 +98,11 @@ def test_messages_are_edited_by_the_token_that_reaches_them() -> None:
     now = [datetime(2026, 11, 26, tzinfo=UTC)]
     tokens = routes(now)
     first, second = interaction(clicked=1), interaction(clicked=2)
-    tokens.note(first)
+    noted(tokens, first)
 
     async def play() -> None:
         board = await tokens.send(CHANNEL, content="board")
-        tokens.note(second)
+        noted(tokens, second)
         assert (await tokens.edit(CHANNEL, board.id, content="x")).id == board.id
         assert first.followup.edited == [board.id] and second.followup.edited == []
         await tokens.edit(CHANNEL, 2, content="y")
@@ -104,7 +118,7 @@ def test_no_token_after_fourteen_minutes() -> None:
     now = [datetime(2026, 11, 26, tzinfo=UTC)]
     tokens = routes(now)
     click = interaction(clicked=1)
-    tokens.note(click)
+    noted(tokens, click)
     assert tokens.fresh(CHANNEL)
     now[0] += timedelta(minutes=14)
     assert not tokens.fresh(CHANNEL)
@@ -114,7 +128,7 @@ def test_no_token_after_fourteen_minutes() -> None:
             await tokens.send(CHANNEL, content="late")
         assert await tokens.edit(CHANNEL, 1, content="late") is None
         assert click.followup.sent == [] and click.originals == []
-        tokens.note(interaction(clicked=5))
+        noted(tokens, interaction(clicked=5))
         assert (await tokens.send(CHANNEL, content="now")).id > 0
 
     asyncio.run(play())
@@ -128,8 +142,8 @@ def test_an_optional_message_never_takes_another_ones_place() -> None:
     now = [datetime(2026, 11, 26, tzinfo=UTC)]
     tokens = routes(now)
     older, newer = interaction(clicked=1), interaction(clicked=2)
-    tokens.note(older)
-    tokens.note(newer)
+    noted(tokens, older)
+    noted(tokens, newer)
 
     async def play() -> None:
         for i in range(3):
@@ -158,8 +172,7 @@ def test_an_answers_own_follow_ups_count_towards_the_cap() -> None:
     now = [datetime(2026, 11, 26, tzinfo=UTC)]
     tokens = routes(now)
     click = interaction(clicked=1)
-    click.type = discord.InteractionType.component
-    tokens.note(click)
+    noted(tokens, click)
 
     async def play() -> None:
         await answers.send(click, "your card", ephemeral=True)
@@ -168,3 +181,83 @@ def test_an_answers_own_follow_ups_count_towards_the_cap() -> None:
         assert len(click.followup.sent) == 5 and len(click.followup.edited) == 1
 
     asyncio.run(play())
+
+
+def group_dm_click(state: Any, channel_id: int, user_id: int) -> discord.Interaction[Any]:
+    """A click from a group DM as Discord sends it (a board of five dice buttons on it),
+    made into discord.py's own ``Interaction``."""
+    user = {"id": str(user_id), "username": f"u{user_id}", "discriminator": "0",
+            "global_name": None, "avatar": None}  # fmt: skip
+    buttons = [
+        {"type": 2, "style": 2, "label": str(d), "custom_id": f"yz:hold:{channel_id}:3:1:{d}"}
+        for d in range(5)
+    ]
+    payload = {
+        "id": str(next(ids) + (1 << 40)),
+        "application_id": "4242",
+        "type": 3,
+        "token": f"{channel_id:x}".rjust(180, "t"),  # each its own, as Discord's are
+        "version": 1,
+        "channel_id": str(channel_id),
+        "channel": {"id": str(channel_id), "type": 3, "recipients": [user], "flags": 0},
+        "user": user,
+        "locale": "en-US",
+        "app_permissions": "180224",
+        "attachment_size_limit": 10 * 2**20,
+        "entitlements": [],
+        "authorizing_integration_owners": {"1": str(user_id)},
+        "context": 2,
+        "data": {"component_type": 2, "custom_id": f"yz:roll:{channel_id}:3:1"},
+        "message": {
+            "id": str(next(ids) + (1 << 41)), "channel_id": str(channel_id), "type": 0,
+            "content": f"<@{user_id}>, your turn", "author": user, "embeds": [{
+                "title": "Yahtzee", "description": "x" * 400,
+                "image": {"url": "attachment://board.png"},
+            }], "attachments": [], "mentions": [user], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": "2026-12-02T07:00:00+00:00",
+            "edited_timestamp": None, "flags": 0,
+            "components": [{"type": 1, "components": buttons}],
+        },
+    }  # fmt: skip
+    return discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
+
+
+def test_the_token_store_is_bounded_in_bytes() -> None:
+    """20,000 clicks, each from a group DM of its own (real discord.py interactions, a board
+    on each): the store keeps what a later post needs (a ``Token``), not the interaction,
+    so it stays under 16 MB (whole interactions took about 12 KB each: 230 MB); 15 minutes
+    later the next click finds every old place dropped; an autocomplete is not kept."""
+    now = [datetime(2026, 11, 26, tzinfo=UTC)]
+    tokens = routes(now)
+    client = discord.Client(intents=discord.Intents.none())
+    me = {"id": "4242", "username": "Yahtzee", "discriminator": "0", "global_name": None,
+          "avatar": None, "bot": True}  # fmt: skip
+    client._connection.user = discord.ClientUser(state=client._connection, data=me)  # type: ignore[arg-type]
+    places = 20_000
+    clicks = [group_dm_click(client._connection, 10**17 + i, 10**16 + i) for i in range(places)]
+    gc.collect()
+    tracemalloc.start()  # what noting them allocates and keeps once they are gone
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for click in clicks:
+            tokens.note(click)
+            answers._first_answer(click)  # answered: a token that may send follow-ups
+        del click, clicks
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # the tokens' text came with the interactions, before tracing: counted by hand
+    kept += sum(sys.getsizeof(t.webhook.token) for ts in tokens._seen.values() for t in ts)
+    assert tokens.size() == (places, places)
+    assert tokens.fresh(10**17 + places - 1)
+    assert kept < 16 * 2**20, f"{kept / 2**20:.1f} MiB for {places} places"
+    print(f"token store: {kept / 2**20:.1f} MiB for {places} places ({kept / places:.0f} B each)")
+    now[0] += timedelta(minutes=15)
+    late = group_dm_click(client._connection, 1, 2)
+    tokens.note(late)
+    assert tokens.size() == (1, 1)
+    late.type = discord.InteractionType.autocomplete
+    tokens.forget(1)
+    tokens.note(late)
+    assert tokens.size() == (0, 0)

@@ -474,6 +474,14 @@ class FakeDiscord:
         self.foreign_guilds[guild_id] = name
         return self.add_channel(channel, guild_id=guild_id)["id"]
 
+    async def add_bot_to(self, channel_id: str) -> None:
+        """The server of a channel made by ``user_install_guild`` adds the bot (its invite
+        link): from now on it is a server like any other (channel routes work there, its
+        interactions carry ``{"0": guild}``), and the bot hears GUILD_CREATE."""
+        guild_id = self.guild_of(channel_id)
+        self.guilds[guild_id] = self.foreign_guilds.pop(guild_id)
+        await self.dispatch("GUILD_CREATE", self._guild(guild_id))
+
     def _private_channel(self, kind: int, users: Any, name: str | None) -> str:
         if len(users) < 2 or (kind == DM_CHANNEL and len(users) != 2):
             raise ValueError("a DM has two users, a group DM two to ten")

@@ -620,3 +620,61 @@ async def test_a_reminder_never_takes_the_place_of_a_board(
     ]  # the reminder went with its turn
     assert forbidden_tries(fake, channel) == []
     assert [r for r in fake.interactions.values() if r.error and "50027" in r.error] == []
+
+
+@pytest.mark.parametrize("lobby_first", [False, True])
+async def test_a_server_that_adds_the_bot_is_served_by_channel_routes_from_then_on(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    clock: FakeClock,
+    database: Database,
+    lobby_first: bool,
+) -> None:
+    """Ann plays by her own install in a server that never added the bot (the channel is
+    noted as reached by tokens only); then the server adds the bot. Her next /yahtzee start
+    there (or, ``lobby_first``, the clicks on the lobby her install opened before, which
+    still carry only her install) is served by the channel's routes: the board is posted by
+    the bot itself, the place is no longer kept as a token place (a restart would not skip
+    it), and a turn that runs out with nobody clicking is shown at once, as in any server."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.user_install_guild()
+    bot = await start_bot()
+    await fake.wait_for(lambda: fake.command("yahtzee") is not None)
+    rules = await fake.slash(ann, channel, "yahtzee rules")
+    assert rules.error is None and rules.response is not None
+    assert await fetch(database, "SELECT channel_id FROM token_places") == [(int(channel),)]
+
+    if lobby_first:
+        await fake.slash(ann, channel, "yahtzee start")
+        lobby = fake.last(channel)
+    await fake.add_bot_to(channel)
+    await fake.wait_for(lambda: bot.get_guild(int(fake.guild_of(channel))) is not None)
+    posts_before = len(fake.requests)
+    if not lobby_first:
+        answer = await fake.slash(ann, channel, "yahtzee start")
+        assert answer.error is None, answer.ephemeral_text
+        lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    started = await fake.click(ann, lobby, "Start")
+    assert started.error is None, started.ephemeral_text
+    board = await live_board(fake, channel)
+    assert board["content"].startswith(f"<@{ann['id']}>")
+    by_channel = [
+        p for m, p, _ in fake.requests[posts_before:]
+        if m == "POST" and p == f"/channels/{channel}/messages"
+    ]  # fmt: skip
+    assert by_channel, "the board was not posted by the channel's routes"
+    assert await fetch(database, "SELECT channel_id FROM token_places") == []
+
+    # Nobody clicks for 20 minutes (every token too old): the timer's turn is shown anyway.
+    await bot.analyst.wait()
+    dice.extend([2, 3, 4, 5, 6] * 6)
+    clock.advance(20 * 60)
+    fake.advance(20 * 60)
+    await tick(bot, fake)
+    assert "Time ran out" in fake.messages[board["id"]]["embeds"][0]["description"]
+    bob_board = await live_board(fake, channel)
+    assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
+    assert fake.live_boards(channel) == [bob_board]

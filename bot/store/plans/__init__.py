@@ -52,6 +52,7 @@ from .results import (
 )
 from .settings import (
     auto_roll_for,
+    forget_token_place,
     guild_settings,
     install_id,
     keep_secret,
@@ -78,6 +79,7 @@ __all__ = [
     "daily_entry",
     "decisions",
     "due_games",
+    "forget_token_place",
     "game_of_thread",
     "games_by_status",
     "games_missing_final_message",

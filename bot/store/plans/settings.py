@@ -151,3 +151,9 @@ def note_token_place(channel_id: int, kind: str) -> Plan[None]:
         "ON CONFLICT (channel_id) DO NOTHING",
         (channel_id, kind, now()),
     )
+
+
+@WritePlan
+def forget_token_place(channel_id: int) -> Plan[None]:
+    """The bot reaches ``channel_id`` by its own routes now (its server added it)."""
+    yield from all_rows("DELETE FROM token_places WHERE channel_id = ?", (channel_id,))
