@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.games import GameService, Refusal
 from bot.games.leaderboards import LEADERBOARD_KINDS, PERIODS, LeaderboardPage, Leaderboards
 from bot.i18n import Lang
+from bot.i18n.words import N_
 from cogs.shared import answers
 from cogs.shared.checks import check_member_may_post, display_name
 from cogs.shared.controls import handles
@@ -21,6 +22,12 @@ from cogs.shared.text import png
 
 from .controls import PageButton, ShareButton
 from .messages import STATS_FILE, leaderboard_files, leaderboard_layout, stats_layout
+
+#: ``/yahtzee stats player:`` in the bot's DM, naming someone else.
+OWN_STATS_ONLY = N_(
+    "Here I show only your own figures, from everywhere you played; "
+    "for another player's, ask in a server or group you share."
+)
 
 
 def scope(interaction: discord.Interaction[Any]) -> tuple[int | None, int | None]:
@@ -122,8 +129,11 @@ class ResultsFeature(Feature):
     async def stats(
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
-        """Games, wins, averages and charts."""
+        """Games, wins, averages and charts. In the bot's DM (everywhere the player played),
+        only the asker's own: another player's games there are not the asker's to see."""
         who = player or interaction.user
+        if who.id != interaction.user.id and scope(interaction) == (None, None):
+            raise Refusal(OWN_STATS_ONLY)
         await send_stats(self.games, interaction, who.id, display_name(who), private_answer=True)
 
     @handles(ShareButton)

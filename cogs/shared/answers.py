@@ -22,7 +22,8 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -142,6 +143,36 @@ def guard(interaction: discord.Interaction[Any]) -> None:
 _places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
 )
+
+#: Clicks one member may have in flight at once (being worked on or waiting for a place):
+#: a person clicking as fast as they can has two or three; a script would take every place.
+MEMBER_IN_FLIGHT = 4
+_members: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Counter[int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+class TooManyAtOnce(Exception):
+    """A member has ``MEMBER_IN_FLIGHT`` clicks in flight already: this one is refused."""
+
+
+@contextlib.contextmanager
+def one_member(user_id: int) -> Iterator[None]:
+    """Count a member's click in flight while it is handled; ``TooManyAtOnce`` if they have
+    ``MEMBER_IN_FLIGHT`` already (so one member cannot take every working place)."""
+    loop = asyncio.get_running_loop()
+    counts = _members.get(loop)
+    if counts is None:
+        counts = _members[loop] = Counter()
+    if counts[user_id] >= MEMBER_IN_FLIGHT:
+        raise TooManyAtOnce
+    counts[user_id] += 1
+    try:
+        yield
+    finally:
+        counts[user_id] -= 1
+        if counts[user_id] <= 0:
+            del counts[user_id]
 
 
 @contextlib.asynccontextmanager

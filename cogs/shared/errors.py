@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.engine import RuleError
 from bot.games import AnsweredElsewhere, GameService, Refusal, StoreUnavailable
+from bot.i18n.words import N_
 from bot.metrics import INTERACTIONS, LATE
 
 from . import answers
@@ -27,6 +28,10 @@ from .wording import said_here
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered too late
+#: A member's click while ``answers.MEMBER_IN_FLIGHT`` of theirs are still being answered.
+ONE_AT_A_TIME = N_(
+    "One at a time, please: your last clicks are still being answered. Click again in a moment."
+)
 
 P = ParamSpec("P")
 S = TypeVar("S")
@@ -214,8 +219,11 @@ async def run_guarded(
     waits its turn among the interactions at work, and every error reaches ``handle_error``."""
     answers.guard(interaction)
     try:
-        async with answers.working():
-            await work()
+        with answers.one_member(interaction.user.id):
+            async with answers.working():
+                await work()
+    except answers.TooManyAtOnce:
+        await handle_error(interaction, Refusal(ONE_AT_A_TIME))
     except Exception as error:  # one handler for all of them
         await handle_error(interaction, error)
     else:

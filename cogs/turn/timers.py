@@ -114,6 +114,11 @@ class TurnTimers(commands.Cog):
     async def _apply(self, outcome: Outcome) -> None:
         publisher = self.publisher
         if isinstance(outcome, ComputerDue):
+            if not publisher.routes.reachable(outcome.row.board_channel_id):
+                # a place only clicks reach, nobody clicking: the computer waits, as a
+                # person's turn there does, and the next click shows its board and starts it
+                log.debug("game %s: a computer's turn waits for the next click", outcome.row.id)
+                return
             log.warning("game %s: a computer's turn stalled; starting it again", outcome.row.id)
             self.computers.start(outcome.row.id)
         elif isinstance(outcome, Pinged):

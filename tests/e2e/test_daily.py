@@ -178,3 +178,27 @@ async def test_the_daily_result_says_it_once_with_dates_as_readers_write_them(
     assert f"Ann scored {entry.score}!" in said
     assert said.count(f"**{entry.score}**") == 0, said  # the score once, in the heading
     assert f"**{entry.optimal}**" in said  # the Optimal bot's, to compare
+
+
+async def test_a_finished_daily_card_is_not_shown_by_scorecard(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Right after Ann's daily ends, Bob's /yahtzee scorecard in that channel does not show
+    her card (the day's dice are the same for everyone; the result hides the card on
+    purpose): it says there is no game here."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    channel = fake.channel("general")
+    bot: YahtzeeBot = await start_bot()
+    await bot.analyst.wait()
+    board = await open_daily(fake, ann, channel)
+    for _turn in range(13):
+        await fake.click(ann, fake.messages[board["id"]], "Roll")
+        first = menu(fake.messages[board["id"]])["options"][0]["value"]
+        await fake.choose(ann, fake.messages[board["id"]], first)
+    await fake.wait_for(lambda: "Daily challenge" in text_of(fake.last(channel)))
+    for asker in (bob, ann):
+        card = await fake.slash(asker, channel, "yahtzee scorecard")
+        shown = card.ephemeral_text or ""
+        assert "Ann" not in shown and card.response is not None, shown
+        assert not card.response.get("attachments"), card.response
+        assert "no game" in shown.lower(), shown

@@ -191,3 +191,43 @@ async def test_a_quick_answer_is_not_deferred(
     assert (answer.error, answer.response_type, answer.callbacks) == (None, 7, 1)
     await asyncio.sleep(0.4)  # past the guard's time: it did nothing more
     assert answer.callbacks == 1
+
+
+async def test_one_member_cannot_take_every_working_place(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Bob clicks Roll on Ann's board eight times at once while reads are slow: at most four
+    of his clicks are worked on at a time (each told he is not playing), the others are told
+    at once, privately, to click one at a time; Ann's own Roll meanwhile is worked on as
+    usual, and once his clicks are answered Bob's next one is worked on again."""
+    bob = fake.user("Bob")
+    ann = fake.user("Ann")
+    bot, board = await playing(fake, start_bot)
+    read = bot.store.read
+    slow = 0
+
+    async def slowly(made: object, *args: Any, **kwargs: Any) -> Any:
+        if slow:  # every read while Bob clicks (a click reads at least once)
+            await asyncio.sleep(SLOW)
+        return await read(made, *args, **kwargs)
+
+    bot.store.read = slowly  # type: ignore[method-assign]
+    slow = 1
+    clicks = await asyncio.gather(*(fake.click(bob, board, "Roll") for _ in range(8)))
+    mine = asyncio.ensure_future(fake.click(ann, board, "Roll"))
+    for click in clicks:
+        await fake.wait_for(lambda c=click: c.ephemeral_text or c.followups)
+
+    def said(click: Any) -> str:
+        return click.ephemeral_text or " ".join(f["content"] for f in click.followups)
+
+    told = [said(c) for c in clicks]
+    # four at once at most: the first may be answered before the last arrive (its read
+    # came before the store slowed), so five can be worked on in all
+    refused = sum("One at a time" in t for t in told)
+    assert 3 <= refused <= 4 and sum("not playing" in t for t in told) == 8 - refused, told
+    assert (await mine).error is None
+    slow = 0
+    again = await fake.click(bob, board, "Roll")
+    await fake.wait_for(lambda: said(again) != "")
+    assert "not playing" in said(again), said(again)

@@ -300,6 +300,9 @@ async def test_results_by_place(
     assert (everywhere.games, everywhere.best) == (3, 110)
     stats = await fake.slash(ann, fake.bot_dm(ann), "yahtzee stats")
     assert stats.response is not None and stats.response["flags"] & EPHEMERAL, stats.error
+    # another player's figures from everywhere are not Ann's to see
+    theirs = await fake.slash(ann, fake.bot_dm(ann), "yahtzee stats", player=bob)
+    assert "only your own figures" in (theirs.ephemeral_text or ""), theirs.ephemeral_text
     # her name once for the server, once for every place outside servers (SQLite kept a row
     # per game there before migration 019: NULL guilds are distinct in its key)
     names = await fetch(database, "SELECT guild_id FROM player_names WHERE user_id = ? "
@@ -678,3 +681,48 @@ async def test_a_server_that_adds_the_bot_is_served_by_channel_routes_from_then_
     bob_board = await live_board(fake, channel)
     assert bob_board["content"].startswith(f"<@{bob['id']}>"), bob_board["content"]
     assert fake.live_boards(channel) == [bob_board]
+
+
+async def test_a_computer_seat_waits_quietly_while_nobody_clicks(
+    fake: FakeDiscord,
+    start_bot: StartBot,
+    dice: ScriptedDice,
+    clock: FakeClock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Ann, Bob and a Casual bot in a group DM; the computer's run dies as its turn comes
+    and nobody clicks for 20 minutes (no token to show anything): the ticks leave its turn
+    waiting without a warning each time; Ann's next click shows the computer's turn going
+    on, and the turn comes back to her."""
+    dice.fallback = RandomDice(random.Random(7))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob)
+    bot = await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Add bot (Casual)")
+    await fake.click(ann, lobby, "Start")
+    cog = bot.get_cog("TurnTimers")
+    assert cog is not None
+    await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], "chance")
+    cog.publisher._on_computer_turn = lambda game_id: None  # its run "dies" before it starts
+    await play_turn(fake, dice, bob, channel, [[6, 5, 4, 3, 1]], "chance", expect_next=False)
+    cog.publisher._on_computer_turn = cog.computers.start
+    for minutes in (15, 5, 5, 5):
+        clock.advance(minutes * 60)
+        fake.advance(minutes * 60)
+        with caplog.at_level("WARNING"):
+            await tick(bot, fake)
+    assert "turn stalled" not in caplog.text
+    board = fake.messages[(await live_board(fake, channel))["id"]]
+    await fake.click(ann, board, "Scorecard")
+    await fake.wait_for(
+        lambda: (
+            fake.live_boards(channel) != []
+            and fake.live_boards(channel)[-1]["content"].startswith(f"<@{ann['id']}>")
+        ),
+        timeout=20,
+    )
+    assert forbidden_tries(fake, channel) == []

@@ -123,14 +123,16 @@ def game_of_thread(thread_id: int) -> Plan[GameRow | None]:
 @ReadPlan
 def last_finished_game_in(channel_id: int) -> Plan[GameRow | None]:
     """The game that finished last in a channel (or in a thread of it): the latest of
-    each, read through its index (games_finished_in_channel, games_thread)."""
+    each, read through its index (games_finished_in_channel, games_thread). Never a daily
+    challenge: it is private (its card would show everyone the day's dice)."""
     return (
         yield from _game(
             "id IN ("
             "SELECT id FROM (SELECT id FROM games WHERE status = 'finished' AND channel_id = ? "
-            "ORDER BY finished_at DESC, id DESC LIMIT 1) AS by_channel "
+            "AND daily IS NULL ORDER BY finished_at DESC, id DESC LIMIT 1) AS by_channel "
             "UNION ALL SELECT id FROM (SELECT id FROM games WHERE status = 'finished' "
-            "AND thread_id = ? ORDER BY finished_at DESC, id DESC LIMIT 1) AS by_thread) "
+            "AND thread_id = ? AND daily IS NULL ORDER BY finished_at DESC, id DESC LIMIT 1) "
+            "AS by_thread) "
             "ORDER BY finished_at DESC, id DESC LIMIT 1",
             (channel_id, channel_id),
         )
