@@ -15,7 +15,7 @@ images (``die_emoji_png``) from here, never from
 
 from bot.render.emoji import die_emoji_png
 from bot.render.text_card import card_text, code_block
-from bot.store import DailyEntry, GameStatus, GuildSettings, StoreUnavailable
+from bot.store import DailyEntry, DailyPlace, GameStatus, GuildSettings, StoreUnavailable
 from bot.strategy.analyst import BoxHint
 from bot.strategy.decisions import Choice, supports
 from bot.strategy.winning import WinHint
@@ -80,6 +80,7 @@ __all__ = [
     "Choice",
     "ComputerDue",
     "DailyEntry",
+    "DailyPlace",
     "Expired",
     "GameService",
     "GameStatus",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from bot.store import DailyEntry, DailyTaken, GameStatus, NewGame, plans
+from bot.store import DailyEntry, DailyPlace, DailyTaken, GameStatus, NewGame, plans
 
 from .clock import IDLE_LIMIT, TurnClock
 from .drawing import Drawing
@@ -86,8 +86,9 @@ class Daily:
         # however it is played: TurnClock.moved).
         return await self.lobby.begin(row.id, user_id, pictures, timed=False)
 
-    async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyEntry]:
-        """Today's finished tries, best first: on this server, or on every server."""
+    async def daily_board(self, guild_id: int | None, everywhere: bool) -> list[DailyPlace]:
+        """Today's finished tries, best first, with their places: on this server, or on
+        every server."""
         return await self.store.read(
             plans.daily_board, self.today(), None if everywhere else guild_id
         )

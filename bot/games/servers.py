@@ -89,9 +89,18 @@ class Servers:
         """Whether a player asked to be told privately of their waiting turns."""
         return await self.store.read(plans.player_notify, user_id)
 
-    async def set_notify(self, user_id: int, on: bool) -> None:
-        """A player's /yahtzee notify choice (off again when their DMs turn out closed)."""
-        await self.store.write(plans.set_player_notify, user_id, on)
+    async def set_notify(self, user_id: int, on: bool, language: str | None = None) -> None:
+        """A player's /yahtzee notify choice (off again when their DMs turn out closed), and
+        the language of their notices (their client's; None: as it was)."""
+        await self.store.write(plans.set_player_notify, user_id, on, language)
+
+    async def notice_language(self, user_id: int) -> str | None:
+        """The language a player's private turn notices are written in (None: the game's)."""
+        return await self.store.read(plans.player_language, user_id)
+
+    async def set_notice_language(self, user_id: int, language: str) -> None:
+        """A player's notices are written in ``language`` from now on (their client's)."""
+        await self.store.write(plans.set_player_language, user_id, language)
 
     async def auto_roll_choice(self, user_id: int) -> bool | None:
         """A player's own choice for each turn's opening roll (None: their server's)."""

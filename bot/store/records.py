@@ -76,6 +76,14 @@ class DailyEntry:
     game_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class DailyPlace(DailyEntry):
+    """A finished try on a day's board, with its place: equal scores share one (1, 2, 2, 4),
+    as tied players of a game do."""
+
+    place: int
+
+
 class StaleVersion(Exception):
     """The game changed since it was read: another move got there first."""
 

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.engine import Game
-from bot.games import DailyEntry, GameView
+from bot.games import DailyEntry, DailyPlace, GameView
 from bot.games.replay import Turn
 from bot.i18n import Lang
 from cogs.results.controls import final_buttons
@@ -102,16 +102,17 @@ def daily_line(_: Lang, entry: DailyEntry) -> str:
 
 
 def daily_board_embed(
-    _: Lang, entries: list[DailyEntry], day: str, everywhere: bool, in_server: bool = True
+    _: Lang, entries: list[DailyPlace], day: str, everywhere: bool, in_server: bool = True
 ) -> discord.Embed:
-    """Today's daily challenge board: rank, player, score, and the Optimal bot's score
-    (outside a server every player's: there is no server to keep to)."""
+    """Today's daily challenge board: place (equal scores share one), player, score, and
+    the Optimal bot's score (outside a server every player's: there is no server to keep
+    to)."""
     if not entries:
         text = _("Nobody has finished today's challenge yet: `/yahtzee daily` to be the first.")
     else:
         text = "\n".join(
-            f"{MEDALS.get(rank, f'{rank}.')} " + _.pair(shown_name(e.name), f"**{e.score}**")
-            for rank, e in enumerate(entries, 1)
+            f"{MEDALS.get(e.place, f'{e.place}.')} " + _.pair(shown_name(e.name), f"**{e.score}**")
+            for e in entries
         )
         if entries[0].optimal is not None:
             text += "\n" + _("The Optimal bot scored **{score}** on today's dice.",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GameService, GameView
+from bot.i18n import lang
 
 from .language import public
 from .text import ping, shown_name
@@ -69,18 +70,20 @@ class Reminders:
                 f"https://discord.com/channels/{row.guild_id or '@me'}/{row.board_channel_id}/"
                 f"{row.board_message_id}"
             )
-        # (in the game's language: a DM is not an answer, so the player's own is not known)
-        _ = public(row)
+        # in the language of the client they last used /yahtzee notify from, else the game's
+        chosen = await self.games.servers.notice_language(user_id)
+        _ = public(row)  # what the game's channel is told
+        mine = lang(chosen) if chosen is not None else _
         try:
             await self.publisher.routes.dm(
                 user_id,
                 "\N{GAME DIE} "
-                + _(
+                + mine(
                     "It's your turn in Yahtzee: {time} left to play.",
                     time=f"{minutes}:{seconds:02d}",
                 )
                 + f" {where}\n-# "
-                + _("`/yahtzee notify off` stops these messages."),
+                + mine("`/yahtzee notify off` stops these messages."),
             )
         except discord.Forbidden:
             await self.games.servers.set_notify(user_id, False)

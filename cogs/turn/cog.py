@@ -277,10 +277,12 @@ class TurnFeature(Feature):
         in a timed game has waited a minute (or half its time) without a move of theirs."""
         servers = self.games.servers
         user = interaction.user.id
-        if setting is not None:
-            await servers.set_notify(user, setting == "on")
-        on = await servers.notify_wanted(user)
         _ = private(interaction)
+        if setting is not None:  # the notices in the language of the client that asked
+            await servers.set_notify(user, setting == "on", _.code)
+        on = await servers.notify_wanted(user)
+        if on and setting is None:
+            await servers.set_notice_language(user, _.code)
         what = (
             _("Turn notices are **on**: when a turn of yours in a timed game has waited a "
               "minute (or half its time, if that is sooner) without a move, I send you a DM "

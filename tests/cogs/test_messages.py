@@ -10,11 +10,11 @@ from bot.engine.game import ScoreResult
 from bot.games.replay import Turn
 from bot.games.results import Report, Scored
 from bot.i18n import lang
-from bot.store import DailyEntry
+from bot.store import DailyEntry, DailyPlace
 from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
 from cogs.coaching.messages import hint_text, percent, report_text
-from cogs.daily.messages import daily_line, replay_text
+from cogs.daily.messages import daily_board_embed, daily_line, replay_text
 from cogs.lobby.messages import thread_name
 from cogs.turn.messages import summary_embed
 
@@ -153,3 +153,17 @@ def test_a_thread_name_keeps_whole_names_within_100_characters() -> None:
     long = "word " * 30  # one name of 150 characters
     name = thread_name(EN, [long.strip()])
     assert len(name) <= 100 and name.endswith("word\N{HORIZONTAL ELLIPSIS}")
+
+
+def test_the_daily_board_shows_shared_places() -> None:
+    """Two tied second places both get the silver medal, and the next is fourth."""
+    entries = [
+        DailyPlace("2026-11-24", 1, "Ann", 200, 250, 1, 1),
+        DailyPlace("2026-11-24", 2, "Cat", 150, 250, 2, 2),
+        DailyPlace("2026-11-24", 3, "Bob", 150, 250, 3, 2),
+        DailyPlace("2026-11-24", 4, "Dan", 100, 250, 4, 4),
+    ]
+    lines = daily_board_embed(lang("en"), entries, "2026-11-24", False).description or ""
+    medals = [line.split()[0] for line in lines.splitlines()[:4]]
+    assert medals == ["\N{FIRST PLACE MEDAL}", "\N{SECOND PLACE MEDAL}",
+                      "\N{SECOND PLACE MEDAL}", "4."]  # fmt: skip

@@ -104,3 +104,21 @@ async def test_a_turn_started_rolled_is_still_told_and_the_dm_stands_in_for_the_
     assert len(fake.dms.get(ann["id"], [])) == 1
     assert "0:29 left" in fake.dms[ann["id"]][0]["content"]
     assert len(fake.pings) == pings  # no "half your turn's time is gone" in the channel
+
+
+async def test_the_notice_speaks_the_players_own_language(
+    fake: FakeDiscord, start_bot: StartBot, clock: FakeClock
+) -> None:
+    """Ann's client is French, the server English: her turn notice is in French (the
+    language of the client she turned notices on from); the channel's words stay English."""
+    ann = fake.user("Ann", locale="fr")
+    channel = fake.channel("general")
+    bot = await start_bot()
+    await three_minute_turns(fake, channel)
+    await fake.slash(ann, channel, "yahtzee notify", setting="on")
+    await start_game(fake, channel, ann)
+    clock.advance(61)
+    await tick(bot, fake)
+    (told,) = fake.dms[ann["id"]]
+    assert "C'est ton tour" in told["content"], told["content"]
+    assert "It's your turn" not in told["content"]

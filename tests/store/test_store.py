@@ -52,7 +52,7 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await open_store(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 19
+        assert await store.schema_version() == latest_schema_version() == 20
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
@@ -672,3 +672,35 @@ def test_a_shape_reads_its_own_columns_only() -> None:
         result((5, 200, 60, 0, 1, 0, 1, 2, ""))
     with pytest.raises(TypeError):
         shape_of(NewGame)
+
+
+async def test_tied_daily_scores_share_a_place(store: Store, database: Database) -> None:
+    """A day's board: 200, 150, 150 and 100 are placed 1, 2, 2, 4 (as tied players of a
+    game are), the tied two in the order they finished."""
+    tries = [(7, "Ann", 200, 1), (8, "Bob", 150, 3), (9, "Cat", 150, 2), (10, "Dan", 100, 4)]
+    for user_id, name, score, minute in tries:
+        made = await store.write(
+            plans.create_game,
+            NewGame(guild_id=1, channel_id=50, host_id=user_id, preset="official",
+                    players=[(user_id, name)], daily="2026-11-24"),
+        )  # fmt: skip
+        await fetch(
+            database,
+            "UPDATE daily_results SET score = ?, optimal = 250, finished_at = ? WHERE game_id = ?",
+            score, f"2026-11-24T10:0{minute}:00+00:00", made.id,
+        )  # fmt: skip
+    board = await store.read(plans.daily_board, "2026-11-24", 1)
+    assert [(e.place, e.name) for e in board] == [(1, "Ann"), (2, "Cat"), (2, "Bob"), (4, "Dan")]
+
+
+async def test_a_players_notice_language_is_kept_with_their_choice(store: Store) -> None:
+    """/yahtzee notify keeps the language of the client that asked; a choice made without
+    one keeps the language as it was."""
+    assert await store.read(plans.player_language, 5) is None
+    await store.write(plans.set_player_notify, 5, True, "fr")
+    assert await store.read(plans.player_language, 5) == "fr"
+    await store.write(plans.set_player_notify, 5, False)  # closed DMs turn it off
+    assert await store.read(plans.player_language, 5) == "fr"
+    assert await store.read(plans.player_notify, 5) is False
+    await store.write(plans.set_player_language, 5, "de")
+    assert await store.read(plans.player_language, 5) == "de"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..records import DailyEntry, LeaderboardRow, PlayerGame, ResultRow
+from ..records import DailyEntry, DailyPlace, LeaderboardRow, PlayerGame, ResultRow
 from ..sql import Plan, ReadPlan, WritePlan, all_rows, now, one_row, shape_of
 
 # Each board: the figure ranked (highest first), the games counted, and who qualifies.
@@ -26,6 +26,7 @@ AVERAGE_MIN_GAMES = 5
 RESULT = shape_of(ResultRow, sql={"name": "''"})
 PLAYER_GAME = shape_of(PlayerGame)
 DAILY = shape_of(DailyEntry)
+DAILY_PLACE = shape_of(DailyPlace, sql={"place": "RANK() OVER (ORDER BY score DESC)"})
 LEADERBOARD_LINE = shape_of(
     LeaderboardRow,
     sql={
@@ -182,14 +183,15 @@ def daily_entry(game_id: int) -> Plan[DailyEntry | None]:
 
 
 @ReadPlan
-def daily_board(day: str, guild_id: int | None, limit: int = 10) -> Plan[list[DailyEntry]]:
-    """A day's finished tries, best first (ties: who finished first): on one server, or
-    with ``guild_id`` None on every server."""
+def daily_board(day: str, guild_id: int | None, limit: int = 10) -> Plan[list[DailyPlace]]:
+    """A day's finished tries, best first, each with its place (equal scores share one;
+    among them who finished first is listed first): on one server, or with ``guild_id``
+    None on every server."""
     where = "day = ? AND score IS NOT NULL" + (" AND guild_id = ?" if guild_id else "")
     params: tuple[Any, ...] = (day, guild_id) if guild_id else (day,)
     rows = yield from all_rows(
-        f"SELECT {DAILY.columns} FROM daily_results WHERE {where} "
+        f"SELECT {DAILY_PLACE.columns} FROM daily_results WHERE {where} "
         "ORDER BY score DESC, finished_at LIMIT ?",
         (*params, limit),
     )
-    return [DAILY(row) for row in rows]
+    return [DAILY_PLACE(row) for row in rows]

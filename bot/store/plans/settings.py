@@ -87,14 +87,34 @@ def set_player_auto_roll(user_id: int, auto_roll: bool | None) -> Plan[None]:
 
 
 @WritePlan
-def set_player_notify(user_id: int, notify: bool) -> Plan[None]:
-    """Store a player's /yahtzee notify choice."""
+def set_player_notify(user_id: int, notify: bool, language: str | None = None) -> Plan[None]:
+    """Store a player's /yahtzee notify choice, and the language their notices are written
+    in (None: as it was)."""
     yield from all_rows(
-        "INSERT INTO player_settings (user_id, notify, updated_at) VALUES (?, ?, ?) "
+        "INSERT INTO player_settings (user_id, notify, language, updated_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
+        "language = COALESCE(excluded.language, player_settings.language), "
         "updated_at = excluded.updated_at",
-        (user_id, int(notify), now()),
+        (user_id, int(notify), language, now()),
     )
+
+
+@WritePlan
+def set_player_language(user_id: int, language: str) -> Plan[None]:
+    """The language a player's private notices are written in (their client's)."""
+    yield from all_rows(
+        "INSERT INTO player_settings (user_id, language, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, "
+        "updated_at = excluded.updated_at",
+        (user_id, language, now()),
+    )
+
+
+@ReadPlan
+def player_language(user_id: int) -> Plan[str | None]:
+    """The language of a player's private notices (None: the game's)."""
+    row = yield from one_row("SELECT language FROM player_settings WHERE user_id = ?", (user_id,))
+    return None if row is None or row[0] is None else str(row[0])
 
 
 @ReadPlan
