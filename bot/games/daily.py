@@ -14,7 +14,7 @@ from .history import History
 from .keeper import Keeper
 from .lobby import Lobby
 from .replay import Turn
-from .results import REPLAY_LATER, Board, Refusal, moment
+from .results import REPLAY_LATER, REPLAY_LATER_TRIED, Board, Refusal, moment
 from .seats import player_id
 
 
@@ -109,7 +109,9 @@ class Daily:
             return await self.history.story(game_id)
         if row.daily >= self.today():  # a try may still start at the day's last second
             latest = self.next_day_at() + IDLE_LIMIT
-            raise Refusal(REPLAY_LATER, at=int(latest.timestamp()))
+            tried = await self.store.read(plans.daily_tried, row.daily, user_id)
+            raise Refusal(REPLAY_LATER_TRIED if tried else REPLAY_LATER,
+                          at=int(latest.timestamp()))  # fmt: skip
         started = moment(await self.store.read(plans.last_live_daily_start, row.daily))
         if started is not None:
             raise Refusal(

@@ -79,9 +79,9 @@ class Lobby:
                 )
             )
         except ChannelBusy as busy:
-            raise _busy(busy.existing, channel_id) from None
+            raise _busy(busy.existing, channel_id, user_id) from None
 
-    async def check_free(self, channel_id: int) -> None:
+    async def check_free(self, channel_id: int, user_id: int | None = None) -> None:
         """Refuse, as ``open_lobby`` would, a channel (or a game's thread) that holds a lobby
         or game already, with its link: said before anything else about opening one there
         (a /yahtzee start sent twice hears of the lobby it opened, not of a wait)."""
@@ -89,7 +89,7 @@ class Lobby:
         if holder is None:
             holder = await self.store.read(plans.live_game_in, channel_id)
         if holder is not None:
-            raise _busy(holder, channel_id)
+            raise _busy(holder, channel_id, user_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameView:
         """Take a seat in a lobby."""
@@ -321,8 +321,9 @@ class Lobby:
         return before
 
 
-def _busy(existing: GameRow, channel_id: int) -> Refusal:
-    """Why no lobby opens in ``channel_id``, which ``existing`` holds (with its link)."""
+def _busy(existing: GameRow, channel_id: int, user_id: int | None = None) -> Refusal:
+    """Why no lobby opens in ``channel_id``, which ``existing`` holds (with its link), as
+    ``user_id`` (who asked) is told."""
     if existing.thread_id == channel_id:  # a game's thread holds that game only
         if existing.is_live:
             return Refusal(
@@ -337,11 +338,23 @@ def _busy(existing: GameRow, channel_id: int) -> Refusal:
             host=existing.host_id,
         )
     if existing.status == GameStatus.LOBBY:
+        if user_id == existing.host_id:
+            return Refusal(
+                "You host this channel's lobby already: press Start once everyone has joined.",
+                link_to(existing),
+            )
+        if any(uid == user_id for uid, _name in existing.players):
+            return Refusal(
+                "You are in this channel's lobby already: the game begins when its host "
+                "presses Start.",
+                link_to(existing),
+            )
         return Refusal(
             "This channel already has a lobby: join it, or start yours in another channel.",
             link_to(existing),
         )
+    # (a game under way has no Join: nobody is told to join it, a player who left included)
     return Refusal(
-        "This channel already has a game in progress: join it, or start yours in another channel.",
+        "This channel already has a game in progress: watch it, or start yours in another channel.",
         link_to(existing),
     )

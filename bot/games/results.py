@@ -45,6 +45,11 @@ REPLAY_LATER = N_(
     "This replay shows today's dice: it opens to everyone once every try of today's "
     "challenge is over, <t:{at}:R> at the latest. Play yours with /yahtzee daily."
 )
+#: ``REPLAY_LATER`` to someone who has had today's try already.
+REPLAY_LATER_TRIED = N_(
+    "This replay shows today's dice: it opens to everyone once every try of today's "
+    "challenge is over, <t:{at}:R> at the latest. You have had your try today."
+)
 #: A click on a game's control that a daily challenge's private board never shows.
 NOT_FOR_DAILY = N_("That button is not for a daily challenge; nothing changed.")
 #: Why a lobby closed, or a game ended, on its timer (``Timers.act``).

@@ -13,6 +13,7 @@ from cogs.shared.checks import check_member_may_post, check_permissions, display
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
+from cogs.shared.text import shown_name
 from cogs.turn.messages import ended_embed
 
 from .controls import LeaveConfirmButton, ReplayButton
@@ -64,7 +65,13 @@ class DailyFeature(Feature):
         """The Replay button of a finished daily challenge: its turns as text (private)."""
         game_id = replay.game_id
         turns = await self.games.daily.daily_replay(game_id, interaction.user.id)
-        text = replay_text(private(interaction), turns)
+        row = await self.games.lookups.find(game_id)
+        _ = private(interaction)
+        text = replay_text(_, turns)
+        if row is not None and row.daily is not None and row.players:  # whose, which day
+            heading = _("Daily challenge {day}: {name}'s try", day=_.date(row.daily),
+                        name=shown_name(row.players[0][1]))  # fmt: skip
+            text = f"**{heading}**\n{text}"
         await answers.send(interaction, text[:2000], ephemeral=True)
 
     @handles(LeaveConfirmButton)

@@ -50,7 +50,7 @@ class LobbyFeature(Feature):
                 "for Use External Apps, or add me to the server."
             )
         # a lobby or game here (with its link) says more than a wait: a double-sent start
-        await self.games.lobby.check_free(interaction.channel_id)
+        await self.games.lobby.check_free(interaction.channel_id, interaction.user.id)
         self.publisher.pace.check(interaction.user.id, "start", interaction.channel_id)
         row = await self.games.lobby.open_lobby(
             interaction.guild_id,

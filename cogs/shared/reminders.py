@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GameService, GameView
-from bot.i18n import lang
+from bot.i18n import Lang, lang
 
 from .language import public
 from .text import ping, shown_name
@@ -75,16 +75,7 @@ class Reminders:
         _ = public(row)  # what the game's channel is told
         mine = lang(chosen) if chosen is not None else _
         try:
-            await self.publisher.routes.dm(
-                user_id,
-                "\N{GAME DIE} "
-                + mine(
-                    "It's your turn in Yahtzee: {time} left to play.",
-                    time=f"{minutes}:{seconds:02d}",
-                )
-                + f" {where}\n-# "
-                + mine("`/yahtzee notify off` stops these messages."),
-            )
+            await self.publisher.routes.dm(user_id, notice(mine, minutes, seconds, where))
         except discord.Forbidden:
             await self.games.servers.set_notify(user_id, False)
             name = next((n for uid, n in row.players if uid == user_id), _("a player"))
@@ -124,3 +115,13 @@ class Reminders:
             return
         await self.publisher.delete(*reminder)
         await self.games.posts.reminder_posted(game_id, None)
+
+
+def notice(_: Lang, minutes: int, seconds: int, where: str) -> str:
+    """A private turn notice (a DM), in its reader's language."""
+    return (
+        "\N{GAME DIE} "
+        + _("It's your turn in Yahtzee: {time} left to play.", time=f"{minutes}:{seconds:02d}")
+        + f" {where}\n-# "
+        + _("`/yahtzee notify off` stops these messages.")
+    )

@@ -165,13 +165,23 @@ async def test_starting_twice_in_a_row_links_to_the_lobby_open_here(
     link = f"https://discord.com/channels/{GUILD_ID}/{channel}/{lobby['id']}"
     again = await fake.slash(ann, channel, "yahtzee start")
     assert WAIT.search(again.ephemeral_text) is None, again.ephemeral_text
-    assert "This channel already has a lobby" in again.ephemeral_text, again.ephemeral_text
-    assert link in again.ephemeral_text
+    # its own host is not told to join it (found by a play-through), nor one seated in it
+    assert "You host this channel's lobby already" in again.ephemeral_text, again.ephemeral_text
+    assert "join it" not in again.ephemeral_text and link in again.ephemeral_text
     await fake.click(bob, lobby, "Join")
+    seated = await fake.slash(bob, channel, "yahtzee start")
+    assert "You are in this channel's lobby already" in seated.ephemeral_text
+    cat = fake.user("Cat")
+    other = await fake.slash(cat, channel, "yahtzee start")
+    assert "already has a lobby: join it" in other.ephemeral_text, other.ephemeral_text
     await fake.click(ann, lobby, "Start")
     board = fake.live_boards(channel)[-1]
-    playing = await fake.slash(ann, channel, "yahtzee start")
-    assert "already has a game in progress" in playing.ephemeral_text, playing.ephemeral_text
+    await fake.slash(bob, channel, "yahtzee leave")
+    # a game under way has no Join: nobody, not Bob who left it, is told to join it
+    playing = await fake.slash(bob, channel, "yahtzee start")
+    said = playing.ephemeral_text
+    assert "already has a game in progress: watch it" in said, said
+    assert "join" not in playing.ephemeral_text.lower()
     assert f"/{channel}/{board['id']}" in playing.ephemeral_text
 
 

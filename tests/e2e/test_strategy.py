@@ -322,9 +322,17 @@ async def test_the_daily_challenge(
     assert dice.remaining == 0  # the scripted dice were never used: the day's were
     replay = await fake.click(ann, final, "Replay")
     lines = replay.ephemeral_text.splitlines()
-    assert len(lines) == 13 and lines[0].startswith("1. rolled "), replay.ephemeral_text
+    # whose try and which day, then the 13 turns
+    assert lines[0] == "**Daily challenge November 22, 2026: Ann's try**", lines[0]
+    assert len(lines) == 14 and lines[1].startswith("1. rolled "), replay.ephemeral_text
     refused = await fake.click(bob, final, "Replay")
     assert "opens to everyone once every try" in refused.ephemeral_text, refused.ephemeral_text
+    assert "Play yours with /yahtzee daily" in refused.ephemeral_text
+    cat = fake.user("Cat")  # has had her try today (begun, not finished): not told to play it
+    await fake.slash(cat, channel, "yahtzee daily")
+    tried = await fake.click(cat, final, "Replay")
+    assert "You have had your try today" in tried.ephemeral_text, tried.ephemeral_text
+    assert "Play yours" not in tried.ephemeral_text
     again = await fake.slash(ann, channel, "yahtzee daily")
     assert "one try a day" in again.ephemeral_text
     daily_board = await fake.slash(ann, channel, "yahtzee daily-board")

@@ -174,6 +174,15 @@ def restore_results(guild_id: int) -> Plan[int]:
 
 
 @ReadPlan
+def daily_tried(day: str, user_id: int) -> Plan[bool]:
+    """Whether a person has had the day's try (finished or not)."""
+    row = yield from one_row(
+        "SELECT 1 FROM daily_results WHERE day = ? AND user_id = ?", (day, user_id)
+    )
+    return row is not None
+
+
+@ReadPlan
 def daily_entry(game_id: int) -> Plan[DailyEntry | None]:
     """A daily challenge game's try: its day, score and the Optimal bot's."""
     row = yield from one_row(
