@@ -10,7 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import Refusal
+from bot.i18n.words import Words
 from cogs.shared import answers
+from cogs.shared.checks import missing_for_threads
 from cogs.shared.controls import handles
 from cogs.shared.language import private
 
@@ -82,6 +84,13 @@ class Admin(
         changes: dict[str, object]
         if field == "threads":
             current = await games.servers.server_settings(guild_id)
+            missing = missing_for_threads(interaction)
+            if not current.use_threads and missing:  # every start would fail
+                raise Refusal(
+                    "Games in threads need me to have {names} here: ask a server admin to "
+                    "give me them, then turn this on.",
+                    names=Words(missing),
+                )
             changes = {"use_threads": not current.use_threads}
         elif field == "autoroll":
             current = await games.servers.server_settings(guild_id)

@@ -9,20 +9,22 @@ from typing import Any
 import discord
 
 from bot.games import GameService, Refusal
+from bot.i18n.words import N_, Word, Words
 
 from .place import Kind, place_of
 
 # What the bot needs in a game's channel to post boards there, as (attribute, name shown).
 # (Without Attach Files a game is played with its scorecard as text instead of pictures.)
+# The names are Discord's, as its client shows them in each language (the catalogs').
 NEEDED_HERE = (
-    ("view_channel", "View Channel"),
-    ("embed_links", "Embed Links"),
+    ("view_channel", N_("View Channel")),
+    ("embed_links", N_("Embed Links")),
 )
 
 
 NEEDED_FOR_THREADS = (
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
 )
 
 
@@ -31,8 +33,7 @@ def missing_permissions(interaction: discord.Interaction[Any], threads: bool) ->
     interaction's own answer needs none; the boards posted after it do)."""
     allowed = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
-    send = ("send_messages_in_threads", "Send Messages in Threads") if in_thread else (
-        "send_messages", "Send Messages")  # fmt: skip
+    send = NEEDED_FOR_THREADS[1] if in_thread else ("send_messages", N_("Send Messages"))
     needed: tuple[tuple[str, str], ...] = NEEDED_HERE[:1] + (send,) + NEEDED_HERE[1:]
     if threads and not in_thread:
         needed += NEEDED_FOR_THREADS
@@ -45,15 +46,21 @@ def permissions_refusal(missing: list[str]) -> Refusal:
         return Refusal(
             "I can't run a game in this channel: I'm missing the {name} permission here. "
             "Ask a server admin to give me it, or play in another channel.",
-            name=missing[0],
+            name=Word(missing[0]),
         )
-    # TRANSLATORS: {names} is Discord's names of permissions joined by ", " (not translated)
+    # TRANSLATORS: {names} is Discord's names of permissions joined by ", " (each translated)
     return Refusal(
         "I can't run a game in this channel: I'm missing the {names} and {last} permissions "
         "here. Ask a server admin to give me them, or play in another channel.",
-        names=", ".join(missing[:-1]),
-        last=missing[-1],
+        names=Words(missing[:-1]),
+        last=Word(missing[-1]),
     )
+
+
+def missing_for_threads(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks here to start games in threads (Discord's names)."""
+    allowed = interaction.app_permissions
+    return [name for attribute, name in NEEDED_FOR_THREADS if not getattr(allowed, attribute)]
 
 
 def check_member_may_post(

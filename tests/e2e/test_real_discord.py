@@ -245,6 +245,26 @@ async def test_thread_mode_needs_thread_permissions(fake: FakeDiscord, start_bot
     fake.deny(channel, CREATE_PUBLIC_THREADS)
     refused = await fake.slash(ann, channel, "yahtzee start")
     assert "missing the Create Public Threads permission" in refused.ephemeral_text
+    # in the reader's language, the permission's name too (as Discord's French client says it)
+    pierre = fake.user("Pierre", locale="fr")
+    refused = await fake.slash(pierre, channel, "yahtzee start")
+    assert "Créer des fils publics" in refused.ephemeral_text, refused.ephemeral_text
+
+
+async def test_thread_mode_cannot_be_turned_on_without_thread_permissions(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """An admin turning games in threads on where the bot may not start threads is told
+    what to grant first, and the setting stays off (every start would fail)."""
+    mod = fake.user("Mod", admin=True)
+    channel = fake.channel("general")
+    await start_bot()
+    fake.deny(channel, CREATE_PUBLIC_THREADS)
+    menu = await settings_menu(fake, mod, channel)
+    answer = await fake.click(mod, menu, "Games in threads")
+    assert "need me to have Create Public Threads" in answer.ephemeral_text, answer.ephemeral_text
+    label = find_component(fake.messages[menu["id"]], "Games in threads")["label"]
+    assert label.endswith("off"), label
 
 
 async def test_a_first_board_that_cannot_be_posted_ends_the_game(
