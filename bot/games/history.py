@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta
 
-from bot.i18n.words import Said
+from bot.i18n.words import Name, Said
 from bot.store import GameRow, GameStatus, plans
 
 from .clock import TurnClock, stamp
@@ -84,8 +84,9 @@ class History:
         last = next((move for move in reversed(log) if move.action != "rematch"), None)
         if last is None or last.action not in ENDINGS:
             return None
-        if last.action == "end":
-            who = f"<@{last.user_id}>"  # (a mention, as its messages said it)
+        if last.action == "end":  # by name, as its messages said it (an admin: a mention)
+            name = next((n for uid, n in row.players if uid == last.user_id), None)
+            who: str = Name(name) if name is not None else f"<@{last.user_id}>"
             return Said(ENDED_BY, who=who)
         return Said(ENDINGS[last.action])
 

@@ -56,7 +56,7 @@ NOT_FOR_DAILY = N_("That button is not for a daily challenge; nothing changed.")
 LOBBY_EXPIRED = N_("Nobody started this lobby in time, so it closed.")
 IDLE_ENDED = N_("No move for 24 hours, so the game was abandoned.")
 #: Why a game ended: its host (or an admin) ended it, ``who`` a mention.
-ENDED_BY = N_("{who} ended the game.")
+ENDED_BY = N_("**{who}** ended the game.")
 OTHER_GAME = N_(
     "That button belongs to another game, not to one of this channel: nothing changed. "
     "Use the buttons on this channel's own game."

@@ -93,7 +93,7 @@ def _name(name: str, width: int, empty: str = "Player") -> str:
     first = clean.split(" ", 1)[0]
     if width // 2 <= len(first) <= width:
         return first
-    return clean[: width - 1] + "…"
+    return clean[: width - 1].rstrip() + "…"
 
 
 def card_text(game: Game, seats: Sequence[int] | None = None, language: str = ENGLISH) -> str:
@@ -114,7 +114,26 @@ def card_text(game: Game, seats: Sequence[int] | None = None, language: str = EN
         lines.append(f"{labels[row]:<{label_w}}{cells}")
         if row == "bonus":
             lines.append("-" * len(lines[0]))
+    if short:  # whose column is whose: "#1 Ann  #2 Bob", wrapped to the table's width
+        lines += _legend([f"#{i + 1} {_name(game.seats[i].name, LEGEND_NAME_W, player)}"
+                          for i in chosen], len(lines[0]))  # fmt: skip
     return "\n".join(lines)
+
+
+#: A name's longest form in the legend under a card whose columns are numbered.
+LEGEND_NAME_W = 12
+
+
+def _legend(entries: list[str], width: int) -> list[str]:
+    """``entries`` on as few lines of at most ``width`` characters as they fit (two spaces
+    apart; an entry longer than a line has one of its own)."""
+    lines: list[str] = []
+    for entry in entries:
+        if lines and len(lines[-1]) + 2 + len(entry) <= width:
+            lines[-1] += "  " + entry
+        else:
+            lines.append(entry)
+    return lines
 
 
 def code_block(text: str) -> str:

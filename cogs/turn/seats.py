@@ -121,7 +121,8 @@ class SeatsFeature(Feature):
         )
         _ = private(interaction)
         await answers.edit(interaction, content=_("The game has been ended."), view=None)
-        reason = public(row)(ENDED_BY, who=interaction.user.mention)
+        # named in bold, as every message names a player (a mention in an edit pings nobody)
+        reason = public(row)(ENDED_BY, who=shown_name(display_name(interaction.user)))
         await self.after.ended(row, reason, before, start=True)
 
     @app_commands.command(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.engine import Category, Dice, Game
+from bot.engine import Category, Dice, Game, Preset
 from bot.engine.game import ScoreResult
 from bot.games.replay import Turn
 from bot.games.results import Report, Scored
@@ -16,7 +16,7 @@ from bot.strategy.winning import WinHint
 from cogs.coaching.messages import hint_text, percent, report_text
 from cogs.daily.messages import daily_board_embed, daily_line, replay_text
 from cogs.lobby.messages import thread_name
-from cogs.turn.messages import summary_embed
+from cogs.turn.messages import rules_text, summary_embed
 
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll
@@ -167,3 +167,14 @@ def test_the_daily_board_shows_shared_places() -> None:
     medals = [line.split()[0] for line in lines.splitlines()[:4]]
     assert medals == ["\N{FIRST PLACE MEDAL}", "\N{SECOND PLACE MEDAL}",
                       "\N{SECOND PLACE MEDAL}", "4."]  # fmt: skip
+
+
+def test_the_rules_point_at_the_undo_of_the_scoring_message() -> None:
+    """The rules are their own message, which has no Undo: in every language they point at
+    the Undo on the message where the player scored, never at "this message's" (French,
+    German and Polish said so)."""
+    this_message = {"fr": "de ce message", "de": "an dieser Nachricht", "pl": "przy tej wiadom"}
+    for code, wrong in this_message.items():
+        said = rules_text(lang(code), Preset.OFFICIAL, "U")
+        undo_line = next(line for line in said.splitlines() if line.startswith("**U**"))
+        assert wrong not in undo_line, undo_line

@@ -83,7 +83,7 @@ def test_the_check_finds_what_a_server_says() -> None:
         " /yahtzee rules ",
         " /yahtzee scorecard",
     ]
-    assert commands_only("Ann ended the game. Start a new one with /yahtzee start.") == [
+    assert commands_only("**Ann** ended the game. Start a new one with /yahtzee start.") == [
         "Start a new one with /yahtzee start."
     ]
     assert commands_only("Anyone who added the app can start one with /yahtzee start.") == []
@@ -290,7 +290,8 @@ async def test_a_game_its_host_ended_says_how_the_next_one_starts_there(
     assert ended.response_type == 7, ended.ephemeral_text
     shown = fake.messages[board["id"]]
     said_there = text_of(shown)
-    assert f"<@{ann['id']}> ended the game." in said_there, said_there
+    assert "**Ann** ended the game." in said_there, said_there  # by name, as everywhere
+    assert f"<@{ann['id']}>" not in said_there
     if where == "server":
         assert "Start a new one with /yahtzee start." in said_there
         assert find_component(shown, "Play again") is None

@@ -239,3 +239,16 @@ def test_the_glossarys_box_names_fit_without_a_short_form() -> None:
             for word in words:
                 text, size = shrink_to_fit((word,), LABEL_INNER, FONT, LABEL_MIN_FONT)
                 assert text == word and len(word) <= LABEL_W, (row, word, size)
+
+
+def test_numbered_columns_say_whose_they_are() -> None:
+    """From four seats the columns are numbered (#1 ...): a legend under the card names
+    each number's player, in seat order, within the card's width."""
+    game = Game([("1", "Ann"), ("2", "Bob"), ("3", "Optimal bot"), ("4", "Anna Maria Lopez")])
+    lines = card_text(game).splitlines()
+    assert lines[0].split() == ["#1", "#2", "#3", "#4"]
+    table = lines[: len(STACKED_ROWS) + 2]  # the heads, the rows, the rule under the bonus
+    legend = "  ".join(lines[len(table) :])
+    assert legend == "#1 Ann  #2 Bob  #3 Optimal bot  #4 Anna Maria…", lines
+    assert max(len(line) for line in lines) <= len(lines[0])
+    assert "#1" not in card_text(game, [0, 1])  # three seats or fewer: names head the columns
