@@ -15,7 +15,14 @@ images (``die_emoji_png``) from here, never from
 
 from bot.render.emoji import die_emoji_png
 from bot.render.text_card import card_text, code_block
-from bot.store import DailyEntry, DailyPlace, GameStatus, GuildSettings, StoreUnavailable
+from bot.store import (
+    DailyEntry,
+    DailyPlace,
+    GameStatus,
+    GuildSettings,
+    StoreUnavailable,
+    TokenRecord,
+)
 from bot.strategy.analyst import BoxHint
 from bot.strategy.decisions import Choice, supports
 from bot.strategy.winning import WinHint
@@ -95,6 +102,7 @@ __all__ = [
     "Scored",
     "StoreUnavailable",
     "TimedOut",
+    "TokenRecord",
     "Undone",
     "WinHint",
     "begin",

@@ -10,7 +10,16 @@ from bot.engine import (
     TimeoutPolicy,
 )
 from bot.i18n import LANGUAGE_NAMES
-from bot.store import NO_MESSAGE, GameChange, GameRow, GameStatus, GuildSettings, MoveRecord, plans
+from bot.store import (
+    NO_MESSAGE,
+    GameChange,
+    GameRow,
+    GameStatus,
+    GuildSettings,
+    MoveRecord,
+    TokenRecord,
+    plans,
+)
 
 from .clock import TURN_LIMITS
 from .keeper import Keeper
@@ -43,6 +52,15 @@ class Servers:
             await self.store.write(plans.note_token_place, channel_id, kind)
         else:
             await self.store.write(plans.forget_token_place, channel_id)
+
+    async def save_token(self, record: TokenRecord) -> None:
+        """Keep an interaction's token for its 15 minutes (a place only tokens reach): a
+        restarted bot still reaches the messages it made or showed."""
+        await self.store.write(plans.save_token, record)
+
+    async def fresh_tokens(self, now: float) -> list[TokenRecord]:
+        """The tokens kept that are still good at ``now`` (seconds), oldest first."""
+        return await self.store.read(plans.fresh_tokens, now)
 
     async def server_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings."""

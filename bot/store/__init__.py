@@ -35,6 +35,7 @@ from .records import (
     SeatLimit,
     StaleVersion,
     StoreUnavailable,
+    TokenRecord,
     Unset,
 )
 from .sql import Conflict, Plan, Query, ReadPlan, WritePlan
@@ -84,6 +85,7 @@ __all__ = [
     "StaleVersion",
     "Store",
     "StoreUnavailable",
+    "TokenRecord",
     "Unset",
     "WritePlan",
     "is_postgres_url",

@@ -247,6 +247,23 @@ if GameChange._fields[: len(CHANGE_COLUMNS)] != CHANGE_COLUMNS:
 
 
 @dataclass(frozen=True, slots=True)
+class TokenRecord:
+    """An interaction's token kept for its 15 minutes where only tokens reach a place:
+    which place, the application and token to post and edit with, when it arrived (the
+    bot's clock, seconds), whether it was answered, the message its own answer is, and the
+    follow-ups it sent (their ids, in order)."""
+
+    interaction_id: int
+    channel_id: int
+    application_id: int
+    token: str
+    at: float
+    answered: bool
+    shows: int | None
+    followups: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's choices for its games."""
 

@@ -128,10 +128,13 @@ class Publisher:
         self._computers_running = running
 
     async def places_known(self) -> None:
-        """The places only tokens reach, as the store kept them: read once, before a repair
-        or a timer would post anywhere (a restart in a group DM posts nothing there)."""
+        """The places only tokens reach, and the tokens still good there, as the store kept
+        them: read once, before a repair or a timer would post anywhere (a restart in a
+        group DM posts nothing there but through the tokens of the last 15 minutes)."""
         if not self._places_read:
             self.routes.known(await self.games.servers.token_places())
+            now = self.bot.clock().timestamp()
+            self.routes.tokens.restore(await self.games.servers.fresh_tokens(now))
             self._places_read = True
 
     def computers_running(self, game_id: int) -> bool:

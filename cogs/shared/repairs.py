@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Game
-from bot.games import GameService, GameStatus, GameView, is_bot
+from bot.games import GameService, GameStatus, GameView, is_bot, player_id
 from bot.games.replay import Turn
 from cogs.lobby.messages import lobby_edit
-from cogs.turn.messages import ended_fields, moved_on_embed
+from cogs.turn.messages import ended_fields, moved_on_embed, moved_to_embed
 
 from . import answers
-from .errors import run_guarded
+from .errors import jump_url, run_guarded
 from .language import public
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 from .wording import STARTS_AFTER, ending
@@ -96,8 +96,18 @@ class Repairs:
 
         async def work() -> None:
             if row.board_message_id is not None and row.board_turn == game.turn_number:
-                board = await self.games.drawing.render(row)
-                await self.publisher.bring_back(interaction, board)
+                if player_id(interaction.user.id) == game.current_player_id:
+                    # the player to move: their board comes to where they clicked
+                    board = await self.games.drawing.render(row)
+                    await self.publisher.bring_back(interaction, board)
+                    return
+                # anyone else's click never makes their message another player's board:
+                # it is retired there, saying where the live board is
+                link = jump_url(row.guild_id, row.board_channel_id, row.board_message_id)
+                await answers.edit(
+                    interaction, content=None, embed=moved_to_embed(public(row), link),
+                    attachments=[], view=None,
+                )  # fmt: skip
                 return
             since = await self.unseen(row)
             await answers.edit(

@@ -7,12 +7,16 @@ docs/places.md). ``PlaceRoutes`` picks one by the channel's ``Place``."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
+
+from bot.games import TokenRecord
 
 from .place import FOLLOWUP_CAP, Place
 
@@ -93,13 +97,31 @@ class Token:
     """What a later post needs of an interaction from a token place, and nothing more: its
     token (as a webhook of the application), when it arrived, whether it has been answered
     (a follow-up needs an answer first), the message its own answer is, and its follow-ups.
-    Kept instead of the ``Interaction`` (about 12 KB with its message and members)."""
+    Kept instead of the ``Interaction`` (about 12 KB with its message and members), and in
+    the store once answered (``TokenRoutes.keep``), so that a restart still reaches what it
+    made or showed for its 15 minutes."""
 
     webhook: discord.Webhook
     at: float
     answered: bool = False
     shows: int | None = None
     followups: list[int] = field(default_factory=list)
+    interaction_id: int = 0
+    channel_id: int = 0
+    routes: TokenRoutes | None = None  # which keeps it in the store as it changes
+
+    def record(self) -> TokenRecord:
+        assert self.webhook.token is not None
+        return TokenRecord(
+            self.interaction_id, self.channel_id, self.webhook.id, self.webhook.token,
+            self.at, self.answered, self.shows, tuple(self.followups),
+        )  # fmt: skip
+
+    def changed(self) -> None:
+        """Keep the token's new state in the store (in the background: the answer that
+        changed it does not wait)."""
+        if self.routes is not None and self.answered:
+            self.routes.keep_later(self)
 
 
 class Unreachable(Exception):
@@ -113,14 +135,16 @@ def answered(interaction: discord.Interaction[Any]) -> None:
     token = interaction.extras.get(_TOKEN)
     if token is not None:
         token.answered = True
+        token.changed()
 
 
 def shows(interaction: discord.Interaction[Any], message_id: int | None) -> None:
     """``interaction``'s own answer is ``message_id`` (a click answered by editing the clicked
     message, a command answered with a message): its token edits it."""
     token = interaction.extras.get(_TOKEN)
-    if token is not None and message_id is not None:
+    if token is not None and message_id is not None and token.shows != message_id:
         token.shows = message_id
+        token.changed()  # (before its answer: kept once answered, with this)
 
 
 def followed(interaction: discord.Interaction[Any], message_id: int) -> None:
@@ -130,6 +154,7 @@ def followed(interaction: discord.Interaction[Any], message_id: int) -> None:
     token = interaction.extras.get(_TOKEN)
     if token is not None:  # an interaction from a place only tokens reach
         token.followups.append(message_id)
+        token.changed()
 
 
 #: The message an interaction's own answer is, as its token's routes name it.
@@ -143,10 +168,57 @@ class TokenRoutes:
     fewer for messages that notify nobody); a message is edited or deleted by a token that
     made or showed it. Tokens are never used, and not kept, after ``TOKEN_FRESH``."""
 
-    def __init__(self, bot: YahtzeeBot) -> None:
+    def __init__(
+        self, bot: YahtzeeBot, keep: Callable[[TokenRecord], Awaitable[None]] | None = None
+    ) -> None:
         self.bot = bot
         #: Each place's tokens, oldest first (a list: a deque's block is 600 bytes).
         self._seen: OrderedDict[int, list[Token]] = OrderedDict()
+        #: Where a token's state is kept across a restart (None: in memory only).
+        self._keep = keep
+        self._keeping: set[asyncio.Task[None]] = set()
+
+    async def keep(self, token: Token) -> None:
+        """Keep ``token`` as it is now in the store (a failure is logged: the token still
+        works in this process)."""
+        if self._keep is None:
+            return
+        try:
+            await self._keep(token.record())
+        except Exception:
+            log.exception("could not keep the token of interaction %s", token.interaction_id)
+
+    def keep_later(self, token: Token) -> None:
+        """``keep`` in the background (saves go to the store in the order asked)."""
+        if self._keep is None:
+            return
+        task = asyncio.create_task(self.keep(token), name=f"token-{token.interaction_id}")
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
+
+    async def kept(self) -> None:
+        """Until the tokens being kept are in the store (a test; a stop)."""
+        while self._keeping:
+            await asyncio.gather(*self._keeping, return_exceptions=True)
+
+    def restore(self, records: Sequence[TokenRecord]) -> None:
+        """The tokens kept in the store that are still good (at start, before any repair):
+        their messages are reached again, and new ones may be posted through them."""
+        state = self.bot._connection
+        for record in records:
+            data = {"id": record.application_id, "type": 3, "token": record.token}
+            webhook = discord.Webhook.from_state(cast(Any, data), state=state)
+            token = Token(
+                webhook, record.at, record.answered, record.shows, list(record.followups),
+                record.interaction_id, record.channel_id, self,
+            )  # fmt: skip
+            kept = self._seen.setdefault(record.channel_id, [])
+            if any(t.interaction_id == record.interaction_id for t in kept):
+                continue
+            kept.append(token)
+            kept.sort(key=lambda t: t.at)
+            del kept[:-KEPT_PER_PLACE]
+            self._seen.move_to_end(record.channel_id)
 
     def _now(self) -> float:
         return self.bot.clock().timestamp()
@@ -158,7 +230,10 @@ class TokenRoutes:
         if interaction.type not in _CARRIERS:
             return
         now = self._now()
-        token = Token(interaction.followup, now, interaction.response.is_done())
+        token = Token(
+            interaction.followup, now, interaction.response.is_done(),
+            interaction_id=interaction.id, channel_id=interaction.channel_id, routes=self,
+        )  # fmt: skip
         interaction.extras[_TOKEN] = token
         kept = self._seen.setdefault(interaction.channel_id, [])
         kept.append(token)
@@ -214,6 +289,7 @@ class TokenRoutes:
             if len(token.followups) < cap:
                 message = await token.webhook.send(wait=True, **fields)
                 token.followups.append(message.id)
+                await self.keep(token)  # on record before anything else is done with it
                 return message
         for token in [] if optional else answered[:1]:
             last = token.followups[-1] if token.followups else token.shows
@@ -273,7 +349,7 @@ class PlaceRoutes:
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.channels = ChannelRoutes(bot)
-        self.tokens = TokenRoutes(bot)
+        self.tokens = TokenRoutes(bot, lambda record: bot.games.servers.save_token(record))
         self._token_places: set[int] = set()
 
     def note(self, interaction: discord.Interaction[Any], place: Place) -> bool | None:

@@ -53,6 +53,7 @@ def interaction(clicked: int) -> Any:
     made = SimpleNamespace(
         channel_id=CHANNEL, extras={}, response=done, followup=Followups(),
         message=SimpleNamespace(id=clicked), type=discord.InteractionType.component,
+        id=next(ids),
     )  # fmt: skip
     made.followup.clicked = clicked
     made.originals = made.followup.originals

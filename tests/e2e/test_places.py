@@ -159,9 +159,9 @@ async def test_a_restart_in_a_group_dm_loses_nothing(
 ) -> None:
     """The bot restarts mid-game in a group DM: nothing is posted there by a channel route
     at start (the place is remembered), Ann's next click carries on from the store. Then a
-    restart that came between Bob's scoring and the post of Ann's board: her next click
-    anywhere in the game (the Undo Bob's summary offers, not hers) is answered and her board
-    is shown by its token, naming her."""
+    restart that came between Bob's scoring and the post of Ann's board: the restart shows
+    her board through the token of Bob's click (kept for its 15 minutes), naming her; her
+    click on the Undo Bob's summary offers is answered privately."""
     bot, channel, ann, bob, board = await group_game(fake, start_bot)
     dice.extend([3, 3, 3, 5, 6])
     await fake.click(ann, board, "Roll")
@@ -187,12 +187,14 @@ async def test_a_restart_in_a_group_dm_loses_nothing(
     await asyncio.wait({task}, timeout=6)
     assert fake.live_boards(channel) == []  # nobody has a board to click
     bot = await start_bot()
-    assert fake.live_boards(channel) == []  # nothing posted by the restart itself
+    # Bob's click's token was kept (its 15 minutes): the restart's repair posts Ann's board
+    # through it at once, naming her, with no channel route tried
+    ann_board = await live_board(fake, channel)
     clock.advance(15)  # (a moment later)
     summary = fake.messages[bob_board["id"]]
     refused = await fake.click(ann, summary, "Undo")
     assert refused.response is not None and refused.response["flags"] & EPHEMERAL
-    ann_board = await live_board(fake, channel)
+    assert [m["id"] for m in fake.live_boards(channel)] == [ann_board["id"]]
     assert ann_board["content"].startswith(f"<@{ann['id']}>")
     assert (channel, ann_board["id"], ann["id"]) in fake.pings
     dice.extend([6, 6, 6, 6, 6])
@@ -546,8 +548,7 @@ async def test_no_game_is_left_where_no_click_moves_it_on(
     any click of a player on any message of the game, or any /yahtzee command, carries on:
     it gets a plain answer, and Ann's board comes as a new message that notifies her, on
     which she plays. Bob's old board, which no token reaches, keeps its buttons until
-    clicked: then it brings the board back (on itself), and the board before says where it
-    went."""
+    clicked: then it is retired, saying where Ann's board is (it never becomes hers)."""
     dice.fallback = RandomDice(random.Random(43))
     bot, channel, ann, bob, board = await group_game(fake, start_bot)
     fake.install(bob)
@@ -580,16 +581,14 @@ async def test_no_game_is_left_where_no_click_moves_it_on(
     assert ann_board["content"].startswith(f"<@{ann['id']}>"), ann_board["content"]
     assert (channel, ann_board["id"], ann["id"]) in fake.pings
     if find_component(fake.messages[bob_board["id"]], "Roll") is not None:
-        # Bob's old board kept its buttons (nothing could reach it): a click on it brings
-        # the board back there, and Ann's board says where it went
+        # Bob's old board kept its buttons (nothing could reach it): his click on it is
+        # answered there, retiring it with a link to Ann's board; it never becomes her board
         back = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
         assert back.response_type == 7, back.ephemeral_text
         here = fake.messages[bob_board["id"]]
-        assert here["content"].startswith(f"<@{ann['id']}>"), here["content"]
-        assert fake.live_boards(channel) == [here]
-        moved = text_of(fake.messages[ann_board["id"]])
-        assert f"/channels/@me/{channel}/{bob_board['id']}" in moved, moved
-        ann_board = here
+        assert f"<@{ann['id']}>" not in here["content"], here["content"]
+        assert f"/channels/@me/{channel}/{ann_board['id']}" in text_of(here), text_of(here)
+        assert fake.live_boards(channel) == [fake.messages[ann_board["id"]]]
     rolled = await fake.click(ann, fake.messages[ann_board["id"]], "Roll")
     assert rolled.response_type == 7, rolled.ephemeral_text
     assert forbidden_tries(fake, channel) == []

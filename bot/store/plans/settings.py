@@ -3,7 +3,9 @@ itself and the deployment's secrets."""
 
 from __future__ import annotations
 
-from ..records import GuildSettings
+import json
+
+from ..records import GuildSettings, TokenRecord
 from ..sql import Plan, ReadPlan, WritePlan, all_rows, now, one_row, shape_of
 
 SETTINGS = shape_of(GuildSettings, decode={"use_threads": bool, "auto_roll": bool})
@@ -177,3 +179,36 @@ def note_token_place(channel_id: int, kind: str) -> Plan[None]:
 def forget_token_place(channel_id: int) -> Plan[None]:
     """The bot reaches ``channel_id`` by its own routes now (its server added it)."""
     yield from all_rows("DELETE FROM token_places WHERE channel_id = ?", (channel_id,))
+
+
+#: Seconds an interaction's token is kept (Discord's 15 minutes).
+TOKEN_KEPT = 15 * 60
+
+TOKEN = shape_of(
+    TokenRecord,
+    decode={"answered": bool, "followups": lambda text: tuple(json.loads(text))},
+)
+
+
+@WritePlan
+def save_token(record: TokenRecord) -> Plan[None]:
+    """Keep (or update) a token where only tokens reach; tokens past their 15 minutes go."""
+    yield from all_rows("DELETE FROM place_tokens WHERE at < ?", (record.at - TOKEN_KEPT,))
+    yield from all_rows(
+        "INSERT INTO place_tokens (interaction_id, channel_id, application_id, token, at, "
+        "answered, shows, followups) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (interaction_id) DO UPDATE SET answered = excluded.answered, "
+        "shows = excluded.shows, followups = excluded.followups",
+        (record.interaction_id, record.channel_id, record.application_id, record.token,
+         record.at, int(record.answered), record.shows, json.dumps(list(record.followups))),
+    )  # fmt: skip
+
+
+@ReadPlan
+def fresh_tokens(now: float) -> Plan[list[TokenRecord]]:
+    """The tokens kept that are still within their 15 minutes at ``now``, oldest first."""
+    rows = yield from all_rows(
+        f"SELECT {TOKEN.columns} FROM place_tokens WHERE at >= ? ORDER BY at, interaction_id",
+        (now - TOKEN_KEPT,),
+    )
+    return [TOKEN(row) for row in rows]

@@ -1,0 +1,17 @@
+-- The tokens of interactions from places the bot reaches only through them (a group DM, a
+-- server that never added it), kept for their 15 minutes (issue 49): a restarted bot still
+-- edits the messages they made or showed (a board an Undo replaced, a computer's turn in
+-- progress) and posts through them, instead of leaving boards live that nothing can retire.
+-- A token lets its holder send and edit that interaction's messages for 15 minutes, nothing
+-- more; rows older than that are deleted as new ones are written.
+CREATE TABLE place_tokens (
+    interaction_id INTEGER PRIMARY KEY,
+    channel_id     INTEGER NOT NULL,
+    application_id INTEGER NOT NULL,
+    token          TEXT    NOT NULL,
+    at             REAL    NOT NULL,
+    answered       INTEGER NOT NULL DEFAULT 0,
+    shows          INTEGER,
+    followups      TEXT    NOT NULL DEFAULT '[]'
+);
+CREATE INDEX place_tokens_at ON place_tokens (at);

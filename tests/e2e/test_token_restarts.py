@@ -1,0 +1,103 @@
+"""Restarts where only tokens reach (issue 49): a group DM and a server that never added the
+bot, restarted at chosen moments; after each, a game shows at most one live board, and a
+click on it is taken, never refused nor turned into another player's board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.engine import ScriptedDice
+
+from ..clock import FakeClock
+from ..conftest import Database, fetch
+from .conftest import StartBot
+from .fake_discord import FakeDiscord, controls_of, find_component, text_of
+from .helpers import live_board
+from .test_places import forbidden_tries
+
+
+def enabled_roll(message: dict[str, Any]) -> bool:
+    """Whether a message offers a Roll that can be clicked."""
+    return any(
+        str(c.get("custom_id", "")).startswith("yz:roll:") and not c.get("disabled")
+        for c in controls_of(message)
+    )
+
+
+def live(fake: FakeDiscord, channel: str) -> list[dict[str, Any]]:
+    """The channel's messages with turn controls a player can click (a Roll not greyed)."""
+    return [m for m in fake.channel_messages(channel) if enabled_roll(m)]
+
+
+async def two_friends(fake: FakeDiscord, start_bot: StartBot, where: str) -> tuple[Any, ...]:
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(ann)
+    channel = fake.group_dm(ann, bob) if where == "group_dm" else fake.user_install_guild()
+    bot = await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    return bot, channel, ann, bob, await live_board(fake, channel)
+
+
+@pytest.mark.parametrize("where", ["group_dm", "user_server"])
+async def test_an_undo_after_a_restart_leaves_one_live_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock, where: str
+) -> None:
+    """Ann scores; Bob's board comes; the bot restarts (its tokens kept in the store for
+    their 15 minutes); Ann takes her move back with the Undo on her summary: her board is
+    live again and Bob's waits without controls (the kept token of her scoring reaches it),
+    so one board is live; scored anew, Bob's turn comes back on his message."""
+    bot, channel, ann, _bob, board = await two_friends(fake, start_bot, where)
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    bob_board = await live_board(fake, channel)
+    assert bob_board["id"] != board["id"]
+    await bot.close()
+    bot = await start_bot()
+    clock.advance(5)
+    undone = await fake.click(ann, fake.messages[board["id"]], "Undo")
+    assert undone.error is None and undone.response_type == 7, undone.ephemeral_text
+    await fake.settle()
+    assert [m["id"] for m in live(fake, channel)] == [board["id"]]
+    assert not enabled_roll(fake.messages[bob_board["id"]])
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    await fake.settle()
+    assert [m["id"] for m in live(fake, channel)] == [bob_board["id"]]
+    assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("where", ["group_dm", "user_server"])
+async def test_a_click_on_a_board_no_token_could_retire_is_not_turned_into_anothers(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, database: Database, where: str
+) -> None:
+    """As above, but the tokens were not kept (their store write failed: logged, and the
+    game goes on), so after the restart nothing reaches Bob's board: after Ann's Undo,
+    Bob's Roll on his old board is answered on it (the game went back to Ann, with a link
+    to her board) and it is retired there; his message does not become Ann's board, and
+    her board stays as it was."""
+    bot, channel, ann, bob, board = await two_friends(fake, start_bot, where)
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    bob_board = await live_board(fake, channel)
+    await bot.close()
+    await fetch(database, "DELETE FROM place_tokens")
+    bot = await start_bot()
+    undone = await fake.click(ann, fake.messages[board["id"]], "Undo")
+    assert undone.error is None and undone.response_type == 7, undone.ephemeral_text
+    await fake.settle()
+    ann_board = fake.messages[board["id"]]
+    assert enabled_roll(ann_board) or find_component(ann_board, "Large Straight") is not None
+    rolled = await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
+    assert rolled.error is None and rolled.response_type == 7, rolled.ephemeral_text
+    retired = fake.messages[bob_board["id"]]
+    assert not enabled_roll(retired) and "Ann" not in retired["content"], retired
+    assert f"/{board['id']}" in text_of(retired), text_of(retired)  # where the board is
+    assert fake.messages[board["id"]] == ann_board  # untouched
+    assert [m["id"] for m in live(fake, channel)] == [board["id"]]
+    assert forbidden_tries(fake, channel) == []
