@@ -109,6 +109,17 @@ class Posts:
         row = await self.store.read(plans.get_game, game_id)
         return row is not None and row.undo_message_id is not None
 
+    async def undo_possible(self, game_id: int) -> bool:
+        """Whether the game's last scoring can still be taken back (the game live, no roll
+        since it)."""
+        try:
+            row = await self.keeper.row(game_id)
+        except Refusal:
+            return False
+        if not row.is_live or row.state is None:
+            return False
+        return self.keeper.game_of(row).undo_player_id is not None
+
     async def as_now(self, game_id: int) -> GameView | None:
         """A game as saved now, with the boards click answers showed on record (None if it
         is gone): what a repair acts on. A row read before the repair's turn came (a sweep's

@@ -23,6 +23,7 @@ from cogs.turn.controls import BoxSelect, DieButton, RollButton, ScorecardButton
 from . import answers
 from .controls import Control
 from .errors import guarded
+from .language import private
 from .place import place_of
 from .publisher import Publisher
 from .repairs import Repairs
@@ -127,6 +128,8 @@ class Clicks(commands.Cog):
                 except Exception as error:  # answered by the guard, as a handler's
                     await self._refuse(interaction, error)
                     return None
+                if await self._undo_gone(interaction, click, game_id):
+                    return game_id
                 if await self._over_here(interaction, click, game_id):
                     return game_id
                 if await self._brought_back(interaction, click, game_id):
@@ -158,6 +161,31 @@ class Clicks(commands.Cog):
             return False
         await self.repairs.bring_back(interaction, *found)
         return True
+
+    async def _undo_gone(
+        self, interaction: discord.Interaction[Any], click: Control, game_id: int
+    ) -> bool:
+        """Where only clicks reach (a group DM), an Undo on a scoring's line that can no
+        longer take it back (a roll came since, or the game is over, while no token could
+        close it, as a restart leaves them): the line loses its Undo and keeps what it says
+        (the game's story), and the clicker is told privately. Whether it did."""
+        message = interaction.message
+        if not isinstance(click, UndoButton) or message is None or message.flags.ephemeral:
+            return False
+        if not self.publisher.routes.by_token(interaction.channel_id or 0):
+            return False
+        if await self.games.posts.undo_possible(game_id):
+            return False  # (its handler says whose it is, or takes it back)
+        await self._close_undo_here(interaction)
+        return True
+
+    @guarded
+    async def _close_undo_here(self, interaction: discord.Interaction[Any]) -> None:
+        await answers.edit(interaction, view=None)
+        _ = private(interaction)
+        await answers.send(
+            interaction, _("That scoring can no longer be taken back."), ephemeral=True
+        )
 
     async def _over_here(
         self, interaction: discord.Interaction[Any], click: Control, game_id: int

@@ -101,3 +101,41 @@ async def test_a_click_on_a_board_no_token_could_retire_is_not_turned_into_anoth
     assert fake.messages[board["id"]] == ann_board  # untouched
     assert [m["id"] for m in live(fake, channel)] == [board["id"]]
     assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("then", ["Bob rolls", "Ann ends the game"])
+async def test_an_undo_that_can_no_longer_undo_keeps_its_line(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, database: Database, then: str
+) -> None:
+    """Ann scores; the bot restarts with no token kept (nothing can close her line's Undo);
+    then Bob rolls (or Ann ends the game): her line still offers Undo. Clicked, it says it
+    can no longer take the scoring back (privately), and the line keeps what it says, only
+    without its Undo: the game's story is not overwritten."""
+    bot, channel, ann, bob, board = await two_friends(fake, start_bot, "group_dm")
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    bob_board = await live_board(fake, channel)
+    line = fake.messages[board["id"]]
+    assert "scored **40** in **Large Straight**" in text_of(line)
+    await bot.close()
+    await fetch(database, "DELETE FROM place_tokens")
+    bot = await start_bot()
+    if then == "Bob rolls":
+        dice.extend([6, 6, 6, 6, 6])
+        await fake.click(bob, fake.messages[bob_board["id"]], "Roll")
+    else:
+        asked = await fake.slash(ann, channel, "yahtzee end")
+        assert asked.response is not None
+        ended = await fake.click(ann, asked.response, "End the game")
+        assert ended.error is None, ended.ephemeral_text
+    assert find_component(fake.messages[board["id"]], "Undo") is not None  # nothing reached it
+    said_before = fake.messages[board["id"]]["embeds"]
+    clicked = await fake.click(ann, fake.messages[board["id"]], "Undo")
+    assert clicked.error is None and clicked.response_type == 7, clicked.ephemeral_text
+    await fake.settle()
+    after = fake.messages[board["id"]]
+    assert find_component(after, "Undo") is None
+    assert after["embeds"] == said_before  # the line as it was
+    assert any("can no longer be taken back" in f["content"] for f in clicked.followups)
+    assert forbidden_tries(fake, channel) == []
