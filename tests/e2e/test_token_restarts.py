@@ -4,11 +4,13 @@ click on it is taken, never refused nor turned into another player's board."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 import pytest
 
-from bot.engine import ScriptedDice
+from bot.engine import RandomDice, ScriptedDice
 
 from ..clock import FakeClock
 from ..conftest import Database, fetch
@@ -138,4 +140,48 @@ async def test_an_undo_that_can_no_longer_undo_keeps_its_line(
     assert find_component(after, "Undo") is None
     assert after["embeds"] == said_before  # the line as it was
     assert any("can no longer be taken back" in f["content"] for f in clicked.followups)
+    assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("where", ["group_dm", "user_server"])
+async def test_a_restart_during_a_computers_turn_goes_on_by_itself(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, where: str
+) -> None:
+    """Ann and a Casual bot; the bot stops while the computer plays its turn. Started
+    again, it carries the computer's turn on by itself through the tokens it kept (nobody
+    clicks): the turn comes back to Ann on one live board, and no message is left saying
+    the computer is playing."""
+    dice.fallback = RandomDice(random.Random(11))
+    ann = fake.user("Ann")
+    fake.install(ann)
+    channel = fake.group_dm(ann, fake.user("Bob")) if where == "group_dm" else (
+        fake.user_install_guild())  # fmt: skip
+    bot = await start_bot(bot_move_delay=0.5)  # its moves at a pace one can stop it in
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(ann, lobby, "Add bot (Casual)")
+    await fake.click(ann, lobby, "Start")
+    board = await live_board(fake, channel)
+    await fake.click(ann, board, "Roll")
+    menu = next(c for c in controls_of(fake.messages[board["id"]]) if c["type"] == 3)
+    scoring = asyncio.create_task(
+        fake.choose(ann, fake.messages[board["id"]], menu["options"][0]["value"])
+    )
+    for _ in range(200):  # as it shows (a wait that settles would see the turn's end)
+        if any("is playing its turn" in text_of(m) for m in fake.channel_messages(channel)):
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the computer's turn never showed")
+    await bot.close()  # mid-turn: its run stops with it
+    await asyncio.wait({scoring}, timeout=5)
+    await start_bot()
+    await fake.wait_for(
+        lambda: any(m["content"].startswith(f"<@{ann['id']}>") for m in live(fake, channel)),
+        timeout=20,
+    )
+    await fake.settle()
+    assert len(live(fake, channel)) == 1
+    frozen = [m for m in fake.channel_messages(channel) if "is playing its turn" in text_of(m)]
+    assert frozen == [], [text_of(m)[:200] for m in frozen]
     assert forbidden_tries(fake, channel) == []
