@@ -178,6 +178,8 @@ class Publisher:
         if reused is not None:
             return reused
         pings = USER_MENTIONS if turn not in self._pinged.get(board.row.id, []) else NO_MENTIONS
+        if self.routes.by_token(board.row.board_channel_id):
+            return await self._post_by_token(board, text, pings)
         try:
             message = await post(
                 notify=not is_bot(seat.player_id),
@@ -255,6 +257,45 @@ class Publisher:
         """The message an Undo parked for a game (the next turn's board, waiting), if any."""
         parked = self._parked.get(game_id)
         return parked[0] if parked is not None else None
+
+    async def _post_by_token(
+        self, board: Board, text: str, pings: discord.AllowedMentions
+    ) -> discord.Message | None:
+        """``post_board`` where only tokens reach. There no nonce makes a post idempotent: a
+        board posted whole, then lost with the process before it was on record, would stay
+        live beside the one the restart posts. So it comes in steps, each on record before
+        the next: its turn line alone (a follow-up, kept with its token: it notifies the
+        player and has no controls), then on record as the turn's board, then its picture
+        and controls by an edit (``Repairs`` makes that edit again after a restart). A kill
+        between any two leaves either no live board (the restart's repair shows one) or this
+        one, never two."""
+        game = board.game
+        assert game is not None
+        seat = game.current_seat
+        channel_id = board.row.board_channel_id
+        message = await self.routes.send(
+            channel_id, notify=not is_bot(seat.player_id), content=text, allowed_mentions=pings
+        )
+        turn = (game.turn_number, seat.player_id)
+        pinged = self._pinged.get(board.row.id, [])
+        if turn not in pinged:
+            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
+        if not await self.games.posts.board_shown(board.row, message.id, game):
+            log.info("game %s: turn %s was undone while its board was posted", board.row.id,
+                     game.turn_number)  # fmt: skip
+            await self.park(board.row.id, channel_id, message.id, turn, board.row.language)
+            return None
+        shown = await self.routes.edit(
+            channel_id,
+            message.id,
+            embed=self.board_embed(board),
+            attachments=board_files(board),
+            view=board_view(board, self.faces),
+            allowed_mentions=NO_MENTIONS,
+        )
+        if is_bot(game.current_player_id):
+            self.computer_to_move(board.row.id)
+        return shown if shown is not None else message
 
     async def park(
         self,

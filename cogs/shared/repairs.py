@@ -55,7 +55,7 @@ class Repairs:
                 and self.publisher.routes.reachable(row.board_channel_id)  # else: at a click
             ]
             for row in rows:
-                if await self.repair_one(row):
+                if await self.repair_one(row, refresh=True):
                     # paced: a mass repair after a resume must leave Discord's rate limits
                     # (50 requests a second) to the clicks
                     await asyncio.sleep(REPAIR_PACE)
@@ -159,10 +159,10 @@ class Repairs:
 
         await run_guarded(interaction, work)
 
-    async def repair_one(self, row: GameView) -> int:
+    async def repair_one(self, row: GameView, refresh: bool = False) -> int:
         """``repair`` one game, ending it if its place is gone; 1 if it sent anything."""
         try:
-            return int(await self.repair(row))
+            return int(await self.repair(row, refresh))
         except discord.HTTPException as exc:
             if exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS):
                 # retrying can't help, and every refused request counts towards Discord's
@@ -177,9 +177,12 @@ class Repairs:
             log.exception("could not repair the messages of game %s", row.id)
         return 1  # it sent what failed
 
-    async def repair(self, row: GameView) -> bool:
+    async def repair(self, row: GameView, refresh: bool = False) -> bool:
         """Post or edit what a game's messages miss; True if anything had to be sent.
-        ``row`` names the game: what is missing is decided on the game as saved now."""
+        ``row`` names the game: what is missing is decided on the game as saved now.
+        ``refresh`` (a start): where only tokens reach, the board on record is shown again
+        whole if a kept token reaches it (a board posted in steps may have lost its last,
+        its controls, with the process that posted it)."""
         if self.publisher.computers_running(row.id):
             return False  # they show their own moves: a repair beside them would post twice
         now = await self.games.posts.as_now(row.id)
@@ -240,7 +243,10 @@ class Repairs:
             if posted is not None and began != board.row.version:
                 await self.publisher.edit_board(posted.id, board)  # moves were made on it since
             sent = True
-        elif row.board_version != row.version:
+        elif row.board_version != row.version or (
+            refresh and self.publisher.routes.tokens.reaches(row.board_channel_id,
+                                                             row.board_message_id)
+        ):  # fmt: skip
             log.info("game %s: bringing its board up to version %s", row.id, row.version)
             board = await self.games.drawing.render(row)
             await self.publisher.edit_board(row.board_message_id, board)

@@ -225,6 +225,14 @@ class Posted:
         """(game, turn) of a board, from its Roll button when posted."""
         return turn_of(self.ids)
 
+    def turn_shown_first(self) -> tuple[int, int] | None:
+        """(game, turn) of the first board the message showed: where only tokens reach, a
+        board is posted as its ping line and becomes that turn's board by an edit."""
+        for shown in self.shown:
+            if turn_of(shown.ids) is not None:
+                return turn_of(shown.ids)
+        return None
+
     def turn_now(self) -> tuple[int, int] | None:
         """(game, turn) the board shows now (where only clicks reach, a click on an old
         board brings the live one back on it: a later turn)."""
@@ -1505,7 +1513,7 @@ class Lifecycle(RuleBasedStateMachine):
                 continue
             who = [self.name_of(u) for u in posted.mentions]
             said = posted.content[:90]
-            board = posted.turn()
+            board = posted.turn() or posted.turn_shown_first()
             unseen = posted.channel in self.behind_at_start and board is not None
             if self.actor == "Carol" and not unseen:
                 # (friends: her interaction may be the first since a timer's move nobody saw,
