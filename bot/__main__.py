@@ -96,7 +96,10 @@ def migrate_to_postgres() -> int:
         print(f"error: {_masked(str(exc), tuple(url_passwords(url)))}", file=sys.stderr)
         return 1
     for item in copied:
-        print(f"{item.table}: {item.rows} rows copied, {item.rows} in PostgreSQL")
+        print(
+            f"{item.table}: {item.rows} rows copied, {item.rows} in PostgreSQL, contents equal "
+            f"(sha256 {item.digest[:12]})"
+        )
     print(
         f"done: {path} is copied. Remove DATABASE_PATH from the settings and keep DATABASE_URL "
         "to run the bot on PostgreSQL."
