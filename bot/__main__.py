@@ -25,7 +25,7 @@ from bot.settings import (
     read_env_file,
     url_passwords,
 )
-from bot.store import SchemaTooNew, StoreUnavailable, is_postgres_url
+from bot.store import SchemaTooNew, StoreUnavailable, is_postgres_url, latest_schema_version
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.transfer import TransferError, sqlite_to_postgres
 
@@ -130,7 +130,13 @@ def backup(target: str) -> int:
     rows = ", ".join(f"{count} {table}" for table, count in made.rows.items())
     print(f"backed up {path} to {made.path} ({made.size:,} bytes, schema version "
           f"{made.schema_version}); integrity check: ok")  # fmt: skip
-    print(f"it holds games: {games or 'none'}; rows: {rows}")
+    print(f"it holds games: {games or 'none'}; rows: {rows or 'none'}")
+    if made.schema_version < latest_schema_version():
+        print(
+            f"the copy is of schema version {made.schema_version}, as the database is: this "
+            f"code upgrades it to {latest_schema_version()} when it opens it (the bot's next "
+            "start, or a restored copy)"
+        )
     return 0
 
 
