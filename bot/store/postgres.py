@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import urllib.parse
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -45,6 +46,14 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.ReadOnlySQLTransactionError,
     asyncpg.CannotConnectNowError,
     asyncpg.exceptions.OperatorInterventionError,
+)
+
+#: Whatever keeps a connection from being made (the server down, no such database or role,
+#: a refused password, ...): one line saying what to do (``cannot_connect``).
+_CANNOT_CONNECT: tuple[type[BaseException], ...] = (
+    *_UNAVAILABLE,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
 )
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -109,8 +118,8 @@ class PostgresStore(Store):
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, reset=_nothing_to_reset
             )
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable(f"cannot reach the PostgreSQL server: {exc}") from exc
+        except _CANNOT_CONNECT as exc:
+            raise StoreUnavailable(cannot_connect(url, exc)) from exc
         return await cls(pool).ready(migrate)
 
     @property
@@ -165,6 +174,26 @@ class PostgresStore(Store):
         if after != before:
             log.info("database schema migrated from version %d to %d", before, after)
         return after
+
+
+def cannot_connect(url: str, exc: BaseException) -> str:
+    """Why a connection to ``url`` failed and what to do, in one line (no password: the
+    server's message never holds one, and the URL is not repeated)."""
+    parts = urllib.parse.urlsplit(url)
+    where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+    name = urllib.parse.unquote(parts.path.lstrip("/")) or "(the user's name)"
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        advice = f"create it (createdb {name}) or correct the database's name in DATABASE_URL"
+    elif isinstance(exc, asyncpg.InvalidPasswordError):
+        advice = "correct the password in DATABASE_URL"
+    elif isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
+        advice = "create the role (createuser) or correct the user in DATABASE_URL"
+    elif isinstance(exc, OSError | TimeoutError):
+        advice = f"is PostgreSQL running at {where}, and does it accept connections from here?"
+    else:
+        advice = "check DATABASE_URL and the server's log"
+    return f"PostgreSQL at {where}: {said} ({advice})"
 
 
 async def _version(db: Connection) -> int:
