@@ -120,15 +120,12 @@ def _cannot_open(shown: str, exc: BaseException, secrets: tuple[str, ...]) -> st
 
 
 async def _migrate(target: str | Path) -> tuple[int, int]:
-    """The database's schema version before and after its migrations."""
-    store = await open_store(target, migrate=False)
-    try:
-        before = await store.schema_version()
-    finally:
-        await store.close()
+    """The database's schema version before and after its migrations (before: as found
+    under the migrations' lock, so of processes migrating at once one says it migrated)."""
     store = await open_store(target)
     try:
-        return before, await store.schema_version()
+        after = await store.schema_version()
+        return (after if store.migrated_from is None else store.migrated_from), after
     finally:
         await store.close()
 

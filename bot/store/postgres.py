@@ -159,18 +159,16 @@ class PostgresStore(Store):
             return await _version(db)
 
     async def migrate(self, target: int | None = None) -> int:
-        async with self._pool.acquire() as db, db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            before = await _version(db)
-            check_schema(before)
-            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
-            after = before
-            for number, path in migration_files("postgres"):
-                if number > before and (target is None or number <= target):
-                    await db.execute(path.read_text(encoding="utf-8"))  # a whole script
-                    after = number
-            await db.execute("DELETE FROM schema_version")
-            await db.execute("INSERT INTO schema_version (version) VALUES ($1)", after)
+        # One process migrates at a time: the lock is the session's, taken before the
+        # transaction begins, so a process that waited for it starts its transaction (and
+        # reads the catalog) after the other's commit, and finds the work done.
+        async with self._pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+            try:
+                before, after = await _migrate(db, target)
+                self.migrated_from = before
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
         if after != before:
             log.info("database schema migrated from version %d to %d", before, after)
         return after
@@ -196,8 +194,31 @@ def cannot_connect(url: str, exc: BaseException) -> str:
     return f"PostgreSQL at {where}: {said} ({advice})"
 
 
+async def _migrate(db: Connection, target: int | None) -> tuple[int, int]:
+    """Apply the newer migrations in one transaction: (version before, version after)."""
+    async with db.transaction():
+        before = await _version(db)
+        check_schema(before)
+        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+        after = before
+        for number, path in migration_files("postgres"):
+            if number > before and (target is None or number <= target):
+                await db.execute(path.read_text(encoding="utf-8"))  # a whole script
+                after = number
+        await db.execute("DELETE FROM schema_version")
+        await db.execute("INSERT INTO schema_version (version) VALUES ($1)", after)
+    return before, after
+
+
 async def _version(db: Connection) -> int:
-    if await db.fetchval("SELECT to_regclass('schema_version')") is None:
+    # The catalog itself, read with the statement's snapshot: to_regclass() answers from the
+    # backend's cache, which can still say "no such table" just after another process made it.
+    found = await db.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c "
+        "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relname = 'schema_version' AND n.nspname = current_schema())"
+    )
+    if not found:
         return 0
     value = await db.fetchval("SELECT MAX(version) FROM schema_version")
     return int(value or 0)
