@@ -251,6 +251,10 @@ def backup(target: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Start the bot; exit with a one-line message if something is set up wrong."""
     args = sys.argv[1:] if argv is None else argv
+    # Whatever starts it (systemd's UMask=0077, a shell's 0022): every file and folder the bot
+    # and its commands make (the database, its -wal and -shm, backups, the strategy tables)
+    # is its user's alone.
+    os.umask(0o077)
     if args in (["--help"], ["-h"], ["help"]):
         print(HELP)
         return 0

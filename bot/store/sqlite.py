@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -113,6 +114,19 @@ def _into_wal(db: sqlite3.Connection) -> None:
             time.sleep(0.02)
 
 
+def _make_private(path: Path) -> None:
+    """The file's folder (0700) and the file (0600) made if missing, whatever the umask:
+    they hold every player's games and the daily challenge's key. SQLite gives the file's
+    ``-wal`` and ``-shm`` the file's own mode."""
+    if not path.parent.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.parent.chmod(0o700)  # mkdir's mode is only for the last folder, and umask'd
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:  # there already, or not to be made here: SQLite says which, as ever
+        return
+
+
 def _open_writer(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
@@ -141,7 +155,7 @@ class SqliteStore(Store):
         """Open (creating folders and file as needed) and bring the schema up to date."""
         if str(path) == ":memory:":
             raise ValueError("the store needs a file: its reader and writer are two connections")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_make_private, path)
         writer = Writer(await asyncio.to_thread(_open_writer, path))
         try:
             reader = await aiosqlite.connect(path, isolation_level=None)
