@@ -166,10 +166,14 @@ class YahtzeeBot(commands.AutoShardedBot):
         return None
 
     async def _database_problem(self) -> str | None:
+        """What keeps the database from serving, if anything (for ``/readyz``): what failed,
+        never the driver's text (a probe's answer may be seen by others than the operator:
+        that goes to the log)."""
         try:
             await self.store.schema_version()
         except Exception as exc:  # whatever the driver raises: not ready, and why
-            return f"the database does not answer ({type(exc).__name__}: {exc})"
+            log.warning("readiness: the database does not answer", exc_info=True)
+            return f"the database ({self.store.dialect}) does not answer ({type(exc).__name__})"
         return None
 
     async def _figures(self) -> None:

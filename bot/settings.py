@@ -92,17 +92,12 @@ class Settings:
             raise SettingsError("SHARD_COUNT must be 1 or more.")
         if shard_ids and shard_count and any(not 0 <= s < shard_count for s in shard_ids):
             raise SettingsError("every SHARD_IDS entry must be between 0 and SHARD_COUNT - 1.")
-        database_url = get("DATABASE_URL")
-        if database_url is not None:
-            if not database_url.startswith(("postgresql://", "postgres://")):
-                raise SettingsError(
-                    "DATABASE_URL must be a PostgreSQL URL (postgresql://user@host:5432/name); "
-                    "leave it unset to keep games in the SQLite file (DATABASE_PATH)."
-                )
-            if get("DATABASE_PATH") is not None:
-                raise SettingsError(
-                    "set DATABASE_URL (PostgreSQL) or DATABASE_PATH (a SQLite file), not both."
-                )
+        if shard_ids is not None and len(set(shard_ids)) != len(shard_ids):
+            twice = next(s for s in shard_ids if shard_ids.count(s) > 1)
+            raise SettingsError(
+                f"SHARD_IDS names shard {twice} twice: list each shard this process runs once."
+            )
+        database_url = database_url_of(values)
         dev_guild = get("DEV_GUILD_ID")
         delay_raw = get("BOT_MOVE_DELAY")
         try:
@@ -127,12 +122,9 @@ class Settings:
             raise SettingsError(f"TO_WIN_BUILD must be one of {', '.join(TO_WIN_BUILDS)}.")
         data_raw = get("DATA_DIR")
         data_folder = Path(data_raw) if data_raw is not None else None
-        default_database = DEFAULT_DATABASE
-        if data_folder is not None:
-            default_database = data_folder / DEFAULT_DATABASE.name
         return cls(
             token=token,
-            database_path=Path(get("DATABASE_PATH") or default_database),
+            database_path=sqlite_file_of(values),
             database_url=database_url,
             dev_guild_id=_int(dev_guild, "DEV_GUILD_ID") if dev_guild else None,
             log_level=level,
@@ -178,6 +170,40 @@ class Settings:
     def log_level_number(self) -> int:
         """The ``logging`` level for ``log_level``."""
         return int(logging.getLevelName(self.log_level))
+
+
+def _setting(values: Mapping[str, str], name: str) -> str | None:
+    value = values.get(name, "").strip()
+    return value or None
+
+
+def sqlite_file_of(values: Mapping[str, str]) -> Path:
+    """The SQLite file the bot uses, from raw settings (the bot and every command find it
+    alike): ``DATABASE_PATH``; else ``yahtzee.sqlite3`` in ``DATA_DIR``; else
+    ``data/yahtzee.sqlite3``."""
+    path = _setting(values, "DATABASE_PATH")
+    if path is not None:
+        return Path(path)
+    folder = _setting(values, "DATA_DIR")
+    return Path(folder) / DEFAULT_DATABASE.name if folder is not None else DEFAULT_DATABASE
+
+
+def database_url_of(values: Mapping[str, str]) -> str | None:
+    """``DATABASE_URL`` from raw settings, checked (a PostgreSQL URL, and not besides
+    ``DATABASE_PATH``); None: the games are in the SQLite file (``sqlite_file_of``)."""
+    url = _setting(values, "DATABASE_URL")
+    if url is None:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL (postgresql://user@host:5432/name); "
+            "leave it unset to keep games in the SQLite file (DATABASE_PATH)."
+        )
+    if _setting(values, "DATABASE_PATH") is not None:
+        raise SettingsError(
+            "set DATABASE_URL (PostgreSQL) or DATABASE_PATH (a SQLite file), not both."
+        )
+    return url
 
 
 def _int(raw: str | None, name: str) -> int:

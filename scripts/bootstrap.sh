@@ -13,6 +13,7 @@ case "$extra" in
   *) echo "usage: scripts/bootstrap.sh [dev]" >&2; exit 2 ;;
 esac
 python=${PYTHON:-python3}
+PIP_VERSION=26.3
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
@@ -21,7 +22,8 @@ if [ ! -f "$stamp" ]; then
   echo "installing the bot's packages into .venv${extra:+ (with $extra)}: about a minute the first time" >&2
   pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
   # pip's own notices (a newer pip, the build's progress) are noise here; errors still show
-  "${pip[@]}" install --upgrade pip
+  # a fixed pip (the one the locks are tested with), not whatever is newest today
+  "${pip[@]}" install "pip==$PIP_VERSION"
   PYTHONWARNINGS=ignore "${pip[@]}" install --require-hashes -r "$lock"
   PYTHONWARNINGS=ignore "${pip[@]}" install --no-deps -e .
   if ! "${pip[@]}" check >/dev/null; then

@@ -61,3 +61,37 @@ def test_the_unit_takes_a_postgresql_url_from_env_and_keeps_its_files_in_the_dat
     shared = Settings.from_mapping({**env, "DISCORD_TOKEN": "x.y.z", "DATABASE_URL": url})
     assert shared.database == url
     assert shared.data_dir == Path("/var/lib/yahtzee-bot")
+
+
+def test_the_unit_is_hardened_and_points_to_its_docs() -> None:
+    """No capabilities, the address families the bot uses (Discord, PostgreSQL, the metrics;
+    its helper processes' pipes), the system calls of a service, a memory ceiling; its
+    comment names a section that exists."""
+    service = unit()
+    assert service["CapabilityBoundingSet"] == ""
+    assert service["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_INET", "AF_INET6"]
+    assert service["SystemCallFilter"] == "@system-service"
+    assert re.fullmatch(r"\d+[KMG]", service["MemoryMax"])
+    text = (ROOT / "deploy" / "yahtzee-bot.service").read_text(encoding="utf-8")
+    named = re.search(r'see (\S+),\s*#?\s*"([^"]+)"', text)
+    assert named is not None, text[:300]
+    doc, section = named.groups()
+    assert f"\n## {section}\n" in (ROOT / doc).read_text(encoding="utf-8")
+
+
+def test_every_install_is_the_hashed_lock_with_a_fixed_pip() -> None:
+    """A platform that installs requirements.txt (the Procfile's) gets requirements/lock.txt,
+    hashes and all (pip checks the hashes of an included file); bootstrap pins pip itself."""
+    from pip._internal.network.session import PipSession
+    from pip._internal.req.req_file import parse_requirements
+
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert lines == ["-r requirements/lock.txt"]
+    parsed = list(parse_requirements(str(ROOT / "requirements.txt"), session=PipSession()))
+    assert len(parsed) > 10
+    assert all((r.options or {}).get("hashes") for r in parsed)
+    bootstrap = (ROOT / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
+    assert "--upgrade pip" not in bootstrap
+    assert re.search(r'install "pip==\$PIP_VERSION"', bootstrap)
+    assert re.search(r"^PIP_VERSION=\d+\.\d+(\.\d+)?$", bootstrap, re.M)

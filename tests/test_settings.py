@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DEFAULT_DATABASE, Settings, SettingsError, read_env_file
+from bot.settings import (
+    DEFAULT_DATABASE,
+    Settings,
+    SettingsError,
+    database_url_of,
+    read_env_file,
+    sqlite_file_of,
+)
 
 
 def test_defaults_with_only_a_token() -> None:
@@ -147,3 +154,29 @@ def test_env_example_lists_every_setting() -> None:
         "SHARD_IDS",
     ):
         assert f"\n{name}=" in example, name
+
+
+def test_shard_ids_named_twice_are_refused() -> None:
+    """SHARD_IDS=0,0 would run shard 0 twice in one process."""
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0,0"})
+    assert str(caught.value) == (
+        "SHARD_IDS names shard 0 twice: list each shard this process runs once."
+    )
+
+
+def test_the_bot_and_the_commands_find_the_sqlite_file_alike() -> None:
+    """DATABASE_PATH; else yahtzee.sqlite3 in DATA_DIR; else data/yahtzee.sqlite3: the same
+    rule for the bot (Settings) and the commands (sqlite_file_of, no token needed)."""
+    cases = [
+        ({}, DEFAULT_DATABASE),
+        ({"DATA_DIR": "/var/lib/y"}, Path("/var/lib/y/yahtzee.sqlite3")),
+        ({"DATA_DIR": "/var/lib/y", "DATABASE_PATH": "/srv/g.db"}, Path("/srv/g.db")),
+        ({"DATABASE_PATH": " /srv/g.db "}, Path("/srv/g.db")),
+    ]
+    for values, path in cases:
+        assert sqlite_file_of(values) == path
+        assert Settings.from_mapping({"DISCORD_TOKEN": "t", **values}).database_path == path
+    assert database_url_of({}) is None
+    with pytest.raises(SettingsError, match="not both"):
+        database_url_of({"DATABASE_URL": "postgresql://h/db", "DATABASE_PATH": "x"})

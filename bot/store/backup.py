@@ -4,6 +4,10 @@ SQLite's online backup API copies the database page by page as one consistent sn
 while the bot goes on writing (in WAL mode a reader never blocks the writer): a plain file
 copy of a live WAL database can miss the commits still in its ``-wal`` file, or catch a page
 half-written. The copy is then checked (``PRAGMA integrity_check``) and counted.
+
+The copy is the file as it is, at whatever schema version it has: it needs no knowledge of
+the schema, so a database of any older version (one to be upgraded) is backed up before the
+upgrade; its summary counts only the tables that version has.
 """
 
 from __future__ import annotations
@@ -111,12 +115,18 @@ def _put_in_place(partial: Path, target: Path) -> None:
 
 def _summary(db: sqlite3.Connection) -> tuple[int, dict[str, int], dict[str, int]]:
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    games = {
-        str(status): int(count)
-        for status, count in db.execute("SELECT status, COUNT(*) FROM games GROUP BY status")
+    present = {
+        str(name) for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     }
+    games = {}
+    if "games" in present:  # an older schema lacks the tables later migrations add
+        games = {
+            str(status): int(count)
+            for status, count in db.execute("SELECT status, COUNT(*) FROM games GROUP BY status")
+        }
     rows = {
         table: int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # names above
         for table in _COUNTED
+        if table in present
     }
     return version, games, rows

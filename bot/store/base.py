@@ -86,6 +86,8 @@ class Store(abc.ABC):
     #: "sqlite" or "postgres"
     dialect: str = ""
     _daily_key: bytes | None = None
+    #: the schema version ``migrate`` found, in its transaction (None: not migrated here)
+    migrated_from: int | None = None
 
     async def ready(self, migrate: bool) -> Self:
         """This store, its schema brought up to date and the deployment's secrets made or

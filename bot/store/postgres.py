@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import urllib.parse
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -45,6 +46,14 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.ReadOnlySQLTransactionError,
     asyncpg.CannotConnectNowError,
     asyncpg.exceptions.OperatorInterventionError,
+)
+
+#: Whatever keeps a connection from being made (the server down, no such database or role,
+#: a refused password, ...): one line saying what to do (``cannot_connect``).
+_CANNOT_CONNECT: tuple[type[BaseException], ...] = (
+    *_UNAVAILABLE,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
 )
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -109,8 +118,8 @@ class PostgresStore(Store):
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, reset=_nothing_to_reset
             )
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable(f"cannot reach the PostgreSQL server: {exc}") from exc
+        except _CANNOT_CONNECT as exc:
+            raise StoreUnavailable(cannot_connect(url, exc)) from exc
         return await cls(pool).ready(migrate)
 
     @property
@@ -150,25 +159,66 @@ class PostgresStore(Store):
             return await _version(db)
 
     async def migrate(self, target: int | None = None) -> int:
-        async with self._pool.acquire() as db, db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            before = await _version(db)
-            check_schema(before)
-            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
-            after = before
-            for number, path in migration_files("postgres"):
-                if number > before and (target is None or number <= target):
-                    await db.execute(path.read_text(encoding="utf-8"))  # a whole script
-                    after = number
-            await db.execute("DELETE FROM schema_version")
-            await db.execute("INSERT INTO schema_version (version) VALUES ($1)", after)
+        # One process migrates at a time: the lock is the session's, taken before the
+        # transaction begins, so a process that waited for it starts its transaction (and
+        # reads the catalog) after the other's commit, and finds the work done.
+        async with self._pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+            try:
+                before, after = await _migrate(db, target)
+                self.migrated_from = before
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
         if after != before:
             log.info("database schema migrated from version %d to %d", before, after)
         return after
 
 
+def cannot_connect(url: str, exc: BaseException) -> str:
+    """Why a connection to ``url`` failed and what to do, in one line (no password: the
+    server's message never holds one, and the URL is not repeated)."""
+    parts = urllib.parse.urlsplit(url)
+    where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+    name = urllib.parse.unquote(parts.path.lstrip("/")) or "(the user's name)"
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        advice = f"create it (createdb {name}) or correct the database's name in DATABASE_URL"
+    elif isinstance(exc, asyncpg.InvalidPasswordError):
+        advice = "correct the password in DATABASE_URL"
+    elif isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
+        advice = "create the role (createuser) or correct the user in DATABASE_URL"
+    elif isinstance(exc, OSError | TimeoutError):
+        advice = f"is PostgreSQL running at {where}, and does it accept connections from here?"
+    else:
+        advice = "check DATABASE_URL and the server's log"
+    return f"PostgreSQL at {where}: {said} ({advice})"
+
+
+async def _migrate(db: Connection, target: int | None) -> tuple[int, int]:
+    """Apply the newer migrations in one transaction: (version before, version after)."""
+    async with db.transaction():
+        before = await _version(db)
+        check_schema(before)
+        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+        after = before
+        for number, path in migration_files("postgres"):
+            if number > before and (target is None or number <= target):
+                await db.execute(path.read_text(encoding="utf-8"))  # a whole script
+                after = number
+        await db.execute("DELETE FROM schema_version")
+        await db.execute("INSERT INTO schema_version (version) VALUES ($1)", after)
+    return before, after
+
+
 async def _version(db: Connection) -> int:
-    if await db.fetchval("SELECT to_regclass('schema_version')") is None:
+    # The catalog itself, read with the statement's snapshot: to_regclass() answers from the
+    # backend's cache, which can still say "no such table" just after another process made it.
+    found = await db.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c "
+        "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relname = 'schema_version' AND n.nspname = current_schema())"
+    )
+    if not found:
         return 0
     value = await db.fetchval("SELECT MAX(version) FROM schema_version")
     return int(value or 0)

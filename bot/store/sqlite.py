@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -93,11 +95,43 @@ def _migrations(target: int | None) -> Plan[tuple[int, int]]:
     return current, int(rows[0][0])
 
 
+#: How long a process starting beside others tries to put a new file into WAL mode.
+_WAL_PATIENCE = 10.0
+
+
+def _into_wal(db: sqlite3.Connection) -> None:
+    """WAL mode (kept in the file once set). Processes that open a new file at the same
+    moment can each be told "database is locked" at once, without the busy timeout's wait
+    (SQLite does not wait there): try again for a while."""
+    deadline = time.monotonic() + _WAL_PATIENCE
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _make_private(path: Path) -> None:
+    """The file's folder (0700) and the file (0600) made if missing, whatever the umask:
+    they hold every player's games and the daily challenge's key. SQLite gives the file's
+    ``-wal`` and ``-shm`` the file's own mode."""
+    if not path.parent.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.parent.chmod(0o700)  # mkdir's mode is only for the last folder, and umask'd
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:  # there already, or not to be made here: SQLite says which, as ever
+        return
+
+
 def _open_writer(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA busy_timeout = 2000")
+        db.execute("PRAGMA busy_timeout = 2000")  # first: processes starting together wait
+        _into_wal(db)
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA synchronous = NORMAL")
     except BaseException:
@@ -121,7 +155,7 @@ class SqliteStore(Store):
         """Open (creating folders and file as needed) and bring the schema up to date."""
         if str(path) == ":memory:":
             raise ValueError("the store needs a file: its reader and writer are two connections")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_make_private, path)
         writer = Writer(await asyncio.to_thread(_open_writer, path))
         try:
             reader = await aiosqlite.connect(path, isolation_level=None)
@@ -169,6 +203,7 @@ class SqliteStore(Store):
 
     async def migrate(self, target: int | None = None) -> int:
         before, after = await self._run_write(lambda: _migrations(target))
+        self.migrated_from = before
         if after != before:
             log.info("database schema migrated from version %d to %d", before, after)
         return after

@@ -105,6 +105,10 @@ async def a_used_file(path: Path) -> None:
         assert await store.write(plans.archive_results, 7, 1) == 2
         assert await store.write(plans.restore_results, 7) == 2
         assert await store.write(plans.archive_results, 7, 1) == 2  # a second reset, still archived
+        await store.write(plans.set_player_notify, 1, True)
+        await store.write(plans.set_player_auto_roll, 1, False)
+        await store.write(plans.set_player_auto_roll, 2, True)
+        await store.write(plans.note_token_place, 90, "group")
     finally:
         await store.close()
 
@@ -129,6 +133,9 @@ async def everything(store: Store) -> dict[str, object]:
             await store.read(plans.player_name, 7, 2),
         ],
         "install": await store.read(plans.install_id),
+        "notify": [await store.read(plans.player_notify, user) for user in (1, 2, 3)],
+        "autoroll": [await store.read(plans.player_auto_roll, user) for user in (1, 2, 3)],
+        "token places": await store.read(plans.token_places),
         "daily key": store.daily_key,  # the same day's dice on PostgreSQL
         "daily": [
             await store.read(plans.daily_entry, 1),
@@ -145,16 +152,21 @@ async def test_every_row_arrives_and_reads_back_the_same(
     counts = {c.table: c.rows for c in copied}
     # worked out from a_used_file: 3 games; an opening entry each and 3 + 1 + 1 moves; 2
     # results and names; two resets (the restore in between marks the first); one server's
-    # settings; the install id; the daily key
+    # settings; the install id; the daily key; two players' choices; a group DM; the games
+    # counted by how they ended
     assert counts == {
         "games": 3, "moves": 8, "results": 2, "player_names": 2,
         "leaderboard_archives": 2, "guild_settings": 1, "meta": 1, "daily_results": 1,
-        "secrets": 1, "token_places": 0,
+        "secrets": 1, "token_places": 1, "player_settings": 2, "game_counts": 3,
     }  # fmt: skip
+    # every table of the schema, whatever a migration adds
+    assert set(counts) == await sqlite_tables_of(db_path)
     sqlite, postgres = await open_store(db_path), await open_store(postgres_schema)
     try:
         before = await everything(sqlite)
         assert await everything(postgres) == before
+        assert before["notify"] == [True, False, False]
+        assert before["autoroll"] == [False, True, None]
         assert before["games"][1].hints is False  # type: ignore[index]
         assert before["daily"][0].score == 250 and before["daily"][0].optimal == 261  # type: ignore[index]
         archived = await fetch(postgres_schema, "SELECT COUNT(*) FROM results WHERE archived > 0")
@@ -169,6 +181,46 @@ async def test_every_row_arrives_and_reads_back_the_same(
     finally:
         await sqlite.close()
         await postgres.close()
+
+
+async def sqlite_tables_of(path: Path) -> set[str]:
+    """Every table of a SQLite file but SQLite's own."""
+    rows = await fetch(path, "SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {str(name) for (name,) in rows if not str(name).startswith("sqlite_")}
+
+
+async def test_a_table_postgres_lacks_or_changes_is_refused(
+    db_path: Path, postgres_schema: str
+) -> None:
+    """The file's tables must be PostgreSQL's, and each table must read back the same (its
+    rows hashed on both sides): a trigger that changes a name on its way in is caught, and
+    the copy is undone."""
+    await a_used_file(db_path)
+    await (await open_store(postgres_schema)).close()
+    await fetch(
+        postgres_schema,
+        "CREATE FUNCTION shout() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN NEW.name := upper(NEW.name); RETURN NEW; END $$",
+    )
+    await fetch(
+        postgres_schema,
+        "CREATE TRIGGER shouting BEFORE INSERT ON player_names "
+        "FOR EACH ROW EXECUTE FUNCTION shout()",
+    )
+    with pytest.raises(TransferError) as caught:
+        await sqlite_to_postgres(db_path, postgres_schema)
+    assert str(caught.value) == (
+        "player_names differs after the copy (2 rows in SQLite, 2 in PostgreSQL, different "
+        "contents): nothing was copied"
+    )
+    assert await fetch(postgres_schema, "SELECT COUNT(*) FROM moves") == [(0,)]
+    await fetch(postgres_schema, "DROP TRIGGER shouting ON player_names")
+    await fetch(postgres_schema, "CREATE TABLE notes (id BIGINT PRIMARY KEY)")
+    with pytest.raises(TransferError, match="the SQLite file has no table 'notes'"):
+        await sqlite_to_postgres(db_path, postgres_schema)
+    await fetch(postgres_schema, "DROP TABLE notes")
+    copied = await sqlite_to_postgres(db_path, postgres_schema)
+    assert {c.table for c in copied} == await sqlite_tables_of(db_path)
 
 
 async def test_a_database_with_games_is_refused_and_left_alone(
