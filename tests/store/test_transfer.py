@@ -17,6 +17,7 @@ from bot.store import (
     NewGame,
     ResultRow,
     Store,
+    TokenRecord,
     open_store,
     plans,
 )
@@ -109,6 +110,11 @@ async def a_used_file(path: Path) -> None:
         await store.write(plans.set_player_auto_roll, 1, False)
         await store.write(plans.set_player_auto_roll, 2, True)
         await store.write(plans.note_token_place, 90, "group")
+        await store.write(plans.set_player_notify, 2, False, "fr")  # notices in French
+        await store.write(
+            plans.save_token,
+            TokenRecord(555, 90, 4242, "tok", 1.0e9, True, 556, (557, 558)),
+        )
     finally:
         await store.close()
 
@@ -136,6 +142,8 @@ async def everything(store: Store) -> dict[str, object]:
         "notify": [await store.read(plans.player_notify, user) for user in (1, 2, 3)],
         "autoroll": [await store.read(plans.player_auto_roll, user) for user in (1, 2, 3)],
         "token places": await store.read(plans.token_places),
+        "tokens": await store.read(plans.fresh_tokens, 1.0e9 + 60),
+        "languages": [await store.read(plans.player_language, u) for u in (1, 2, 3)],
         "daily key": store.daily_key,  # the same day's dice on PostgreSQL
         "daily": [
             await store.read(plans.daily_entry, 1),
@@ -158,6 +166,7 @@ async def test_every_row_arrives_and_reads_back_the_same(
         "games": 3, "moves": 8, "results": 2, "player_names": 2,
         "leaderboard_archives": 2, "guild_settings": 1, "meta": 1, "daily_results": 1,
         "secrets": 1, "token_places": 1, "player_settings": 2, "game_counts": 3,
+        "place_tokens": 1,
     }  # fmt: skip
     # every table of the schema, whatever a migration adds
     assert set(counts) == await sqlite_tables_of(db_path)
@@ -167,6 +176,8 @@ async def test_every_row_arrives_and_reads_back_the_same(
         assert await everything(postgres) == before
         assert before["notify"] == [True, False, False]
         assert before["autoroll"] == [False, True, None]
+        assert before["languages"] == [None, "fr", None]
+        assert [t.followups for t in before["tokens"]] == [(557, 558)]  # type: ignore[union-attr]
         assert before["games"][1].hints is False  # type: ignore[index]
         assert before["daily"][0].score == 250 and before["daily"][0].optimal == 261  # type: ignore[index]
         archived = await fetch(postgres_schema, "SELECT COUNT(*) FROM results WHERE archived > 0")
