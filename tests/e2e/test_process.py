@@ -271,6 +271,7 @@ async def test_a_stop_during_the_first_table_build_exits_within_ten_seconds(
             await proc.wait()
     err = (seen + rest).decode(errors="replace")
     assert proc.returncode == 0 and "Traceback" not in err, err[-2000:]
+    print(f"\nstop during the first table build: exit {proc.returncode} in {took:.2f} s")
     assert took < 10, f"the stop took {took:.1f} s"
     assert not table_path(tmp_path / "data", "official").exists()
     await fake.wait_for(lambda: not [pid for pid in children if Path(f"/proc/{pid}").exists()])
