@@ -51,12 +51,14 @@ class Lobby:
         name: str,
         preset: str | None,
         language: str = "en",
+        place: str | None = None,
     ) -> GameView:
         """Open a lobby in a channel with its host seated; refused if the channel is busy.
 
         Without a preset the server's default applies. ``language``: the server's language
         as Discord reports it (a ``bot.i18n`` catalog); the server's own choice comes first.
         The game's channel messages and pictures are in it from the lobby to the end.
+        ``place``: "channel" or "token", as the interaction that opens it says.
         """
         settings = await self.store.read(plans.guild_settings, guild_id)
         if preset is None:
@@ -75,6 +77,7 @@ class Lobby:
                         language=settings.language or language,
                         deadline_at=self.clock.lobby_deadline(),
                         room_for=self.keeper.room_for(user_id),
+                        place=place,
                     )
                 )
             )
@@ -259,7 +262,7 @@ class Lobby:
             raise Refusal(LOBBY_CLOSED)
 
     async def play_again(
-        self, game_id: int, guild_id: int | None, user_id: int, name: str
+        self, game_id: int, guild_id: int | None, user_id: int, name: str, place: str | None = None
     ) -> Rematch:
         """A new lobby in the game's channel (the channel it was started in, even when it was
         played in a thread): the clicker hosts, the computer players sit again, and the other
@@ -296,6 +299,7 @@ class Lobby:
                     deadline_at=self.clock.lobby_deadline(),
                     room_for=self.keeper.room_for(user_id),
                     language=old.language,
+                    place=place,
                 )
             )
         except ChannelBusy as busy:

@@ -130,6 +130,9 @@ class GameRow:
     notify_at: str | None = None  # when the player to move is told privately (/yahtzee notify)
     language: str = "en"  # what its channel messages and pictures say (a bot.i18n catalog)
     opened_by: int | None = None  # the request (a Discord id) that opened it; None: before 016
+    #: "channel" (the bot's own routes reach it) or "token" (only interactions' tokens do);
+    #: None: opened before migration 022
+    place: str | None = None
 
     @property
     def is_live(self) -> bool:
@@ -162,6 +165,8 @@ class NewGame:
     opened_by: int | None = None
     #: the request whose move this is (recorded once: ``AlreadyApplied`` for a second)
     request_id: int | None = None
+    #: where it is played: "channel" or "token" (``GameRow.place``), as its opening said
+    place: str | None = None
 
 
 class Unset(Enum):

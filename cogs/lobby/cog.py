@@ -59,6 +59,7 @@ class LobbyFeature(Feature):
             display_name(interaction.user),
             preset.value if preset else None,
             server(interaction),  # the server's own choice, if it made one, comes first
+            place_of(interaction).stored,
         )
         await self.publisher.answer_with_lobby(interaction, row)
         self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
@@ -150,7 +151,7 @@ class LobbyFeature(Feature):
         self.publisher.pace.check(interaction.user.id, "again", game_id)
         host = display_name(interaction.user)
         rematch = await self.games.lobby.play_again(
-            game_id, interaction.guild_id, interaction.user.id, host
+            game_id, interaction.guild_id, interaction.user.id, host, place_of(interaction).stored
         )
         row = rematch.row
         invited = invitation(public(row), host, rematch.invited)

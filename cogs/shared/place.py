@@ -38,6 +38,11 @@ class Place:
         return self.kind in (Kind.SERVER, Kind.BOT_DM)
 
     @property
+    def stored(self) -> str:
+        """The place as a game keeps it (``games.place``): "channel" or "token"."""
+        return "channel" if self.can_post else "token"
+
+    @property
     def can_thread(self) -> bool:
         """Whether a game may move to a thread of its own."""
         return self.kind is Kind.SERVER

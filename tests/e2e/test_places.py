@@ -651,6 +651,8 @@ async def test_a_server_that_adds_the_bot_is_served_by_channel_routes_from_then_
     if lobby_first:
         await fake.slash(ann, channel, "yahtzee start")
         lobby = fake.last(channel)
+        # the game keeps where it is played, as the interaction that opened it said
+        assert await fetch(database, "SELECT place FROM games") == [("token",)]
     await fake.add_bot_to(channel)
     await fake.wait_for(lambda: bot.get_guild(int(fake.guild_of(channel))) is not None)
     posts_before = len(fake.requests)
@@ -669,6 +671,7 @@ async def test_a_server_that_adds_the_bot_is_served_by_channel_routes_from_then_
     ]  # fmt: skip
     assert by_channel, "the board was not posted by the channel's routes"
     assert await fetch(database, "SELECT channel_id FROM token_places") == []
+    assert await fetch(database, "SELECT place FROM games") == [("channel",)]
 
     # Nobody clicks for 20 minutes (every token too old): the timer's turn is shown anyway.
     await bot.analyst.wait()

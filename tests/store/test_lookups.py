@@ -47,6 +47,25 @@ async def _game(
     return row
 
 
+async def _old_game(database: Database, channel: int, status: str) -> int:
+    """A game of schema 17 in ``channel`` with ``status`` and its opening move; its id."""
+    stamp = "2026-11-20T10:00:00+00:00"
+    ended = stamp if status in ("finished", "abandoned") else None
+    ((game_id,),) = await fetch(
+        database,
+        "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
+        "created_at, updated_at, finished_at) VALUES (1, ?, 5, ?, 'official', '[]', ?, ?, ?) "
+        "RETURNING id",
+        channel, status, stamp, stamp, ended,
+    )  # fmt: skip
+    await fetch(
+        database,
+        "INSERT INTO moves (game_id, version, user_id, action, at) VALUES (?, 0, 5, 'open', ?)",
+        game_id, stamp,
+    )  # fmt: skip
+    return int(game_id)
+
+
 async def _finished_at(database: Database, game_id: int, stamp: str) -> None:
     await fetch(database, "UPDATE games SET finished_at = ? WHERE id = ?", stamp, game_id)
 
@@ -161,21 +180,22 @@ async def test_migrating_counts_the_games_already_there(database: Database) -> N
     migrates, and a game whose move log retention had deleted is not pruned again."""
     old = await open_store(database, migrate=False)
     await old.migrate(target=17)  # before 018, which counts them
-    pruned = await _game_to(old, await _game(old, 10, status="active"), "finished")
-    finished = await _game_to(old, await _game(old, 10, status="active"), "finished")
-    abandoned = await _game_to(old, await _game(old, 10, status="active"), "abandoned")
-    await _game(old, 11, status="active")
-    await fetch(database, "DELETE FROM moves WHERE game_id = ?", pruned.id)  # retention did
     await old.close()
+    # written as that version's code wrote them (today's plans name later columns)
+    pruned = await _old_game(database, 10, "finished")
+    finished = await _old_game(database, 10, "finished")
+    abandoned = await _old_game(database, 10, "abandoned")
+    await _old_game(database, 11, "active")
+    await fetch(database, "DELETE FROM moves WHERE game_id = ?", pruned)  # retention did
     new = await open_store(database)
     try:
         counts = await new.read(plans.games_by_status)
         assert counts == {"finished": 2, "abandoned": 1, "cancelled": 0, "active": 1}
         rows = await fetch(database, "SELECT id FROM games WHERE moves_pruned_at IS NOT NULL")
-        assert rows == [(pruned.id,)]
+        assert rows == [(pruned,)]
         assert await new.write(plans.prune_moves, "2999-01-01T00:00:00+00:00", 10) == 2
-        assert not await new.read(plans.has_moves, finished.id) and not await new.read(
-            plans.has_moves, abandoned.id
+        assert not await new.read(plans.has_moves, finished) and not await new.read(
+            plans.has_moves, abandoned
         )
     finally:
         await new.close()

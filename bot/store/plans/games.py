@@ -332,13 +332,13 @@ def create_game(new: NewGame) -> Plan[GameRow]:
     try:
         rows = yield Query(
             "INSERT INTO games (guild_id, channel_id, host_id, status, preset, players, "
-            "created_at, updated_at, deadline_at, daily, hints, language, opened_by) "
-            "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "created_at, updated_at, deadline_at, daily, hints, language, opened_by, place) "
+            "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             f"RETURNING {GAME.columns}",
             (
                 new.guild_id, new.channel_id, new.host_id, new.preset,
                 _roster_text(new.players), stamp, stamp, new.deadline_at, new.daily,
-                int(new.hints), new.language, new.opened_by,
+                int(new.hints), new.language, new.opened_by, new.place,
             ),
             conflicts=True,
         )  # fmt: skip

@@ -159,8 +159,12 @@ def keep_secret(name: str, candidate: str) -> Plan[str]:
 
 @ReadPlan
 def token_places() -> Plan[set[int]]:
-    """The channels the bot reaches only through interactions' tokens."""
-    rows = yield from all_rows("SELECT channel_id FROM token_places")
+    """The channels the bot reaches only through interactions' tokens: those noted so, and
+    those of the live games played there (``games.place``)."""
+    rows = yield from all_rows(
+        "SELECT channel_id FROM token_places UNION SELECT COALESCE(thread_id, channel_id) "
+        "FROM games WHERE place = 'token' AND status IN ('lobby', 'active')"
+    )
     return {int(r[0]) for r in rows}
 
 
@@ -173,12 +177,23 @@ def note_token_place(channel_id: int, kind: str) -> Plan[None]:
         "ON CONFLICT (channel_id) DO NOTHING",
         (channel_id, kind, now()),
     )
+    yield from _place_of_games(channel_id, "token")
 
 
 @WritePlan
 def forget_token_place(channel_id: int) -> Plan[None]:
     """The bot reaches ``channel_id`` by its own routes now (its server added it)."""
     yield from all_rows("DELETE FROM token_places WHERE channel_id = ?", (channel_id,))
+    yield from _place_of_games(channel_id, "channel")
+
+
+def _place_of_games(channel_id: int, place: str) -> Plan[None]:
+    """The live games of a channel (or played in it, a thread) are played in ``place``."""
+    yield from all_rows(
+        "UPDATE games SET place = ? WHERE (channel_id = ? OR thread_id = ?) "
+        "AND status IN ('lobby', 'active') AND place IS DISTINCT FROM ?",
+        (place, channel_id, channel_id, place),
+    )
 
 
 #: Seconds an interaction's token is kept (Discord's 15 minutes).
