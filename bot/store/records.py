@@ -266,6 +266,7 @@ class TokenRecord:
     answered: bool
     shows: int | None
     followups: tuple[int, ...]
+    public: bool = True  # what it posts is seen by everyone (see TokenRoutes.note)
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,6 +89,12 @@ class LobbyFeature(Feature):
         elif action == "hints":
             row = await self.games.lobby.toggle_hints(game_id, user.id)
         elif action == "join":
+            if not place_of(interaction).public_answers(interaction):
+                raise Refusal(  # as /yahtzee start is refused to them
+                    "This server does not let you use external apps here, so Discord would "
+                    "show my answers to you alone and you could not play with the others. "
+                    "Ask a server admin for Use External Apps, or to add me to the server."
+                )
             row = await self.games.lobby.join(game_id, user.id, display_name(user))
         elif action == "leave":
             row = await self.games.lobby.leave_lobby(game_id, user.id)

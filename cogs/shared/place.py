@@ -42,6 +42,14 @@ class Place:
         """The place as a game keeps it (``games.place``): "channel" or "token"."""
         return "channel" if self.can_post else "token"
 
+    def public_answers(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether Discord shows everyone what this interaction's token posts: not in a
+        server that never added the bot, for a member it lets use no external apps there
+        ("User-Installed Apps General Availability": their answers are ephemeral)."""
+        if self.kind is not Kind.USER_SERVER:
+            return True
+        return interaction.permissions.use_external_apps
+
     @property
     def can_thread(self) -> bool:
         """Whether a game may move to a thread of its own."""

@@ -109,12 +109,15 @@ class Token:
     interaction_id: int = 0
     channel_id: int = 0
     routes: TokenRoutes | None = None  # which keeps it in the store as it changes
+    #: Whether what it posts is seen by everyone: not from a member whose server lets them
+    #: use no external apps there (Discord shows such a member's answers to them alone)
+    public: bool = True
 
     def record(self) -> TokenRecord:
         assert self.webhook.token is not None
         return TokenRecord(
             self.interaction_id, self.channel_id, self.webhook.id, self.webhook.token,
-            self.at, self.answered, self.shows, tuple(self.followups),
+            self.at, self.answered, self.shows, tuple(self.followups), self.public,
         )  # fmt: skip
 
     def changed(self) -> None:
@@ -210,7 +213,7 @@ class TokenRoutes:
             webhook = discord.Webhook.from_state(cast(Any, data), state=state)
             token = Token(
                 webhook, record.at, record.answered, record.shows, list(record.followups),
-                record.interaction_id, record.channel_id, self,
+                record.interaction_id, record.channel_id, self, record.public,
             )  # fmt: skip
             kept = self._seen.setdefault(record.channel_id, [])
             if any(t.interaction_id == record.interaction_id for t in kept):
@@ -223,9 +226,11 @@ class TokenRoutes:
     def _now(self) -> float:
         return self.bot.clock().timestamp()
 
-    def note(self, interaction: discord.Interaction[Any]) -> None:
+    def note(self, interaction: discord.Interaction[Any], public: bool = True) -> None:
         """An interaction from a token place: if it can carry a game's messages, its token
-        may show the game there (kept as a ``Token``, not as the interaction)."""
+        may show the game there (kept as a ``Token``, not as the interaction). Not
+        ``public``: Discord shows what it posts to its member alone (their server lets them
+        use no external apps): it never posts a game's messages for everyone."""
         assert interaction.channel_id is not None
         if interaction.type not in _CARRIERS:
             return
@@ -233,6 +238,7 @@ class TokenRoutes:
         token = Token(
             interaction.followup, now, interaction.response.is_done(),
             interaction_id=interaction.id, channel_id=interaction.channel_id, routes=self,
+            public=public,
         )  # fmt: skip
         interaction.extras[_TOKEN] = token
         kept = self._seen.setdefault(interaction.channel_id, [])
@@ -284,7 +290,7 @@ class TokenRoutes:
         the place of what that message showed (a board), and notify nobody."""
         fields.pop("nonce", None)
         cap = FOLLOWUP_CAP if notify and not optional else QUIET_FOLLOWUPS
-        answered = [t for t in self._fresh(channel_id) if t.answered]
+        answered = [t for t in self._fresh(channel_id) if t.answered and t.public]
         for token in answered:
             if len(token.followups) < cap:
                 message = await token.webhook.send(wait=True, **fields)
@@ -363,7 +369,7 @@ class PlaceRoutes:
             self._token_places.discard(place.channel_id)
             self.tokens.forget(place.channel_id)
             return False
-        self.tokens.note(interaction)
+        self.tokens.note(interaction, place.public_answers(interaction))
         if place.channel_id in self._token_places:
             return None
         self._token_places.add(place.channel_id)

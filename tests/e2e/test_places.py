@@ -728,3 +728,30 @@ async def test_a_computer_seat_waits_quietly_while_nobody_clicks(
         timeout=20,
     )
     assert forbidden_tries(fake, channel) == []
+
+
+async def test_a_member_whose_answers_discord_keeps_private_is_not_seated_nor_posted_through(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice
+) -> None:
+    """In a server that never added the bot, Discord shows the answers to a member without
+    Use External Apps to them alone (found by a review): Cat is told why she cannot join;
+    and Bob, who lost the permission once seated, scores without taking the next board
+    away from everyone (it is never posted through his token: Ann is named in public)."""
+    ann, bob, cat = fake.user("Ann"), fake.user("Bob"), fake.user("Cat")
+    fake.install(ann)
+    channel = fake.user_install_guild()
+    fake.deny_member(channel, cat, USE_EXTERNAL_APPS)
+    await start_bot()
+    await fake.slash(ann, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    refused = await fake.click(cat, lobby, "Join")
+    assert "use external apps" in (refused.ephemeral_text or ""), refused.ephemeral_text
+    await fake.click(bob, fake.messages[lobby["id"]], "Join")
+    await fake.click(ann, fake.messages[lobby["id"]], "Start")
+    await play_turn(fake, dice, ann, channel, [[2, 3, 4, 5, 6]], "large_straight")
+    fake.deny_member(channel, bob, USE_EXTERNAL_APPS)
+    await play_turn(fake, dice, bob, channel, [[1, 1, 1, 1, 1]], "yahtzee", expect_next=False)
+    await fake.settle()
+    public = [m for m in fake.live_boards(channel) if not m.get("flags", 0) & EPHEMERAL]
+    assert public and public[-1]["content"].startswith(f"<@{ann['id']}>"), public
+    assert (channel, public[-1]["id"], ann["id"]) in fake.pings

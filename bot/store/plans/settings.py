@@ -201,7 +201,11 @@ TOKEN_KEPT = 15 * 60
 
 TOKEN = shape_of(
     TokenRecord,
-    decode={"answered": bool, "followups": lambda text: tuple(json.loads(text))},
+    decode={
+        "answered": bool,
+        "followups": lambda text: tuple(json.loads(text)),
+        "public": bool,
+    },
 )
 
 
@@ -211,11 +215,12 @@ def save_token(record: TokenRecord) -> Plan[None]:
     yield from all_rows("DELETE FROM place_tokens WHERE at < ?", (record.at - TOKEN_KEPT,))
     yield from all_rows(
         "INSERT INTO place_tokens (interaction_id, channel_id, application_id, token, at, "
-        "answered, shows, followups) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "answered, shows, followups, public) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (interaction_id) DO UPDATE SET answered = excluded.answered, "
         "shows = excluded.shows, followups = excluded.followups",
         (record.interaction_id, record.channel_id, record.application_id, record.token,
-         record.at, int(record.answered), record.shows, json.dumps(list(record.followups))),
+         record.at, int(record.answered), record.shows, json.dumps(list(record.followups)),
+         int(record.public)),
     )  # fmt: skip
 
 

@@ -12,6 +12,7 @@ CREATE TABLE place_tokens (
     at             REAL    NOT NULL,
     answered       INTEGER NOT NULL DEFAULT 0,
     shows          INTEGER,
-    followups      TEXT    NOT NULL DEFAULT '[]'
+    followups      TEXT    NOT NULL DEFAULT '[]',
+    public         INTEGER NOT NULL DEFAULT 1  -- 0: its answers are its member's alone
 );
 CREATE INDEX place_tokens_at ON place_tokens (at);
