@@ -105,8 +105,12 @@ class AfterMove:
         time ran out): the board becomes the turn's ``summary`` and the last Undo offer
         closes; then what comes next (``_next``; ``ended``: why, if nobody is left). True if
         the game goes on with a next board."""
-        row = scored.board.row
-        await self.publisher.retire(row.board_channel_id, row.board_message_id, embed=summary)
+        row, game = scored.board.row, scored.board.game
+        if game is None or row.board_turn == game.turn_number - 1:
+            await self.publisher.retire(row.board_channel_id, row.board_message_id, embed=summary)
+        else:  # the board on record shows an earlier turn (its scoring's line, where a lost
+            # post left no later board on record): it keeps its words, and only its controls go
+            await self.publisher.retire(row.board_channel_id, row.board_message_id)
         await self.publisher.close_undo(row)
         return await self._next(scored, ended)
 

@@ -134,6 +134,7 @@ class Clicks(commands.Cog):
                     return game_id
                 if await self._brought_back(interaction, click, game_id):
                     return game_id
+                await self._retired_first(interaction, click, game_id)
             await self.router.dispatch(interaction, click)
             return game_id
         if kind != click.component_type or custom_id in {shown_id for shown_id, _ in shown}:
@@ -186,6 +187,28 @@ class Clicks(commands.Cog):
         await answers.send(
             interaction, _("That scoring can no longer be taken back."), ephemeral=True
         )
+
+    async def _retired_first(
+        self, interaction: discord.Interaction[Any], click: Control, game_id: int
+    ) -> None:
+        """Where only clicks reach (a group DM), a click on an old board's other buttons
+        (Scorecard, Hint: answered privately) retires that board first, as its answer, so
+        that it stops asking anyone to roll (its private answer follows)."""
+        message = interaction.message
+        if not isinstance(click, (ScorecardButton, HintButton)) or self.repairs is None:
+            return
+        if message is None or message.flags.ephemeral:
+            return
+        if not self.publisher.routes.by_token(interaction.channel_id or 0):
+            return
+        ids = (custom_id or "" for custom_id, _ in _controls(message.components))
+        roll = next((c for c in map(RollButton.parse, ids) if c is not None), None)
+        if roll is None or roll.game_id != game_id:
+            return  # not a board (a scoring's line, a lobby): nothing to retire
+        found = await self.games.turns.old_board(game_id, message.id, roll.turn)
+        if found is None or self.publisher.busy(game_id, interaction.channel_id or 0, besides=1):
+            return
+        await self.repairs.retire_clicked(interaction, *found)
 
     async def _over_here(
         self, interaction: discord.Interaction[Any], click: Control, game_id: int

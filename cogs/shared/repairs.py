@@ -119,6 +119,19 @@ class Repairs:
 
         await run_guarded(interaction, work)
 
+    async def retire_clicked(
+        self, interaction: discord.Interaction[Any], row: GameView, game: Game
+    ) -> None:
+        """Retire the clicked old board as the click's answer (its handler answers privately
+        after): where the live board is if this turn's was shown, else what was played since
+        it (the repair after the click shows the board anew)."""
+        if row.board_message_id is not None and row.board_turn == game.turn_number:
+            link = jump_url(row.guild_id, row.board_channel_id, row.board_message_id)
+            embed = moved_to_embed(public(row), link)
+        else:
+            embed = moved_on_embed(public(row), since=await self.unseen(row))
+        await answers.edit(interaction, content=None, embed=embed, attachments=[], view=None)
+
     async def unseen(self, row: GameView) -> list[Turn]:
         """The turns scored since the board on record was shown (a timer's, a computer's,
         where no message could show them): what its retired board tells."""
@@ -227,11 +240,16 @@ class Repairs:
                 # where only clicks reach, what was played unseen (a timer) is told there
                 by_token = self.publisher.routes.by_token(row.board_channel_id or 0)
                 since = await self.unseen(row) if by_token else []
-                await self.publisher.retire(
-                    row.board_channel_id,
-                    row.board_message_id,
-                    embed=moved_on_embed(public(row), since=since),
-                )
+                if since and since[0].by == "score":
+                    # its player scored on it: it became that scoring's line, which keeps
+                    # its words (the game's story); only a control left on it goes
+                    await self.publisher.retire(row.board_channel_id, row.board_message_id)
+                else:
+                    await self.publisher.retire(
+                        row.board_channel_id,
+                        row.board_message_id,
+                        embed=moved_on_embed(public(row), since=since),
+                    )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.
             board = await self.games.drawing.render(row)

@@ -52,8 +52,11 @@ def _row(status: str = GameStatus.ACTIVE, daily: str | None = None, **ids: Any) 
     return SimpleNamespace(status=status, daily=daily, language="en", **values)
 
 
-def _scored(row: Any, finished: bool = False) -> Any:
-    return SimpleNamespace(board=SimpleNamespace(row=row), finished=finished, final_image=b"png")
+def _scored(row: Any, finished: bool = False, turn: int | None = None) -> Any:
+    """A scoring after which the game is at ``turn`` (the scored turn is the one before)."""
+    game = None if turn is None else SimpleNamespace(turn_number=turn)
+    board = SimpleNamespace(row=row, game=game)
+    return SimpleNamespace(board=board, finished=finished, final_image=b"png")
 
 
 def _run(publisher: Recorder, call: Any) -> Any:
@@ -69,6 +72,20 @@ def test_a_scoring_nobody_clicked_then_the_next_board() -> None:
         ("close_undo", scored.board.row),
         ("post_board", scored.board),
     ]
+
+
+def test_a_scoring_nobody_clicked_keeps_an_earlier_turns_line() -> None:
+    """Found by a review: the board on record shows an earlier turn (its scoring's line,
+    where a lost post left no later board on record) when the timer scores this one: the
+    line keeps its words (only its controls go); the summary is not written over it."""
+    shown = Recorder()
+    scored = _scored(_row(board_turn=3), turn=5)  # turn 4 was scored, turn 3's line on record
+    assert _run(shown, lambda after: after.scored_unseen(scored, SUMMARY)) is True
+    assert shown.calls[0] == ("retire", 100, 200)  # no embed: its words stay
+    on_record = _scored(_row(board_turn=4), turn=5)  # turn 4's own board: its summary
+    shown = Recorder()
+    _run(shown, lambda after: after.scored_unseen(on_record, SUMMARY))
+    assert shown.calls[0] == ("retire", 100, 200, SUMMARY)
 
 
 def test_an_undo_meanwhile_stops_a_computer_run() -> None:

@@ -185,3 +185,72 @@ async def test_a_restart_during_a_computers_turn_goes_on_by_itself(
     frozen = [m for m in fake.channel_messages(channel) if "is playing its turn" in text_of(m)]
     assert frozen == [], [text_of(m)[:200] for m in frozen]
     assert forbidden_tries(fake, channel) == []
+
+
+async def test_a_scoring_line_is_never_overwritten_by_a_repair(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by a review: Bob scores; the bot dies after Ann's ping line is posted, before
+    it is on record; it comes back 16 minutes later (no token left) and the timer plays
+    Ann's turn. Ann's click on the only control she sees (the Undo on Bob's line) is
+    answered, and Bob's line keeps saying what he scored: the repair that follows does not
+    turn it into "board out of date"."""
+    dice.fallback = RandomDice(random.Random(9))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    fake.install(bob)
+    channel = fake.group_dm(ann, bob)
+    bot = await start_bot()
+    await fake.slash(bob, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(ann, lobby, "Join")
+    await fake.click(bob, fake.messages[lobby["id"]], "Start")
+    bob_board = await live_board(fake, channel)
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(bob, bob_board, "Roll")
+    fake.hang("POST", r"^/webhooks/\d+/[^/]+$", after=True)  # Ann's ping line, unheard
+    task = asyncio.create_task(fake.choose(bob, fake.messages[bob_board["id"]], "large_straight"))
+    await asyncio.wait_for(fake.hung.wait(), 5)
+    await bot.close()
+    await asyncio.wait({task}, timeout=6)
+    clock.advance(16 * 60)
+    fake.advance(16 * 60)
+    await start_bot()  # its tick plays Ann's turn: time ran out
+    line = fake.messages[bob_board["id"]]
+    assert "**Bob** scored **40** in **Large Straight**" in text_of(line)
+    clicked = await fake.click(ann, line, "Undo")
+    assert clicked.error is None and clicked.response_type == 7, clicked.ephemeral_text
+    await fake.settle()
+    after = text_of(fake.messages[bob_board["id"]])
+    assert "**Bob** scored **40** in **Large Straight**" in after, after
+    assert "board out of date" not in after
+    assert len(live(fake, channel)) == 1  # Bob's turn now, at the bottom
+    assert forbidden_tries(fake, channel) == []
+
+
+async def test_a_scorecard_click_on_a_board_the_timer_moved_on_retires_it(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by a review: nobody clicks for 16 minutes and the timer plays Bob's turn
+    unseen; Bob's Scorecard click on his old board retires that board in its answer (it
+    says what was played since) before his card comes privately, and Ann's board comes at
+    the bottom: one live board, not two."""
+    dice.fallback = RandomDice(random.Random(5))
+    bot, channel, ann, bob, board = await two_friends(fake, start_bot, "group_dm")
+    await bot.analyst.wait()
+    dice.extend([2, 3, 4, 5, 6])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    bob_board = await live_board(fake, channel)
+    clock.advance(16 * 60)
+    fake.advance(16 * 60)
+    cog = bot.get_cog("TurnTimers")
+    assert cog is not None and await cog.tick() == 1  # Bob's turn runs out, unseen
+    card = await fake.click(bob, fake.messages[bob_board["id"]], "Scorecard")
+    assert card.error is None and card.response_type == 7, card.ephemeral_text
+    await fake.settle()
+    assert any(f.get("flags", 0) & 64 for f in card.followups)  # his card, for him alone
+    retired = text_of(fake.messages[bob_board["id"]])
+    assert "board out of date" in retired and "(time ran out)" in retired, retired
+    boards = live(fake, channel)
+    assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{ann['id']}>"), boards
+    assert forbidden_tries(fake, channel) == []
