@@ -7,8 +7,8 @@ refuses a move computed from a state that another process changed in the meantim
 
 One module per topic (see ``GameService``); ``keeper`` keeps and saves the games, ``clock``
 says when; ``seats`` numbers the seats; ``results`` holds what the service hands back.
-The Discord side reaches the strategy's answers (``Choice``, ``BoxHint``, ``WinHint``,
-``supports``), the text scorecard (``card_text``, ``code_block``) and the dice emojis'
+The Discord side reaches the strategy's answers (``Choice``, ``BoxHint``, ``WinHint``),
+the text scorecard (``card_text``, ``code_block``) and the dice emojis'
 images (``die_emoji_png``) from here, never from
 ``bot.strategy`` or ``bot.render`` itself.
 """
@@ -24,7 +24,7 @@ from bot.store import (
     TokenRecord,
 )
 from bot.strategy.analyst import BoxHint
-from bot.strategy.decisions import Choice, supports
+from bot.strategy.decisions import Choice
 from bot.strategy.winning import WinHint
 
 from .clock import IDLE_LIMIT, LOBBY_TIMEOUT, REPAIR_AFTER, TURN_LIMITS, stamp, utc_now
@@ -114,6 +114,5 @@ __all__ = [
     "player_id",
     "rematch_callers",
     "stamp",
-    "supports",
     "utc_now",
 ]

@@ -13,7 +13,7 @@ from bot.engine import (
 from bot.i18n.words import N_, Name, said_of
 from bot.store import Decision, GameRow, GameStatus, MoveRecord, plans
 from bot.strategy.analyst import Analyst
-from bot.strategy.decisions import Choice, supports
+from bot.strategy.decisions import Choice
 from bot.strategy.players import daily_optimal_score
 from bot.strategy.winning import WinHint, to_win_applies, win_hint
 
@@ -140,7 +140,7 @@ class Coaching:
     ) -> tuple[float, str] | None:
         """A person's decision's cost for the move log (the preset's table ready): the
         points it loses against optimal play, and the decision in words."""
-        if self.analyst is None or not supports(game.preset):
+        if self.analyst is None:
             return None
         return await self.analyst.judge(game, keep, box)
 
@@ -151,7 +151,7 @@ class Coaching:
         need not wait for. The cost is added to the move-log entry at ``version``; a report
         or a game's end waits for the costs still being worked out (``costs_settled``)."""
         analyst = self.analyst
-        if analyst is None or not supports(before.preset):
+        if analyst is None:
             return
         if analyst.table_for(before.preset) is None:
             return

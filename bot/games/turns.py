@@ -17,7 +17,6 @@ from bot.i18n.words import N_, Name
 from bot.render import final_png
 from bot.store import NO_CHANGE, GameChange, GameRow, GameStatus, MoveRecord, ResultRow, plans
 from bot.strategy.analyst import Analyst
-from bot.strategy.decisions import supports
 from bot.strategy.players import CasualPlayer, OptimalPlayer, Player
 from bot.strategy.winning import WinningPlayer
 
@@ -265,14 +264,11 @@ class Turns:
         if game.is_over or not people_left(game):
             if game.is_over and game.completed:
                 results = self._results(game)
-                if supports(game.preset):
-                    await self.coaching.costs_settled(row.id)
-                    results = [
-                        replace(
-                            r, expected_loss=await self.coaching.game_loss(row.id, r.user_id, move)
-                        )
-                        for r in results
-                    ]
+                await self.coaching.costs_settled(row.id)  # (every preset has exact values)
+                results = [
+                    replace(r, expected_loss=await self.coaching.game_loss(row.id, r.user_id, move))
+                    for r in results
+                ]
                 if row.daily is not None:  # the try's score beside the Optimal bot's
                     score = game.seats[0].card.total
                     optimal = await self.coaching.daily_optimal(row.daily)

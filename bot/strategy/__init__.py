@@ -3,7 +3,6 @@
 Pure Python and numpy; nothing here knows Discord.
 """
 
-from .decisions import supports
 from .solver import RULES, Table, solve
 
-__all__ = ["RULES", "Table", "solve", "supports"]
+__all__ = ["RULES", "Table", "solve"]

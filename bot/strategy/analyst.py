@@ -26,7 +26,7 @@ from bot.engine import Category, Game, Preset
 from bot.i18n.words import said_text
 from bot.workers import Workers
 
-from .decisions import Choice, best_box, evaluate, judge, state_of, stop_now, supports
+from .decisions import Choice, best_box, evaluate, judge, state_of, stop_now
 from .distribution import Distributions
 from .solver import BOXES, Table
 from .table_file import (
@@ -560,7 +560,7 @@ class Analyst:
         ranking (``best_box`` and ``stop_now`` agree with ``evaluate``, tested), so the menu never
         contradicts it."""
         dice = game.dice
-        table = self.table_for(game.preset) if supports(game.preset) else None
+        table = self.table_for(game.preset)
         if table is None or dice is None:
             return None
         card = game.current_seat.card

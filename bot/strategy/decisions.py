@@ -19,30 +19,14 @@ from bot.engine import (
     Category,
     Dice,
     Game,
-    Preset,
     Scorecard,
 )
 from bot.engine.categories import YAHTZEE_POINTS
 from bot.engine.dice import as_dice
-from bot.i18n.words import Said, Sentence, Word
+from bot.i18n.words import Said, Word
 
 from .dice_space import dice_space
-from .solver import BOX_ORDER, RULES, UPPER_CAP, Solver, Table, flag_of, keep_averages
-
-
-def supports(preset: Preset | str) -> bool:
-    """Whether a preset has exact values (hints, decision costs, report cards, the menu's
-    best box, the Optimal bot): every preset has its own table now; the one place that says
-    so."""
-    return Preset.parse(preset).value in RULES
-
-
-class Unsupported(Sentence, ValueError):
-    """No exact values for this preset: a sentence for the player (``template``, ``values``:
-    ``str.format`` fields, as a ``RuleError``'s)."""
-
-    def __init__(self, message: str = "", /, **values: object) -> None:
-        super().__init__(self.set_sentence(message, values))
+from .solver import BOX_ORDER, UPPER_CAP, Solver, Table, flag_of, keep_averages
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,10 +237,7 @@ def judge(
     """
     if game.dice is None:
         return None
-    try:
-        choices = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
-    except Unsupported:
-        return None
+    choices = evaluate(table, game.current_seat.card, game.dice, game.rolls_left)
     did: Said
     if box is not None:
         chosen = next((c for c in choices if c.box is box), None)

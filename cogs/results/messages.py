@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.engine import Game
-from bot.games import DailyEntry, GameView, card_text, code_block, player_id, supports
+from bot.games import DailyEntry, GameView, card_text, code_block, player_id
 from bot.games.leaderboards import LEADERBOARD_KINDS, LeaderboardPage, PlayerStats, format_figure
 from bot.i18n import Lang
 from bot.i18n.words import N_
@@ -80,7 +80,7 @@ def final_layout(
     parts += [
         discord.ui.TextDisplay(code_block(card_text(game, language=_.code))),
         discord.ui.TextDisplay(f"-# {rules} \N{MIDDLE DOT} {after}"),
-        final_buttons(_, row.id, analysis=supports(row.preset), daily=row.daily is not None),
+        final_buttons(_, row.id, analysis=True, daily=row.daily is not None),
     ]
     return Layout(discord.ui.Container(*parts, accent_colour=GOLD))
 

@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from bot.engine import Category, Preset, Scorecard
-from bot.strategy import RULES, Table, supports
+from bot.strategy import Table
 from bot.strategy.decisions import evaluate, future
 from bot.strategy.dice_space import dice_space
 from bot.strategy.solver import BOX_ORDER, MASKS
@@ -41,11 +41,6 @@ def tables(
 def only_open(*open_boxes: Category) -> int:
     """The mask of a card with every box filled but these."""
     return MASKS - 1 - sum(1 << BOX_ORDER.index(c) for c in open_boxes)
-
-
-def test_every_preset_is_a_rule_set_of_the_solver() -> None:
-    assert all(p.value in RULES for p in Preset)
-    assert all(supports(p) for p in Preset)
 
 
 @pytest.mark.parametrize("rules", list(INDEPENDENT))
