@@ -36,6 +36,7 @@ from .table_file import (
     load,
     load_distributions,
     load_or_build,
+    shape_of,
     table_path,
 )
 
@@ -84,16 +85,21 @@ def _choices(table: Table, state: dict[str, Any], count: int) -> list[Choice]:
 
 
 #: What building a preset's To-win distributions for all 13 turns takes at its peak, with
-#: some room (measured 2026-11-26, evening: the building process and the worker it forks
-#: together, the sum of their proportional sets, two builds each: official 186 to 189 MiB,
-#: relaxed-joker 186 to 188 MiB; bonus-turn, twice the states, 242 to 245 MiB). A host
-#: with less memory available does not start it: a 512 MB host at rest (about 115 MiB in
-#: use) has room for any of them.
-TO_WIN_BUILD_MEMORY = {
-    Preset.OFFICIAL.value: 215 * 2**20,
-    Preset.RELAXED_JOKER.value: 215 * 2**20,
-    Preset.BONUS_TURN.value: 270 * 2**20,
-}
+#: some room, by the size of its rules' table (``to_win_build_memory``): measured 2026-11-26,
+#: evening (the building process and the worker it forks together, the sum of their
+#: proportional sets, two builds each): official 186 to 189 MiB and relaxed-joker 186 to 188
+#: MiB (2 Yahtzee flags), bonus-turn 242 to 245 MiB (5 flags): 215 and 270 MiB with room,
+#: a base and a part a flag. A host with less memory available does not start it: a 512 MB
+#: host at rest (about 115 MiB in use) has room for any of them.
+TO_WIN_BUILD_BASE = 178.3 * 2**20
+TO_WIN_BUILD_PER_FLAG = 18.35 * 2**20
+
+
+def to_win_build_memory(rules: str) -> int:
+    """What building the To-win distributions of ``rules`` takes (bytes), from its table's
+    shape: every preset has a figure, a new one too."""
+    flags = shape_of(rules)[2]
+    return int(TO_WIN_BUILD_BASE + TO_WIN_BUILD_PER_FLAG * flags)
 
 
 class ToWinUnavailable(RuntimeError):
@@ -272,9 +278,9 @@ def _own_group(target: Callable[..., None], *args: Any) -> None:
 
 def check_memory(folder: Path, rules: str, needs: int | None = None) -> None:
     """``NotEnoughMemory`` unless ``needs`` bytes (by default what building the distributions
-    of ``rules`` takes, ``TO_WIN_BUILD_MEMORY``) are available here (``available_memory``)."""
+    of ``rules`` takes, ``to_win_build_memory``) are available here (``available_memory``)."""
     free = available_memory()
-    needs = TO_WIN_BUILD_MEMORY[rules] if needs is None else needs
+    needs = to_win_build_memory(rules) if needs is None else needs
     if free is not None and free < needs:
         raise NotEnoughMemory(
             f"building them takes about {needs / 2**20:.0f} MiB and {free / 2**20:.0f} MiB "

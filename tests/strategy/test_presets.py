@@ -9,6 +9,7 @@ import pytest
 
 from bot.engine import Category, Preset, Scorecard
 from bot.strategy import Table
+from bot.strategy.analyst import to_win_build_memory
 from bot.strategy.decisions import evaluate, future
 from bot.strategy.dice_space import dice_space
 from bot.strategy.solver import BOX_ORDER, MASKS
@@ -144,3 +145,13 @@ def test_the_relaxed_joker_may_scratch_an_upper_box(tables: dict[str, Table], ru
     if rules == "relaxed-joker":
         expected[Category.ONES] = 70 / 3
     assert values == pytest.approx(expected, abs=1e-4)
+
+
+def test_every_preset_has_the_memory_its_to_win_build_was_measured_to_need() -> None:
+    """The memory a To-win build waits for comes from the preset's own table (no list of
+    presets to forget): the measured peaks with room, 215 MiB for two Yahtzee flags (186
+    to 189 MiB measured), 270 MiB for bonus-turn's five (242 to 245 MiB measured)."""
+    mib = {p.value: to_win_build_memory(p.value) / 2**20 for p in Preset}
+    assert abs(mib["official"] - 215) < 1 and abs(mib["relaxed-joker"] - 215) < 1
+    assert abs(mib["bonus-turn"] - 270) < 1
+    assert all(needs > 189 for needs in mib.values())
