@@ -101,8 +101,10 @@ class Admin(
             changes = {"timeout_policy": value}
         elif field == "language":
             changes = {"language": None if value == "discord" else value}
-        else:
+        elif field == "preset":
             changes = {"preset": value}
+        else:  # a setting of the menus without its branch here: never another one changed
+            raise Refusal("That setting is not one I know; nothing changed.")
         changed = await games.servers.change_settings(guild_id, user, is_admin, **changes)
         _ = private(interaction)
         await answers.edit(

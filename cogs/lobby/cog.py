@@ -82,12 +82,13 @@ class LobbyFeature(Feature):
             await answers.edit(interaction, **lobby_edit(board.row, by_token=by_token))
             await self._launch(interaction, board, interaction.message)
             return
+        lobby_games = self.games.lobby
         if action == "unseat":
-            row = await self.games.lobby.remove_bot(game_id, user.id)
+            row = await lobby_games.remove_bot(game_id, user.id)
         elif action in ("bot-optimal", "bot-casual", "bot-winning"):
-            row = await self.games.lobby.add_bot(game_id, user.id, action.removeprefix("bot-"))
+            row = await lobby_games.add_bot(game_id, user.id, action.removeprefix("bot-"))
         elif action == "hints":
-            row = await self.games.lobby.toggle_hints(game_id, user.id)
+            row = await lobby_games.toggle_hints(game_id, user.id)
         elif action == "join":
             if not place_of(interaction).public_answers(interaction):
                 raise Refusal(  # as /yahtzee start is refused to them
@@ -95,11 +96,13 @@ class LobbyFeature(Feature):
                     "show my answers to you alone and you could not play with the others. "
                     "Ask a server admin for Use External Apps, or to add me to the server."
                 )
-            row = await self.games.lobby.join(game_id, user.id, display_name(user))
+            row = await lobby_games.join(game_id, user.id, display_name(user))
         elif action == "leave":
-            row = await self.games.lobby.leave_lobby(game_id, user.id)
-        else:
-            row = await self.games.lobby.cancel(game_id, user.id)
+            row = await lobby_games.leave_lobby(game_id, user.id)
+        elif action == "cancel":
+            row = await lobby_games.cancel(game_id, user.id)
+        else:  # an action of LOBBY_ACTIONS without its branch here: never a silent cancel
+            raise Refusal("That lobby button is not one I know; nothing changed.")
         await self.publisher.show_lobby(interaction, row)
 
     async def _launch(

@@ -200,3 +200,22 @@ def test_a_forged_click_is_refused_politely(custom_id: str) -> None:
     assert interaction.response.sent == [
         ("That control is not one of mine; nothing changed.", {"ephemeral": True})
     ]
+
+
+def test_every_lobby_action_and_setting_has_its_own_branch() -> None:
+    """The lobby's and the settings' clicks are routed by a field of their control: each
+    value the control may carry is handled by name (a new one without its branch is refused
+    plainly, never taken for Cancel or for the preset as it once was)."""
+    import inspect
+
+    from cogs.admin.cog import Admin
+    from cogs.admin.controls import SETTING_ROWS, TOGGLES
+    from cogs.lobby.cog import LobbyFeature
+    from cogs.lobby.controls import LOBBY_ACTIONS
+
+    lobby = inspect.getsource(LobbyFeature.lobby_action)
+    for action in LOBBY_ACTIONS:
+        assert f'"{action}"' in lobby, action
+    admin = inspect.getsource(Admin._change)
+    for field in (*SETTING_ROWS, *TOGGLES):
+        assert f'field == "{field}"' in admin, field
