@@ -93,6 +93,20 @@ class Posts:
         await self.store.write(plans.set_messages, game_id, reminder_message_id=message_id)
         self.keeper.patch(game_id, lambda row: replace(row, reminder_message_id=message_id))
 
+    async def parked(self, game_id: int, parked: tuple[int, tuple[int, str]] | None) -> None:
+        """Record the next turn's board an Undo parked (message, (turn, player id)), or that
+        none waits any more."""
+        kept = None if parked is None else (parked[0], f"{parked[1][0]}:{parked[1][1]}")
+        await self.store.write(plans.set_messages, game_id, parked=kept)
+        self.keeper.patch(
+            game_id,
+            lambda row: replace(
+                row,
+                parked_message_id=kept[0] if kept else None,
+                parked_for=kept[1] if kept else None,
+            ),
+        )
+
     async def final_posted(self, game_id: int, message_id: int) -> None:
         """Record the final message of a finished game."""
         await self.store.write(plans.set_messages, game_id, final_message_id=message_id)

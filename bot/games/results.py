@@ -129,11 +129,22 @@ class GameView:
     game: Game | None
     language: str = "en"  # what its channel messages and pictures say (a bot.i18n catalog)
     opened_by: int | None = None  # the request (a Discord id) that opened it, if known
+    #: the next turn's board an Undo parked, and the turn it waits for ("turn:player id")
+    parked_message_id: int | None = None
+    parked_for: str | None = None
 
     @property
     def is_live(self) -> bool:
         """A lobby or a running game."""
         return self.status in LIVE
+
+    @property
+    def parked(self) -> tuple[int, tuple[int, str]] | None:
+        """The board an Undo parked: (message, (turn, player id)), or None."""
+        if self.parked_message_id is None or self.parked_for is None:
+            return None
+        turn, _, player = self.parked_for.partition(":")
+        return self.parked_message_id, (int(turn), player)
 
     def require_game(self) -> Game:
         """The engine's game, or a refusal for a lobby (nothing has been played yet)."""

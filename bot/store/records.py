@@ -133,6 +133,9 @@ class GameRow:
     #: "channel" (the bot's own routes reach it) or "token" (only interactions' tokens do);
     #: None: opened before migration 022
     place: str | None = None
+    #: the next turn's board an Undo parked, and the turn it waits for ("turn:player id")
+    parked_message_id: int | None = None
+    parked_for: str | None = None
 
     @property
     def is_live(self) -> bool:

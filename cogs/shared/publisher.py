@@ -318,6 +318,7 @@ class Publisher:
         if stale is not None and stale[0] != message_id:
             await self.delete(channel_id, stale[0])
         _keep(self._parked, game_id, (message_id, turn))
+        await self.games.posts.parked(game_id, (message_id, turn))  # a restart finds it too
         await self.retire(channel_id, message_id, embed=waiting_embed(lang(language)))
 
     async def _unpark(
@@ -325,9 +326,10 @@ class Publisher:
     ) -> discord.Message | None:
         """Show ``board`` on the game's waiting message if it was posted for this very turn
         (an edit: no second notification); a waiting message for another turn goes."""
-        parked = self._parked.pop(board.row.id, None)
+        parked = self._parked.pop(board.row.id, None) or board.row.parked
         if parked is None:
             return None
+        await self.games.posts.parked(board.row.id, None)
         message_id, waited_for = parked
         channel_id = board.row.board_channel_id
         if waited_for != turn:

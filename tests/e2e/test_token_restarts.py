@@ -16,7 +16,7 @@ from ..clock import FakeClock
 from ..conftest import Database, fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, controls_of, find_component, text_of
-from .helpers import live_board
+from .helpers import live_board, open_lobby
 from .test_places import forbidden_tries
 
 
@@ -214,7 +214,11 @@ async def test_a_scoring_line_is_never_overwritten_by_a_repair(
     await asyncio.wait({task}, timeout=6)
     clock.advance(16 * 60)
     fake.advance(16 * 60)
-    await start_bot()  # its tick plays Ann's turn: time ran out
+    bot = await start_bot()  # its tick plays Ann's turn: time ran out
+    cog = bot.get_cog("TurnTimers")
+    assert cog is not None
+    await cog.tick()  # (if the timer's own first tick has not come yet)
+    await fake.settle()
     line = fake.messages[bob_board["id"]]
     assert "**Bob** scored **40** in **Large Straight**" in text_of(line)
     clicked = await fake.click(ann, line, "Undo")
@@ -254,3 +258,39 @@ async def test_a_scorecard_click_on_a_board_the_timer_moved_on_retires_it(
     boards = live(fake, channel)
     assert len(boards) == 1 and boards[0]["content"].startswith(f"<@{ann['id']}>"), boards
     assert forbidden_tries(fake, channel) == []
+
+
+@pytest.mark.parametrize("where", ["server", "group_dm"])
+async def test_a_board_an_undo_parked_survives_a_restart(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, where: str
+) -> None:
+    """Found by a review (on a server too): Ann scores, Bob's board comes; her Undo parks
+    it (waiting, no controls); the bot restarts; she scores anew: Bob's waiting message
+    becomes his board again (an edit: he is pinged once in all), nothing is left saying it
+    waits, and one board is live."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    if where == "server":
+        channel = fake.channel("general")
+        bot = await start_bot()
+        lobby = await open_lobby(fake, channel, ann)
+        await fake.click(bob, lobby, "Join")
+        await fake.click(ann, fake.messages[lobby["id"]], "Start")
+        board = await live_board(fake, channel)
+    else:
+        bot, channel, ann, bob, board = await two_friends(fake, start_bot, where)
+    dice.extend([1, 2, 3, 4, 5])
+    await fake.click(ann, board, "Roll")
+    await fake.choose(ann, fake.messages[board["id"]], "large_straight")
+    parked = await live_board(fake, channel)
+    assert parked["id"] != board["id"]
+    await fake.click(ann, fake.messages[board["id"]], "Undo")
+    await fake.settle()
+    assert not enabled_roll(fake.messages[parked["id"]])
+    await bot.close()
+    await start_bot()
+    await fake.choose(ann, fake.messages[board["id"]], "small_straight")
+    await fake.settle()
+    said = text_of(fake.messages[parked["id"]])
+    assert "when the scoring is made anew" not in said, said
+    assert [m["id"] for m in live(fake, channel)] == [parked["id"]]
+    assert sum(1 for p in fake.pings if p[2] == bob["id"]) == 1

@@ -417,15 +417,19 @@ def set_messages(
     undo_message_id: int | Unset | None = UNSET,
     final_message_id: int | Unset | None = UNSET,
     reminder_message_id: int | Unset | None = UNSET,
+    parked: tuple[int, str] | Unset | None = UNSET,
 ) -> Plan[None]:
-    """Record which messages offer Undo, show the final result and remind the player to
-    move (each left ``UNSET`` stays as it was; the board message is recorded by
-    ``show_board``, or with a change by ``update_game``)."""
-    given = {
+    """Record which messages offer Undo, show the final result, remind the player to move
+    and wait as a parked board (each left ``UNSET`` stays as it was; the board message is
+    recorded by ``show_board``, or with a change by ``update_game``)."""
+    given: dict[str, object] = {
         "reminder_message_id": reminder_message_id,
         "undo_message_id": undo_message_id,
         "final_message_id": final_message_id,
     }
+    if not isinstance(parked, Unset):  # (message, "turn:player"), or None: nothing parked
+        given["parked_message_id"] = parked[0] if parked is not None else None
+        given["parked_for"] = parked[1] if parked is not None else None
     sets = {column: value for column, value in given.items() if not isinstance(value, Unset)}
     if sets:
         assignments = ", ".join(f"{column} = ?" for column in sets)  # names from above
