@@ -16,6 +16,8 @@ from cogs.shared.controls import GameButton
 class HintButton(GameButton, key="hint"):
     """The best three choices for the player whose turn it is (private)."""
 
+    on_board = live = True
+
 
 class AnalysisButton(GameButton, key="analysis"):
     """A player's report card for the finished game (private)."""

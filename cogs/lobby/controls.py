@@ -35,6 +35,8 @@ LobbyAction = Annotated[str, one_of(*LOBBY_ACTIONS)]
 class LobbyButton(ButtonControl, key="lobby"):
     """Join, Leave, Start, Cancel, a computer player or the hints switch, on a lobby."""
 
+    live = True
+
     action: LobbyAction
     game_id: Snowflake
 

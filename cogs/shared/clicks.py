@@ -16,9 +16,6 @@ from discord.ext import commands
 from bot.games import GameService, Refusal
 from bot.i18n import ENGLISH
 from bot.i18n.words import N_, Label
-from cogs.coaching.controls import HintButton
-from cogs.lobby.controls import LobbyButton
-from cogs.turn.controls import BoxSelect, DieButton, RollButton, ScorecardButton, UndoButton
 
 from . import answers
 from .controls import Control
@@ -34,15 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The controls of a turn: on a daily challenge's replaced private board, they are refused.
-TURN_CONTROLS = frozenset({DieButton, RollButton, BoxSelect, UndoButton})
-#: The controls of a board: on an old board where only clicks reach, they bring it back.
-OLD_BOARD_CONTROLS = (DieButton, RollButton, BoxSelect)
-#: The controls of a live game's messages (its lobby, its boards, an Undo): where only clicks
-#: reach, on a game over they show its end (``Clicks._over_here``).
-LIVE_CONTROLS = (
-    LobbyButton, DieButton, RollButton, BoxSelect, ScorecardButton, HintButton, UndoButton,
-)  # fmt: skip
 #: How long the repair after a command in a token place waits for the command to be done
 #: (its answer is due within Discord's 3 s, its follow-ups within the token's life).
 COMMAND_PATIENCE = 60.0
@@ -107,11 +95,7 @@ class Clicks(commands.Cog):
             return None
         answers.routed(interaction, click.key)
         game_id = click.game()
-        if (
-            type(click) in TURN_CONTROLS
-            and game_id is not None
-            and interaction.message.flags.ephemeral
-        ):
+        if click.turn_move and game_id is not None and interaction.message.flags.ephemeral:
             live = self.publisher.private.live_elsewhere(game_id, interaction.message.id)
             if live is not None:  # /yahtzee daily showed the private board again since
                 await self._refuse_replaced(interaction, live.channel_id)
@@ -152,12 +136,13 @@ class Clicks(commands.Cog):
         .bring_back``), unless this process is showing a move of that game now (another
         click from the channel, a timer, its computer seats: the click is refused as old,
         with a link, as on a server). Whether it did."""
-        if not isinstance(click, OLD_BOARD_CONTROLS) or self.repairs is None:
+        turn = click.board_turn()
+        if not (click.turn_move and click.on_board) or turn is None or self.repairs is None:
             return False
         channel_id = interaction.channel_id or 0
         if not self.publisher.routes.by_token(channel_id) or interaction.message is None:
             return False
-        found = await self.games.turns.old_board(game_id, interaction.message.id, click.turn)
+        found = await self.games.turns.old_board(game_id, interaction.message.id, turn)
         if found is None or self.publisher.busy(game_id, channel_id, besides=1):
             return False
         await self.repairs.bring_back(interaction, *found)
@@ -171,7 +156,7 @@ class Clicks(commands.Cog):
         close it, as a restart leaves them): the line loses its Undo and keeps what it says
         (the game's story), and the clicker is told privately. Whether it did."""
         message = interaction.message
-        if not isinstance(click, UndoButton) or message is None or message.flags.ephemeral:
+        if not click.takes_back or message is None or message.flags.ephemeral:
             return False
         if not self.publisher.routes.by_token(interaction.channel_id or 0):
             return False
@@ -195,17 +180,22 @@ class Clicks(commands.Cog):
         (Scorecard, Hint: answered privately) retires that board first, as its answer, so
         that it stops asking anyone to roll (its private answer follows)."""
         message = interaction.message
-        if not isinstance(click, (ScorecardButton, HintButton)) or self.repairs is None:
+        if not click.on_board or click.turn_move or self.repairs is None:
             return
         if message is None or message.flags.ephemeral:
             return
         if not self.publisher.routes.by_token(interaction.channel_id or 0):
             return
-        ids = (custom_id or "" for custom_id, _ in _controls(message.components))
-        roll = next((c for c in map(RollButton.parse, ids) if c is not None), None)
-        if roll is None or roll.game_id != game_id:
+        shown = (
+            self.router.route(custom_id or "") for custom_id, _ in _controls(message.components)
+        )
+        turn = next(
+            (c.board_turn() for c in shown if c is not None and c.game() == game_id
+             and c.board_turn() is not None), None,
+        )  # fmt: skip
+        if turn is None:
             return  # not a board (a scoring's line, a lobby): nothing to retire
-        found = await self.games.turns.old_board(game_id, message.id, roll.turn)
+        found = await self.games.turns.old_board(game_id, message.id, turn)
         if found is None or self.publisher.busy(game_id, interaction.channel_id or 0, besides=1):
             return
         await self.repairs.retire_clicked(interaction, *found)
@@ -218,7 +208,7 @@ class Clicks(commands.Cog):
         message as its answer (``Repairs.show_over``): no token may have been left to show
         it when it came (a timer ended it while nobody clicked). Whether it did."""
         message = interaction.message
-        if not isinstance(click, LIVE_CONTROLS) or self.repairs is None or message is None:
+        if not click.live or self.repairs is None or message is None:
             return False
         if message.flags.ephemeral or not self.publisher.routes.by_token(
             interaction.channel_id or 0

@@ -65,6 +65,19 @@ class Control:
 
     key: ClassVar[str] = ""
     component_type: ClassVar[int]  # what a click on it says it is
+    #: What a control is to the clicks' gate (``Clicks``), declared by each control (a new
+    #: one says it here, in its own class: no list elsewhere to extend):
+    #: a move of a turn (a board's die, Roll and box menu; an Undo): on a replaced copy of a
+    #: daily challenge's private board, refused;
+    turn_move: ClassVar[bool] = False
+    #: a control of a board: where only clicks reach, its click on a board left behind
+    #: brings the board back (a turn's move) or retires that board first (the others);
+    on_board: ClassVar[bool] = False
+    #: on a live game's messages (its lobby, its boards, an Undo): where only clicks reach,
+    #: its click on a game that is over shows the end;
+    live: ClassVar[bool] = False
+    #: an Undo: where only clicks reach, one that can no longer undo loses it at its click.
+    takes_back: ClassVar[bool] = False
     pattern: ClassVar[re.Pattern[str]]
     #: the fields in custom_id order, and how each one's text becomes its value
     parts: ClassVar[tuple[tuple[str, Callable[[str], Any]], ...]] = ()
@@ -97,6 +110,10 @@ class Control:
         if match is None:
             return None
         return cls(*(convert(match[name]) for name, convert in cls.parts))
+
+    def board_turn(self) -> int | None:
+        """The turn a board this control is on shows (None: it says none)."""
+        return None
 
     def game(self) -> int | None:
         """The game a click on it is about, if it is a game's control."""

@@ -53,9 +53,14 @@ HELD = discord.ButtonStyle.success  # a held die's button
 class DieButton(ButtonControl, key="die"):
     """One die: its face as the label; click to hold or release it."""
 
+    turn_move = on_board = live = True
     game_id: Snowflake
     turn: Snowflake
     rolls: Digit
+
+    def board_turn(self) -> int | None:
+        return self.turn
+
     index: Annotated[int, Pattern(r"[0-4]")]
 
     def payload(
@@ -83,9 +88,13 @@ class DieButton(ButtonControl, key="die"):
 class RollButton(ButtonControl, key="roll"):
     """Roll the dice not held; the label shows the rolls left."""
 
+    turn_move = on_board = live = True
     game_id: Snowflake
     turn: Snowflake
     rolls: Digit
+
+    def board_turn(self) -> int | None:
+        return self.turn
 
     def payload(
         self, left: int = ROLLS_PER_TURN, disabled: bool = False, label: str | None = None
@@ -103,9 +112,13 @@ class RollButton(ButtonControl, key="roll"):
 class BoxSelect(SelectControl, key="box"):
     """The boxes these dice may be scored in now, each with its points."""
 
+    turn_move = on_board = live = True
     game_id: Snowflake
     turn: Snowflake
     rolls: Digit
+
+    def board_turn(self) -> int | None:
+        return self.turn
 
     def payload(
         self,
@@ -130,6 +143,8 @@ class BoxSelect(SelectControl, key="box"):
 class ScorecardButton(GameButton, key="card"):
     """The clicker's own scorecard (or the current player's, for a spectator), private."""
 
+    on_board = live = True
+
 
 class CardSelect(SelectControl, key="cards"):
     """On a private scorecard: every seat of the game, to see another player's card."""
@@ -149,6 +164,7 @@ class CardSelect(SelectControl, key="cards"):
 class UndoButton(ButtonControl, key="undo"):
     """Take back the scoring shown on this message, until the next roll."""
 
+    turn_move = live = takes_back = True
     game_id: Snowflake
     turn: Snowflake
 

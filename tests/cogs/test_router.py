@@ -219,3 +219,26 @@ def test_every_lobby_action_and_setting_has_its_own_branch() -> None:
     admin = inspect.getsource(Admin._change)
     for field in (*SETTING_ROWS, *TOGGLES):
         assert f'field == "{field}"' in admin, field
+
+
+def test_what_each_control_is_to_the_clicks_gate_is_declared_on_it() -> None:
+    """The gate reads a control's role from the control (no list in clicks.py): a board's
+    moves say the turn their board shows; the roles are the ones the gate was built for
+    (a board's dice, Roll and menu; Scorecard and Hint on boards; Undo; the lobby)."""
+    roles = {
+        cls.key: (cls.turn_move, cls.on_board, cls.live, cls.takes_back)
+        for cls in ALL
+        if cls.turn_move or cls.on_board or cls.live or cls.takes_back
+    }
+    assert roles == {
+        "die": (True, True, True, False), "roll": (True, True, True, False),
+        "box": (True, True, True, False), "undo": (True, False, True, True),
+        "card": (False, True, True, False), "hint": (False, True, True, False),
+        "lobby": (False, False, True, False),
+    }  # fmt: skip
+    for cls in ALL:
+        sample = _sample(cls)
+        says_turn = sample.board_turn() is not None
+        assert says_turn == (cls.turn_move and cls.on_board), cls.__name__
+        if says_turn:
+            assert sample.board_turn() == sample.turn  # type: ignore[attr-defined]
