@@ -133,3 +133,28 @@ def seated(message: dict[str, Any]) -> str:
         if heading.startswith("**") and (seats.startswith("`#1`") or "(0/8)" in heading):
             return seats  # under "**Players (n/8)**", in any language
     raise AssertionError(f"no players in this lobby: {message.get('components')}")
+
+
+async def friends_game(
+    fake: FakeDiscord,
+    start_bot: Any,
+    where: str,
+    host: str = "Ann",
+    computer: str | None = None,
+) -> tuple[Any, str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Ann and Bob (the ``host`` added the app) start a game where only tokens reach: a
+    group DM, or (``where="user_server"``) a server that never added the bot; ``computer``:
+    a computer seat's button label ("Casual") added after them. (the bot, the channel, Ann,
+    Bob, the first board)."""
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    hosting, guest = (ann, bob) if host == "Ann" else (bob, ann)
+    fake.install(hosting)
+    channel = fake.group_dm(ann, bob) if where == "group_dm" else fake.user_install_guild()
+    bot = await start_bot()
+    await fake.slash(hosting, channel, "yahtzee start")
+    lobby = fake.last(channel)
+    await fake.click(guest, lobby, "Join")
+    if computer is not None:
+        await fake.click(hosting, fake.messages[lobby["id"]], f"Add bot ({computer})")
+    await fake.click(hosting, fake.messages[lobby["id"]], "Start")
+    return bot, channel, ann, bob, await live_board(fake, channel)

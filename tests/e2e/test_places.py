@@ -21,7 +21,7 @@ from ..clock import FakeClock
 from ..conftest import Database, fetch
 from .conftest import StartBot
 from .fake_discord import EPHEMERAL, USE_EXTERNAL_APPS, FakeDiscord, find_component, text_of
-from .helpers import die_ids, live_board, play_turn
+from .helpers import die_ids, friends_game, live_board, play_turn
 from .test_timers import tick
 
 
@@ -697,15 +697,7 @@ async def test_a_computer_seat_waits_quietly_while_nobody_clicks(
     waiting without a warning each time; Ann's next click shows the computer's turn going
     on, and the turn comes back to her."""
     dice.fallback = RandomDice(random.Random(7))
-    ann, bob = fake.user("Ann"), fake.user("Bob")
-    fake.install(ann)
-    channel = fake.group_dm(ann, bob)
-    bot = await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Add bot (Casual)")
-    await fake.click(ann, lobby, "Start")
+    bot, channel, ann, bob, _ = await friends_game(fake, start_bot, "group_dm", computer="Casual")
     cog = bot.get_cog("TurnTimers")
     assert cog is not None
     await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], "chance")

@@ -16,7 +16,7 @@ from ..clock import FakeClock
 from ..conftest import Database, fetch
 from .conftest import StartBot
 from .fake_discord import FakeDiscord, controls_of, find_component, text_of
-from .helpers import live_board, open_lobby
+from .helpers import friends_game, live_board, open_lobby
 from .test_places import forbidden_tries
 
 
@@ -34,15 +34,7 @@ def live(fake: FakeDiscord, channel: str) -> list[dict[str, Any]]:
 
 
 async def two_friends(fake: FakeDiscord, start_bot: StartBot, where: str) -> tuple[Any, ...]:
-    ann, bob = fake.user("Ann"), fake.user("Bob")
-    fake.install(ann)
-    channel = fake.group_dm(ann, bob) if where == "group_dm" else fake.user_install_guild()
-    bot = await start_bot()
-    await fake.slash(ann, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    return bot, channel, ann, bob, await live_board(fake, channel)
+    return await friends_game(fake, start_bot, where)
 
 
 @pytest.mark.parametrize("where", ["group_dm", "user_server"])
@@ -196,15 +188,7 @@ async def test_a_scoring_line_is_never_overwritten_by_a_repair(
     answered, and Bob's line keeps saying what he scored: the repair that follows does not
     turn it into "board out of date"."""
     dice.fallback = RandomDice(random.Random(9))
-    ann, bob = fake.user("Ann"), fake.user("Bob")
-    fake.install(bob)
-    channel = fake.group_dm(ann, bob)
-    bot = await start_bot()
-    await fake.slash(bob, channel, "yahtzee start")
-    lobby = fake.last(channel)
-    await fake.click(ann, lobby, "Join")
-    await fake.click(bob, fake.messages[lobby["id"]], "Start")
-    bob_board = await live_board(fake, channel)
+    bot, channel, ann, bob, bob_board = await friends_game(fake, start_bot, "group_dm", "Bob")
     dice.extend([1, 2, 3, 4, 5])
     await fake.click(bob, bob_board, "Roll")
     fake.hang("POST", r"^/webhooks/\d+/[^/]+$", after=True)  # Ann's ping line, unheard
