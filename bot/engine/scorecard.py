@@ -11,7 +11,7 @@ from bot.i18n.words import Word, Words
 from .categories import LOWER, UPPER, YAHTZEE_POINTS, Category, joker_score, score
 from .dice import Dice, as_dice
 from .errors import BoxAlreadyFilled, InvalidState, JokerForcesBox
-from .presets import BONUS_TURN_LIMIT, Preset
+from .presets import Preset
 
 UPPER_BONUS_THRESHOLD = 63
 UPPER_BONUS_POINTS = 35
@@ -143,11 +143,7 @@ class Scorecard:
     def joker_applies(self, dice: Dice | Sequence[int]) -> bool:
         """These dice are a Yahtzee that the Joker rule governs (not under ``bonus-turn``)."""
         d = as_dice(dice)
-        return (
-            d.is_yahtzee
-            and self.is_filled(Category.YAHTZEE)
-            and self.preset is not Preset.BONUS_TURN
-        )
+        return d.is_yahtzee and self.is_filled(Category.YAHTZEE) and self.preset.rules.joker
 
     def bonus_turn_available(self, dice: Dice | Sequence[int]) -> bool:
         """Under ``bonus-turn``, these dice may be taken as a Yahtzee bonus."""
@@ -217,7 +213,7 @@ class Scorecard:
         lower_open = [c for c in LOWER if c in open_boxes]
         if lower_open:
             allowed = set(lower_open)
-            if self.preset is Preset.RELAXED_JOKER:
+            if self.preset.rules.joker_may_scratch_upper:
                 allowed.update(c for c in UPPER if c in open_boxes)
             return {c: (joker_score(c, d) if c in LOWER else 0) for c in Category if c in allowed}
         # Step 3: an open upper box, for 0.
@@ -251,17 +247,17 @@ class Scorecard:
         return self._replace(boxes=tuple(boxes), yahtzee_bonuses=bonuses)
 
     def _refuse(self, category: Category, dice: Dice, allowed: Mapping[Category, int]) -> None:
-        if category is Category.YAHTZEE and self.preset is Preset.BONUS_TURN and dice.is_yahtzee:
+        if category is Category.YAHTZEE and self.preset.bonus_turns and dice.is_yahtzee:
             if self[Category.YAHTZEE] == 0:
                 raise BoxAlreadyFilled(
                     "Your Yahtzee box holds 0, so this Yahtzee earns no bonus: "
                     "score it in an open box."
                 )
-            if self.yahtzee_bonuses >= BONUS_TURN_LIMIT:
+            if self.yahtzee_bonuses >= self.preset.bonus_turns:
                 raise BoxAlreadyFilled(
                     "You have taken all {limit} Yahtzee bonuses this game: "
                     "score these dice in an open box.",
-                    limit=BONUS_TURN_LIMIT,
+                    limit=self.preset.bonus_turns,
                 )
         if self.is_filled(category):
             raise BoxAlreadyFilled(
@@ -298,6 +294,14 @@ class Scorecard:
             "yahtzee_bonuses",
             self.yahtzee_bonuses if yahtzee_bonuses is None else yahtzee_bonuses,
         )
+        return card
+
+    def under(self, preset: Preset) -> Scorecard:
+        """The same boxes and bonuses read under another preset."""
+        if preset is self.preset:
+            return self
+        card = self._replace()
+        object.__setattr__(card, "preset", preset)
         return card
 
     # -- saving ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from bot.engine import Preset
 from bot.store import DailyEntry, DailyPlace, DailyTaken, GameStatus, NewGame, plans
 
 from .clock import IDLE_LIMIT, TurnClock
@@ -64,7 +65,7 @@ class Daily:
                     guild_id=guild_id,
                     channel_id=channel_id,
                     host_id=user_id,
-                    preset="official",
+                    preset=Preset.OFFICIAL,
                     players=[(user_id, name)],
                     deadline_at=self.clock.lobby_deadline(),
                     room_for=self.keeper.room_for(user_id),

@@ -49,7 +49,7 @@ class Lobby:
         channel_id: int,
         user_id: int,
         name: str,
-        preset: str | None,
+        preset: Preset | str | None,
         language: str = "en",
         place: str | None = None,
     ) -> GameView:
@@ -61,10 +61,8 @@ class Lobby:
         ``place``: "channel" or "token", as the interaction that opens it says.
         """
         settings = await self.store.read(plans.guild_settings, guild_id)
-        if preset is None:
-            preset = settings.preset
         with refusing():  # an unknown preset: the engine's InvalidGame
-            chosen = Preset.parse(preset)
+            chosen = settings.preset if preset is None else Preset.parse(preset)
         try:
             return view_of(
                 await self.keeper.create(
@@ -72,7 +70,7 @@ class Lobby:
                         guild_id=guild_id,
                         channel_id=channel_id,
                         host_id=user_id,
-                        preset=chosen.value,
+                        preset=chosen,
                         players=[(user_id, name)],
                         language=settings.language or language,
                         deadline_at=self.clock.lobby_deadline(),

@@ -13,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.engine import Category, Dice, Game, RuleError, ScoreResult, ScriptedDice, TimeoutPolicy
+from bot.engine import (
+    Category,
+    Dice,
+    Game,
+    Preset,
+    RuleError,
+    ScoreResult,
+    ScriptedDice,
+    TimeoutPolicy,
+)
 
 from .seats import player_id
 
@@ -58,7 +67,7 @@ Watcher = Callable[[LogEntry, Game, tuple[int, ...]], None]
 
 def replay(
     players: Sequence[tuple[int, str]],
-    preset: str,
+    preset: Preset,
     timeout_policy: str,
     log: Iterable[LogEntry],
     watch: Watcher | None = None,
@@ -168,7 +177,7 @@ class Turn:
 
 
 def story(
-    players: Sequence[tuple[int, str]], preset: str, timeout_policy: str, log: Iterable[LogEntry]
+    players: Sequence[tuple[int, str]], preset: Preset, timeout_policy: str, log: Iterable[LogEntry]
 ) -> list[Turn]:
     """A finished or running game's turns, from its move log (an Undo takes its scoring back,
     and the turn goes on)."""

@@ -165,14 +165,12 @@ def moment(stamped: str | None) -> datetime | None:
 
 
 #: Each field of ``GameView`` is read from ``GameRow``'s field of the same name (``deadline``
-#: from ``deadline_at``, ``game`` from ``state``), and four are then made from it: a column
+#: from ``deadline_at``, ``game`` from ``state``), and three are then made from it: a column
 #: the Discord side needs is a field of both, copied here by name.
 _VIEW_FIELDS = [f.name for f in fields(GameView)]
 _ROW_NAMES = {"deadline": "deadline_at", "game": "state"}
 _from_row = attrgetter(*(_ROW_NAMES.get(name, name) for name in _VIEW_FIELDS))
-_PRESET, _PLAYERS, _DEADLINE, _GAME = (
-    _VIEW_FIELDS.index(name) for name in ("preset", "players", "deadline", "game")
-)
+_PLAYERS, _DEADLINE, _GAME = (_VIEW_FIELDS.index(name) for name in ("players", "deadline", "game"))
 
 
 def view_of(row: GameRow, game: Game | None = None) -> GameView:
@@ -181,7 +179,6 @@ def view_of(row: GameRow, game: Game | None = None) -> GameView:
     if game is None and row.state is not None:
         game = Game.from_dict(row.state)
     values = list(_from_row(row))
-    values[_PRESET] = Preset.parse(row.preset)
     values[_PLAYERS] = list(row.players)
     values[_DEADLINE] = moment(row.deadline_at)
     values[_GAME] = game

@@ -86,7 +86,8 @@ class Servers:
                 raise Refusal("There is no setting called {key}.", key=repr(key))
             values[key] = value
         try:
-            preset = Preset.parse(str(values["preset"])).value
+            chosen = values["preset"]
+            preset = Preset.parse(chosen if isinstance(chosen, Preset) else str(chosen))
             seconds = int(str(values["turn_seconds"]))
             policy = TimeoutPolicy(str(values["timeout_policy"])).value
         except ValueError:

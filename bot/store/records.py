@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, Final, NamedTuple
 
+from bot.engine.presets import DEFAULT_PRESET, Preset
+
 
 class GameStatus(StrEnum):
     """Where a game is in its life: a lobby, then active, then one of three ends."""
@@ -105,7 +107,7 @@ class GameRow:
     channel_id: int
     host_id: int
     status: GameStatus
-    preset: str
+    preset: Preset
     players: list[tuple[int, str]]
     state: dict[str, Any] | None
     version: int
@@ -156,7 +158,7 @@ class NewGame:
     guild_id: int | None
     channel_id: int
     host_id: int
-    preset: str
+    preset: Preset
     players: Sequence[tuple[int, str]]
     deadline_at: str | None = None  # when the lobby closes unstarted
     #: (member, limit): refused (``SeatLimit``) if the host already sits in ``limit`` live games
@@ -276,7 +278,7 @@ class TokenRecord:
 class GuildSettings:
     """A server's choices for its games."""
 
-    preset: str = "official"
+    preset: Preset = DEFAULT_PRESET
     turn_seconds: int = 300
     timeout_policy: str = "play"  # bot.engine.DEFAULT_TIMEOUT_POLICY, for a server that never chose
     use_threads: bool = False

@@ -133,15 +133,8 @@ def as_table_card(table: Table, card: Scorecard) -> Scorecard:
     if table.rules == card.preset.value:
         return card
     if table.rules == Preset.OFFICIAL.value:
-        return as_official(card)
+        return card.under(Preset.OFFICIAL)
     raise ValueError(f"a {table.rules} table cannot play a {card.preset.value} card")
-
-
-def as_official(card: Scorecard) -> Scorecard:
-    """The same boxes read as an official card (the table's rules)."""
-    if card.preset is Preset.OFFICIAL:
-        return card
-    return Scorecard("official", {c: v for c, v in card if v is not None}, card.yahtzee_bonuses)
 
 
 class CasualPlayer:

@@ -77,7 +77,7 @@ FILLED = np.array([bin(mask).count("1") for mask in range(MASKS)], dtype=np.intp
 
 def preset_of(rules: str) -> Preset | None:
     """The engine's preset a rule set is (None for ``free``)."""
-    return None if rules == "free" else Preset(rules)
+    return None if rules == "free" else Preset.parse(rules)
 
 
 def flag_count(rules: str) -> int:

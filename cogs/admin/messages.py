@@ -32,7 +32,7 @@ POLICY_LABELS = {
 def settings_embed(_: Lang, settings: GuildSettings) -> discord.Embed:
     """A server's current settings."""
     embed = discord.Embed(title=_("Yahtzee settings for this server"), colour=GREEN)
-    embed.add_field(name=_("Default preset"), value=_(Preset(settings.preset).title))
+    embed.add_field(name=_("Default preset"), value=_(settings.preset.title))
     embed.add_field(
         name=_("Turn time limit"),
         value=_(TURN_LABELS[settings.turn_seconds])

@@ -292,6 +292,28 @@ def test_every_card_knows_its_preset() -> None:
     assert [Scorecard(p.value).preset for p in Preset] == list(Preset)
 
 
+def test_each_preset_says_what_it_changes_as_data() -> None:
+    """RULES.md's three rule sets, written out by hand: the official Joker, the relaxed Joker
+    (may scratch an upper box), and bonus turns (no Joker, at most three bonuses)."""
+    said = {
+        p.value: (p.rules.joker, p.rules.joker_may_scratch_upper, p.bonus_turns) for p in Preset
+    }
+    assert said == {
+        "official": (True, False, 0),
+        "relaxed-joker": (True, True, 0),
+        "bonus-turn": (False, False, 3),
+    }
+
+
+def test_a_card_read_under_another_preset_keeps_its_boxes() -> None:
+    """``under`` changes the rules a card is read by, nothing it holds."""
+    c = card("bonus-turn", bonuses=2, yahtzee=50, sixes=24)
+    official = c.under(Preset.OFFICIAL)
+    assert official.preset is Preset.OFFICIAL
+    assert (official.boxes, official.yahtzee_bonuses) == (c.boxes, 2)
+    assert c.preset is Preset.BONUS_TURN and c.under(Preset.BONUS_TURN) is c
+
+
 def test_card_round_trips_through_a_dict() -> None:
     """``to_dict``/``from_dict`` keep every box, bonus and the preset."""
     c = card("relaxed-joker", bonuses=2, yahtzee=50, sixes=24, chance=0)

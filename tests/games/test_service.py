@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.engine import Category, Game, ScriptedDice
+from bot.engine import Category, Game, Preset, ScriptedDice
 from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
 from bot.games.keeper import SHOWN_FLUSH_AFTER
 from bot.games.seats import next_host
@@ -417,7 +417,7 @@ async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
     trying to post its final message."""
     row = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=5, host_id=1, preset="official", players=[(1, "Ann")]),
+        NewGame(guild_id=1, channel_id=5, host_id=1, preset=Preset.OFFICIAL, players=[(1, "Ann")]),
     )
     await store.write(
         plans.update_game, row.id, row.version, MoveRecord(1, "end"), GameChange(status="finished")

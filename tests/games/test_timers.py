@@ -328,7 +328,7 @@ async def test_settings_are_validated_and_need_manage_server(service: GameServic
     saved = await service.servers.change_settings(
         GUILD, 5, True, preset="bonus-turn", use_threads=True
     )
-    assert (saved.preset, saved.turn_seconds, saved.use_threads) == ("bonus-turn", 300, True)
+    assert (saved.preset, saved.turn_seconds, saved.use_threads) == (Preset.BONUS_TURN, 300, True)
     assert await service.servers.server_settings(GUILD) == saved
     lobby = await service.lobby.open_lobby(GUILD, CHANNEL, 1, "Ann", None)
     assert lobby.preset is Preset.BONUS_TURN  # the server's default preset

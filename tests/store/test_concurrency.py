@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from bot.engine import Preset
 from bot.store import (
     ChannelBusy,
     GameChange,
@@ -39,7 +40,7 @@ async def solo_lobbies(
                 guild_id=guild_id,
                 channel_id=first_channel + i,
                 host_id=i + 1,
-                preset="official",
+                preset=Preset.OFFICIAL,
                 players=[(i + 1, f"P{i}")],
             ),
         )
@@ -68,7 +69,7 @@ async def test_creates_and_updates_of_many_games_at_once(store: Store, database:
                 guild_id=1,
                 channel_id=channel,
                 host_id=channel,
-                preset="official",
+                preset=Preset.OFFICIAL,
                 players=[(channel, f"P{channel}")],
             ),
         )
@@ -124,20 +125,26 @@ async def test_a_busy_channel_refusal_does_not_undo_another_game(
     """A second lobby in a busy channel is refused while other games commit around it."""
     first = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=77, host_id=1, preset="official", players=[(1, "Ann")]),
+        NewGame(guild_id=1, channel_id=77, host_id=1, preset=Preset.OFFICIAL, players=[(1, "Ann")]),
     )
 
     async def second_lobby() -> None:
         await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=77, host_id=2, preset="official", players=[(2, "Bob")]),
+            NewGame(
+                guild_id=1, channel_id=77, host_id=2, preset=Preset.OFFICIAL, players=[(2, "Bob")]
+            ),
         )
 
     async def other(channel: int) -> GameRow:
         return await store.write(
             plans.create_game,
             NewGame(
-                guild_id=1, channel_id=channel, host_id=3, preset="official", players=[(3, "Cy")]
+                guild_id=1,
+                channel_id=channel,
+                host_id=3,
+                preset=Preset.OFFICIAL,
+                players=[(3, "Cy")],
             ),
         )
 

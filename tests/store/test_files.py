@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine import Preset
 from bot.store import NewGame, open_store, plans
 
 from ..test_main import bot
@@ -36,7 +37,7 @@ async def test_the_store_makes_its_folder_and_files_private(tmp_path: Path) -> N
     try:
         await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=2, host_id=3, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=2, host_id=3, preset=Preset.OFFICIAL, players=[]),
         )
         assert mode(path.parent) == 0o700
         for name in ("yahtzee.sqlite3", "yahtzee.sqlite3-wal", "yahtzee.sqlite3-shm"):

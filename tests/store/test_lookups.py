@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.engine import Preset
 from bot.store import GameChange, GameRow, MoveRecord, NewGame, Store, open_store, plans
 from bot.store.sql import Query
 
@@ -29,7 +30,11 @@ async def _game(
     row = await store.write(
         plans.create_game,
         NewGame(
-            guild_id=guild, channel_id=channel, host_id=5, preset="official", players=[(5, "Ann")]
+            guild_id=guild,
+            channel_id=channel,
+            host_id=5,
+            preset=Preset.OFFICIAL,
+            players=[(5, "Ann")],
         ),
     )
     if thread is not None:
@@ -146,7 +151,7 @@ async def test_the_live_games_are_read_a_page_at_a_time(store: Store) -> None:
     assert await store.read(plans.live_games_after, live[4], 2) == []
     assert ids(await store.read(plans.live_games_after, 0, 50)) == live
     (page,) = await store.read(plans.live_games_after, live[0], 1)
-    assert page.players == [(5, "Ann")] and page.preset == "official"  # a whole row
+    assert page.players == [(5, "Ann")] and page.preset is Preset.OFFICIAL  # a whole row
 
 
 async def test_the_games_are_counted_as_they_change(store: Store) -> None:

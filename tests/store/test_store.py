@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.engine import Category, Game, ScriptedDice
+from bot.engine import Category, Game, Preset, ScriptedDice
 from bot.store import (
     UNSET,
     AlreadyApplied,
@@ -148,17 +148,17 @@ async def test_one_live_game_per_channel(store: Store) -> None:
     """A second lobby in the same channel is refused; another channel is fine."""
     first = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     with pytest.raises(ChannelBusy) as busy:
         await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=10, host_id=6, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=10, host_id=6, preset=Preset.OFFICIAL, players=[]),
         )
     assert busy.value.existing.id == first.id
     await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=11, host_id=6, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=11, host_id=6, preset=Preset.OFFICIAL, players=[]),
     )
 
 
@@ -168,7 +168,7 @@ async def test_one_live_game_per_channel_is_enforced_by_the_schema(
     """Even SQL that bypasses the store cannot put two live games in one channel."""
     await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
         await fetch(
@@ -182,7 +182,7 @@ async def test_a_finished_game_frees_the_channel(store: Store) -> None:
     """Once a game ends, a new lobby may open in its channel."""
     row = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     await store.write(
         plans.update_game,
@@ -193,7 +193,7 @@ async def test_a_finished_game_frees_the_channel(store: Store) -> None:
     )
     again = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     assert again.id > row.id and again.channel_id == 10 and again.status == "lobby"
     live = await store.read(plans.live_game_in, 10)
@@ -204,7 +204,9 @@ async def test_game_state_round_trips(store: Store) -> None:
     """The engine's JSON comes back equal, with the version and the move log."""
     row = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="bonus-turn", players=[(5, "Ann")]),
+        NewGame(
+            guild_id=1, channel_id=10, host_id=5, preset=Preset.BONUS_TURN, players=[(5, "Ann")]
+        ),
     )
     game = Game([("5", "Ann")], "bonus-turn", ScriptedDice([6, 6, 6, 6, 6]))
     game.roll("5")
@@ -227,7 +229,7 @@ async def test_a_stale_version_is_rejected(store: Store) -> None:
     """A change computed from an old version is refused and writes nothing."""
     row = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     await store.write(
         plans.update_game,
@@ -253,7 +255,7 @@ async def test_results_are_written_with_the_finishing_change(store: Store) -> No
     """Result rows land in the same transaction as the status change, once."""
     row = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     result = ResultRow(5, 250, 70, 35, 1, 0, 1, 1)
     await store.write(
@@ -280,7 +282,7 @@ async def test_the_board_record_keeps_the_newest_board(store: Store) -> None:
     turn (an Undo went back while the next turn's board was being posted)."""
     game = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=9, host_id=5, preset="official", players=[(5, "Ann")]),
+        NewGame(guild_id=1, channel_id=9, host_id=5, preset=Preset.OFFICIAL, players=[(5, "Ann")]),
     )
 
     async def record() -> tuple[int | None, int | None, int | None]:
@@ -370,14 +372,19 @@ async def test_a_request_makes_one_change(store: Store) -> None:
     first = await store.write(
         plans.create_game,
         NewGame(
-            guild_id=1, channel_id=10, host_id=5, preset="official", players=[], request_id=111
+            guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[], request_id=111
         ),
     )
     with pytest.raises(AlreadyApplied):
         await store.write(
             plans.create_game,
             NewGame(
-                guild_id=1, channel_id=11, host_id=5, preset="official", players=[], request_id=111
+                guild_id=1,
+                channel_id=11,
+                host_id=5,
+                preset=Preset.OFFICIAL,
+                players=[],
+                request_id=111,
             ),
         )
     assert await store.read(plans.live_game_in, 11) is None
@@ -408,14 +415,14 @@ async def test_a_daily_try_holds_no_channel(store: Store) -> None:
             guild_id=1,
             channel_id=50,
             host_id=7,
-            preset="official",
+            preset=Preset.OFFICIAL,
             players=[(7, "Ann")],
             daily="2026-11-24",
         ),
     )
     lobby = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=50, host_id=8, preset="official", players=[(8, "Bob")]),
+        NewGame(guild_id=1, channel_id=50, host_id=8, preset=Preset.OFFICIAL, players=[(8, "Bob")]),
     )
     found = await store.read(plans.live_game_in, 50)
     assert found is not None and found.id == lobby.id
@@ -425,7 +432,9 @@ async def test_a_daily_try_holds_no_channel(store: Store) -> None:
     with pytest.raises(ChannelBusy):
         await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=50, host_id=9, preset="official", players=[(9, "Cat")]),
+            NewGame(
+                guild_id=1, channel_id=50, host_id=9, preset=Preset.OFFICIAL, players=[(9, "Cat")]
+            ),
         )
 
 
@@ -456,7 +465,7 @@ async def test_a_change_writes_each_column_it_sets_and_no_other(store: Store) ->
     with each."""
     lobby = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[(5, "Ann")]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[(5, "Ann")]),
     )
     every = GameChange(
         status=GameStatus.ACTIVE,
@@ -531,11 +540,11 @@ async def test_game_ids_are_never_handed_out_twice(database: Database) -> None:
     try:
         first = await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
         )
         second = await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=11, host_id=5, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=11, host_id=5, preset=Preset.OFFICIAL, players=[]),
         )
     finally:
         await store.close()
@@ -545,7 +554,7 @@ async def test_game_ids_are_never_handed_out_twice(database: Database) -> None:
     try:
         third = await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=12, host_id=5, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=12, host_id=5, preset=Preset.OFFICIAL, players=[]),
         )
     finally:
         await store.close()
@@ -604,7 +613,12 @@ async def test_migration_016_rebuilds_games_keeping_rows_links_and_indexes(
         new = await store.write(
             plans.create_game,
             NewGame(
-                guild_id=1, channel_id=30, host_id=6, preset="official", players=[], opened_by=4242
+                guild_id=1,
+                channel_id=30,
+                host_id=6,
+                preset=Preset.OFFICIAL,
+                players=[],
+                opened_by=4242,
             ),
         )
         assert new.id == 10 and new.opened_by == 4242
@@ -627,7 +641,7 @@ async def test_no_lobby_opens_in_a_games_thread(store: Store) -> None:
     it ended; the channel the thread is in is free once the game is not live."""
     game = await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     await store.write(
         plans.update_game, game.id, game.version, MoveRecord(5, "thread"), GameChange(thread_id=55)
@@ -635,7 +649,7 @@ async def test_no_lobby_opens_in_a_games_thread(store: Store) -> None:
     with pytest.raises(ChannelBusy) as busy:
         await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=55, host_id=6, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=55, host_id=6, preset=Preset.OFFICIAL, players=[]),
         )
     assert busy.value.existing.id == game.id
     await store.write(
@@ -648,11 +662,11 @@ async def test_no_lobby_opens_in_a_games_thread(store: Store) -> None:
     with pytest.raises(ChannelBusy):
         await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=55, host_id=6, preset="official", players=[]),
+            NewGame(guild_id=1, channel_id=55, host_id=6, preset=Preset.OFFICIAL, players=[]),
         )
     await store.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=10, host_id=6, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=10, host_id=6, preset=Preset.OFFICIAL, players=[]),
     )
 
 
@@ -681,7 +695,7 @@ async def test_tied_daily_scores_share_a_place(store: Store, database: Database)
     for user_id, name, score, minute in tries:
         made = await store.write(
             plans.create_game,
-            NewGame(guild_id=1, channel_id=50, host_id=user_id, preset="official",
+            NewGame(guild_id=1, channel_id=50, host_id=user_id, preset=Preset.OFFICIAL,
                     players=[(user_id, name)], daily="2026-11-24"),
         )  # fmt: skip
         await fetch(

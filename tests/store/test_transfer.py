@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine import Preset
 from bot.store import (
     GameChange,
     GuildSettings,
@@ -39,7 +40,7 @@ async def a_used_file(path: Path) -> None:
                 guild_id=7,
                 channel_id=70,
                 host_id=1,
-                preset="official",
+                preset=Preset.OFFICIAL,
                 players=[(1, "Ann"), (2, "Bób 🎲")],
                 daily="2026-11-24",
             ),
@@ -70,7 +71,7 @@ async def a_used_file(path: Path) -> None:
         running = await store.write(
             plans.create_game,
             NewGame(
-                guild_id=7, channel_id=71, host_id=3, preset="bonus-turn", players=[(3, "Cat")]
+                guild_id=7, channel_id=71, host_id=3, preset=Preset.BONUS_TURN, players=[(3, "Cat")]
             ),
         )
         await store.write(
@@ -91,7 +92,9 @@ async def a_used_file(path: Path) -> None:
         await store.write(plans.show_board, running.id, 7100, 1, running.version + 1)
         lobby = await store.write(
             plans.create_game,
-            NewGame(guild_id=8, channel_id=80, host_id=4, preset="official", players=[(4, "Dan")]),
+            NewGame(
+                guild_id=8, channel_id=80, host_id=4, preset=Preset.OFFICIAL, players=[(4, "Dan")]
+            ),
         )
         await store.write(
             plans.update_game,
@@ -101,7 +104,7 @@ async def a_used_file(path: Path) -> None:
             GameChange(status="cancelled"),
         )
         await store.write(
-            plans.save_guild_settings, 7, GuildSettings("bonus-turn", 60, "skip-seat", True), 1
+            plans.save_guild_settings, 7, GuildSettings(Preset.BONUS_TURN, 60, "skip-seat", True), 1
         )
         assert await store.write(plans.archive_results, 7, 1) == 2
         assert await store.write(plans.restore_results, 7) == 2
@@ -185,7 +188,7 @@ async def test_every_row_arrives_and_reads_back_the_same(
         # PostgreSQL hands out the next ids after the copied ones
         fresh = await postgres.write(
             plans.create_game,
-            NewGame(guild_id=7, channel_id=72, host_id=5, preset="official", players=[]),
+            NewGame(guild_id=7, channel_id=72, host_id=5, preset=Preset.OFFICIAL, players=[]),
         )
         assert fresh.id == 4
         assert await postgres.write(plans.restore_results, 7) == 2
@@ -241,7 +244,7 @@ async def test_a_database_with_games_is_refused_and_left_alone(
     target = await open_store(postgres_schema)
     await target.write(
         plans.create_game,
-        NewGame(guild_id=1, channel_id=5, host_id=5, preset="official", players=[]),
+        NewGame(guild_id=1, channel_id=5, host_id=5, preset=Preset.OFFICIAL, players=[]),
     )
     await target.close()
     with pytest.raises(TransferError, match="already holds games"):

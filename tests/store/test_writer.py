@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.engine import Preset
 from bot.store import (
     GameRow,
     MoveRecord,
@@ -55,7 +56,7 @@ async def lobby(store: Store, channel: int) -> GameRow:
             guild_id=1,
             channel_id=channel,
             host_id=channel,
-            preset="official",
+            preset=Preset.OFFICIAL,
             players=[(channel, f"P{channel}")],
         ),
     )

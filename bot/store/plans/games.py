@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 
+from bot.engine.presets import Preset
+
 from ..records import (
     ENDED,
     MAX_ID,
@@ -51,6 +53,7 @@ GAME = shape_of(
     GameRow,
     decode={
         "status": GameStatus,
+        "preset": Preset.parse,
         "players": _roster,
         "state": orjson.loads,
         "hints": bool,
@@ -295,7 +298,7 @@ def _record_results(game: GameRow, results: Sequence[ResultRow], stamp: str) -> 
         [
             (
                 game.id, game.guild_id, game.channel_id, r.user_id, r.total, r.upper_total,
-                r.upper_bonus, r.yahtzees, r.yahtzee_bonuses, r.place, r.seats, game.preset,
+                r.upper_bonus, r.yahtzees, r.yahtzee_bonuses, r.place, r.seats, game.preset.value,
                 stamp, r.expected_loss,
             )
             for r in results
@@ -336,7 +339,7 @@ def create_game(new: NewGame) -> Plan[GameRow]:
             "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             f"RETURNING {GAME.columns}",
             (
-                new.guild_id, new.channel_id, new.host_id, new.preset,
+                new.guild_id, new.channel_id, new.host_id, new.preset.value,
                 _roster_text(new.players), stamp, stamp, new.deadline_at, new.daily,
                 int(new.hints), new.language, new.opened_by, new.place,
             ),

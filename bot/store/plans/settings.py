@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 
+from bot.engine.presets import Preset
+
 from ..records import GuildSettings, TokenRecord
 from ..sql import Plan, ReadPlan, WritePlan, all_rows, now, one_row, shape_of
 
-SETTINGS = shape_of(GuildSettings, decode={"use_threads": bool, "auto_roll": bool})
+SETTINGS = shape_of(
+    GuildSettings, decode={"preset": Preset.parse, "use_threads": bool, "auto_roll": bool}
+)
 
 
 @ReadPlan
@@ -36,7 +40,7 @@ def save_guild_settings(guild_id: int, settings: GuildSettings, user_id: int) ->
         "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
         (
             guild_id,
-            settings.preset,
+            settings.preset.value,
             settings.turn_seconds,
             settings.timeout_policy,
             int(settings.use_threads),
