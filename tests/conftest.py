@@ -28,7 +28,8 @@ import pytest
 
 from bot.store import Store, open_store
 from bot.strategy import Table, solve
-from bot.strategy.distribution import Distributions, solve_distributions
+from bot.strategy.distribution import Distributions
+from bot.strategy.distribution_build import solve_distributions
 from bot.strategy.table_file import (
     TableFileError,
     distributions_path,
@@ -170,10 +171,8 @@ ROOT = Path(__file__).resolve().parent.parent
 _SOLVED_FROM = sorted(
     [
         *(ROOT / "bot" / "engine").glob("*.py"),
-        *(
-            ROOT / "bot" / "strategy" / f
-            for f in ("solver.py", "dice_space.py", "table_file.py", "distribution.py")
-        ),
+        *(ROOT / "bot" / "strategy" / f for f in ("solver.py", "dice_space.py", "table_file.py")),
+        *(ROOT / "bot" / "strategy").glob("distribution*.py"),
     ]
 )
 

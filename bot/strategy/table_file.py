@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .distribution import LENGTH, QUANTUM, Distributions, _Builder
+from .distribution import LENGTH, QUANTUM, Distributions
+from .distribution_build import Builder
 from .solver import BOXES, MASKS, UPPER_CAP, Table, flag_count, solve
 
 MAGIC = b"YAHTZEE-STRATEGY\n"
@@ -214,7 +215,7 @@ def build_distributions(table: Table, path: Path, open_boxes: int = BOXES) -> No
     file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".distributions-") as scratch:
-        packer, ids = _Builder(table).run(open_boxes, spill=Path(scratch))
+        packer, ids = Builder(table).run(open_boxes, spill=Path(scratch))
         small = [
             np.ascontiguousarray(ids, dtype="<i4").tobytes(),
             np.asarray(packer.offset, dtype="<i8").tobytes(),

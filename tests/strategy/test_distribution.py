@@ -185,11 +185,11 @@ def test_load_or_build_uses_a_good_file_and_builds_a_missing_or_bad_one(
 
 
 def test_a_build_is_the_same_whatever_the_chunks(official_values: Table) -> None:
-    from bot.strategy.distribution import _Builder
+    from bot.strategy.distribution_build import Builder
 
-    packer, ids = _Builder(official_values).run(open_boxes=2, chunk=97, workers=1)
+    packer, ids = Builder(official_values).run(open_boxes=2, chunk=97, workers=1)
     a = packer.result("official", 2, ids)
-    packer, ids = _Builder(official_values).run(open_boxes=2, chunk=1024, workers=2)
+    packer, ids = Builder(official_values).run(open_boxes=2, chunk=1024, workers=2)
     b = packer.result("official", 2, ids)
     assert np.array_equal(a.ids, b.ids)
     assert all(np.array_equal(a.decode(i), b.decode(i)) for i in range(len(a.lo)))

@@ -23,18 +23,10 @@ import pytest
 
 from bot.engine import UPPER, Category, Dice, Preset, score
 from bot.strategy import Table
-from bot.strategy.distribution import (
-    LENGTH,
-    ONE,
-    Distributions,
-    _Builder,
-    _Ends,
-    _FileRows,
-    _Forked,
-    _LevelRows,
-    _may_fork,
-    solve_distributions,
-)
+from bot.strategy.distribution import LENGTH, Distributions
+from bot.strategy.distribution_build import Builder, solve_distributions
+from bot.strategy.distribution_packing import ONE, Ends, FileRows, LevelRows
+from bot.strategy.distribution_workers import Forked, may_fork
 from bot.strategy.solver import BOX_ORDER, YAHTZEE, _card_of
 from bot.strategy.table_file import build_distributions, load_distributions
 
@@ -137,7 +129,7 @@ def reference(
     return out
 
 
-def below_of(builder: _Builder) -> Callable[[State], np.ndarray]:
+def below_of(builder: Builder) -> Callable[[State], np.ndarray]:
     """The functions of the last level the builder solved, as it keeps them (16-bit)."""
     level = builder.below
 
@@ -152,7 +144,7 @@ def below_of(builder: _Builder) -> Callable[[State], np.ndarray]:
     return function
 
 
-def states_above(builder: _Builder, level: int, pick: Callable[[State], bool]) -> list[State]:
+def states_above(builder: Builder, level: int, pick: Callable[[State], bool]) -> list[State]:
     mask, up, flag = builder.levels[level]
     found = [s for s in zip(mask.tolist(), up.tolist(), flag.tolist(), strict=True) if pick(s)]
     assert found
@@ -180,7 +172,7 @@ OFFICIAL_CASES = {
 
 @pytest.mark.parametrize("case", OFFICIAL_CASES)
 def test_a_turn_three_from_the_end_mixes_as_worked_out_by_hand(
-    case: str, official_build: _Builder, official_values: Table
+    case: str, official_build: Builder, official_values: Table
 ) -> None:
     states = states_above(official_build, 2, OFFICIAL_CASES[case])
     mask, up, flag = (np.array(x) for x in zip(*states, strict=True))
@@ -205,7 +197,7 @@ BONUS_CASES = {
 
 @pytest.mark.parametrize("case", BONUS_CASES)
 def test_a_bonus_turn_preset_turn_mixes_as_worked_out_by_hand(
-    case: str, bonus_turn_build: tuple[_Builder, Distributions], bonus_turn_values: Table
+    case: str, bonus_turn_build: tuple[Builder, Distributions], bonus_turn_values: Table
 ) -> None:
     builder = bonus_turn_build[0]
     states = states_above(builder, 1, BONUS_CASES[case])
@@ -232,7 +224,7 @@ def test_a_build_through_scratch_files_is_the_one_kept_in_memory(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.bin", "d.unpacked"]
 
 
-def test_states_mixed_once_get_each_its_own_function(official_build: _Builder) -> None:
+def test_states_mixed_once_get_each_its_own_function(official_build: Builder) -> None:
     """A chunk's states whose turns end alike are mixed once (``solve_chunk``): each state
     still gets exactly the function mixing it alone gives, and the chunk has such twins
     (upper totals that can no longer make the bonus), so the sharing is tested."""
@@ -243,16 +235,16 @@ def test_states_mixed_once_get_each_its_own_function(official_build: _Builder) -
     file_rows, level_rows = official_build.solve_chunk(m, u, f, below)
     one = [slice(i, i + 1) for i in range(len(m))]
     alone = np.concatenate([official_build._mix(m[i], u[i], f[i], below) for i in one])
-    assert file_rows.keys == _FileRows.of(alone).keys
-    assert level_rows.keys == _LevelRows.of(alone).keys
+    assert file_rows.keys == FileRows.of(alone).keys
+    assert level_rows.keys == LevelRows.of(alone).keys
     twins = official_build._ends(m, u, f, official_build.below).digests()
     assert len(set(twins)) < len(twins) - 100
 
 
-@pytest.mark.skipif(not _may_fork(), reason="forks only where a process may (one thread)")
+@pytest.mark.skipif(not may_fork(), reason="forks only where a process may (one thread)")
 def test_a_build_on_forked_workers_is_the_one_on_threads(official_values: Table) -> None:
-    forked, forked_ids = _Builder(official_values).run(open_boxes=3, chunk=300, processes=True)
-    threads, thread_ids = _Builder(official_values).run(open_boxes=3, processes=False)
+    forked, forked_ids = Builder(official_values).run(open_boxes=3, chunk=300, processes=True)
+    threads, thread_ids = Builder(official_values).run(open_boxes=3, processes=False)
     a = forked.result("official", 3, forked_ids)
     b = threads.result("official", 3, thread_ids)
     assert np.array_equal(a.ids, b.ids) and len(a.lo) == len(b.lo) > 5_000
@@ -272,9 +264,9 @@ def _fails_on_the_third(lo: int, hi: int) -> Any:
     return lo, hi
 
 
-@pytest.mark.skipif(not _may_fork(), reason="forks only where a process may (one thread)")
+@pytest.mark.skipif(not may_fork(), reason="forks only where a process may (one thread)")
 def test_forked_workers_hand_back_every_chunk_in_order_and_their_failures() -> None:
-    pool = _Forked(2, lambda lo, hi: (lo, hi))  # type: ignore[arg-type,return-value]
+    pool = Forked(2, lambda lo, hi: (lo, hi))  # type: ignore[arg-type,return-value]
     try:
         for index in range(6):
             pool.submit(index, index, index + 1)
@@ -283,7 +275,7 @@ def test_forked_workers_hand_back_every_chunk_in_order_and_their_failures() -> N
     finally:
         pool.close()
     for solve, said in ((_fails_on_the_third, "no such chunk"), (_dies_on_the_third, "ended")):
-        pool = _Forked(2, solve)
+        pool = Forked(2, solve)
         try:
             for index in range(4):
                 pool.submit(index, index, index + 1)
@@ -309,7 +301,7 @@ def test_states_are_mixed_once_only_when_every_end_is_the_same() -> None:
     ends = [end for state in states for end in state]
     function, at, weight = (np.array(column) for column in zip(*ends, strict=True))
     bounds = np.cumsum([0] + [len(state) for state in states])
-    digests = _Ends(function.astype(np.int32), at.astype(np.int32), weight, bounds).digests()
+    digests = Ends(function.astype(np.int32), at.astype(np.int32), weight, bounds).digests()
     assert digests[0] == digests[1]
     assert len({digests[0], *digests[2:]}) == 5
 
@@ -320,8 +312,8 @@ def test_a_build_that_cannot_fork_runs_on_threads(
     def no_fork() -> int:
         raise BlockingIOError("fork: Resource temporarily unavailable")
 
-    threads, thread_ids = _Builder(official_values).run(open_boxes=1, processes=False)
+    threads, thread_ids = Builder(official_values).run(open_boxes=1, processes=False)
     monkeypatch.setattr(os, "fork", no_fork)
-    packer, ids = _Builder(official_values).run(open_boxes=1, processes=True)
+    packer, ids = Builder(official_values).run(open_boxes=1, processes=True)
     assert np.array_equal(ids, thread_ids) and len(packer.lo) == len(threads.lo) > 10
     assert packer.chunks == threads.chunks
