@@ -83,12 +83,12 @@ def main() -> None:
     wide = [*spread, *[0] * 19, 1]  # one game of 1,575
     measure("stats, 0..1575, fr", lambda: render_stats("Ann", recent, wide, 50, "fr"), None, None)
     # A cold start: the first image of a process also builds the palette and the caches.
-    from bot.render import cards, style, text
+    from bot.render import sheet, style, text
 
     style.palette.cache_clear()
-    cards._base.cache_clear()
-    cards._sprite.cache_clear()
-    cards._column_tiles.cache_clear()
+    sheet.grid_base.cache_clear()
+    sheet.die_sprite.cache_clear()
+    sheet._column_tiles.cache_clear()
     text.fit.cache_clear()
     text.runs.cache_clear()
     text.text_tile.cache_clear()

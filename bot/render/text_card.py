@@ -3,7 +3,7 @@ in for the pictures in a channel where the bot may not attach files.
 
 Kept narrow for a phone (a code block that wraps loses its columns): 27 characters for two
 seats, a name column as wide as "Optimal" (the computer player's name), labels of at most 11
-characters (the board's words, ``cards.row_words``; a language whose word is longer gives a
+characters (the board's words, ``sheet.row_words``; a language whose word is longer gives a
 short form, "Kl. Straße"); from four seats on the boxes get short names of at most 5.
 Every word is in the game's language (``language``, a ``bot.i18n`` catalog code).
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from bot.engine import UPPER, Category, Game, Seat
 from bot.i18n import ENGLISH, lang
 
-from .cards import STACKED_ROWS, Row, row_words
+from .sheet import STACKED_ROWS, Row, row_words
 
 SHORT_FROM_SEATS = 4
 NAME_W = 7  # a column's width: names are cut to it ("Optimal" fits whole)

@@ -19,7 +19,8 @@ from bot.render import (
     render_turn,
     style,
 )
-from bot.render.cards import final_title, layout
+from bot.render.cards import final_title
+from bot.render.sheet import layout
 
 from . import states
 

@@ -24,8 +24,8 @@ from bot.render import (
     style,
     turn_png,
 )
-from bot.render.cards import (
-    DICE_ROW_W,
+from bot.render.cards import DICE_ROW_W, ordinal
+from bot.render.sheet import (
     FONT,
     HEADER_MIN_FONT,
     LABEL_INNER,
@@ -37,7 +37,6 @@ from bot.render.cards import (
     UPPER_ROWS,
     board_label,
     layout,
-    ordinal,
     row_words,
     shrink_to_fit,
 )
