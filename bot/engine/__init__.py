@@ -31,20 +31,7 @@ from .errors import (
     NotYourTurn,
     RuleError,
 )
-from .game import (
-    AWAY_AFTER_TIMEOUTS,
-    DEFAULT_TIMEOUT_POLICY,
-    FORMAT_VERSION,
-    MAX_SEATS,
-    MIN_SEATS,
-    ROLLS_PER_TURN,
-    ROUNDS,
-    Game,
-    ScoreResult,
-    Seat,
-    Standing,
-    TimeoutPolicy,
-)
+from .game import Game
 from .presets import BONUS_TURN_LIMIT, DEFAULT_PRESET, Preset
 from .scorecard import (
     UPPER_BONUS_POINTS,
@@ -52,6 +39,19 @@ from .scorecard import (
     YAHTZEE_BONUS_POINTS,
     BoxOption,
     Scorecard,
+)
+from .seats import (
+    AWAY_AFTER_TIMEOUTS,
+    DEFAULT_TIMEOUT_POLICY,
+    FORMAT_VERSION,
+    MAX_SEATS,
+    MIN_SEATS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    ScoreResult,
+    Seat,
+    Standing,
+    TimeoutPolicy,
 )
 
 __all__ = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import Any
 
 from bot.i18n.words import Name
@@ -25,77 +24,21 @@ from .errors import (
 )
 from .presets import Preset
 from .scorecard import BoxOption, Scorecard
-
-
-class TimeoutPolicy(Enum):
-    """What happens to a seat whose turns run out of time."""
-
-    PLAY = "play"  # the turn is played for them as a stand-in (the Optimal bot) chooses
-    SCRATCH = "scratch"  # the turn is played for them: roll if needed, take the lowest box
-    SKIP_SEAT = "skip-seat"  # as scratch, and after two timeouts in a row the seat is away
-
-
-#: What a server that never chose gets: a friendly game is not punished with a 0.
-DEFAULT_TIMEOUT_POLICY = TimeoutPolicy.PLAY
-
-
-#: Timeouts in a row after which ``SKIP_SEAT`` marks a seat away.
-AWAY_AFTER_TIMEOUTS = 2
-
-MIN_SEATS = 1
-MAX_SEATS = 8
-ROUNDS = 13
-ROLLS_PER_TURN = 3
-#: Version of the dict written by ``Game.to_dict``; bump it with a reader for the old one.
-FORMAT_VERSION = 1
-
-NO_HOLDS: tuple[bool, ...] = (False,) * DICE_COUNT
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A place at the table: who sits there, their card, and how many turns they have had."""
-
-    player_id: str
-    name: str
-    card: Scorecard
-    turns: int = 0
-    left: bool = False
-    away: bool = False  # skipped after timing out twice in a row, until the player rejoins
-    timeouts: int = 0  # turns in a row that ran out of time
-
-    @property
-    def done(self) -> bool:
-        """The seat has no turns left to play (all 13 taken, or the player left)."""
-        return self.left or self.turns >= ROUNDS
-
-    @property
-    def playing(self) -> bool:
-        """The seat still takes turns: not done and not away."""
-        return not self.done and not self.away
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreResult:
-    """What one scoring did: the box (``YAHTZEE`` for a bonus turn), its points, the bonus."""
-
-    player_id: str
-    category: Category
-    points: int
-    bonus: int
-    dice: Dice
-    bonus_turn: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """A seat's place in the ranking; seats that left have no place."""
-
-    place: int | None
-    seat: int
-    player_id: str
-    name: str
-    total: int
+from .seats import (
+    AWAY_AFTER_TIMEOUTS,
+    FORMAT_VERSION,
+    MAX_SEATS,
+    MIN_SEATS,
+    NO_HOLDS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    ScoreResult,
+    Seat,
+    Standing,
+    TimeoutPolicy,
+    seat_from_dict,
+    seat_to_dict,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,7 +395,7 @@ class Game:
         return {
             "format": FORMAT_VERSION,
             "preset": self.preset.value,
-            "seats": [_seat_to_dict(seat) for seat in self.seats],
+            "seats": [seat_to_dict(seat) for seat in self.seats],
             "current": self.current,
             "dice": list(self.dice) if self.dice is not None else None,
             "held": list(self.held),
@@ -461,7 +404,7 @@ class Game:
             if undo is None
             else {
                 "seat": undo.seat,
-                "before": _seat_to_dict(undo.before),
+                "before": seat_to_dict(undo.before),
                 "dice": list(undo.dice),
                 "held": list(undo.held),
                 "rolls_used": undo.rolls_used,
@@ -479,7 +422,7 @@ class Game:
         if version != FORMAT_VERSION:
             raise InvalidState(f"cannot read saved game format {version!r}")
         try:
-            seats = [_seat_from_dict(s) for s in data["seats"]]
+            seats = [seat_from_dict(s) for s in data["seats"]]
             game = cls([(s.player_id, s.name) for s in seats], data["preset"], dice_source)
             game.seats = seats
             game.current = int(data["current"])
@@ -490,7 +433,7 @@ class Game:
             if raw_undo is not None:
                 game._undo = _UndoPoint(
                     int(raw_undo["seat"]),
-                    _seat_from_dict(raw_undo["before"]),
+                    seat_from_dict(raw_undo["before"]),
                     Dice(raw_undo["dice"]),
                     tuple(bool(h) for h in raw_undo["held"]),
                     int(raw_undo["rolls_used"]),
@@ -520,27 +463,3 @@ class Game:
         names = ", ".join(seat.name for seat in self.seats)
         state = "over" if self.is_over else f"round {self.round}, {self.current_seat.name} to play"
         return f"<Game {self.preset.value} [{names}] {state}>"
-
-
-def _seat_to_dict(seat: Seat) -> dict[str, Any]:
-    return {
-        "player_id": seat.player_id,
-        "name": seat.name,
-        "card": seat.card.to_dict(),
-        "turns": seat.turns,
-        "left": seat.left,
-        "away": seat.away,
-        "timeouts": seat.timeouts,
-    }
-
-
-def _seat_from_dict(data: Mapping[str, Any]) -> Seat:
-    return Seat(
-        str(data["player_id"]),
-        str(data["name"]),
-        Scorecard.from_dict(data["card"]),
-        int(data["turns"]),
-        bool(data.get("left", False)),
-        bool(data.get("away", False)),
-        int(data.get("timeouts", 0)),
-    )

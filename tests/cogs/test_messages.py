@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.engine import Category, Dice, Game, Preset
-from bot.engine.game import ScoreResult
+from bot.engine import Category, Dice, Game, Preset, ScoreResult
 from bot.games.replay import Turn
 from bot.games.results import Report, Scored
 from bot.i18n import lang

@@ -14,8 +14,7 @@ from types import SimpleNamespace
 
 from babel.messages.pofile import read_po
 
-from bot.engine import Category, Dice, Game, Preset
-from bot.engine.game import ScoreResult
+from bot.engine import Category, Dice, Game, Preset, ScoreResult
 from bot.games import GAME_OVER, NO_ROOM, REMATCH_FOR_PLAYERS
 from bot.games.results import Scored
 from bot.i18n import TEMPLATE, lang
