@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.engine import DailyDice, Game, Preset
 from bot.strategy.distribution import Distributions
 from bot.strategy.players import OptimalPlayer, play_out
-from bot.strategy.solver import BOXES, Table
+from bot.strategy.states import BOXES, Table
 from bot.strategy.table_file import (
     distributions_path,
     load_or_build,

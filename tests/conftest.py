@@ -171,7 +171,10 @@ ROOT = Path(__file__).resolve().parent.parent
 _SOLVED_FROM = sorted(
     [
         *(ROOT / "bot" / "engine").glob("*.py"),
-        *(ROOT / "bot" / "strategy" / f for f in ("solver.py", "dice_space.py", "table_file.py")),
+        *(
+            ROOT / "bot" / "strategy" / f
+            for f in ("solver.py", "states.py", "dice_space.py", "table_file.py")
+        ),
         *(ROOT / "bot" / "strategy").glob("distribution*.py"),
     ]
 )

@@ -3,6 +3,7 @@
 Pure Python and numpy; nothing here knows Discord.
 """
 
-from .solver import RULES, Table, solve
+from .solver import solve
+from .states import RULES, Table
 
 __all__ = ["RULES", "Table", "solve"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot.engine import Preset
 
-from .solver import BOXES, RULES
+from .states import BOXES, RULES
 from .table_file import (
     distributions_path,
     load_or_build,

@@ -28,7 +28,7 @@ from bot.workers import Workers
 
 from .decisions import Choice, best_box, evaluate, judge, state_of, stop_now
 from .distribution import Distributions
-from .solver import BOXES, Table
+from .states import BOXES, Table
 from .table_file import (
     TableFileError,
     build_distributions,

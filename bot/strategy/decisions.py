@@ -26,7 +26,8 @@ from bot.engine.dice import as_dice
 from bot.i18n.words import Said, Word
 
 from .dice_space import dice_space
-from .solver import BOX_ORDER, UPPER_CAP, Solver, Table, flag_of, keep_averages
+from .solver import Solver, keep_averages
+from .states import BOX_ORDER, UPPER_CAP, Table, flag_of
 
 
 @dataclass(frozen=True, slots=True)

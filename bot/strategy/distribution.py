@@ -33,11 +33,7 @@ import numpy.typing as npt
 
 from bot.engine import ROUNDS
 
-from .solver import (
-    YAHTZEE,
-    IntArray,
-    turns_used,
-)
+from .states import YAHTZEE, IntArray, turns_used
 
 #: Totals stored per state: the chance of adding at least 0..LENGTH-1 points. From the
 #: empty card the chance of adding 639 or more is about 1 in 10,000; all of it counts as

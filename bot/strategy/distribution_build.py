@@ -29,7 +29,8 @@ from .distribution_packing import (
     release_freed_memory,
 )
 from .distribution_workers import Chunk, Forked, Threads, may_fork
-from .solver import (
+from .solver import Solver, keep_averages
+from .states import (
     BOXES,
     LOWER_BOXES,
     MASKS,
@@ -38,10 +39,8 @@ from .solver import (
     UPPER_CAP,
     YAHTZEE,
     IntArray,
-    Solver,
     Table,
     YahtzeeChoices,
-    keep_averages,
     turns_used,
 )
 

@@ -18,9 +18,7 @@ import numpy.typing as npt
 
 from .dice_space import dice_space
 from .distribution import LENGTH, QUANTUM, Distributions
-from .solver import (
-    IntArray,
-)
+from .states import IntArray
 
 
 def _digests(rows: npt.NDArray[np.uint16]) -> list[bytes]:

@@ -15,7 +15,7 @@ from bot.engine import DICE_COUNT, Category, DailyDice, Dice, Game, Preset, Scor
 
 from .decisions import future, keep_values
 from .dice_space import dice_space
-from .solver import Table
+from .states import Table
 
 
 class Player(Protocol):

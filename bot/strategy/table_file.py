@@ -30,7 +30,8 @@ import numpy as np
 
 from .distribution import LENGTH, QUANTUM, Distributions
 from .distribution_build import Builder
-from .solver import BOXES, MASKS, UPPER_CAP, Table, flag_count, solve
+from .solver import solve
+from .states import BOXES, MASKS, UPPER_CAP, Table, flag_count
 
 MAGIC = b"YAHTZEE-STRATEGY\n"
 FORMAT = 1

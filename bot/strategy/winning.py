@@ -42,17 +42,8 @@ from .decisions import Choice, state_of
 from .dice_space import dice_space
 from .distribution import Distributions, Rival
 from .players import OptimalPlayer, hold_exactly
-from .solver import (
-    BOX_ORDER,
-    BOXES,
-    UPPER_BOXES,
-    UPPER_CAP,
-    YAHTZEE,
-    Solver,
-    Table,
-    keep_averages,
-    turns_used,
-)
+from .solver import Solver, keep_averages
+from .states import BOX_ORDER, BOXES, UPPER_BOXES, UPPER_CAP, YAHTZEE, Table, turns_used
 
 Array = np.ndarray
 

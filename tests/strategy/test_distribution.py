@@ -18,7 +18,7 @@ from bot.strategy.distribution import (
     Rival,
     win_chance,
 )
-from bot.strategy.solver import BOX_ORDER, MASKS
+from bot.strategy.states import BOX_ORDER, MASKS
 from bot.strategy.table_file import (
     TableFileError,
     distributions_path,

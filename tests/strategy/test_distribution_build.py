@@ -27,7 +27,7 @@ from bot.strategy.distribution import LENGTH, Distributions
 from bot.strategy.distribution_build import Builder, solve_distributions
 from bot.strategy.distribution_packing import ONE, Ends, FileRows, LevelRows
 from bot.strategy.distribution_workers import Forked, may_fork
-from bot.strategy.solver import BOX_ORDER, YAHTZEE, _card_of
+from bot.strategy.states import BOX_ORDER, YAHTZEE, _card_of
 from bot.strategy.table_file import build_distributions, load_distributions
 
 Roll = tuple[int, ...]

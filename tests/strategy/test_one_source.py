@@ -13,7 +13,8 @@ from bot.engine import UPPER, Category, Preset, Scorecard, score
 from bot.strategy import Table
 from bot.strategy.decisions import best_box, evaluate, stop_now
 from bot.strategy.dice_space import dice_space
-from bot.strategy.solver import BOX_ORDER, BOXES, MASKS, YAHTZEE, Solver, score_tables
+from bot.strategy.solver import Solver
+from bot.strategy.states import BOX_ORDER, BOXES, MASKS, YAHTZEE, score_tables
 
 
 def test_the_box_order_is_the_engines() -> None:

@@ -12,7 +12,7 @@ from bot.strategy import Table
 from bot.strategy.analyst import to_win_build_memory
 from bot.strategy.decisions import evaluate, future
 from bot.strategy.dice_space import dice_space
-from bot.strategy.solver import BOX_ORDER, MASKS
+from bot.strategy.states import BOX_ORDER, MASKS
 
 #: The optimal expected scores from the empty card, from a solver written apart from the
 #: project (official: the published 254.5877).
