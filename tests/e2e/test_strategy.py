@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import bot.strategy.analyst as analyst_module
+import bot.strategy.builds as builds_module
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 from bot.store import plans
@@ -251,8 +251,8 @@ async def test_a_host_without_the_memory_says_to_win_advice_is_off(
         (proc / "self" / "cgroup").write_text("0::/\n", encoding="ascii")
         (cgroup / "memory.max").write_text(f"{256 * 2**20}\n", encoding="ascii")
         (cgroup / "memory.current").write_text(f"{150 * 2**20}\n", encoding="ascii")
-        monkeypatch.setattr(analyst_module, "PROC", proc)
-        monkeypatch.setattr(analyst_module, "CGROUP", cgroup)
+        monkeypatch.setattr(builds_module, "PROC", proc)
+        monkeypatch.setattr(builds_module, "CGROUP", cgroup)
     ann, bob = fake.user("Ann"), fake.user("Bob")
     channel = fake.channel("general")
     bot: YahtzeeBot = await start_bot(**changes)

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.strategy.analyst as analyst_module
+import bot.strategy.builds as builds_module
 from bot.engine import Category, Game, ScriptedDice
 from bot.i18n.words import said_of
 from bot.strategy import Table
-from bot.strategy.analyst import Analyst, NotEnoughMemory, available_memory, check_memory
+from bot.strategy.analyst import Analyst
+from bot.strategy.builds import NotEnoughMemory, available_memory, check_memory
 from bot.strategy.decisions import evaluate
 from bot.strategy.table_file import distributions_path, save, table_path
 
@@ -259,8 +260,8 @@ def test_a_512_mib_host_at_rest_may_build_any_presets_distributions(
     table) has room to build; with 400 MiB in use it has not, and says how much it has."""
     proc, cgroup = fake_host(tmp_path, 16 * 1024 * MiB, "0::/")
     cgroup_files(cgroup, memory_max=str(512 * MiB), memory_current=str(130 * MiB))
-    monkeypatch.setattr(analyst_module, "PROC", proc)
-    monkeypatch.setattr(analyst_module, "CGROUP", cgroup)
+    monkeypatch.setattr(builds_module, "PROC", proc)
+    monkeypatch.setattr(builds_module, "CGROUP", cgroup)
     check_memory(tmp_path, rules)
     cgroup_files(cgroup, memory_current=str(400 * MiB))
     with pytest.raises(NotEnoughMemory, match="112 MiB is available"):

@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import Category, Preset, Scorecard
 from bot.strategy import Table
-from bot.strategy.analyst import to_win_build_memory
+from bot.strategy.builds import to_win_build_memory
 from bot.strategy.decisions import evaluate, future
 from bot.strategy.dice_space import dice_space
 from bot.strategy.states import BOX_ORDER, MASKS
