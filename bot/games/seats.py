@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from bot.engine import AWAY_AFTER_TIMEOUTS, Game, Seat
 from bot.i18n.words import N_
+from bot.store import ResultRow
 
 BOT_LEVELS = {1: "optimal", 2: "casual", 3: "winning"}
 
@@ -73,3 +74,28 @@ def next_host(game: Game, host_id: int) -> int:
     people = [s for s in game.seats if not is_bot(s.player_id) and not s.left]
     people.sort(key=lambda seat: seat.away)  # playing seats first, in seat order
     return int(people[0].player_id) if people else host_id
+
+
+def result_rows(game: Game) -> list[ResultRow]:
+    """A finished game's rows for the leaderboards: every person still seated (computer
+    seats never count)."""
+    out = []
+    for standing in game.standings():
+        seat = game.seats[standing.seat]
+        if seat.left or is_bot(seat.player_id):
+            continue  # bots never count on the leaderboard
+        card = seat.card
+        out.append(
+            ResultRow(
+                user_id=int(seat.player_id),
+                total=card.total,
+                upper_total=card.upper_total,
+                upper_bonus=card.upper_bonus,
+                yahtzees=card.yahtzees,
+                yahtzee_bonuses=card.yahtzee_bonuses,
+                place=standing.place,
+                seats=len(game.seats),
+                name=seat.name,
+            )
+        )
+    return out

@@ -21,6 +21,7 @@ from .lobby import Lobby
 from .lookups import Lookups
 from .posts import Posts
 from .scorecards import Scorecards
+from .seating import Seating
 from .servers import Servers
 from .timers import Timers
 from .turns import Turns
@@ -46,8 +47,9 @@ class GameService:
     - ``scorecards``: a player's scorecard, as text and picture;
     - ``coaching``: hints and the value of decisions (uses ``history``);
     - ``lobby``: lobbies, computer seats, Start, Play again;
-    - ``turns``: Roll, hold, score, Undo, computer steps, leaving and rejoining (uses
-      ``lookups``, ``coaching``, ``lobby``);
+    - ``turns``: Roll, hold, score, Undo, computer steps (uses ``lookups``, ``coaching``,
+      ``lobby``);
+    - ``seating``: leaving, rejoining, removing an away player (uses ``lookups``, ``lobby``);
     - ``timers``: what is due when (uses ``turns``);
     - ``servers``: a server's settings and ending a game (uses ``lookups``, ``posts``);
     - ``daily``: the daily challenge (uses ``lobby``, ``history``);
@@ -75,6 +77,7 @@ class GameService:
         self.turns = Turns(
             self.keeper, self.clock, self.drawing, self.lookups, self.coaching, self.lobby, analyst
         )
+        self.seating = Seating(self.keeper, self.clock, self.drawing, self.lookups, self.lobby)
         self.timers = Timers(self.keeper, self.clock, self.turns)
         self.servers = Servers(self.keeper, self.lookups, self.posts)
         self.daily = Daily(self.keeper, self.clock, self.lobby, self.history, self.drawing)

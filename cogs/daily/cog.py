@@ -81,7 +81,7 @@ class DailyFeature(Feature):
         """The confirmation of /yahtzee leave on a daily challenge: the day's try is given up."""
         game_id = leave.game_id
         before = await self.games.lookups.find(game_id)
-        board = await self.games.turns.leave_daily(game_id, interaction.user.id)
+        board = await self.games.seating.leave_daily(game_id, interaction.user.id)
         _ = private(interaction)
         await answers.edit(
             interaction,

@@ -28,7 +28,7 @@ class SeatsFeature(Feature):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby or the running game."""
         assert interaction.channel_id is not None
-        before = await self.games.turns.game_to_leave(interaction.channel_id, interaction.user.id)
+        before = await self.games.seating.game_to_leave(interaction.channel_id, interaction.user.id)
         _ = private(interaction)
         if before.daily is not None:  # the day's only try: asked first, as /yahtzee end does
             until = int(self.games.daily.next_day_at().timestamp())
@@ -43,7 +43,7 @@ class SeatsFeature(Feature):
                 ephemeral=True,
             )
             return
-        board = await self.games.turns.leave_game(interaction.channel_id, interaction.user.id)
+        board = await self.games.seating.leave_game(interaction.channel_id, interaction.user.id)
         await answers.send(interaction, _("You left the game."), ephemeral=True)
         await self.after.left(before, board, shown_name(display_name(interaction.user)))
 
@@ -71,7 +71,7 @@ class SeatsFeature(Feature):
         self, interaction: discord.Interaction[Any], quit: QuitConfirmButton
     ) -> None:
         """Leaving confirmed: as /yahtzee leave, for the button's game."""
-        before, board = await self.games.turns.leave(quit.game_id, interaction.user.id)
+        before, board = await self.games.seating.leave(quit.game_id, interaction.user.id)
         _ = private(interaction)
         await answers.edit(interaction, content=_("You left the game."), view=None)
         await self.after.left(before, board, shown_name(display_name(interaction.user)))
@@ -82,7 +82,7 @@ class SeatsFeature(Feature):
     ) -> None:
         """Rejoin under a private scorecard, for a player away (where most players cannot
         type /yahtzee rejoin): as the command, for the button's game."""
-        row = await self.games.turns.rejoin_game(rejoin.game_id, interaction.user.id)
+        row = await self.games.seating.rejoin_game(rejoin.game_id, interaction.user.id)
         _ = private(interaction)
         await answers.edit(
             interaction,
@@ -131,7 +131,7 @@ class SeatsFeature(Feature):
     async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
         """An away player comes back from their next turn."""
         assert interaction.channel_id is not None
-        row = await self.games.turns.rejoin(interaction.channel_id, interaction.user.id)
+        row = await self.games.seating.rejoin(interaction.channel_id, interaction.user.id)
         _ = private(interaction)
         await answers.send(
             interaction, _("Welcome back: you play again from your next turn."), ephemeral=True
@@ -145,7 +145,7 @@ class SeatsFeature(Feature):
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         """The host or an admin removes an away player; the others play on."""
         assert interaction.channel_id is not None
-        board = await self.games.turns.kick(
+        board = await self.games.seating.kick(
             interaction.channel_id,
             interaction.user.id,
             player.id,

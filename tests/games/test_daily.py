@@ -107,7 +107,7 @@ async def test_the_day_s_dice_are_the_deployment_s_own(
 async def test_an_abandoned_try_is_the_day_s_try(service: GameService) -> None:
     """Leaving half-way (to try again with better luck) does not give a second try."""
     board = await service.daily.start_daily(GUILD, 100, 1, "Ann", True)
-    await service.turns.leave_game(100, 1)
+    await service.seating.leave_game(100, 1)
     ended = await service.store.read(plans.get_game, board.row.id)
     assert ended is not None and ended.status == "abandoned"
     with pytest.raises(Refusal, match="one try a day"):

@@ -84,9 +84,9 @@ async def test_every_kind_of_move_replays(
     cat = (await stored(service, game_id)).seats[2]
     assert cat.away and cat.timeouts == 2
     await same()
-    await service.turns.rejoin(CHANNEL, 3)
+    await service.seating.rejoin(CHANNEL, 3)
     await same()
-    await service.turns.leave_game(CHANNEL, 2)
+    await service.seating.leave_game(CHANNEL, 2)
     await same()
     assert (await stored(service, game_id)).seats[1].left
 
@@ -137,7 +137,7 @@ async def test_a_kicked_seat_replays(
         await table.post(outcomes[0].scored.board)  # type: ignore[attr-defined]
         await table.roll(2)
         await table.score(2, box)
-    await service.turns.kick(CHANNEL, 99, 1, is_admin=True)
+    await service.seating.kick(CHANNEL, 99, 1, is_admin=True)
     replayed = await service.history.replayed(table.game_id)
     assert replayed.game == await stored(service, table.game_id)
     assert replayed.game is not None and replayed.game.seats[0].left

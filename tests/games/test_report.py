@@ -154,7 +154,7 @@ async def test_a_player_who_left_gets_no_perfect_game(
     await channel.score(1, Category.YAHTZEE)
     before = await service.coaching.report(channel.game_id, 1)
     assert (before.decisions, before.optimal, before.left) == (1, 1, False)
-    await service.turns.leave_game(CHANNEL, 1)
+    await service.seating.leave_game(CHANNEL, 1)
     report = await service.coaching.report(channel.game_id, 1)
     assert (report.decisions, report.optimal, report.left) == (1, 1, True)
 

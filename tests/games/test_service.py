@@ -286,10 +286,10 @@ async def test_last_player_leaving_abandons_the_game(service: GameService) -> No
     """When everyone has left, the game ends as abandoned with no results."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    board = await service.turns.leave_game(CHANNEL, 1)
+    board = await service.seating.leave_game(CHANNEL, 1)
     assert board.row.status == "active" and board.game is not None
     assert board.game.current_player_id == "2"
-    board = await service.turns.leave_game(CHANNEL, 2)
+    board = await service.seating.leave_game(CHANNEL, 2)
     assert board.row.status == "abandoned"
     assert await service.store.read(plans.results, table.game_id) == []
 
@@ -301,10 +301,10 @@ async def test_the_host_role_passes_to_a_playing_person_when_the_host_leaves(
     past a computer seat and an away person; another player leaving changes no host."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"), (3, "Cat"), (4, "Dan"))
-    await service.turns.leave_game(CHANNEL, 4)  # not the host: Ann still hosts
+    await service.seating.leave_game(CHANNEL, 4)  # not the host: Ann still hosts
     row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.host_id == 1
-    await service.turns.leave_game(CHANNEL, 1)
+    await service.seating.leave_game(CHANNEL, 1)
     row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and row.host_id == 2
 
@@ -378,7 +378,7 @@ async def test_a_player_who_left_cannot_call_the_rematch(
     invites nobody: Ann left), never Ann's, whose click would ping the player who stayed."""
     table = Table(service)
     await table.seat((1, "Ann"), (2, "Bob"))
-    await service.turns.leave_game(CHANNEL, 1)
+    await service.seating.leave_game(CHANNEL, 1)
     dice.extend([1, 1, 1, 1, 1] * 13)
     for _ in range(13):
         await table.roll(2)

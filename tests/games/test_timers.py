@@ -97,13 +97,13 @@ async def test_skip_seat_after_two_timeouts_then_rejoin(
     await table.score(2, Category.SIXES)
     row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and service.keeper.game_of(row).current_player_id == "2"  # Ann skipped
-    await service.turns.rejoin(CHANNEL, 1)
+    await service.seating.rejoin(CHANNEL, 1)
     await table.roll(2)
     await table.score(2, Category.FIVES)
     row = await service.store.read(plans.get_game, table.game_id)
     assert row is not None and service.keeper.game_of(row).current_player_id == "1"
     with pytest.raises(Refusal, match="not away"):
-        await service.turns.rejoin(CHANNEL, 1)
+        await service.seating.rejoin(CHANNEL, 1)
 
 
 @pytest.mark.parametrize("policy", ["play", "scratch"])
@@ -164,9 +164,9 @@ async def test_kick_only_away_players_by_host_or_admin(
     """Bob (not host) cannot kick; Ann (host) cannot kick a present player; an away one goes."""
     await timed_table(service, (1, "Ann"), (2, "Bob"), (3, "Cat"), policy="skip-seat")
     with pytest.raises(Refusal, match="Only the host"):
-        await service.turns.kick(CHANNEL, 2, 3, is_admin=False)
+        await service.seating.kick(CHANNEL, 2, 3, is_admin=False)
     with pytest.raises(Refusal, match="not away"):
-        await service.turns.kick(CHANNEL, 1, 3, is_admin=False)
+        await service.seating.kick(CHANNEL, 1, 3, is_admin=False)
     table = Table(service)
     table.game_id = (await service.lookups.live_game(CHANNEL)).id
     table.board_id = (await service.lookups.live_game(CHANNEL)).board_message_id
@@ -181,10 +181,10 @@ async def test_kick_only_away_players_by_host_or_admin(
         assert isinstance(outcomes[0], TimedOut) and outcomes[0].scored.result.player_id == "3"
         await table.post(outcomes[0].scored.board)
     assert outcomes[0].away
-    board = await service.turns.kick(CHANNEL, 99, 3, is_admin=True)
+    board = await service.seating.kick(CHANNEL, 99, 3, is_admin=True)
     assert board.game is not None and board.game.seats[2].left
     with pytest.raises(Refusal, match="Cat has left the game already"):
-        await service.turns.kick(CHANNEL, 99, 3, is_admin=True)
+        await service.seating.kick(CHANNEL, 99, 3, is_admin=True)
 
 
 async def test_a_host_removed_while_away_hands_the_host_role_on(
@@ -204,7 +204,7 @@ async def test_a_host_removed_while_away_hands_the_host_role_on(
         await table.roll(3)
         await table.score(3, box)
     assert outcomes[0].away
-    await service.turns.kick(CHANNEL, 99, 1, is_admin=True)
+    await service.seating.kick(CHANNEL, 99, 1, is_admin=True)
     row = await service.lookups.live_game(CHANNEL)
     assert row.host_id == 2
     assert (await service.servers.check_can_end(CHANNEL, 2, is_admin=False)).id == row.id
