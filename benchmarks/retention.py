@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.engine import Category, ScriptedDice  # noqa: E402
-from bot.games import GameService  # noqa: E402
+from bot.games import GameService, TurnMove  # noqa: E402
 from bot.store import Store, open_store, plans  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -43,13 +43,15 @@ async def play(service: GameService, dice: ScriptedDice, channel: int, rng: rand
         assert game is not None
         user = int(game.current_player_id)
         dice.extend(rng.randint(1, 6) for _ in range(5))
-        board = await service.turns.roll(row.id, user, message, game.turn_number, 0)
-        board = await service.turns.hold(row.id, user, message, game.turn_number, 1, 0)
+        board = await service.turns.roll(TurnMove(row.id, user, message, game.turn_number, 0))
+        board = await service.turns.hold(TurnMove(row.id, user, message, game.turn_number, 1), 0)
         dice.extend(rng.randint(1, 6) for _ in range(4 if board.game.held[0] else 5))  # type: ignore[union-attr]
-        board = await service.turns.roll(row.id, user, message, game.turn_number, 1)
+        board = await service.turns.roll(TurnMove(row.id, user, message, game.turn_number, 1))
         assert board.game is not None
         box = next(iter(board.game.options()))
-        scored = await service.turns.score(row.id, user, message, game.turn_number, 2, box.value)
+        scored = await service.turns.score(
+            TurnMove(row.id, user, message, game.turn_number, 2), box.value
+        )
         board = scored.board
         if board.game is None or board.game.is_over:
             return

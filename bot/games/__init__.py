@@ -29,6 +29,7 @@ from bot.strategy.winning import WinHint
 
 from .clock import IDLE_LIMIT, LOBBY_TIMEOUT, REPAIR_AFTER, TURN_LIMITS, stamp, utc_now
 from .keeper import MAX_LIVE_GAMES
+from .moves import BoardClick, TurnMove
 from .requests import AnsweredElsewhere, begin
 from .results import (
     ENDED_BY,
@@ -82,6 +83,7 @@ __all__ = [
     "TURN_LIMITS",
     "AnsweredElsewhere",
     "Board",
+    "BoardClick",
     "BoxHint",
     "Card",
     "Choice",
@@ -103,6 +105,7 @@ __all__ = [
     "StoreUnavailable",
     "TimedOut",
     "TokenRecord",
+    "TurnMove",
     "Undone",
     "WinHint",
     "begin",

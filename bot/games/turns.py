@@ -26,6 +26,7 @@ from .drawing import Drawing
 from .keeper import Keeper
 from .lobby import Lobby
 from .lookups import Lookups
+from .moves import BoardClick, TurnMove
 from .replay import held_mask, scoring_detail
 from .results import (
     GAME_OVER,
@@ -120,13 +121,11 @@ class Turns:
         # the turns played count the scoring: the click was made on the turn before it
         return game.undo_player_id == player_id(user_id) and turn == game.turn_number - 1
 
-    async def _live_turn(
-        self, game_id: int, message_id: int | None, turn: int, rolls_used: int
-    ) -> tuple[GameRow, Game]:
+    async def _live_turn(self, move: TurnMove) -> tuple[GameRow, Game]:
         """The game a turn button belongs to, if the button is still live for these dice."""
-        row = await self.keeper.row(game_id)
-        game = self._require_live_board(row, message_id, turn)
-        self._check_rolls(game, rolls_used)
+        row = await self.keeper.row(move.game_id)
+        game = self._require_live_board(row, move.message_id, move.turn)
+        self._check_rolls(game, move.rolls_used)
         return row, game
 
     @staticmethod
@@ -139,20 +138,13 @@ class Turns:
                 )
             raise Refusal("That button is out of date; use the board as it is now.")
 
-    async def roll(
-        self,
-        game_id: int,
-        user_id: int,
-        message_id: int | None,
-        turn: int,
-        rolls_used: int,
-        pictures: bool = True,
-    ) -> Board:
+    async def roll(self, move: TurnMove, pictures: bool = True) -> Board:
         """Roll the dice not held. Without ``pictures`` (the bot may no longer attach files
         where the game is played) the game goes on in text from this roll."""
+        user_id = move.user_id
 
         async def work() -> Board:
-            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            row, game = await self._live_turn(move)
             change = self.clock.moved(row)
             if row.pictures and not pictures:
                 log.warning("game %s: files may no longer be attached; going on in text", row.id)
@@ -164,58 +156,43 @@ class Turns:
                     kept = None  # keeping all five only wastes a roll: nothing to value
             with refusing():
                 dice = game.roll(player_id(user_id))
-            move = MoveRecord(user_id, "roll", dice=str(dice))
+            record = MoveRecord(user_id, "roll", dice=str(dice))
             retire = row.undo_message_id  # the roll closes the last scorer's Undo offer
             if retire is not None:
                 change = change | GameChange(undo_message_id=None)
-            board = await self.drawing.save_and_draw(row, move, game, retire, change)
+            board = await self.drawing.save_and_draw(row, record, game, retire, change)
             if kept is not None:
                 self.coaching.cost_later(row, board.row.version, kept, None)
             return board
 
-        return await self.keeper.locked(game_id, work)
+        return await self.keeper.locked(move.game_id, work)
 
-    async def hold(
-        self,
-        game_id: int,
-        user_id: int,
-        message_id: int | None,
-        turn: int,
-        rolls_used: int,
-        index: int,
-    ) -> Board:
+    async def hold(self, move: TurnMove, index: int) -> Board:
         """Hold a free die or release a held one. Nothing is drawn: a hold changes only the
         board's buttons (the picture shows the dice as rolled, never holds)."""
 
         async def work() -> Board:
-            row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+            row, game = await self._live_turn(move)
             with refusing():
-                held = game.toggle_hold(player_id(user_id), index)
+                held = game.toggle_hold(player_id(move.user_id), index)
             detail = f"{'hold' if held else 'release'} die {index + 1}"
-            move = MoveRecord(user_id, "hold", detail, str(game.dice))
+            record = MoveRecord(move.user_id, "hold", detail, str(game.dice))
             # A hold uses nothing up: it does not re-arm the idle limit (else holding and
             # releasing a die once a day would keep a game open for ever).
-            saved = await self.keeper.save(row, move, game)
+            saved = await self.keeper.save(row, record, game)
             return Board(view_of(saved, game), game, None, None, self.drawing.best_box(row, game))
 
-        return await self.keeper.locked(game_id, work)
+        return await self.keeper.locked(move.game_id, work)
 
-    async def score(
-        self,
-        game_id: int,
-        user_id: int,
-        message_id: int | None,
-        turn: int,
-        rolls_used: int,
-        box: str,
-    ) -> Scored:
+    async def score(self, move: TurnMove, box: str) -> Scored:
         """Score the dice in a box; the turn passes on, or the game ends and results are kept."""
+        user_id = move.user_id
 
         async def work() -> Scored:
             try:
-                row, game = await self._live_turn(game_id, message_id, turn, rolls_used)
+                row, game = await self._live_turn(move)
             except Refusal:  # a stale menu: is it the second click of a scoring just made?
-                if self._scored_already(await self.keeper.row(game_id), user_id, turn):
+                if self._scored_already(await self.keeper.row(move.game_id), user_id, move.turn):
                     raise Refusal(
                         "That turn is scored already (a double click?): nothing changed."
                     ) from None
@@ -232,18 +209,18 @@ class Turns:
             if game.is_over:  # the results keep each player's loss: value this one now
                 cost = await self.coaching.cost(self.keeper.game_of(row), None, category)
             loss, decision = cost if cost is not None else (None, None)
-            move = MoveRecord(
+            record = MoveRecord(
                 user_id, "score", scoring_detail(result), str(result.dice), loss, decision
             )
             scored = await self.after_scoring(
-                row, game, move, result, seat.name, round_no, self.clock.moved(row), later=True
+                row, game, record, result, seat.name, round_no, self.clock.moved(row), later=True
             )
             if cost is None:
                 version = scored.move_version or scored.board.row.version
                 self.coaching.cost_later(row, version, None, category)
             return scored
 
-        return await self.keeper.locked(game_id, work)
+        return await self.keeper.locked(move.game_id, work)
 
     async def after_scoring(
         self,
@@ -307,8 +284,14 @@ class Turns:
             move_version=scoring if scoring is not None else board.row.version,
         )
 
-    async def undo(self, game_id: int, user_id: int, message_id: int | None, turn: int) -> Undone:
+    async def undo(self, click: BoardClick) -> Undone:
         """Take back the last scoring, from the message that offers Undo."""
+        game_id, user_id, message_id, turn = (
+            click.game_id,
+            click.user_id,
+            click.message_id,
+            click.turn,
+        )
 
         async def work() -> Undone:
             row = await self.keeper.row(game_id)

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.engine import DEFAULT_PRESET
-from bot.games import NOT_FOR_DAILY, GameStatus, GameView, Refusal, player_id
+from bot.games import NOT_FOR_DAILY, BoardClick, GameStatus, GameView, Refusal, TurnMove, player_id
 from bot.i18n.words import N_
 from cogs.shared import answers
 from cogs.shared.checks import member_may_post, message_id
@@ -37,6 +37,15 @@ if TYPE_CHECKING:
     from bot.games import Card
 
 
+def turn_move(
+    interaction: discord.Interaction[Any], control: DieButton | RollButton | BoxSelect
+) -> TurnMove:
+    """The move a click on a turn's control asks for."""
+    return TurnMove(
+        control.game_id, interaction.user.id, message_id(interaction), control.turn, control.rolls
+    )
+
+
 #: A player's switch, as a command's choices.
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
@@ -47,20 +56,15 @@ class TurnFeature(Feature):
     @handles(DieButton)
     async def hold_die(self, interaction: discord.Interaction[Any], die: DieButton) -> None:
         """A die button."""
-        game_id, turn, rolls, index = die.game_id, die.turn, die.rolls, die.index
-        board = await self.games.turns.hold(
-            game_id, interaction.user.id, message_id(interaction), turn, rolls, index
-        )
+        board = await self.games.turns.hold(turn_move(interaction, die), die.index)
         await self.after.held(interaction, board)
 
     @handles(RollButton)
     async def roll_dice(self, interaction: discord.Interaction[Any], roll: RollButton) -> None:
         """The Roll button; a roll also closes the previous scorer's Undo."""
-        game_id, turn, rolls = roll.game_id, roll.turn, roll.rolls
         board = await self.games.turns.roll(
-            game_id, interaction.user.id, message_id(interaction), turn, rolls,
-            interaction.app_permissions.attach_files,
-        )  # fmt: skip
+            turn_move(interaction, roll), interaction.app_permissions.attach_files
+        )
         await self.after.rolled(interaction, board)
 
     @handles(BoxSelect)
@@ -68,19 +72,14 @@ class TurnFeature(Feature):
         self, interaction: discord.Interaction[Any], box: BoxSelect, value: str
     ) -> None:
         """The box menu: this message becomes the turn's summary, and the next turn is posted."""
-        game_id, turn, rolls = box.game_id, box.turn, box.rolls
-        scored = await self.games.turns.score(
-            game_id, interaction.user.id, message_id(interaction), turn, rolls, value
-        )
-        await self.after.scored(interaction, scored, turn)
+        scored = await self.games.turns.score(turn_move(interaction, box), value)
+        await self.after.scored(interaction, scored, box.turn)
 
     @handles(UndoButton)
     async def undo_scoring(self, interaction: discord.Interaction[Any], undo: UndoButton) -> None:
         """Undo: this message is the live board again; the next turn's message goes away."""
-        game_id, turn = undo.game_id, undo.turn
-        undone = await self.games.turns.undo(
-            game_id, interaction.user.id, message_id(interaction), turn
-        )
+        click = BoardClick(undo.game_id, interaction.user.id, message_id(interaction), undo.turn)
+        undone = await self.games.turns.undo(click)
         await self.after.undone(interaction, undone)
 
     @handles(ScorecardButton)

@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import YahtzeeBot
 from bot.engine import Category, ScriptedDice
-from bot.games import Board, GameView, Scored
+from bot.games import Board, GameView, Scored, TurnMove
 from bot.settings import Settings
 from bot.workers import in_threads
 from cogs.shared.publisher import Publisher
@@ -104,7 +104,7 @@ async def roll(bot: YahtzeeBot, game_id: int, user: dict[str, Any]) -> Board:
     row = await view(bot, game_id)
     game = row.require_game()
     return await bot.games.turns.roll(
-        game_id, int(user["id"]), row.board_message_id, game.turn_number, game.rolls_used
+        TurnMove(game_id, int(user["id"]), row.board_message_id, game.turn_number, game.rolls_used)
     )
 
 
@@ -115,10 +115,10 @@ async def play(bot: YahtzeeBot, game_id: int, user: dict[str, Any], box: str) ->
     for step in ("roll", "score"):
         row = await view(bot, game_id)
         game = row.require_game()
-        click = (game_id, user_id, row.board_message_id, game.turn_number, game.rolls_used)
+        click = TurnMove(game_id, user_id, row.board_message_id, game.turn_number, game.rolls_used)
         if step == "roll":
-            await bot.games.turns.roll(*click)
-    return await bot.games.turns.score(*click, box)
+            await bot.games.turns.roll(click)
+    return await bot.games.turns.score(click, box)
 
 
 def sent(fake: FakeDiscord, method: str, pattern: str) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Category, Game, ScriptedDice
-from bot.games import GameService
+from bot.games import BoardClick, GameService
 from bot.games.replay import LogEntry, ReplayMismatch, replay
 from bot.store import plans
 
@@ -63,7 +63,9 @@ async def test_every_kind_of_move_replays(
     await same()
     await table.score(1, C.TWOS)
     turn, _ = await table.state()
-    undone = await service.turns.undo(game_id, 1, table.undo_id, turn - 1)  # Ann takes it back...
+    undone = await service.turns.undo(
+        BoardClick(game_id, 1, table.undo_id, turn - 1)
+    )  # Ann takes it back...
     assert undone.board.game is not None and undone.board.game.current_player_id == "1"
     table.board_id = table.undo_id  # the Undo's message is the board again
     await same()

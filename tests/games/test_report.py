@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Category, RandomDice, Scorecard, ScriptedDice
-from bot.games import GameService, Refusal
+from bot.games import BoardClick, GameService, Refusal
 from bot.store import GuildSettings, Store, plans
 from bot.strategy import Table
 from bot.strategy.analyst import Analyst
@@ -99,7 +99,7 @@ async def test_an_undone_scoring_is_not_charged(
     await channel.seat((1, "Ann"), (2, "Bob"))
     await channel.roll(1)
     await channel.score(1, Category.CHANCE)
-    undone = await service.turns.undo(channel.game_id, 1, channel.undo_id, 0)
+    undone = await service.turns.undo(BoardClick(channel.game_id, 1, channel.undo_id, 0))
     await service.posts.board_shown(undone.board.row, channel.undo_id or 0, undone.board.game)
     channel.board_id = channel.undo_id
     await channel.score(1, Category.YAHTZEE)

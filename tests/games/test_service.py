@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.engine import Category, Game, Preset, ScriptedDice
-from bot.games import MAX_LIVE_GAMES, Board, GameService, Refusal
+from bot.games import MAX_LIVE_GAMES, Board, BoardClick, GameService, Refusal, TurnMove
 from bot.games.keeper import SHOWN_FLUSH_AFTER
 from bot.games.seats import next_host
 from bot.store import GameChange, MoveRecord, NewGame, Store, open_store, plans
@@ -56,13 +56,17 @@ class Table:
 
     async def roll(self, user: int) -> Board:
         turn, rolls = await self.state()
-        board = await self.service.turns.roll(self.game_id, user, self.board_id, turn, rolls)
+        board = await self.service.turns.roll(
+            TurnMove(self.game_id, user, self.board_id, turn, rolls)
+        )
         self.service.posts.board_answered(board.row, self.board_id or 0, board.game)
         return board
 
     async def hold(self, user: int, index: int) -> Board:
         turn, rolls = await self.state()
-        board = await self.service.turns.hold(self.game_id, user, self.board_id, turn, rolls, index)
+        board = await self.service.turns.hold(
+            TurnMove(self.game_id, user, self.board_id, turn, rolls), index
+        )
         self.service.posts.board_answered(board.row, self.board_id or 0, board.game)
         return board
 
@@ -71,7 +75,7 @@ class Table:
         has not come back yet)."""
         turn, rolls = await self.state()
         scored = await self.service.turns.score(
-            self.game_id, user, self.board_id, turn, rolls, box.value
+            TurnMove(self.game_id, user, self.board_id, turn, rolls), box.value
         )
         if scored.final_image is None:
             self.undo_id = self.board_id
@@ -198,11 +202,11 @@ async def test_a_click_on_an_old_board_is_refused_with_a_link(
     await table.roll(1)
     await table.score(1, C.LARGE_STRAIGHT)
     with pytest.raises(Refusal, match="earlier turn") as refused:
-        await service.turns.roll(table.game_id, 2, old_board, 0, 0)
+        await service.turns.roll(TurnMove(table.game_id, 2, old_board, 0, 0))
     assert refused.value.link == (1, CHANNEL, table.board_id)
     # The right message with an out-of-date turn number is refused as well.
     with pytest.raises(Refusal, match="earlier turn"):
-        await service.turns.roll(table.game_id, 2, table.board_id, 0, 0)
+        await service.turns.roll(TurnMove(table.game_id, 2, table.board_id, 0, 0))
 
 
 async def test_two_rolls_at_once_roll_once(service: GameService, dice: ScriptedDice) -> None:
@@ -211,8 +215,8 @@ async def test_two_rolls_at_once_roll_once(service: GameService, dice: ScriptedD
     await table.seat((1, "Ann"))
     dice.extend([6, 6, 6, 6, 6, 1, 1, 1, 1, 1])
     outcomes = await asyncio.gather(
-        service.turns.roll(table.game_id, 1, table.board_id, 0, 0),
-        service.turns.roll(table.game_id, 1, table.board_id, 0, 0),
+        service.turns.roll(TurnMove(table.game_id, 1, table.board_id, 0, 0)),
+        service.turns.roll(TurnMove(table.game_id, 1, table.board_id, 0, 0)),
         return_exceptions=True,
     )
     boards = [o for o in outcomes if isinstance(o, Board)]
@@ -231,7 +235,9 @@ async def test_a_stale_menu_cannot_score_new_dice(service: GameService, dice: Sc
     await table.roll(1)
     await table.roll(1)  # the menu of roll 1 is now out of date
     with pytest.raises(Refusal, match="rolled since"):
-        await service.turns.score(table.game_id, 1, table.board_id, 0, 1, C.LARGE_STRAIGHT.value)
+        await service.turns.score(
+            TurnMove(table.game_id, 1, table.board_id, 0, 1), C.LARGE_STRAIGHT.value
+        )
 
 
 async def test_undo_brings_the_turn_back_until_the_next_roll(
@@ -244,7 +250,7 @@ async def test_undo_brings_the_turn_back_until_the_next_roll(
     await table.roll(1)
     await table.score(1, C.THREES)
     next_board = table.board_id
-    undone = await service.turns.undo(table.game_id, 1, table.undo_id, 0)
+    undone = await service.turns.undo(BoardClick(table.game_id, 1, table.undo_id, 0))
     assert undone.retire_message_id == next_board
     assert undone.board.game is not None and undone.board.game.current_player_id == "1"
     await service.posts.board_shown(undone.board.row, table.undo_id or 0, undone.board.game)
@@ -252,7 +258,7 @@ async def test_undo_brings_the_turn_back_until_the_next_roll(
     await table.score(1, C.FULL_HOUSE)
     await table.roll(2)
     with pytest.raises(Refusal, match="Too late to undo"):
-        await service.turns.undo(table.game_id, 1, table.undo_id, 0)
+        await service.turns.undo(BoardClick(table.game_id, 1, table.undo_id, 0))
 
 
 async def test_a_restart_mid_turn_continues_the_game(
@@ -403,11 +409,11 @@ async def test_a_click_on_a_new_board_before_it_is_recorded_counts(
     await table.roll(1)
     await table.score(1, C.TWOS, post=False)
     posted = 555  # the next board, posted but not recorded
-    board = await service.turns.roll(table.game_id, 2, posted, 1, 0)
+    board = await service.turns.roll(TurnMove(table.game_id, 2, posted, 1, 0))
     assert board.game is not None and list(board.game.dice or ()) == [3] * 5
     await service.posts.board_shown(board.row, posted, board.game)
     with pytest.raises(Refusal, match="earlier turn"):
-        await service.turns.roll(table.game_id, 2, 556, 1, 1)
+        await service.turns.roll(TurnMove(table.game_id, 2, 556, 1, 1))
 
 
 async def test_a_final_message_that_can_never_be_posted_is_no_longer_awaited(
