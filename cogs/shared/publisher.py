@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -37,20 +37,13 @@ from .private import PrivateBoards
 from .reminders import USER_MENTIONS, Reminders
 from .routes import PlaceRoutes
 from .text import ping, png
+from .turn_notices import TurnNotices
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-#: How many (turn, player) pings a game remembers: the turn, the one an Undo went back to,
-#: and the next.
-PINGS_KEPT = 4
-#: At most this many games' pings and parked boards are kept. A game's entries go when it
-#: ends (``forget``); the bound covers an end this process does not hear of (another process
-#: or a deploy ended it), far above the live games a process shows.
-GAMES_KEPT = 10_000
-
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS, MISSING_PERMISSIONS = 10003, 10008, 50001, 50013
 THREAD_ARCHIVED = 50083
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -71,11 +64,9 @@ class Publisher:
         self._places_read = False
         self.routes = PlaceRoutes(bot)  # the means of the game's place (channel or token)
         self.reminders = Reminders(bot, self)
-        #: game id -> the last few (turn, player) pinged: an Undo goes back a turn, and a board
-        #: posted again for either turn (by /yahtzee board, say) must not ping again
-        self._pinged: OrderedDict[int, list[tuple[int, str]]] = OrderedDict()
-        #: game id -> a board an Undo took back, waiting for its turn again: (message, turn)
-        self._parked: OrderedDict[int, tuple[int, tuple[int, str]]] = OrderedDict()
+        #: each game's pinged turns (an Undo goes back a turn, and a board posted again for
+        #: either turn must not ping again) and the board an Undo parked
+        self.notices = TurnNotices()
         self.faces = DiceFaces()  # the dice as emojis, once made (``start`` in cog_load)
         # each member's wait between public posts of a kind, by the bot's clock (a test moves it)
         self.pace = Cooldowns(lambda: bot.clock().timestamp())
@@ -177,7 +168,7 @@ class Publisher:
         reused = await self._unpark(board, turn, text)
         if reused is not None:
             return reused
-        pings = USER_MENTIONS if turn not in self._pinged.get(board.row.id, []) else NO_MENTIONS
+        pings = NO_MENTIONS if self.notices.pinged(board.row.id, turn) else USER_MENTIONS
         if self.routes.by_token(board.row.board_channel_id):
             return await self._post_by_token(board, text, pings)
         try:
@@ -205,9 +196,7 @@ class Publisher:
             )
         # On record once posted: a post Discord refused notified nobody, so the board the
         # repair posts for the same turn pings its player.
-        pinged = self._pinged.get(board.row.id, [])
-        if turn not in pinged:
-            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
+        self.notices.ping(board.row.id, turn)
         game = board.game
         assert game is not None
         if not await self.games.posts.board_shown(board.row, message.id, game):
@@ -255,7 +244,7 @@ class Publisher:
 
     def parked(self, game_id: int) -> int | None:
         """The message an Undo parked for a game (the next turn's board, waiting), if any."""
-        parked = self._parked.get(game_id)
+        parked = self.notices.parked(game_id)
         return parked[0] if parked is not None else None
 
     async def _post_by_token(
@@ -277,9 +266,7 @@ class Publisher:
             channel_id, notify=not is_bot(seat.player_id), content=text, allowed_mentions=pings
         )
         turn = (game.turn_number, seat.player_id)
-        pinged = self._pinged.get(board.row.id, [])
-        if turn not in pinged:
-            _keep(self._pinged, board.row.id, [*pinged[-(PINGS_KEPT - 1) :], turn])
+        self.notices.ping(board.row.id, turn)
         if not await self.games.posts.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
@@ -314,10 +301,9 @@ class Publisher:
         if turn is None:  # not known (a restart came between): nothing to wait for
             await self.delete(channel_id, message_id)
             return
-        stale = self._parked.pop(game_id, None)
-        if stale is not None and stale[0] != message_id:
+        stale = self.notices.park(game_id, message_id, turn)
+        if stale is not None:
             await self.delete(channel_id, stale[0])
-        _keep(self._parked, game_id, (message_id, turn))
         await self.games.posts.parked(game_id, (message_id, turn))  # a restart finds it too
         await self.retire(channel_id, message_id, embed=waiting_embed(lang(language)))
 
@@ -326,7 +312,7 @@ class Publisher:
     ) -> discord.Message | None:
         """Show ``board`` on the game's waiting message if it was posted for this very turn
         (an edit: no second notification); a waiting message for another turn goes."""
-        parked = self._parked.pop(board.row.id, None) or board.row.parked
+        parked = self.notices.unpark(board.row.id) or board.row.parked
         if parked is None:
             return None
         await self.games.posts.parked(board.row.id, None)
@@ -636,8 +622,7 @@ class Publisher:
     async def forget(self, game_id: int, channel_id: int | None = None) -> None:
         """A game has ended, whichever way: what was kept about its pings goes, and a board
         an Undo parked is deleted (if the game's ``channel_id`` is still there to say)."""
-        self._pinged.pop(game_id, None)
-        parked = self._parked.pop(game_id, None)
+        parked = self.notices.forget(game_id)
         if parked is not None and channel_id is not None:
             await self.delete(channel_id, parked[0])
 
@@ -651,11 +636,3 @@ def turn_line(board: Board) -> str:
     if is_bot(seat.player_id):
         return _("{who} is playing.", who=who)
     return _("{who}, your turn!", who=who)
-
-
-def _keep(kept: OrderedDict[int, T], game_id: int, value: T) -> None:
-    """``kept[game_id] = value`` as the newest entry; the oldest go beyond ``GAMES_KEPT``."""
-    kept[game_id] = value
-    kept.move_to_end(game_id)
-    while len(kept) > GAMES_KEPT:
-        kept.popitem(last=False)

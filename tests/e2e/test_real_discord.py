@@ -544,24 +544,24 @@ async def test_what_the_publisher_keeps_about_a_game_goes_when_it_ends_any_way(
             parked = fake.last(channel)
             undone = await fake.click(ann, board, "Undo")
             assert undone.response_type == 7, undone.ephemeral_text
-    assert set(publisher._pinged) == set(ids.values())
-    assert set(publisher._parked) == {ids[ended]}
+    pinged, parked_games = publisher.notices.games()
+    assert pinged == set(ids.values()) and parked_games == {ids[ended]}
 
     asked = await fake.slash(ann, ended, "yahtzee end")
     assert asked.response is not None
     await fake.click(ann, asked.response, "End the game")
-    assert ids[ended] not in publisher._pinged and ids[ended] not in publisher._parked
+    assert all(ids[ended] not in kept for kept in publisher.notices.games())
     assert parked["id"] not in fake.messages  # waited for a turn that never comes
 
     await fake.dispatch("CHANNEL_DELETE", fake._channel_payload(deleted))
     assert await settled_status(bot, ids[deleted]) == "abandoned"
-    await fake.wait_for(lambda: ids[deleted] not in publisher._pinged)
+    await fake.wait_for(lambda: ids[deleted] not in publisher.notices.games()[0])
 
     clock.advance(24 * 3600 + 1)
     await tick(bot, fake)
     assert await settled_status(bot, ids[idle]) == "abandoned"
-    await fake.wait_for(lambda: ids[idle] not in publisher._pinged)
-    assert publisher._pinged == {} and publisher._parked == {}
+    await fake.wait_for(lambda: ids[idle] not in publisher.notices.games()[0])
+    assert publisher.notices.games() == (set(), set())
 
 
 async def test_the_deadline_shows_and_the_reminder_goes_with_its_turn(
