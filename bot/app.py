@@ -31,8 +31,18 @@ from bot.workers import Workers
 log = logging.getLogger(__name__)
 
 #: The Discord side, loaded by name: each registers its own commands, cogs and handlers
-#: (nothing in ``bot`` imports ``cogs``).
-EXTENSIONS = ("cogs.shared.errors", "cogs.yahtzee")
+#: (nothing in ``bot`` imports ``cogs``): the error handler, the core (the parts the features
+#: share), then each feature's extension, in the order ``/yahtzee`` lists their commands.
+EXTENSIONS = (
+    "cogs.shared.errors",
+    "cogs.core",
+    "cogs.lobby.cog",
+    "cogs.daily.cog",
+    "cogs.turn.cog",
+    "cogs.results.cog",
+    "cogs.coaching.cog",
+    "cogs.admin.cog",
+)
 
 #: Exactly what the bot needs in a channel: see it, post, embed the board, attach the images.
 PERMISSIONS = discord.Permissions(

@@ -15,6 +15,7 @@ from cogs.shared import answers
 from cogs.shared.checks import missing_for_threads
 from cogs.shared.controls import handles
 from cogs.shared.language import private
+from cogs.shared.parts import Parts, parts_of
 
 from .controls import ResetConfirmButton, SettingSelect, SwitchButton
 from .messages import reset_confirm_view, settings_embed, settings_view
@@ -40,9 +41,16 @@ class Admin(
 ):
     """Leaderboard resets and restores."""
 
-    def __init__(self, bot: YahtzeeBot) -> None:
-        self.bot = bot
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.bot: YahtzeeBot = parts.bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.parts.router.add(self)  # its buttons and menus
+
+    async def cog_unload(self) -> None:
+        self.parts.router.remove(self)
 
     @app_commands.command(
         name="settings", description="See and change this server's Yahtzee settings"
@@ -173,3 +181,8 @@ class Admin(
             else _("There is no archived leaderboard to restore.")
         )
         await answers.send(interaction, text, ephemeral=True)
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    await bot.add_cog(Admin(parts_of(bot)))

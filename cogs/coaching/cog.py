@@ -3,7 +3,7 @@ card)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,6 +13,7 @@ from cogs.shared import answers
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private
+from cogs.shared.parts import parts_of
 
 from .controls import AnalysisButton, HintButton
 from .messages import hint_text, report_text
@@ -30,6 +31,10 @@ async def send_hint(
     off = to_win is None and await games.coaching.to_win_off(game_id)
     text = hint_text(private(interaction), choices, row.require_game(), to_win, to_win_off=off)
     await answers.send(interaction, text, ephemeral=True)
+
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
 
 
 class CoachingFeature(Feature):
@@ -60,3 +65,8 @@ class CoachingFeature(Feature):
         game_id = analysis.game_id
         report = await self.games.coaching.report(game_id, interaction.user.id)
         await answers.send(interaction, report_text(private(interaction), report), ephemeral=True)
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    await bot.add_cog(CoachingFeature(parts_of(bot)))

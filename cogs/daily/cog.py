@@ -3,7 +3,7 @@ Replay button of a finished try, and the confirmation of leaving one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,11 +13,15 @@ from cogs.shared.checks import check_member_may_post, check_permissions, display
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
+from cogs.shared.parts import parts_of
 from cogs.shared.text import shown_name
 from cogs.turn.messages import ended_embed
 
 from .controls import LeaveConfirmButton, ReplayButton
 from .messages import daily_board_embed, daily_intro, replay_text
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
 
 
 class DailyFeature(Feature):
@@ -97,3 +101,8 @@ class DailyFeature(Feature):
                 embed=ended_embed(_, _("You left your daily challenge; it counts as today's try.")),
             )
         self.publisher.private.forget(game_id)
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    await bot.add_cog(DailyFeature(parts_of(bot)))

@@ -4,7 +4,7 @@ the hints switch), a game's first board, and Play again."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -17,12 +17,17 @@ from cogs.shared.controls import handles
 from cogs.shared.errors import tell
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public, server
+from cogs.shared.parts import parts_of
 from cogs.shared.place import Kind, place_of
 
 from .controls import LobbyButton, PlayAgainButton
 from .messages import invitation, lobby_edit
 
 log = logging.getLogger(__name__)
+
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
 
 PRESET_CHOICES = [app_commands.Choice(name=f"{p.title} ({p.value})", value=p.value) for p in Preset]
 
@@ -177,3 +182,8 @@ class LobbyFeature(Feature):
         message = await self.publisher.post_lobby(row, invited, pinged)
         _ = private(interaction)
         await tell(interaction, _("A new lobby is open: {link}", link=message.jump_url))
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    await bot.add_cog(LobbyFeature(parts_of(bot)))

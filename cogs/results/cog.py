@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -17,11 +17,15 @@ from cogs.shared.checks import check_member_may_post, display_name
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private
+from cogs.shared.parts import parts_of
 from cogs.shared.place import Kind, place_of
 from cogs.shared.text import png
 
 from .controls import PageButton, ShareButton
 from .messages import STATS_FILE, leaderboard_files, leaderboard_layout, stats_layout
+
+if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
 
 #: ``/yahtzee stats player:`` in the bot's DM, naming someone else.
 OWN_STATS_ONLY = N_(
@@ -184,3 +188,8 @@ class ResultsFeature(Feature):
             attachments=leaderboard_files(shown, picture),
             view=leaderboard_layout(_, shown, picture),
         )
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    await bot.add_cog(ResultsFeature(parts_of(bot)))

@@ -1,8 +1,8 @@
-"""The base of a feature's commands and clicks: each feature (``cogs/lobby``,
-``cogs/turn`` ...) writes its ``/yahtzee`` commands and its click handlers as methods of
-one class derived from ``Feature``, and ``cogs.yahtzee`` composes them into the one
-``/yahtzee`` group (discord.py's ``CogMeta`` collects the app commands of every class in a
-cog's MRO)."""
+"""The base of a feature's cog: each feature (``cogs/lobby``, ``cogs/turn`` ...) is a cog of
+its own, loaded as an extension of its own, whose ``app_commands.command`` methods are
+subcommands of the one ``/yahtzee`` group (``Parts.group``) and whose ``@handles`` methods
+answer its controls' clicks (``Parts.router``). Loading the cog adds both; unloading it takes
+them away again."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from discord.ext import commands
 
 from bot.games import GameService
 
+from .parts import Parts
+
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
-    from cogs.turn.computer import ComputerPlayers
 
     from .after_move import AfterMove
     from .publisher import Publisher
@@ -22,16 +23,29 @@ if TYPE_CHECKING:
 
 
 class Feature(commands.Cog):
-    """What every feature's methods reach: the bot, the service, and the shared pieces the
-    composed cog is built with. A ``Cog`` itself only so that discord.py's decorators type
-    its methods; it is never loaded alone."""
+    """What every feature's methods reach: the bot, the service, and the shared parts."""
 
-    bot: YahtzeeBot
-    after: AfterMove  # what players see after a move
-    publisher: Publisher
-    repairs: Repairs
-    computers: ComputerPlayers
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.bot: YahtzeeBot = parts.bot
+        self.after: AfterMove = parts.after  # what players see after a move
+        self.publisher: Publisher = parts.publisher
+        self.repairs: Repairs = parts.repairs
 
     @property
     def games(self) -> GameService:
         return self.bot.games
+
+    async def cog_load(self) -> None:
+        """The feature's commands join ``/yahtzee`` (not the command tree's top level) and
+        its click handlers the router."""
+        for command in self.__cog_app_commands__:
+            self.parts.group.add_command(command)
+        self.__cog_app_commands__ = []
+        self.parts.router.add(self)
+
+    async def cog_unload(self) -> None:
+        for command in list(self.parts.group.commands):
+            if getattr(command, "binding", None) is self:
+                self.parts.group.remove_command(command.name)
+        self.parts.router.remove(self)

@@ -10,9 +10,8 @@ import discord
 from discord.ext import commands
 
 from bot.games import GameView
-from cogs.turn.computer import ComputerPlayers
 
-from .repairs import Repairs
+from .parts import Parts
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
@@ -21,10 +20,10 @@ if TYPE_CHECKING:
 class Gateway(commands.Cog):
     """Listeners of gateway events."""
 
-    def __init__(self, bot: YahtzeeBot, repairs: Repairs, computers: ComputerPlayers) -> None:
-        self.bot = bot
-        self.repairs = repairs
-        self.computers = computers
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.bot: YahtzeeBot = parts.bot
+        self.repairs = parts.repairs
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -50,7 +49,7 @@ class Gateway(commands.Cog):
         if not rows:
             return
         for game_id in await self.repairs.end_unreachable(rows, reason):
-            self.computers.stop(game_id)
+            self.parts.computers.stop(game_id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

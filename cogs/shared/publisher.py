@@ -28,6 +28,7 @@ from cogs.turn.board import board_embed, board_files, board_view
 from cogs.turn.messages import moved_to_embed, waiting_embed
 
 from . import answers
+from .computers import Computers, NoComputers
 from .emojis import DiceFaces
 from .errors import jump_url
 from .language import of_server, public
@@ -49,18 +50,14 @@ THREAD_ARCHIVED = 50083
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def _nobody(game_id: int) -> None:
-    """Before the computer players are made: nobody plays a computer's turn."""
-
-
 class Publisher:
     """Posts, edits and retires the messages of games, and repairs them."""
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.bot = bot
-        #: who plays when a board shows a computer's turn (``on_computer_turn``)
-        self._on_computer_turn: Callable[[int], None] = _nobody
-        self._computers_running: Callable[[int], bool] = lambda game_id: False
+        #: who plays when a board shows a computer's turn: the turn feature registers its
+        #: players here when it loads
+        self.computers: Computers = NoComputers()
         self._places_read = False
         self.routes = PlaceRoutes(bot)  # the means of the game's place (channel or token)
         self.reminders = Reminders(bot, self)
@@ -106,17 +103,8 @@ class Publisher:
         return bool(
             self._channels_busy.get(channel_id, 0) > besides
             or self._games_busy.get(game_id)
-            or self._computers_running(game_id)
+            or self.computers.running(game_id)
         )
-
-    def on_computer_turn(
-        self, play: Callable[[int], None], running: Callable[[int], bool] = lambda game_id: False
-    ) -> None:
-        """``play(game_id)`` is called whenever a board shows a computer's turn (the computer
-        players say so once they are made: they show their own moves through this publisher);
-        ``running(game_id)`` says whether they are playing now."""
-        self._on_computer_turn = play
-        self._computers_running = running
 
     async def places_known(self) -> None:
         """The places only tokens reach, and the tokens still good there, as the store kept
@@ -127,14 +115,6 @@ class Publisher:
             now = self.bot.clock().timestamp()
             self.routes.tokens.restore(await self.games.servers.fresh_tokens(now))
             self._places_read = True
-
-    def computers_running(self, game_id: int) -> bool:
-        """Whether the computer seats of a game are playing now (they show their moves)."""
-        return self._computers_running(game_id)
-
-    def computer_to_move(self, game_id: int) -> None:
-        """A board shows a computer's turn: it plays (if it is not playing already)."""
-        self._on_computer_turn(game_id)
 
     @property
     def games(self) -> GameService:
@@ -207,7 +187,7 @@ class Publisher:
             )
             return None
         if is_bot(game.current_player_id):
-            self.computer_to_move(board.row.id)
+            self.computers.start(board.row.id)
         return message
 
     async def bring_back(self, interaction: discord.Interaction[Any], board: Board) -> None:
@@ -236,7 +216,7 @@ class Publisher:
                 board.row.board_channel_id, before, embed=moved_to_embed(public(board.row), link)
             )
         if is_bot(game.current_player_id):
-            self.computer_to_move(board.row.id)
+            self.computers.start(board.row.id)
 
     def board_embed(self, board: Board) -> discord.Embed:
         """A board's embed as its place shows it (its timer's words where only clicks reach)."""
@@ -281,7 +261,7 @@ class Publisher:
             allowed_mentions=NO_MENTIONS,
         )
         if is_bot(game.current_player_id):
-            self.computer_to_move(board.row.id)
+            self.computers.start(board.row.id)
         return shown if shown is not None else message
 
     async def park(
@@ -342,7 +322,7 @@ class Publisher:
         if not await self.games.posts.board_shown(board.row, message_id, board.game):
             return None
         if is_bot(board.game.current_player_id):
-            self.computer_to_move(board.row.id)
+            self.computers.start(board.row.id)
         return message
 
     async def _refused_a_file(self, exc: discord.Forbidden, board: Board) -> Board | None:

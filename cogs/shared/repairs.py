@@ -196,7 +196,7 @@ class Repairs:
         ``refresh`` (a start): where only tokens reach, the board on record is shown again
         whole if a kept token reaches it (a board posted in steps may have lost its last,
         its controls, with the process that posted it)."""
-        if self.publisher.computers_running(row.id):
+        if self.publisher.computers.running(row.id):
             return False  # they show their own moves: a repair beside them would post twice
         now = await self.games.posts.as_now(row.id)
         if now is None:
@@ -270,7 +270,7 @@ class Repairs:
             await self.publisher.edit_board(row.board_message_id, board)
             sent = True
         if is_bot(game.current_player_id):
-            self.publisher.computer_to_move(row.id)
+            self.publisher.computers.start(row.id)
         return sent
 
     async def end_unreachable(self, rows: list[GameView], reason: str) -> list[int]:

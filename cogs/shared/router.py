@@ -23,13 +23,16 @@ Bound = Callable[[discord.Interaction[Any], Any, str], Awaitable[None]]
 class Router:
     """Which handler of which cog a click on each kind of control calls."""
 
-    def __init__(self, cogs: Iterable[object]) -> None:
+    def __init__(self, cogs: Iterable[object] = ()) -> None:
         self._handlers: dict[type[Control], Bound] = {}
+        self._owners: dict[type[Control], object] = {}
         self._keys: dict[str, list[type[Control]]] = {}  # several kinds may share one: ``set``
         for cog in cogs:
-            self._add(cog)
+            self.add(cog)
 
-    def _add(self, cog: object) -> None:
+    def add(self, cog: object) -> None:
+        """The handlers of ``cog`` (a feature loaded): ``TypeError`` for a kind of control
+        another cog handles already."""
         seen: set[str] = set()
         for cls in type(cog).__mro__:  # a method overridden in a subclass counts once
             for name, method in vars(cls).items():
@@ -40,7 +43,16 @@ class Router:
                 if control in self._handlers:
                     raise TypeError(f"{control.__name__} has two handlers (one is {name})")
                 self._handlers[control] = _bind(control, method.__get__(cog))
+                self._owners[control] = cog
                 self._keys.setdefault(control.key, []).append(control)
+
+    def remove(self, cog: object) -> None:
+        """The handlers of ``cog`` go (its feature unloaded): its clicks find no handler."""
+        for control in [c for c, owner in self._owners.items() if owner is cog]:
+            del self._handlers[control], self._owners[control]
+            self._keys[control.key].remove(control)
+            if not self._keys[control.key]:
+                del self._keys[control.key]
 
     @property
     def controls(self) -> frozenset[type[Control]]:

@@ -18,9 +18,11 @@ from cogs.shared.controls import Button, handles
 from cogs.shared.errors import jump_url
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public
+from cogs.shared.parts import parts_of
 from cogs.shared.place import place_of
 
 from .board import board_files
+from .computer import ComputerPlayers
 from .controls import (
     BoardButton,
     BoxSelect,
@@ -32,8 +34,11 @@ from .controls import (
     UndoButton,
 )
 from .messages import BOARD_MOVED, card_message, more_buttons, moved_embed, rules_embed
+from .seats import SeatsFeature
+from .timers import TurnTimers
 
 if TYPE_CHECKING:
+    from bot.app import YahtzeeBot
     from bot.games import Card
 
 
@@ -334,3 +339,12 @@ class TurnFeature(Feature):
             what = _("You make your turns' first roll yourself (**off**), in every server.")
         more = _("`/yahtzee autoroll` with a setting (on, off, as the server chooses) changes it.")
         await answers.send(interaction, f"{what}\n{more}", ephemeral=True)
+
+
+async def setup(bot: YahtzeeBot) -> None:
+    """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    parts = parts_of(bot)
+    computers = ComputerPlayers(bot, parts.after)  # registers itself: boards start it
+    await bot.add_cog(TurnFeature(parts))
+    await bot.add_cog(SeatsFeature(parts))
+    await bot.add_cog(TurnTimers(parts, computers))

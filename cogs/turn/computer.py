@@ -31,7 +31,7 @@ class ComputerPlayers:
         self.after = after  # shows each move
         self._runs: dict[int, asyncio.Task[None]] = {}
         # a board showing a computer's turn starts them
-        after.publisher.on_computer_turn(self.start, self.running)
+        after.publisher.computers = self  # a board showing a computer's turn starts them
 
     def start(self, game_id: int) -> None:
         """Let the computer players whose turn it is play (if they are not already: a run

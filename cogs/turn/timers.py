@@ -22,7 +22,7 @@ from bot.games import (
     TimedOut,
 )
 from cogs.shared.language import public
-from cogs.shared.repairs import Repairs
+from cogs.shared.parts import Parts
 from cogs.shared.routes import Unreachable
 from cogs.turn.messages import summary_embed
 
@@ -30,7 +30,6 @@ from .computer import ComputerPlayers
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
-    from cogs.shared.after_move import AfterMove
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +39,11 @@ TIMER_TICK_SECONDS = 5
 class TurnTimers(commands.Cog):
     """The timer loop."""
 
-    def __init__(
-        self,
-        bot: YahtzeeBot,
-        after: AfterMove,
-        repairs: Repairs,
-        computers: ComputerPlayers,
-    ) -> None:
-        self.bot = bot
-        self.after = after  # shows what came of a timer
-        self.publisher = after.publisher
-        self.repairs = repairs
+    def __init__(self, parts: Parts, computers: ComputerPlayers) -> None:
+        self.bot: YahtzeeBot = parts.bot
+        self.after = parts.after  # shows what came of a timer
+        self.publisher = parts.publisher
+        self.repairs = parts.repairs
         self.computers = computers
 
     async def cog_load(self) -> None:
@@ -58,6 +51,7 @@ class TurnTimers(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.timers.cancel()
+        await self.computers.stop_all()  # before discord.py closes its connections
 
     @property
     def games(self) -> GameService:

@@ -17,6 +17,7 @@ from bot.engine import Category, ScriptedDice
 from bot.games import Board, GameView, Scored, TurnMove
 from bot.settings import Settings
 from bot.workers import in_threads
+from cogs.shared.computers import NoComputers
 from cogs.shared.publisher import Publisher
 
 from ..clock import FakeClock
@@ -64,8 +65,18 @@ def computer_turns() -> list[int]:
 @pytest.fixture
 def publisher(bot: YahtzeeBot, computer_turns: list[int]) -> Publisher:
     made = Publisher(bot)
-    made.on_computer_turn(computer_turns.append)
+    made.computers = StartsRecorded(computer_turns)
     return made
+
+
+class StartsRecorded(NoComputers):
+    """Computer seats that only note the games they are asked to move in."""
+
+    def __init__(self, started: list[int]) -> None:
+        self.started = started
+
+    def start(self, game_id: int) -> None:
+        self.started.append(game_id)
 
 
 class People:

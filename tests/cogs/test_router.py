@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import importlib
 import re
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -13,12 +14,13 @@ from typing import Any, get_type_hints
 
 import discord
 import pytest
+from discord.ext import commands
 
-from cogs.admin.cog import Admin
+from bot.app import EXTENSIONS
 from cogs.shared.clicks import Clicks
 from cogs.shared.controls import ButtonControl, Control, Pattern, SelectControl, Snowflake, handles
+from cogs.shared.feature import Feature
 from cogs.shared.router import Router
-from cogs.yahtzee import Yahtzee
 
 
 def _kinds(base: type[Control]) -> list[type[Control]]:
@@ -31,14 +33,52 @@ def _kinds(base: type[Control]) -> list[type[Control]]:
     return found
 
 
+#: The bot's extensions, imported as it loads them (each feature's controls come with them).
+MODULES = [importlib.import_module(name) for name in EXTENSIONS]
 ALL = _kinds(Control)
 
 
+def _cogs() -> list[object]:
+    """The cogs the bot's feature extensions add (``bot.app.EXTENSIONS``, after the core),
+    never loaded (nothing they are built with is used to find their handlers)."""
+    found: dict[str, type[commands.Cog]] = {}
+    for module in MODULES:
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, commands.Cog)
+                and value.__module__.startswith("cogs.")
+                and not value.__module__.startswith(("cogs.shared", "cogs.core"))
+            ):
+                found[value.__qualname__] = value
+    return [kind.__new__(kind) for kind in found.values()]
+
+
 def _router() -> Router:
-    """The router the extension makes, over cogs that are never loaded (nothing they are
-    built with is used to find their handlers)."""
-    after = SimpleNamespace(publisher=None)
-    return Router([Yahtzee(None, after, None, None), Admin(None)])  # type: ignore[arg-type]
+    """The router the loaded extensions make, of every feature's handlers."""
+    return Router(_cogs())
+
+
+def test_every_feature_is_a_cog_of_its_own() -> None:
+    """Six features and the admin's, each its own cog loaded by its own extension (no
+    composed class of them all), and the turn's timer; the features' cogs are ``Feature``s."""
+    cogs = _cogs()
+    names = sorted(type(cog).__name__ for cog in cogs)
+    assert names == ["Admin", "CoachingFeature", "DailyFeature", "LobbyFeature",
+                     "ResultsFeature", "SeatsFeature", "TurnFeature", "TurnTimers"]  # fmt: skip
+    assert all(isinstance(cog, Feature) for cog in cogs if type(cog).__name__.endswith("Feature"))
+
+
+def test_a_router_forgets_an_unloaded_features_clicks() -> None:
+    """A feature unloaded: its clicks find no handler; loaded again, they do."""
+    cogs = _cogs()
+    router = Router(cogs)
+    lobby = next(cog for cog in cogs if type(cog).__name__ == "LobbyFeature")
+    assert router.route("yz:lobby:join:12") is not None
+    router.remove(lobby)
+    assert router.route("yz:lobby:join:12") is None
+    router.add(lobby)
+    assert router.route("yz:lobby:join:12") is not None
 
 
 def _sample(cls: type[Control]) -> Control:
@@ -92,8 +132,8 @@ def test_every_control_has_exactly_one_handler_that_takes_its_type() -> None:
     router is made), and each handler takes the click as its control's class."""
     router = _router()
     assert router.controls == frozenset(ALL)
-    for cog in (Yahtzee, Admin):
-        for name, method in vars_of(cog).items():
+    for cog in _cogs():
+        for name, method in vars_of(type(cog)).items():
             control = getattr(method, "__handles_control__", None)
             if control is None:
                 continue

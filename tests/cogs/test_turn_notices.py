@@ -35,3 +35,13 @@ def test_an_ended_game_is_forgotten_and_the_memory_is_bounded() -> None:
     for game in range(10, 15):
         notices.ping(game, (0, "7"))
     assert notices.games()[0] == {12, 13, 14}  # the newest three
+
+
+def test_a_game_touched_again_stays_and_the_oldest_untouched_goes() -> None:
+    notices = TurnNotices(games_kept=3)
+    for game in (1, 2, 3):
+        notices.ping(game, (0, "7"))
+    notices.ping(1, (1, "7"))  # the first game plays on: it is the newest now
+    notices.ping(4, (0, "7"))  # one more: the oldest untouched (2) goes
+    assert notices.games()[0] == {1, 3, 4}
+    assert notices.pinged(1, (0, "7")) and notices.pinged(1, (1, "7"))

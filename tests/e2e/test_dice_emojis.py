@@ -21,9 +21,9 @@ NAMES = {f"yz1_die{face}{held}" for face in range(1, 7) for held in ("", "_held"
 
 
 def faces_of(bot: object) -> DiceFaces:
-    cog = bot.get_cog("Yahtzee")  # type: ignore[attr-defined]
+    cog = bot.get_cog("Core")  # type: ignore[attr-defined]
     assert cog is not None
-    faces: DiceFaces = cog.publisher.faces
+    faces: DiceFaces = cog.parts.publisher.faces
     return faces
 
 

@@ -9,6 +9,7 @@ import random
 from bot.app import YahtzeeBot
 from bot.engine import Category, RandomDice, ScriptedDice
 from bot.store import GameStatus, plans
+from cogs.shared.computers import NoComputers
 
 from ..clock import FakeClock
 from .conftest import StartBot
@@ -71,13 +72,13 @@ async def test_a_computer_turn_that_stalled_is_started_again_by_the_timer(
     await fake.click(ann, lobby, "Add bot (Casual)")
     await fake.click(ann, lobby, "Start")
     await live_board(fake, channel)
-    cog.publisher._on_computer_turn = lambda game_id: None  # its run "dies" before it starts
+    cog.publisher.computers = NoComputers()  # its run "dies" before it starts
     await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], "chance")
     row = await bot.store.read(plans.live_game_in, int(channel))
     assert row is not None and row.deadline_at is None and row.ping_at is not None
     clock.advance(30)
     assert await cog.tick() == 0  # not due yet
-    cog.publisher._on_computer_turn = cog.computers.start  # runs can start again
+    cog.publisher.computers = cog.computers  # runs can start again
     clock.advance(31)
     assert await cog.tick() == 1
     await fake.wait_for(lambda: fake.last(channel)["content"] == f"<@{ann['id']}>, your turn!")

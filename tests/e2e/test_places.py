@@ -16,6 +16,7 @@ import pytest
 
 from bot.engine import Category, RandomDice, ScriptedDice
 from bot.store import plans
+from cogs.shared.computers import NoComputers
 
 from ..clock import FakeClock
 from ..conftest import Database, fetch
@@ -701,9 +702,9 @@ async def test_a_computer_seat_waits_quietly_while_nobody_clicks(
     cog = bot.get_cog("TurnTimers")
     assert cog is not None
     await play_turn(fake, dice, ann, channel, [[6, 5, 4, 3, 1]], "chance")
-    cog.publisher._on_computer_turn = lambda game_id: None  # its run "dies" before it starts
+    cog.publisher.computers = NoComputers()  # its run "dies" before it starts
     await play_turn(fake, dice, bob, channel, [[6, 5, 4, 3, 1]], "chance", expect_next=False)
-    cog.publisher._on_computer_turn = cog.computers.start
+    cog.publisher.computers = cog.computers
     for minutes in (15, 5, 5, 5):
         clock.advance(minutes * 60)
         fake.advance(minutes * 60)
