@@ -13,10 +13,12 @@ from cogs.shared.checks import check_member_may_post, check_permissions, display
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
+from cogs.shared.looks import looks_of
 from cogs.shared.parts import parts_of
 from cogs.shared.text import shown_name
 from cogs.turn.messages import ended_embed
 
+from . import messages
 from .controls import LeaveConfirmButton, ReplayButton
 from .messages import daily_board_embed, daily_intro, replay_text
 
@@ -105,4 +107,5 @@ class DailyFeature(Feature):
 
 async def setup(bot: YahtzeeBot) -> None:
     """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    looks_of(bot).daily = messages  # what the shared parts show of it
     await bot.add_cog(DailyFeature(parts_of(bot)))

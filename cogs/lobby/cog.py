@@ -17,9 +17,11 @@ from cogs.shared.controls import handles
 from cogs.shared.errors import tell
 from cogs.shared.feature import Feature
 from cogs.shared.language import private, public, server
+from cogs.shared.looks import looks_of
 from cogs.shared.parts import parts_of
 from cogs.shared.place import Kind, place_of
 
+from . import messages
 from .controls import LobbyButton, PlayAgainButton
 from .messages import invitation, lobby_edit
 
@@ -186,4 +188,5 @@ class LobbyFeature(Feature):
 
 async def setup(bot: YahtzeeBot) -> None:
     """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    looks_of(bot).lobby = messages  # what the shared parts show of it
     await bot.add_cog(LobbyFeature(parts_of(bot)))

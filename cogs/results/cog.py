@@ -17,10 +17,12 @@ from cogs.shared.checks import check_member_may_post, display_name
 from cogs.shared.controls import handles
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private
+from cogs.shared.looks import looks_of
 from cogs.shared.parts import parts_of
 from cogs.shared.place import Kind, place_of
 from cogs.shared.text import png
 
+from . import messages
 from .controls import PageButton, ShareButton
 from .messages import STATS_FILE, leaderboard_files, leaderboard_layout, stats_layout
 
@@ -192,4 +194,5 @@ class ResultsFeature(Feature):
 
 async def setup(bot: YahtzeeBot) -> None:
     """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
+    looks_of(bot).results = messages  # what the shared parts show of it
     await bot.add_cog(ResultsFeature(parts_of(bot)))

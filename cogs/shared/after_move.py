@@ -13,11 +13,11 @@ from typing import Any
 import discord
 
 from bot.games import NOBODY_LEFT, Board, GameStatus, GameView, Scored, Undone
-from cogs.turn.messages import ended_fields, left_embed, moved_on_embed, summary_embed, undo_view
 
 from . import answers
 from .checks import message_id
 from .language import public
+from .looks import TurnLooks
 from .publisher import Publisher
 from .repairs import Repairs
 from .wording import ending
@@ -29,6 +29,11 @@ class AfterMove:
     def __init__(self, publisher: Publisher, repairs: Repairs) -> None:
         self.publisher = publisher
         self.repairs = repairs
+
+    @property
+    def turn(self) -> TurnLooks:
+        """The turn feature's builders (registered as it loads)."""
+        return self.publisher.looks.turn
 
     # a player's clicks on the live board
 
@@ -61,9 +66,9 @@ class AfterMove:
             lambda: answers.edit(
                 interaction,
                 content=None,
-                embed=summary_embed(scored, faces=publisher.faces),
+                embed=self.turn.summary_embed(scored, faces=publisher.faces),
                 attachments=[],
-                view=None if scored.finished else undo_view(public(row), row.id, turn),
+                view=None if scored.finished else self.turn.undo_view(public(row), row.id, turn),
             ),
         )
         if not scored.finished:
@@ -150,12 +155,16 @@ class AfterMove:
                 await publisher.edit_board(before.board_message_id, board)
                 return
             await publisher.retire(
-                row.board_channel_id, before.board_message_id, embed=left_embed(_, name)
+                row.board_channel_id,
+                before.board_message_id,
+                embed=self.turn.left_embed(_, name),
             )
             await publisher.post_board(board)
         elif row.status == GameStatus.FINISHED:
             await publisher.retire(
-                row.board_channel_id, before.board_message_id, embed=moved_on_embed(_, True)
+                row.board_channel_id,
+                before.board_message_id,
+                embed=self.turn.moved_on_embed(_, True),
             )
             await publisher.close_undo(before)
             await publisher.post_final(row)
@@ -202,7 +211,7 @@ class AfterMove:
             said = ending(public(row), reason, by_click, again=False, start=start)
             await publisher.retire_lobby(shown, shown.board_message_id, said)
             return
-        fields = ended_fields(row, reason, by_click, start)
+        fields = self.turn.ended_fields(row, reason, by_click, start)
         daily = row.daily is not None  # a private board: only a token reaches it
         if after_scoring:  # its Undo offer is closed already
             await publisher.routes.send(row.board_channel_id, **fields)

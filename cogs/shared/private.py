@@ -10,21 +10,21 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.games import Board, GameView, Scored
-from cogs.results.messages import FINAL_FILE, final_layout
-from cogs.turn.board import board_files, board_view
-from cogs.turn.messages import summary_embed
 
 from . import answers
 from .language import private
 from .text import png
 
 if TYPE_CHECKING:
-    from .publisher import Publisher
+    from bot.games import GameService
+
+    from .emojis import DiceFaces
+    from .looks import Looks, TurnLooks
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,22 @@ ANSWERED_WITH = "answered-with"  # interaction.extras: the message a command ans
 #: minute for the request's own way and the clocks' difference.
 TOKEN_USABLE = timedelta(minutes=14)
 NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Shows(Protocol):
+    """What a private board is shown with (the publisher's): the features' builders, the
+    dice's faces, the service, a board's embed as its place shows it; the final message of
+    a finished try, and the record of a scoring's Undo."""
+
+    @property
+    def looks(self) -> Looks: ...
+    @property
+    def faces(self) -> DiceFaces: ...
+    @property
+    def games(self) -> GameService: ...
+    def board_embed(self, board: Board) -> discord.Embed: ...
+    async def post_final(self, row: GameView, image: bytes | None = None) -> None: ...
+    async def scored(self, game_id: int, message_id: int | None) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +68,15 @@ class PrivateBoards:
     """Shows a daily challenge's private board, and keeps each game's as last shown, with
     how to reach it."""
 
-    def __init__(self, clock: Callable[[], datetime], publisher: Publisher) -> None:
+    def __init__(self, clock: Callable[[], datetime], publisher: Shows) -> None:
         self.clock = clock  # the bot's clock (a test moves it)
         self.publisher = publisher
         self._copies: dict[int, PrivateCopy] = {}
+
+    @property
+    def turn(self) -> TurnLooks:
+        """The turn feature's builders (registered as it loads)."""
+        return self.publisher.looks.turn
 
     def note(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """A daily challenge's private board was just shown or changed as the answer to
@@ -120,8 +141,8 @@ class PrivateBoards:
             interaction,
             content,
             embed=self.publisher.board_embed(board),
-            files=board_files(board),
-            view=board_view(board, self.publisher.faces),
+            files=self.turn.board_files(board),
+            view=self.turn.board_view(board, self.publisher.faces),
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
@@ -152,7 +173,7 @@ class PrivateBoards:
         row = scored.board.row
         message_id = interaction.message.id if interaction.message is not None else None
         said = (
-            summary_embed(scored, faces=self.publisher.faces).description or ""
+            self.turn.summary_embed(scored, faces=self.publisher.faces).description or ""
         )  # the player's own
         if scored.finished:
             game = row.require_game()
@@ -162,8 +183,12 @@ class PrivateBoards:
                 interaction,
                 content=None,
                 embed=None,
-                attachments=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_layout(row, game, picture is not None, daily, said),
+                attachments=[png(picture, self.publisher.looks.results.FINAL_FILE)]
+                if picture is not None
+                else [],
+                view=self.publisher.looks.results.final_layout(
+                    row, game, picture is not None, daily, said
+                ),
             )
             await self.publisher.post_final(row, picture)
             return
@@ -172,8 +197,8 @@ class PrivateBoards:
             interaction,
             content=said,
             embed=self.publisher.board_embed(board),
-            attachments=board_files(board),
-            view=board_view(board, self.publisher.faces),
+            attachments=self.turn.board_files(board),
+            view=self.turn.board_view(board, self.publisher.faces),
         )
         self.note(interaction, row)
         await self.publisher.games.posts.board_shown(row, message_id or 0, board.game)

@@ -21,17 +21,13 @@ import discord
 
 from bot.games import Board, GameService, GameView, is_bot
 from bot.i18n import Lang, lang
-from cogs.daily.messages import daily_result_layout
-from cogs.lobby.messages import lobby_edit, lobby_layout, thread_name
-from cogs.results.messages import FINAL_FILE, final_layout
-from cogs.turn.board import board_embed, board_files, board_view
-from cogs.turn.messages import moved_to_embed, waiting_embed
 
 from . import answers
 from .computers import Computers, NoComputers
 from .emojis import DiceFaces
 from .errors import jump_url
 from .language import of_server, public
+from .looks import Looks, looks_of
 from .pace import Cooldowns
 from .place import place_of
 from .private import PrivateBoards
@@ -60,7 +56,7 @@ class Publisher:
         self.computers: Computers = NoComputers()
         self._places_read = False
         self.routes = PlaceRoutes(bot)  # the means of the game's place (channel or token)
-        self.reminders = Reminders(bot, self)
+        self.reminders = Reminders(bot, self.routes)
         #: each game's pinged turns (an Undo goes back a turn, and a board posted again for
         #: either turn must not ping again) and the board an Undo parked
         self.notices = TurnNotices()
@@ -117,6 +113,11 @@ class Publisher:
             self._places_read = True
 
     @property
+    def looks(self) -> Looks:
+        """The features' builders of what is shown (each registered as its feature loads)."""
+        return looks_of(self.bot)
+
+    @property
     def games(self) -> GameService:
         return self.bot.games
 
@@ -157,8 +158,8 @@ class Publisher:
                 nonce=nonce or await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=self.board_embed(board),
-                files=board_files(board),
-                view=board_view(board, self.faces),
+                files=self.looks.turn.board_files(board),
+                view=self.looks.turn.board_view(board, self.faces),
                 allowed_mentions=pings,
             )
         except discord.Forbidden as exc:
@@ -171,7 +172,7 @@ class Publisher:
                 nonce=await self.games.posts.nonce(board.row, f"v{board.row.version}"),
                 content=text,
                 embed=self.board_embed(board),
-                view=board_view(board, self.faces),
+                view=self.looks.turn.board_view(board, self.faces),
                 allowed_mentions=pings,
             )
         # On record once posted: a post Discord refused notified nobody, so the board the
@@ -204,8 +205,8 @@ class Publisher:
             interaction,
             content=turn_line(board),
             embed=self.board_embed(board),
-            attachments=board_files(board),
-            view=board_view(board, self.faces),
+            attachments=self.looks.turn.board_files(board),
+            view=self.looks.turn.board_view(board, self.faces),
             allowed_mentions=NO_MENTIONS,
         )
         if not await self.games.posts.board_shown(board.row, here, game):
@@ -213,14 +214,16 @@ class Publisher:
         if before is not None and before != here:
             link = jump_url(board.row.guild_id, board.row.board_channel_id, here)
             await self.retire(
-                board.row.board_channel_id, before, embed=moved_to_embed(public(board.row), link)
+                board.row.board_channel_id,
+                before,
+                embed=self.looks.turn.moved_to_embed(public(board.row), link),
             )
         if is_bot(game.current_player_id):
             self.computers.start(board.row.id)
 
     def board_embed(self, board: Board) -> discord.Embed:
         """A board's embed as its place shows it (its timer's words where only clicks reach)."""
-        return board_embed(board, self.faces, self.by_click(board.row))
+        return self.looks.turn.board_embed(board, self.faces, self.by_click(board.row))
 
     def parked(self, game_id: int) -> int | None:
         """The message an Undo parked for a game (the next turn's board, waiting), if any."""
@@ -256,8 +259,8 @@ class Publisher:
             channel_id,
             message.id,
             embed=self.board_embed(board),
-            attachments=board_files(board),
-            view=board_view(board, self.faces),
+            attachments=self.looks.turn.board_files(board),
+            view=self.looks.turn.board_view(board, self.faces),
             allowed_mentions=NO_MENTIONS,
         )
         if is_bot(game.current_player_id):
@@ -285,7 +288,9 @@ class Publisher:
         if stale is not None:
             await self.delete(channel_id, stale[0])
         await self.games.posts.parked(game_id, (message_id, turn))  # a restart finds it too
-        await self.retire(channel_id, message_id, embed=waiting_embed(lang(language)))
+        await self.retire(
+            channel_id, message_id, embed=self.looks.turn.waiting_embed(lang(language))
+        )
 
     async def _unpark(
         self, board: Board, turn: tuple[int, str], text: str
@@ -309,8 +314,8 @@ class Publisher:
                     message_id,
                     content=text,
                     embed=self.board_embed(board),
-                    attachments=board_files(board),
-                    view=board_view(board, self.faces),
+                    attachments=self.looks.turn.board_files(board),
+                    view=self.looks.turn.board_view(board, self.faces),
                     allowed_mentions=NO_MENTIONS,
                 ),
             )
@@ -348,8 +353,8 @@ class Publisher:
                     board.row.board_channel_id,
                     message_id,
                     embed=self.board_embed(board),
-                    attachments=board_files(board),
-                    view=board_view(board, self.faces),
+                    attachments=self.looks.turn.board_files(board),
+                    view=self.looks.turn.board_view(board, self.faces),
                 ),
             )
         except discord.NotFound as exc:
@@ -376,8 +381,8 @@ class Publisher:
             lambda: answers.edit(
                 interaction,
                 embed=self.board_embed(board),
-                attachments=board_files(board),
-                view=board_view(board, self.faces),
+                attachments=self.looks.turn.board_files(board),
+                view=self.looks.turn.board_view(board, self.faces),
                 **line,
             ),
         )
@@ -390,7 +395,7 @@ class Publisher:
         stay as they are (a hold changes neither), so nothing is drawn or uploaded."""
         await self.unarchiving(
             board.row.board_channel_id,
-            lambda: answers.edit(interaction, view=board_view(board, self.faces)),
+            lambda: answers.edit(interaction, view=self.looks.turn.board_view(board, self.faces)),
         )
         if interaction.message is not None:
             self.games.posts.board_answered(board.row, interaction.message.id, board.game)
@@ -399,14 +404,14 @@ class Publisher:
     async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """Answer a lobby click with the lobby as it is now."""
         by_token = await self.lobby_place(row, interaction)
-        await answers.edit(interaction, **lobby_edit(row, by_token=by_token))
+        await answers.edit(interaction, **self.looks.lobby.lobby_edit(row, by_token=by_token))
         if interaction.message is not None:
             await self.games.posts.board_shown(row, interaction.message.id, None)
 
     async def edit_lobby(self, row: GameView, message_id: int) -> None:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
         by_token = await self.lobby_place(row)
-        shown = lobby_edit(row, by_token=by_token)
+        shown = self.looks.lobby.lobby_edit(row, by_token=by_token)
         await self.routes.edit(row.board_channel_id, message_id, **shown)
 
     def by_click(self, row: GameView, interaction: discord.Interaction[Any] | None = None) -> bool:
@@ -442,7 +447,9 @@ class Publisher:
             await answers.send(interaction, invitation, allowed_mentions=mentions or NO_MENTIONS)
         message_id = await answers.send(
             interaction,
-            view=lobby_layout(row, by_token=await self.lobby_place(row, interaction)),
+            view=self.looks.lobby.lobby_layout(
+                row, by_token=await self.lobby_place(row, interaction)
+            ),
             allowed_mentions=NO_MENTIONS,
         )
         if message_id is not None:
@@ -463,7 +470,7 @@ class Publisher:
             )
         message = await self.routes.send(
             *where,
-            view=lobby_layout(row, by_token=await self.lobby_place(row)),
+            view=self.looks.lobby.lobby_layout(row, by_token=await self.lobby_place(row)),
             allowed_mentions=NO_MENTIONS,
         )
         await self.games.posts.board_shown(row, message.id, None)
@@ -475,7 +482,7 @@ class Publisher:
         """A lobby closed (cancelled, expired, moved, or its game could not start): its
         words with ``note`` in place of what to do (None: as its status says), and no
         buttons."""
-        shown = lobby_edit(row, note, by_token=await self.lobby_place(row))
+        shown = self.looks.lobby.lobby_edit(row, note, by_token=await self.lobby_place(row))
         await self.retire(row.channel_id, message_id, **shown)
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
@@ -503,7 +510,9 @@ class Publisher:
         assert board.game is not None
         names = [seat.name for seat in board.game.seats]
         try:
-            thread = await self.routes.start_thread(lobby, thread_name(public(board.row), names))
+            thread = await self.routes.start_thread(
+                lobby, self.looks.lobby.thread_name(public(board.row), names)
+            )
         except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
             log.info(
                 "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
@@ -559,7 +568,7 @@ class Publisher:
                 row.board_channel_id,
                 row.guild_id,
                 nonce=await self.games.posts.nonce(row, "final"),
-                view=daily_result_layout(
+                view=self.looks.daily.daily_result_layout(
                     await self.server_language(row), row, game, daily, self.by_click(row)
                 ),
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -573,8 +582,8 @@ class Publisher:
                 nonce=await self.games.posts.nonce(
                     row, "final" if picture is not None else "final-t"
                 ),
-                files=[png(picture, FINAL_FILE)] if picture is not None else [],
-                view=final_layout(row, game, picture is not None, daily),
+                files=[png(picture, self.looks.results.FINAL_FILE)] if picture is not None else [],
+                view=self.looks.results.final_layout(row, game, picture is not None, daily),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 

@@ -3,6 +3,7 @@ ends) and the private turn notice of ``/yahtzee notify``."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,12 +12,13 @@ from bot.games import GameService, GameView
 from bot.i18n import Lang, lang
 
 from .language import public
+from .routes import PlaceRoutes
 from .text import ping, shown_name
 
 if TYPE_CHECKING:
     from bot.app import YahtzeeBot
 
-    from .publisher import Publisher
+log = logging.getLogger(__name__)
 
 USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -24,9 +26,9 @@ USER_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 class Reminders:
     """Posts a turn's reminders, and deletes a reminder once its turn is over."""
 
-    def __init__(self, bot: YahtzeeBot, publisher: Publisher) -> None:
+    def __init__(self, bot: YahtzeeBot, routes: PlaceRoutes) -> None:
         self.bot = bot
-        self.publisher = publisher
+        self.routes = routes  # the game's place: its channel, or the tokens that reach it
         self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
 
     @property
@@ -43,7 +45,7 @@ class Reminders:
                 f"{row.board_message_id}"
             )
         _ = public(row)
-        reminder = await self.publisher.routes.send(
+        reminder = await self.routes.send(
             row.board_channel_id,
             optional=True,  # where only tokens reach: never in place of a board
             content=_(
@@ -75,7 +77,7 @@ class Reminders:
         _ = public(row)  # what the game's channel is told
         mine = lang(chosen) if chosen is not None else _
         try:
-            await self.publisher.routes.dm(user_id, notice(mine, minutes, seconds, where))
+            await self.routes.dm(user_id, notice(mine, minutes, seconds, where))
         except discord.Forbidden:
             await self.games.servers.set_notify(user_id, False)
             name = next((n for uid, n in row.players if uid == user_id), _("a player"))
@@ -88,7 +90,7 @@ class Reminders:
                     "added the app.",
                     who=who,
                 )
-                if self.publisher.by_click(row)  # (a group DM: not a server's DMs)
+                if self.routes.by_token(row.channel_id)  # (a group DM: not a server's DMs)
                 else _(
                     "I could not send {who} a private turn notice (their DMs are closed), so "
                     "turn notices are off for them. `/yahtzee notify on` turns them back on "
@@ -96,7 +98,7 @@ class Reminders:
                     who=who,
                 )
             )
-            await self.publisher.routes.send(
+            await self.routes.send(
                 row.board_channel_id,
                 row.guild_id,
                 optional=True,
@@ -113,7 +115,11 @@ class Reminders:
             reminder = (row.board_channel_id, row.reminder_message_id)
         if reminder is None:
             return
-        await self.publisher.delete(*reminder)
+        channel_id, message_id = reminder
+        try:
+            await self.routes.delete(channel_id, message_id)
+        except discord.HTTPException as exc:  # gone already
+            log.info("could not delete reminder %s in %s: %s", message_id, channel_id, exc)
         await self.games.posts.reminder_posted(game_id, None)
 
 

@@ -15,12 +15,11 @@ import discord
 from bot.engine import Game
 from bot.games import GameService, GameStatus, GameView, is_bot, player_id
 from bot.games.replay import Turn
-from cogs.lobby.messages import lobby_edit
-from cogs.turn.messages import ended_fields, moved_on_embed, moved_to_embed
 
 from . import answers
 from .errors import jump_url, run_guarded
 from .language import public
+from .looks import TurnLooks
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
 from .wording import STARTS_AFTER, ending
 
@@ -39,6 +38,11 @@ class Repairs:
         self.bot = bot
         self.publisher = publisher
         self.busy = asyncio.Lock()  # one mass repair at a time (the timer waits for it)
+
+    @property
+    def turn(self) -> TurnLooks:
+        """The turn feature's builders (registered as it loads)."""
+        return self.publisher.looks.turn
 
     @property
     def games(self) -> GameService:
@@ -105,13 +109,13 @@ class Repairs:
                 # it is retired there, saying where the live board is
                 link = jump_url(row.guild_id, row.board_channel_id, row.board_message_id)
                 await answers.edit(
-                    interaction, content=None, embed=moved_to_embed(public(row), link),
+                    interaction, content=None, embed=self.turn.moved_to_embed(public(row), link),
                     attachments=[], view=None,
                 )  # fmt: skip
                 return
             since = await self.unseen(row)
             await answers.edit(
-                interaction, content=None, embed=moved_on_embed(public(row), since=since),
+                interaction, content=None, embed=self.turn.moved_on_embed(public(row), since=since),
                 attachments=[], view=None,
             )  # fmt: skip
             log.info("game %s: shown again at a click on an old board", row.id)
@@ -127,9 +131,9 @@ class Repairs:
         it (the repair after the click shows the board anew)."""
         if row.board_message_id is not None and row.board_turn == game.turn_number:
             link = jump_url(row.guild_id, row.board_channel_id, row.board_message_id)
-            embed = moved_to_embed(public(row), link)
+            embed = self.turn.moved_to_embed(public(row), link)
         else:
-            embed = moved_on_embed(public(row), since=await self.unseen(row))
+            embed = self.turn.moved_on_embed(public(row), since=await self.unseen(row))
         await answers.edit(interaction, content=None, embed=embed, attachments=[], view=None)
 
     async def unseen(self, row: GameView) -> list[Turn]:
@@ -153,7 +157,7 @@ class Repairs:
             _ = public(row)
             fields: dict[str, Any]
             if row.status == GameStatus.FINISHED:
-                fields = {"embed": moved_on_embed(_, True)}
+                fields = {"embed": self.turn.moved_on_embed(_, True)}
             else:
                 why = await self.games.history.why_over(row.id)
                 start = why is not None and why.template in STARTS_AFTER
@@ -161,10 +165,10 @@ class Repairs:
                 if row.game is None:  # a lobby
                     note = None if reason is None else ending(_, reason, True, False, start)
                     place = await self.publisher.lobby_place(row, interaction)
-                    fields = lobby_edit(row, note, by_token=place)
+                    fields = self.publisher.looks.lobby.lobby_edit(row, note, by_token=place)
                 else:
                     said = reason if reason is not None else _("This game has already ended.")
-                    fields = {"view": None} | ended_fields(row, said, True, start)
+                    fields = {"view": None} | self.turn.ended_fields(row, said, True, start)
             fields = {"content": None, "attachments": []} | fields
             log.info("game %s: its end shown at a click on message %s", row.id,
                      interaction.message.id if interaction.message else None)  # fmt: skip
@@ -224,7 +228,7 @@ class Repairs:
                 row.board_channel_id,
                 row.board_message_id,
                 daily,
-                embed=moved_on_embed(public(row), True),
+                embed=self.turn.moved_on_embed(public(row), True),
             )
             await self.publisher.retire(row.board_channel_id, row.undo_message_id, daily)
             await self.publisher.post_final(row)
@@ -248,7 +252,7 @@ class Repairs:
                     await self.publisher.retire(
                         row.board_channel_id,
                         row.board_message_id,
-                        embed=moved_on_embed(public(row), since=since),
+                        embed=self.turn.moved_on_embed(public(row), since=since),
                     )
             # With the nonce the turn's board was first posted with: Discord returns that
             # board if a process posted it and died before recording it, as it was then.

@@ -18,9 +18,11 @@ from cogs.shared.controls import Button, handles
 from cogs.shared.errors import jump_url
 from cogs.shared.feature import Feature
 from cogs.shared.language import channel, private, public
+from cogs.shared.looks import looks_of
 from cogs.shared.parts import parts_of
 from cogs.shared.place import place_of
 
+from . import looks
 from .board import board_files
 from .computer import ComputerPlayers
 from .controls import (
@@ -344,6 +346,7 @@ class TurnFeature(Feature):
 async def setup(bot: YahtzeeBot) -> None:
     """The feature's extension (discord.py's entry point; loaded after ``cogs.core``)."""
     parts = parts_of(bot)
+    looks_of(bot).turn = looks  # what the shared parts show of a turn
     computers = ComputerPlayers(bot, parts.after)  # registers itself: boards start it
     await bot.add_cog(TurnFeature(parts))
     await bot.add_cog(SeatsFeature(parts))

@@ -14,6 +14,8 @@ import discord
 
 from bot.games import GameStatus
 from cogs.shared.after_move import AfterMove
+from cogs.shared.looks import Looks
+from cogs.turn import looks as turn_looks
 
 SUMMARY = discord.Embed(title="a summary")
 
@@ -25,6 +27,8 @@ class Recorder:
         self.calls: list[tuple[Any, ...]] = []
         self.posted = posted
         self.faces = None
+        self.looks = Looks()  # the turn feature's own builders, as it registers them
+        self.looks.turn = turn_looks
         self.routes = SimpleNamespace(send=self._record("send"), by_token=lambda channel: False)
         self.reminders = SimpleNamespace(turn_over=self._record("turn_over"))
         self.private = SimpleNamespace(forget=lambda game_id: self.calls.append(("forget-copy",)))
