@@ -58,6 +58,7 @@ from .results import (
     Scored,
     TimedOut,
     Undone,
+    Where,
 )
 from .seats import BOT_NAMES, bot_level, is_bot, player_id, rematch_callers
 from .service import GameService
@@ -107,6 +108,7 @@ __all__ = [
     "TokenRecord",
     "TurnMove",
     "Undone",
+    "Where",
     "WinHint",
     "begin",
     "bot_level",

@@ -49,12 +49,14 @@ class Daily:
         name: str,
         pictures: bool,
         language: str = "en",
+        place: str | None = None,
     ) -> Board:
         """Start the member's try at today's challenge in this channel: a solo game on the
         day's dice, under the official rules and without hints (everyone plays on their own
         judgement), played on a private board, in the member's own ``language``. A try in
         progress is shown again; refused if they had today's try already (an abandoned try
-        counts)."""
+        counts). ``place``: "channel" or "token", where its result is posted, as the
+        interaction that starts it says."""
         going = await self.store.read(plans.live_daily_of, user_id)
         if going is not None and going.status == GameStatus.ACTIVE:
             return await self.drawing.board_of(going)  # the try in progress: its board again
@@ -72,6 +74,7 @@ class Daily:
                     daily=day,
                     hints=False,
                     language=language,
+                    place=place,
                 )
             )
         except DailyTaken:

@@ -165,6 +165,13 @@ class Keeper:
         if known is not None:
             self._rows[game_id] = change(known)
 
+    def placed(self, channel_id: int, place: str) -> None:
+        """The live games of ``channel_id`` (or of a thread in it) are played in ``place``
+        now, as the store was just told: the cached rows say so too."""
+        for game_id, known in list(self._rows.items()):
+            if channel_id in (known.channel_id, known.thread_id) and known.place != place:
+                self._rows[game_id] = replace(known, place=place)
+
     # -- saving -----------------------------------------------------------------------------
 
     async def locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
+from enum import Enum
 from operator import attrgetter
 
 from bot.engine import (
@@ -100,6 +101,16 @@ def refusing() -> Iterator[None]:
         raise Refusal(exc.template, None, **exc.values) from None
 
 
+class Where(Enum):
+    """The kinds of place a game's board is shown in."""
+
+    CHANNEL = "channel"  # a server's channel: the bot posts by its own routes
+    THREAD = "thread"  # the game's own thread (thread mode), in such a server
+    DM = "dm"  # the bot's DM with its player
+    TOKEN = "token"  # a group DM or a server that never added the bot: tokens only
+    PRIVATE = "private"  # a daily challenge's private board: its player's only
+
+
 @dataclass(frozen=True, slots=True)
 class GameView:
     """A game as the Discord side sees it: where it is played, its status, seats and rules,
@@ -132,6 +143,26 @@ class GameView:
     #: the next turn's board an Undo parked, and the turn it waits for ("turn:player id")
     parked_message_id: int | None = None
     parked_for: str | None = None
+    #: where it is played: "channel" (the bot posts there by its own routes) or "token" (only
+    #: interactions' tokens reach it: a group DM, a server that never added the bot); kept in
+    #: step with what the latest interaction from its channel says
+    place: str | None = None
+
+    @property
+    def by_token(self) -> bool:
+        """Its channel is reached by interactions' tokens only."""
+        return self.place == "token"
+
+    @property
+    def where(self) -> Where:
+        """Where its board is shown (``Where``)."""
+        if self.daily is not None:
+            return Where.PRIVATE
+        if self.by_token:
+            return Where.TOKEN
+        if self.thread_id is not None:
+            return Where.THREAD
+        return Where.CHANNEL if self.guild_id is not None else Where.DM
 
     @property
     def is_live(self) -> bool:

@@ -52,6 +52,7 @@ class Servers:
             await self.store.write(plans.note_token_place, channel_id, kind)
         else:
             await self.store.write(plans.forget_token_place, channel_id)
+        self.keeper.placed(channel_id, "token" if by_token else "channel")
 
     async def save_token(self, record: TokenRecord) -> None:
         """Keep an interaction's token for its 15 minutes (a place only tokens reach): a

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import Refusal
+from bot.games import GuildSettings, Refusal
 from bot.i18n.words import Words
 from cogs.shared import answers
 from cogs.shared.checks import missing_for_threads
@@ -17,7 +17,15 @@ from cogs.shared.controls import handles
 from cogs.shared.language import private
 from cogs.shared.parts import Parts, parts_of
 
-from .controls import ResetConfirmButton, SettingSelect, SwitchButton
+from .controls import (
+    AutoRollSwitch,
+    LanguageSelect,
+    PolicySelect,
+    PresetSelect,
+    ResetConfirmButton,
+    ThreadsSwitch,
+    TurnLimitSelect,
+)
 from .messages import reset_confirm_view, settings_embed, settings_view
 
 if TYPE_CHECKING:
@@ -67,52 +75,73 @@ class Admin(
             ephemeral=True,
         )
 
-    @handles(SettingSelect)
-    async def change_setting(
-        self, interaction: discord.Interaction[Any], menu: SettingSelect, value: str
+    @handles(PresetSelect)
+    async def choose_preset(
+        self, interaction: discord.Interaction[Any], menu: PresetSelect, value: str
     ) -> None:
-        """A settings menu: the value chosen."""
-        await self._change(interaction, menu.guild_id, menu.field, value)
+        """The preset menu: new games' rules."""
+        await self._change(interaction, menu.guild_id, preset=value)
 
-    @handles(SwitchButton)
-    async def flip_setting(
-        self, interaction: discord.Interaction[Any], switch: SwitchButton
+    @handles(TurnLimitSelect)
+    async def choose_turn_limit(
+        self, interaction: discord.Interaction[Any], menu: TurnLimitSelect, value: str
     ) -> None:
-        """A switch (games in threads, the first roll made): on becomes off and off on."""
-        await self._change(interaction, switch.guild_id, switch.field, "")
+        """The turn limit menu."""
+        await self._change(interaction, menu.guild_id, turn_seconds=value)
+
+    @handles(PolicySelect)
+    async def choose_policy(
+        self, interaction: discord.Interaction[Any], menu: PolicySelect, value: str
+    ) -> None:
+        """What happens to a turn that runs out."""
+        await self._change(interaction, menu.guild_id, timeout_policy=value)
+
+    @handles(LanguageSelect)
+    async def choose_language(
+        self, interaction: discord.Interaction[Any], menu: LanguageSelect, value: str
+    ) -> None:
+        """New games' language ("discord": the server's, as Discord says)."""
+        await self._change(
+            interaction, menu.guild_id, language=None if value == "discord" else value
+        )
+
+    @handles(ThreadsSwitch)
+    async def switch_threads(
+        self, interaction: discord.Interaction[Any], switch: ThreadsSwitch
+    ) -> None:
+        """Games in threads: on becomes off and off on; on only where threads can be made."""
+        current = await self._current(interaction, switch.guild_id)
+        missing = missing_for_threads(interaction)
+        if not current.use_threads and missing:  # every start would fail
+            raise Refusal(
+                "Games in threads need me to have {names} here: ask a server admin to "
+                "give me them, then turn this on.",
+                names=Words(missing),
+            )
+        await self._change(interaction, switch.guild_id, use_threads=not current.use_threads)
+
+    @handles(AutoRollSwitch)
+    async def switch_auto_roll(
+        self, interaction: discord.Interaction[Any], switch: AutoRollSwitch
+    ) -> None:
+        """Each turn's first roll made for the player: on becomes off and off on."""
+        current = await self._current(interaction, switch.guild_id)
+        await self._change(interaction, switch.guild_id, auto_roll=not current.auto_roll)
+
+    async def _current(self, interaction: discord.Interaction[Any], guild_id: int) -> GuildSettings:
+        """The server's settings, for a manager of that very server."""
+        if require_manager(interaction) != guild_id:
+            raise Refusal("Those settings belong to another server.")
+        return await self.bot.games.servers.server_settings(guild_id)
 
     async def _change(
-        self, interaction: discord.Interaction[Any], guild_id: int, field: str, value: str
+        self, interaction: discord.Interaction[Any], guild_id: int, **changes: object
     ) -> None:
         """Validate, store, show the new values."""
         if require_manager(interaction) != guild_id:
             raise Refusal("Those settings belong to another server.")
         games = self.bot.games
         user, is_admin = interaction.user.id, interaction.permissions.manage_guild
-        changes: dict[str, object]
-        if field == "threads":
-            current = await games.servers.server_settings(guild_id)
-            missing = missing_for_threads(interaction)
-            if not current.use_threads and missing:  # every start would fail
-                raise Refusal(
-                    "Games in threads need me to have {names} here: ask a server admin to "
-                    "give me them, then turn this on.",
-                    names=Words(missing),
-                )
-            changes = {"use_threads": not current.use_threads}
-        elif field == "autoroll":
-            current = await games.servers.server_settings(guild_id)
-            changes = {"auto_roll": not current.auto_roll}
-        elif field == "turn":
-            changes = {"turn_seconds": value}
-        elif field == "policy":
-            changes = {"timeout_policy": value}
-        elif field == "language":
-            changes = {"language": None if value == "discord" else value}
-        elif field == "preset":
-            changes = {"preset": value}
-        else:  # a setting of the menus without its branch here: never another one changed
-            raise Refusal("That setting is not one I know; nothing changed.")
         changed = await games.servers.change_settings(guild_id, user, is_admin, **changes)
         _ = private(interaction)
         await answers.edit(

@@ -4,14 +4,15 @@
 custom_id                              component
 =====================================  ==========================================================
 ``yz:lbreset:<guild>``                 confirm a leaderboard reset
-``yz:set:<guild>:<field>``             a server setting's select
+``yz:set:<guild>:<field>``             a server setting's select (preset, turn, policy,
+                                       language), each setting a kind of its own
 ``yz:set:<guild>:threads``             games in threads on/off (``autoroll``: first roll made)
 =====================================  ==========================================================
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import discord
 
@@ -27,37 +28,74 @@ class ResetConfirmButton(ButtonControl, key="lbreset"):
         return Button(label=label, style=discord.ButtonStyle.danger, custom_id=self.custom_id)
 
 
-SETTING_ROWS = {"preset": 0, "turn": 1, "policy": 2, "language": 3}
+class SettingMenu(SelectControl):
+    """A server setting's menu (``yz:set:<guild>:<field>``): each setting a kind of its own."""
 
-
-class SettingSelect(SelectControl, key="set"):
-    """A server setting's menu."""
+    row: ClassVar[int]  # where it stands in the settings' message
 
     guild_id: Snowflake
-    field: Annotated[str, one_of(*SETTING_ROWS)]
 
     def select(self, options: list[discord.SelectOption] | None = None) -> Select:
         return Select(
             custom_id=self.custom_id,
             options=options or [discord.SelectOption(label="-", value="-")],
-            row=SETTING_ROWS[self.field],
+            row=self.row,
         )
 
 
-#: The server settings that are switches: their buttons' words.
-TOGGLES = {"threads": "Games in threads", "autoroll": "First roll made for the player"}
+class PresetSelect(SettingMenu, key="set"):
+    """New games' rule set."""
+
+    row = 0
+    field: Annotated[str, one_of("preset")] = "preset"
 
 
-class SwitchButton(ButtonControl, key="set"):
-    """Turns a switch setting on or off: thread mode, or each turn's opening roll."""
+class TurnLimitSelect(SettingMenu, key="set"):
+    """How long a turn may take."""
+
+    row = 1
+    field: Annotated[str, one_of("turn")] = "turn"
+
+
+class PolicySelect(SettingMenu, key="set"):
+    """What happens to a turn that runs out."""
+
+    row = 2
+    field: Annotated[str, one_of("policy")] = "policy"
+
+
+class LanguageSelect(SettingMenu, key="set"):
+    """The language of new games' messages."""
+
+    row = 3
+    field: Annotated[str, one_of("language")] = "language"
+
+
+class SettingSwitch(ButtonControl):
+    """A server setting that is a switch (``yz:set:<guild>:<field>``), on or off."""
+
+    words: ClassVar[str]  # the button's words, before ": on" or ": off"
 
     guild_id: Snowflake
-    field: Annotated[str, one_of(*TOGGLES)]
 
     def button(self, on: bool = False, label: str | None = None) -> Button:
         return Button(
-            label=label or f"{TOGGLES[self.field]}: {'on' if on else 'off'}",
+            label=label or f"{self.words}: {'on' if on else 'off'}",
             style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
             custom_id=self.custom_id,
             row=4,
         )
+
+
+class ThreadsSwitch(SettingSwitch, key="set"):
+    """Games played in threads of their own."""
+
+    words = "Games in threads"
+    field: Annotated[str, one_of("threads")] = "threads"
+
+
+class AutoRollSwitch(SettingSwitch, key="set"):
+    """Each turn's first roll made for the player as the turn starts."""
+
+    words = "First roll made for the player"
+    field: Annotated[str, one_of("autoroll")] = "autoroll"

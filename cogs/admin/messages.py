@@ -12,7 +12,15 @@ from bot.i18n.words import N_
 from cogs.shared.controls import Controls
 from cogs.shared.text import GREEN
 
-from .controls import ResetConfirmButton, SettingSelect, SwitchButton
+from .controls import (
+    AutoRollSwitch,
+    LanguageSelect,
+    PolicySelect,
+    PresetSelect,
+    ResetConfirmButton,
+    ThreadsSwitch,
+    TurnLimitSelect,
+)
 
 TURN_LABELS = {0: N_("No time limit"), 60: N_("1 minute"), 120: N_("2 minutes"),
                180: N_("3 minutes"), 300: N_("5 minutes"), 600: N_("10 minutes"),
@@ -113,12 +121,12 @@ def settings_view(_: Lang, guild_id: int, settings: GuildSettings) -> discord.ui
         else _("First roll made for the player: off")
     )
     view = Controls()
-    view.add_item(SettingSelect(guild_id, "preset").select(presets))
-    view.add_item(SettingSelect(guild_id, "turn").select(limits))
-    view.add_item(SettingSelect(guild_id, "policy").select(policies))
-    view.add_item(SettingSelect(guild_id, "language").select(languages))
-    view.add_item(SwitchButton(guild_id, "threads").button(settings.use_threads, threads))
-    view.add_item(SwitchButton(guild_id, "autoroll").button(settings.auto_roll, autoroll))
+    view.add_item(PresetSelect(guild_id).select(presets))
+    view.add_item(TurnLimitSelect(guild_id).select(limits))
+    view.add_item(PolicySelect(guild_id).select(policies))
+    view.add_item(LanguageSelect(guild_id).select(languages))
+    view.add_item(ThreadsSwitch(guild_id).button(settings.use_threads, threads))
+    view.add_item(AutoRollSwitch(guild_id).button(settings.auto_roll, autoroll))
     return view
 
 

@@ -15,6 +15,7 @@ from cogs.shared.feature import Feature
 from cogs.shared.language import private, public
 from cogs.shared.looks import looks_of
 from cogs.shared.parts import parts_of
+from cogs.shared.place import place_of
 from cogs.shared.text import shown_name
 from cogs.turn.messages import ended_embed
 
@@ -45,6 +46,7 @@ class DailyFeature(Feature):
             display_name(interaction.user),
             interaction.app_permissions.attach_files,
             _.code,
+            place_of(interaction).stored,
         )
         await self.publisher.private.show(interaction, board, daily_intro(_, board.row.daily or ""))
 
@@ -97,9 +99,8 @@ class DailyFeature(Feature):
         if before is not None:  # its private board says so, if a token still reaches it
             _ = public(board.row)
             await self.publisher.retire(
-                before.board_channel_id,
+                before,
                 before.board_message_id,
-                True,
                 embed=ended_embed(_, _("You left your daily challenge; it counts as today's try.")),
             )
         self.publisher.private.forget(game_id)

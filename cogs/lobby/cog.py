@@ -22,7 +22,16 @@ from cogs.shared.parts import parts_of
 from cogs.shared.place import Kind, place_of
 
 from . import messages
-from .controls import LobbyButton, PlayAgainButton
+from .controls import (
+    AddComputerButton,
+    CancelButton,
+    HintsButton,
+    JoinButton,
+    LeaveLobbyButton,
+    PlayAgainButton,
+    StartButton,
+    UnseatButton,
+)
 from .messages import invitation, lobby_edit
 
 log = logging.getLogger(__name__)
@@ -71,45 +80,65 @@ class LobbyFeature(Feature):
         await self.publisher.answer_with_lobby(interaction, row)
         self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
 
-    @handles(LobbyButton)
-    async def lobby_action(self, interaction: discord.Interaction[Any], lobby: LobbyButton) -> None:
-        """Join, Leave, Start or Cancel."""
-        action, game_id = lobby.action, lobby.game_id
+    @handles(StartButton)
+    async def start_game(self, interaction: discord.Interaction[Any], start: StartButton) -> None:
+        """Start: the game's first board is posted (in a thread of its own in thread mode)."""
+        await check_permissions(self.games, interaction)
+        # the game's board is posted for its host: in a thread of its own in thread mode
+        threads = (await self.games.servers.server_settings(interaction.guild_id or 0)).use_threads
+        check_member_may_post(interaction, True if threads else None)
+        pictures = interaction.app_permissions.attach_files
+        board = await self.games.lobby.begin(start.game_id, interaction.user.id, pictures)
+        by_token = await self.publisher.lobby_place(board.row, interaction)
+        await answers.edit(interaction, **lobby_edit(board.row, by_token=by_token))
+        await self._launch(interaction, board, interaction.message)
+
+    @handles(JoinButton)
+    async def join(self, interaction: discord.Interaction[Any], join: JoinButton) -> None:
+        """Join: a seat for the clicker, if Discord shows them the others' answers."""
+        if not place_of(interaction).public_answers(interaction):
+            raise Refusal(  # as /yahtzee start is refused to them
+                "This server does not let you use external apps here, so Discord would "
+                "show my answers to you alone and you could not play with the others. "
+                "Ask a server admin for Use External Apps, or to add me to the server."
+            )
         user = interaction.user
-        if action == "start":
-            await check_permissions(self.games, interaction)
-            # the game's board is posted for its host: in a thread of its own in thread mode
-            threads = (
-                await self.games.servers.server_settings(interaction.guild_id or 0)
-            ).use_threads
-            check_member_may_post(interaction, True if threads else None)
-            pictures = interaction.app_permissions.attach_files
-            board = await self.games.lobby.begin(game_id, user.id, pictures)
-            by_token = await self.publisher.lobby_place(board.row, interaction)
-            await answers.edit(interaction, **lobby_edit(board.row, by_token=by_token))
-            await self._launch(interaction, board, interaction.message)
-            return
-        lobby_games = self.games.lobby
-        if action == "unseat":
-            row = await lobby_games.remove_bot(game_id, user.id)
-        elif action in ("bot-optimal", "bot-casual", "bot-winning"):
-            row = await lobby_games.add_bot(game_id, user.id, action.removeprefix("bot-"))
-        elif action == "hints":
-            row = await lobby_games.toggle_hints(game_id, user.id)
-        elif action == "join":
-            if not place_of(interaction).public_answers(interaction):
-                raise Refusal(  # as /yahtzee start is refused to them
-                    "This server does not let you use external apps here, so Discord would "
-                    "show my answers to you alone and you could not play with the others. "
-                    "Ask a server admin for Use External Apps, or to add me to the server."
-                )
-            row = await lobby_games.join(game_id, user.id, display_name(user))
-        elif action == "leave":
-            row = await lobby_games.leave_lobby(game_id, user.id)
-        elif action == "cancel":
-            row = await lobby_games.cancel(game_id, user.id)
-        else:  # an action of LOBBY_ACTIONS without its branch here: never a silent cancel
-            raise Refusal("That lobby button is not one I know; nothing changed.")
+        row = await self.games.lobby.join(join.game_id, user.id, display_name(user))
+        await self.publisher.show_lobby(interaction, row)
+
+    @handles(LeaveLobbyButton)
+    async def leave_lobby(
+        self, interaction: discord.Interaction[Any], leave: LeaveLobbyButton
+    ) -> None:
+        """Leave: the clicker's seat goes."""
+        row = await self.games.lobby.leave_lobby(leave.game_id, interaction.user.id)
+        await self.publisher.show_lobby(interaction, row)
+
+    @handles(CancelButton)
+    async def cancel(self, interaction: discord.Interaction[Any], cancel: CancelButton) -> None:
+        """Cancel: the host closes the lobby."""
+        row = await self.games.lobby.cancel(cancel.game_id, interaction.user.id)
+        await self.publisher.show_lobby(interaction, row)
+
+    @handles(AddComputerButton)
+    async def add_computer(
+        self, interaction: discord.Interaction[Any], add: AddComputerButton
+    ) -> None:
+        """Add bot: a computer player of that level takes a seat."""
+        level = add.level.removeprefix("bot-")
+        row = await self.games.lobby.add_bot(add.game_id, interaction.user.id, level)
+        await self.publisher.show_lobby(interaction, row)
+
+    @handles(UnseatButton)
+    async def unseat(self, interaction: discord.Interaction[Any], unseat: UnseatButton) -> None:
+        """Remove: the computer player seated last leaves."""
+        row = await self.games.lobby.remove_bot(unseat.game_id, interaction.user.id)
+        await self.publisher.show_lobby(interaction, row)
+
+    @handles(HintsButton)
+    async def switch_hints(self, interaction: discord.Interaction[Any], hints: HintsButton) -> None:
+        """Hints: the host turns them on or off for the game."""
+        row = await self.games.lobby.toggle_hints(hints.game_id, interaction.user.id)
         await self.publisher.show_lobby(interaction, row)
 
     async def _launch(

@@ -3,8 +3,14 @@
 =====================================  ==========================================================
 custom_id                              component
 =====================================  ==========================================================
-``yz:lobby:<action>:<game>``           join, leave, start, cancel, bot-optimal, bot-casual,
-                                       bot-winning, hints, unseat (the last bot)
+``yz:lobby:join:<game>``               Join: a seat for the clicker
+``yz:lobby:leave:<game>``              Leave the lobby
+``yz:lobby:start:<game>``              Start (the host)
+``yz:lobby:cancel:<game>``             Cancel: the lobby closes (the host)
+``yz:lobby:bot-<level>:<game>``        a computer player of a level (optimal, casual,
+                                       winning) takes a seat
+``yz:lobby:hints:<game>``              the game's hints on or off
+``yz:lobby:unseat:<game>``             the computer seated last leaves
 ``yz:again:<game>``                    Play again (on a final message): a new lobby inviting
                                        the players
 =====================================  ==========================================================
@@ -18,26 +24,12 @@ import discord
 
 from cogs.shared.controls import Button, ButtonControl, GameButton, Snowflake, one_of
 
-LOBBY_ACTIONS = (
-    "join",
-    "leave",
-    "start",
-    "cancel",
-    "bot-optimal",
-    "bot-casual",
-    "bot-winning",
-    "hints",
-    "unseat",
-)
-LobbyAction = Annotated[str, one_of(*LOBBY_ACTIONS)]
 
-
-class LobbyButton(ButtonControl, key="lobby"):
-    """Join, Leave, Start, Cancel, a computer player or the hints switch, on a lobby."""
+class LobbyControl(ButtonControl):
+    """A button on a lobby: each action its own kind (``yz:lobby:<action>:<game>``)."""
 
     live = True
 
-    action: LobbyAction
     game_id: Snowflake
 
     def button(
@@ -48,9 +40,52 @@ class LobbyButton(ButtonControl, key="lobby"):
         disabled: bool = False,
     ) -> Button:
         return Button(
-            label=label or self.action.title(), style=style, custom_id=self.custom_id, row=row,
-            disabled=disabled,
-        )  # fmt: skip
+            label=label, style=style, custom_id=self.custom_id, row=row, disabled=disabled
+        )
+
+
+class JoinButton(LobbyControl, key="lobby:join"):
+    """A member takes a seat."""
+
+
+class LeaveLobbyButton(LobbyControl, key="lobby:leave"):
+    """A seated member leaves the lobby (the host: the next person hosts)."""
+
+
+class StartButton(LobbyControl, key="lobby:start"):
+    """The host starts the game."""
+
+
+class CancelButton(LobbyControl, key="lobby:cancel"):
+    """The host closes the lobby."""
+
+
+class AddComputerButton(ButtonControl, key="lobby"):
+    """The host seats a computer player of a level (``yz:lobby:bot-<level>:<game>``)."""
+
+    live = True
+
+    level: Annotated[str, one_of("bot-optimal", "bot-casual", "bot-winning")]
+    game_id: Snowflake
+
+    def button(
+        self,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> Button:
+        return Button(
+            label=label, style=style, custom_id=self.custom_id, row=row, disabled=disabled
+        )
+
+
+class HintsButton(LobbyControl, key="lobby:hints"):
+    """The host turns the game's hints on or off."""
+
+
+class UnseatButton(LobbyControl, key="lobby:unseat"):
+    """The host takes the computer player seated last back out."""
 
 
 class PlayAgainButton(GameButton, key="again"):

@@ -15,7 +15,15 @@ from cogs.shared.language import public
 from cogs.shared.text import GREEN, GREY, layout_of, mention, preset, shown_name
 from cogs.turn.controls import RulesButton
 
-from .controls import LobbyButton
+from .controls import (
+    AddComputerButton,
+    CancelButton,
+    HintsButton,
+    JoinButton,
+    LeaveLobbyButton,
+    StartButton,
+    UnseatButton,
+)
 
 
 def lobby_embed(row: GameView, by_token: int | None = None) -> discord.Embed:
@@ -113,28 +121,29 @@ def lobby_rows(row: GameView, rules: bool = False) -> list[discord.ui.ActionRow[
         return []
     _ = public(row)
     full = len(row.players) >= MAX_SEATS
-    rows: list[list[discord.ui.Item[Any]]] = [[], [], []]
-    for action, label, style, line in (
-        ("join", _("Join"), discord.ButtonStyle.success, 0),
-        ("leave", _("Leave"), discord.ButtonStyle.secondary, 0),
-        ("start", _("Start"), discord.ButtonStyle.primary, 0),
-        ("cancel", _("Cancel"), discord.ButtonStyle.danger, 0),
-        ("bot-optimal", _("Add bot (Optimal)"), discord.ButtonStyle.secondary, 1),
-        ("bot-casual", _("Add bot (Casual)"), discord.ButtonStyle.secondary, 1),
-        ("bot-winning", _("Add bot (To win)"), discord.ButtonStyle.secondary, 1),
-        (
-            "hints",
-            _("Hints: on") if row.hints else _("Hints: off"),
-            discord.ButtonStyle.secondary,
-            2,
-        ),
-    ):
-        seats = action == "join" or action.startswith("bot-")
-        rows[line].append(LobbyButton(action, row.id).button(label, style, disabled=full and seats))
+    grey, game = discord.ButtonStyle.secondary, row.id
+    hints = _("Hints: on") if row.hints else _("Hints: off")
+    rows: list[list[discord.ui.Item[Any]]] = [
+        [
+            JoinButton(game).button(_("Join"), discord.ButtonStyle.success, disabled=full),
+            LeaveLobbyButton(game).button(_("Leave"), grey),
+            StartButton(game).button(_("Start"), discord.ButtonStyle.primary),
+            CancelButton(game).button(_("Cancel"), discord.ButtonStyle.danger),
+        ],
+        [
+            AddComputerButton(level, game).button(label, grey, disabled=full)
+            for level, label in (
+                ("bot-optimal", _("Add bot (Optimal)")),
+                ("bot-casual", _("Add bot (Casual)")),
+                ("bot-winning", _("Add bot (To win)")),
+            )
+        ],
+        [HintsButton(game).button(hints, grey)],
+    ]
     bots = [name for uid, name in row.players if uid < 0]
     if bots:  # the host takes the bot seated last back out
         label = _("Remove {name}", name=bots[-1])[:80]
-        rows[2].append(LobbyButton("unseat", row.id).button(label, discord.ButtonStyle.secondary))
+        rows[2].append(UnseatButton(game).button(label, grey))
     if rules:
         rows[2].append(RulesButton(row.id).button(_("Rules"), emoji="\N{OPEN BOOK}"))
     return [discord.ui.ActionRow(*items) for items in rows]

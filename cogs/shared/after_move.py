@@ -45,11 +45,7 @@ class AfterMove:
         """A roll: the clicked board shows it; the previous scorer's Undo closes."""
         await self.publisher.show(interaction, board)
         if board.retire_undo_message_id != message_id(interaction):  # not this very board
-            await self.publisher.retire(
-                board.row.board_channel_id,
-                board.retire_undo_message_id,
-                board.row.daily is not None,  # a private board: only a token reaches it
-            )
+            await self.publisher.retire(board.row, board.retire_undo_message_id)
 
     async def scored(
         self, interaction: discord.Interaction[Any], scored: Scored, turn: int
@@ -89,11 +85,9 @@ class AfterMove:
         # The undone turn (the next player's) is over: its half-time reminder goes.
         await publisher.reminders.turn_over(row.id, row)
         await publisher.park(
-            row.id,
-            row.board_channel_id,
+            row,
             undone.retire_message_id,
             undone.retire_turn,  # known also after a restart, unlike what was pinged
-            row.language,
         )
 
     # moves nobody clicked
@@ -112,10 +106,10 @@ class AfterMove:
         the game goes on with a next board."""
         row, game = scored.board.row, scored.board.game
         if game is None or row.board_turn == game.turn_number - 1:
-            await self.publisher.retire(row.board_channel_id, row.board_message_id, embed=summary)
+            await self.publisher.retire(row, row.board_message_id, embed=summary)
         else:  # the board on record shows an earlier turn (its scoring's line, where a lost
             # post left no later board on record): it keeps its words, and only its controls go
-            await self.publisher.retire(row.board_channel_id, row.board_message_id)
+            await self.publisher.retire(row, row.board_message_id)
         await self.publisher.close_undo(row)
         return await self._next(scored, ended)
 
@@ -155,16 +149,12 @@ class AfterMove:
                 await publisher.edit_board(before.board_message_id, board)
                 return
             await publisher.retire(
-                row.board_channel_id,
-                before.board_message_id,
-                embed=self.turn.left_embed(_, name),
+                row, before.board_message_id, embed=self.turn.left_embed(_, name)
             )
             await publisher.post_board(board)
         elif row.status == GameStatus.FINISHED:
             await publisher.retire(
-                row.board_channel_id,
-                before.board_message_id,
-                embed=self.turn.moved_on_embed(_, True),
+                row, before.board_message_id, embed=self.turn.moved_on_embed(_, True)
             )
             await publisher.close_undo(before)
             await publisher.post_final(row)
@@ -182,7 +172,7 @@ class AfterMove:
             await self.ended(fresh, public(fresh)(NOBODY_LEFT), start=True)
             return
         if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
-            await self.publisher.forget(fresh.id, fresh.board_channel_id)
+            await self.publisher.forget(fresh.id, fresh)
             await self.publisher.retire_lobby(fresh, fresh.board_message_id)
             return
         await self.repairs.repair(fresh)
@@ -204,20 +194,19 @@ class AfterMove:
         reason is posted below it. ``start``: say how a new game starts (``ending``)."""
         publisher = self.publisher
         shown = before or row
-        by_click = publisher.routes.by_token(row.channel_id)
+        by_click = row.by_token
         await publisher.reminders.turn_over(row.id, shown)
-        await publisher.forget(row.id, row.board_channel_id)
+        await publisher.forget(row.id, row)
         if shown.status == GameStatus.LOBBY or row.status == GameStatus.CANCELLED:
             said = ending(public(row), reason, by_click, again=False, start=start)
             await publisher.retire_lobby(shown, shown.board_message_id, said)
             return
         fields = self.turn.ended_fields(row, reason, by_click, start)
-        daily = row.daily is not None  # a private board: only a token reaches it
         if after_scoring:  # its Undo offer is closed already
-            await publisher.routes.send(row.board_channel_id, **fields)
+            await publisher.post(row, **fields)
         else:
-            await publisher.retire(row.board_channel_id, shown.board_message_id, daily, **fields)
+            await publisher.retire(row, shown.board_message_id, **fields)
             if shown.undo_message_id != shown.board_message_id:
-                await publisher.retire(row.board_channel_id, shown.undo_message_id, daily)
+                await publisher.retire(row, shown.undo_message_id)
         publisher.private.forget(row.id)
         await publisher.archive(row)

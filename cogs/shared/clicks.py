@@ -93,7 +93,8 @@ class Clicks(commands.Cog):
         if click is None:  # not a control this bot ever made (a forged one)
             await self._refuse_unknown(interaction)
             return None
-        answers.routed(interaction, click.key)
+        # the metrics' label: the key kinds share (``lobby``, not ``lobby:join``), as always
+        answers.routed(interaction, click.key.split(":", 1)[0])
         game_id = click.game()
         if click.turn_move and game_id is not None and interaction.message.flags.ephemeral:
             live = self.publisher.private.live_elsewhere(game_id, interaction.message.id)

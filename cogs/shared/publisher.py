@@ -10,7 +10,6 @@ the messages back in line through this publisher.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
@@ -19,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.games import Board, GameService, GameView, is_bot
-from bot.i18n import Lang, lang
+from bot.games import Board, GameService, GameView, Where, is_bot
+from bot.i18n import Lang
 
 from . import answers
 from .computers import Computers, NoComputers
@@ -33,6 +32,7 @@ from .place import place_of
 from .private import PrivateBoards
 from .reminders import USER_MENTIONS, Reminders
 from .routes import PlaceRoutes
+from .surface import PrivateSurface, Surface, surface_of
 from .text import ping, png
 from .turn_notices import TurnNotices
 
@@ -140,8 +140,9 @@ class Publisher:
         assert board.game is not None
         await self.reminders.turn_over(board.row.id, board.row)
         seat = board.game.current_seat
+        surface = self.surface(board.row)
         # The nonce makes a re-post after a crash return the message already posted, if any.
-        post = functools.partial(self.routes.send, board.row.board_channel_id)
+        post = surface.send
         text = turn_line(board)
         # A player is pinged once a turn: a board posted again for the same turn (after an
         # Undo, a /yahtzee board, a repair) names them without a second notification.
@@ -150,8 +151,8 @@ class Publisher:
         if reused is not None:
             return reused
         pings = NO_MENTIONS if self.notices.pinged(board.row.id, turn) else USER_MENTIONS
-        if self.routes.by_token(board.row.board_channel_id):
-            return await self._post_by_token(board, text, pings)
+        if surface.by_token:
+            return await self._post_by_token(board, surface, text, pings)
         try:
             message = await post(
                 notify=not is_bot(seat.player_id),
@@ -183,9 +184,7 @@ class Publisher:
         if not await self.games.posts.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
-            await self.park(
-                board.row.id, board.row.board_channel_id, message.id, turn, board.row.language
-            )
+            await self.park(board.row, message.id, turn)
             return None
         if is_bot(game.current_player_id):
             self.computers.start(board.row.id)
@@ -214,9 +213,7 @@ class Publisher:
         if before is not None and before != here:
             link = jump_url(board.row.guild_id, board.row.board_channel_id, here)
             await self.retire(
-                board.row.board_channel_id,
-                before,
-                embed=self.looks.turn.moved_to_embed(public(board.row), link),
+                board.row, before, embed=self.looks.turn.moved_to_embed(public(board.row), link)
             )
         if is_bot(game.current_player_id):
             self.computers.start(board.row.id)
@@ -231,7 +228,7 @@ class Publisher:
         return parked[0] if parked is not None else None
 
     async def _post_by_token(
-        self, board: Board, text: str, pings: discord.AllowedMentions
+        self, board: Board, surface: Surface, text: str, pings: discord.AllowedMentions
     ) -> discord.Message | None:
         """``post_board`` where only tokens reach. There no nonce makes a post idempotent: a
         board posted whole, then lost with the process before it was on record, would stay
@@ -244,19 +241,17 @@ class Publisher:
         game = board.game
         assert game is not None
         seat = game.current_seat
-        channel_id = board.row.board_channel_id
-        message = await self.routes.send(
-            channel_id, notify=not is_bot(seat.player_id), content=text, allowed_mentions=pings
+        message = await surface.send(
+            notify=not is_bot(seat.player_id), content=text, allowed_mentions=pings
         )
         turn = (game.turn_number, seat.player_id)
         self.notices.ping(board.row.id, turn)
         if not await self.games.posts.board_shown(board.row, message.id, game):
             log.info("game %s: turn %s was undone while its board was posted", board.row.id,
                      game.turn_number)  # fmt: skip
-            await self.park(board.row.id, channel_id, message.id, turn, board.row.language)
+            await self.park(board.row, message.id, turn)
             return None
-        shown = await self.routes.edit(
-            channel_id,
+        shown = await surface.edit(
             message.id,
             embed=self.board_embed(board),
             attachments=self.looks.turn.board_files(board),
@@ -268,12 +263,7 @@ class Publisher:
         return shown if shown is not None else message
 
     async def park(
-        self,
-        game_id: int,
-        channel_id: int,
-        message_id: int | None,
-        turn: tuple[int, str] | None,
-        language: str = "en",
+        self, row: GameView, message_id: int | None, turn: tuple[int, str] | None
     ) -> None:
         """An Undo took back the scoring that posted ``message_id`` (the next turn's board,
         which pinged its player): it waits, without controls, to become that turn's board
@@ -282,15 +272,13 @@ class Publisher:
         if message_id is None:
             return
         if turn is None:  # not known (a restart came between): nothing to wait for
-            await self.delete(channel_id, message_id)
+            await self.delete(row, message_id)
             return
-        stale = self.notices.park(game_id, message_id, turn)
+        stale = self.notices.park(row.id, message_id, turn)
         if stale is not None:
-            await self.delete(channel_id, stale[0])
-        await self.games.posts.parked(game_id, (message_id, turn))  # a restart finds it too
-        await self.retire(
-            channel_id, message_id, embed=self.looks.turn.waiting_embed(lang(language))
-        )
+            await self.delete(row, stale[0])
+        await self.games.posts.parked(row.id, (message_id, turn))  # a restart finds it too
+        await self.retire(row, message_id, embed=self.looks.turn.waiting_embed(public(row)))
 
     async def _unpark(
         self, board: Board, turn: tuple[int, str], text: str
@@ -302,15 +290,14 @@ class Publisher:
             return None
         await self.games.posts.parked(board.row.id, None)
         message_id, waited_for = parked
-        channel_id = board.row.board_channel_id
         if waited_for != turn:
-            await self.delete(channel_id, message_id)
+            await self.delete(board.row, message_id)
             return None
+        surface = self.surface(board.row)
         try:
             message = await self.unarchiving(
-                channel_id,
-                lambda: self.routes.edit(
-                    channel_id,
+                board.row.board_channel_id,
+                lambda: surface.edit(
                     message_id,
                     content=text,
                     embed=self.board_embed(board),
@@ -346,11 +333,11 @@ class Publisher:
         or no token reaches it any more (a place only clicks reach), post the board anew, as
         the repair after a restart does (``Unreachable`` if nothing reaches the place now)."""
         assert board.game is not None
+        surface = self.surface(board.row)
         try:
             edited = await self.unarchiving(
                 board.row.board_channel_id,
-                lambda: self.routes.edit(
-                    board.row.board_channel_id,
+                lambda: surface.edit(
                     message_id,
                     embed=self.board_embed(board),
                     attachments=self.looks.turn.board_files(board),
@@ -412,15 +399,15 @@ class Publisher:
         """Show the lobby as it is now on its message (after a /yahtzee leave)."""
         by_token = await self.lobby_place(row)
         shown = self.looks.lobby.lobby_edit(row, by_token=by_token)
-        await self.routes.edit(row.board_channel_id, message_id, **shown)
+        await self.surface(row, lobby=True).edit(message_id, **shown)
 
     def by_click(self, row: GameView, interaction: discord.Interaction[Any] | None = None) -> bool:
         """Whether the game's place is reached by tokens only (as ``interaction`` from it
-        says, else as the routes know it): a group DM, where the bot only answers clicks and
+        says, else as the game keeps it): a group DM, where the bot only answers clicks and
         most players are not offered /yahtzee (``cogs.shared.wording``)."""
         if interaction is not None:
             return not place_of(interaction).can_post
-        return self.routes.by_token(row.channel_id)
+        return row.by_token
 
     async def lobby_place(
         self, row: GameView, interaction: discord.Interaction[Any] | None = None
@@ -463,13 +450,10 @@ class Publisher:
     ) -> discord.Message:
         """A lobby message posted (not as an answer), noted as the game's board; its
         ``invitation`` just above it."""
-        where = (row.board_channel_id, row.guild_id)
+        surface = self.surface(row, lobby=True)
         if invitation:
-            await self.routes.send(
-                *where, content=invitation, allowed_mentions=mentions or NO_MENTIONS
-            )
-        message = await self.routes.send(
-            *where,
+            await surface.send(content=invitation, allowed_mentions=mentions or NO_MENTIONS)
+        message = await surface.send(
             view=self.looks.lobby.lobby_layout(row, by_token=await self.lobby_place(row)),
             allowed_mentions=NO_MENTIONS,
         )
@@ -483,7 +467,7 @@ class Publisher:
         words with ``note`` in place of what to do (None: as its status says), and no
         buttons."""
         shown = self.looks.lobby.lobby_edit(row, note, by_token=await self.lobby_place(row))
-        await self.retire(row.channel_id, message_id, **shown)
+        await self.retire(row, message_id, lobby=True, **shown)
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
@@ -492,7 +476,7 @@ class Publisher:
 
     async def close_undo(self, row: GameView) -> None:
         """The Undo offer of the last scoring has lapsed: its button goes."""
-        await self.retire(row.board_channel_id, row.undo_message_id, row.daily is not None)
+        await self.retire(row, row.undo_message_id)
         if row.undo_message_id is not None:
             await self.games.posts.undo_offered(row.id, None)
 
@@ -521,52 +505,64 @@ class Publisher:
         row = await self.games.posts.set_thread(board.row.id, thread.id)
         return replace(board, row=row)
 
+    def surface(self, row: GameView, *, lobby: bool = False) -> Surface:
+        """Where the game's messages go, chosen from its place (``GameView.where``): its
+        private board for a daily challenge's, else its channel's (``lobby``: the channel
+        its lobby message is in, not the game's thread)."""
+        if row.where is Where.PRIVATE and not lobby:
+            return PrivateSurface(self.private, row.id)
+        return surface_of(self.routes, row, row.channel_id if lobby else None)
+
+    def reachable(self, row: GameView) -> bool:
+        """Whether the game's channel can be shown something now, without a click (always
+        by the bot's own routes; where only tokens reach, while one is fresh)."""
+        return surface_of(self.routes, row).reachable()
+
+    async def post(self, row: GameView, **fields: Any) -> discord.Message:
+        """A message in the game's channel (its thread), whatever its board's place."""
+        return await surface_of(self.routes, row).send(**fields)
+
     async def retire(
-        self, channel_id: int, message_id: int | None, private: bool = False, **changes: Any
+        self, row: GameView, message_id: int | None, *, lobby: bool = False, **changes: Any
     ) -> None:
         """Take a message's components away (a turn that is over), ignoring a deleted message.
         A new embed also drops the message's picture and its ping text; a ``view`` (a V2
-        lobby's layout without controls, ``lobby_edit``) stands in for its components.
-        ``private``: a daily challenge's message (ephemeral): only a token reaches it."""
+        lobby's layout without controls, ``lobby_edit``) stands in for its components. On a
+        daily challenge's private board only a token reaches it (``PrivateSurface``)."""
         if message_id is None:
             return
         if "embed" in changes:
             changes.setdefault("attachments", [])
             changes.setdefault("content", None)
         changes.setdefault("view", None)
-        if private:
-            await self.private.retire(message_id, changes)
-            return
+        surface = self.surface(row, lobby=lobby)
+        channel_id = row.channel_id if lobby else row.board_channel_id
         try:
-            await self.unarchiving(
-                channel_id, lambda: self.routes.edit(channel_id, message_id, **changes)
-            )
+            await self.unarchiving(channel_id, lambda: surface.edit(message_id, **changes))
         except discord.HTTPException as exc:
             log.info("could not retire message %s in %s: %s", message_id, channel_id, exc)
 
-    async def delete(self, channel_id: int, message_id: int | None) -> None:
+    async def delete(self, row: GameView, message_id: int | None) -> None:
         """Delete a message that no longer says anything true (a next turn's board that an
         Undo took back), ignoring one already gone."""
         if message_id is None:
             return
         try:
-            await self.routes.delete(channel_id, message_id)
+            await self.surface(row).delete(message_id)
         except discord.HTTPException as exc:
-            log.info("could not delete message %s in %s: %s", message_id, channel_id, exc)
+            log.info("game %s: could not delete message %s: %s", row.id, message_id, exc)
 
     async def post_final(self, row: GameView, image: bytes | None = None) -> None:
         """The game-over message: ranking, the cards as text, the final picture."""
         await self.reminders.turn_over(row.id, row)
-        await self.forget(row.id, row.board_channel_id)
+        await self.forget(row.id, row)
         game = row.require_game()
         if image is None and row.pictures:
             image = await self.games.drawing.final_image(row)
         daily = await self.games.daily.daily_entry(row.id) if row.daily is not None else None
         if row.daily is not None:  # the channel sees a daily's result only (not its dice)
             self.private.forget(row.id)
-            message = await self.routes.send(
-                row.board_channel_id,
-                row.guild_id,
+            message = await surface_of(self.routes, row).send(
                 nonce=await self.games.posts.nonce(row, "final"),
                 view=self.looks.daily.daily_result_layout(
                     await self.server_language(row), row, game, daily, self.by_click(row)
@@ -577,8 +573,7 @@ class Publisher:
             return
 
         async def post(picture: bytes | None) -> discord.Message:
-            return await self.routes.send(
-                row.board_channel_id,
+            return await self.surface(row).send(
                 nonce=await self.games.posts.nonce(
                     row, "final" if picture is not None else "final-t"
                 ),
@@ -608,12 +603,12 @@ class Publisher:
         except discord.HTTPException as exc:  # gone, or no longer the bot's to archive
             log.info("game %s: could not archive thread %s: %s", row.id, row.thread_id, exc)
 
-    async def forget(self, game_id: int, channel_id: int | None = None) -> None:
+    async def forget(self, game_id: int, row: GameView | None = None) -> None:
         """A game has ended, whichever way: what was kept about its pings goes, and a board
-        an Undo parked is deleted (if the game's ``channel_id`` is still there to say)."""
+        an Undo parked is deleted (if the game's ``row`` is there to say where)."""
         parked = self.notices.forget(game_id)
-        if parked is not None and channel_id is not None:
-            await self.delete(channel_id, parked[0])
+        if parked is not None and row is not None:
+            await self.delete(row, parked[0])
 
 
 def turn_line(board: Board) -> str:

@@ -13,6 +13,7 @@ from bot.i18n import Lang, lang
 
 from .language import public
 from .routes import PlaceRoutes
+from .surface import Surface, surface_of
 from .text import ping, shown_name
 
 if TYPE_CHECKING:
@@ -29,7 +30,8 @@ class Reminders:
     def __init__(self, bot: YahtzeeBot, routes: PlaceRoutes) -> None:
         self.bot = bot
         self.routes = routes  # the game's place: its channel, or the tokens that reach it
-        self._reminders: dict[int, tuple[int, int]] = {}  # game id -> its reminder (channel, id)
+        #: game id -> its reminder: where it is, and its id
+        self._reminders: dict[int, tuple[Surface, int]] = {}
 
     @property
     def games(self) -> GameService:
@@ -45,8 +47,8 @@ class Reminders:
                 f"{row.board_message_id}"
             )
         _ = public(row)
-        reminder = await self.routes.send(
-            row.board_channel_id,
+        surface = surface_of(self.routes, row)
+        reminder = await surface.send(
             optional=True,  # where only tokens reach: never in place of a board
             content=_(
                 "{who}, half your turn's time is gone: {time} left to play.",
@@ -57,7 +59,7 @@ class Reminders:
             allowed_mentions=USER_MENTIONS,
         )
         # recorded, so that the turn's end deletes it even after a restart in between
-        self._reminders[row.id] = (row.board_channel_id, reminder.id)
+        self._reminders[row.id] = (surface, reminder.id)
         await self.games.posts.reminder_posted(row.id, reminder.id)
 
     async def notify(self, row: GameView, player_id: str, seconds_left: int) -> None:
@@ -90,7 +92,7 @@ class Reminders:
                     "added the app.",
                     who=who,
                 )
-                if self.routes.by_token(row.channel_id)  # (a group DM: not a server's DMs)
+                if row.by_token  # (a group DM: not a server's DMs)
                 else _(
                     "I could not send {who} a private turn notice (their DMs are closed), so "
                     "turn notices are off for them. `/yahtzee notify on` turns them back on "
@@ -98,9 +100,7 @@ class Reminders:
                     who=who,
                 )
             )
-            await self.routes.send(
-                row.board_channel_id,
-                row.guild_id,
+            await surface_of(self.routes, row).send(
                 optional=True,
                 content=said,
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -112,14 +112,14 @@ class Reminders:
         record names a reminder a process posted before it restarted."""
         reminder = self._reminders.pop(game_id, None)
         if reminder is None and row is not None and row.reminder_message_id is not None:
-            reminder = (row.board_channel_id, row.reminder_message_id)
+            reminder = (surface_of(self.routes, row), row.reminder_message_id)
         if reminder is None:
             return
-        channel_id, message_id = reminder
+        surface, message_id = reminder
         try:
-            await self.routes.delete(channel_id, message_id)
+            await surface.delete(message_id)
         except discord.HTTPException as exc:  # gone already
-            log.info("could not delete reminder %s in %s: %s", message_id, channel_id, exc)
+            log.info("game %s: could not delete its reminder %s: %s", game_id, message_id, exc)
         await self.games.posts.reminder_posted(game_id, None)
 
 

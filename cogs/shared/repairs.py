@@ -21,6 +21,7 @@ from .errors import jump_url, run_guarded
 from .language import public
 from .looks import TurnLooks
 from .publisher import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, Publisher
+from .surface import surface_of
 from .wording import STARTS_AFTER, ending
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class Repairs:
                 row
                 for row in await self.games.posts.needing_messages()
                 if self.bot.owns(row.guild_id)  # another process repairs the other shards
-                and self.publisher.routes.reachable(row.board_channel_id)  # else: at a click
+                and self.publisher.reachable(row)  # else: at a click
             ]
             for row in rows:
                 if await self.repair_one(row, refresh=True):
@@ -223,14 +224,10 @@ class Repairs:
             return False  # a private board: only its player's next click can show it
         if row.status == GameStatus.FINISHED:
             log.info("game %s: posting its missing final message", row.id)
-            daily = row.daily is not None  # a private board: only a token reaches it
             await self.publisher.retire(
-                row.board_channel_id,
-                row.board_message_id,
-                daily,
-                embed=self.turn.moved_on_embed(public(row), True),
+                row, row.board_message_id, embed=self.turn.moved_on_embed(public(row), True)
             )
-            await self.publisher.retire(row.board_channel_id, row.undo_message_id, daily)
+            await self.publisher.retire(row, row.undo_message_id)
             await self.publisher.post_final(row)
             return True
         game = row.require_game()
@@ -242,15 +239,14 @@ class Repairs:
             log.info("game %s: posting the board for turn %s", row.id, game.turn_number)
             if row.board_message_id != row.undo_message_id:
                 # where only clicks reach, what was played unseen (a timer) is told there
-                by_token = self.publisher.routes.by_token(row.board_channel_id or 0)
-                since = await self.unseen(row) if by_token else []
+                since = await self.unseen(row) if row.by_token else []
                 if since and since[0].by == "score":
                     # its player scored on it: it became that scoring's line, which keeps
                     # its words (the game's story); only a control left on it goes
-                    await self.publisher.retire(row.board_channel_id, row.board_message_id)
+                    await self.publisher.retire(row, row.board_message_id)
                 else:
                     await self.publisher.retire(
-                        row.board_channel_id,
+                        row,
                         row.board_message_id,
                         embed=self.turn.moved_on_embed(public(row), since=since),
                     )
@@ -266,8 +262,8 @@ class Repairs:
                 await self.publisher.edit_board(posted.id, board)  # moves were made on it since
             sent = True
         elif row.board_version != row.version or (
-            refresh and self.publisher.routes.tokens.reaches(row.board_channel_id,
-                                                             row.board_message_id)
+            refresh and (shown := surface_of(self.publisher.routes, row)).by_token
+            and shown.reaches(row.board_message_id)
         ):  # fmt: skip
             log.info("game %s: bringing its board up to version %s", row.id, row.version)
             board = await self.games.drawing.render(row)

@@ -44,15 +44,15 @@ class Router:
                     raise TypeError(f"{control.__name__} has two handlers (one is {name})")
                 self._handlers[control] = _bind(control, method.__get__(cog))
                 self._owners[control] = cog
-                self._keys.setdefault(control.key, []).append(control)
+                self._keys.setdefault(_first(control.key), []).append(control)
 
     def remove(self, cog: object) -> None:
         """The handlers of ``cog`` go (its feature unloaded): its clicks find no handler."""
         for control in [c for c, owner in self._owners.items() if owner is cog]:
             del self._handlers[control], self._owners[control]
-            self._keys[control.key].remove(control)
-            if not self._keys[control.key]:
-                del self._keys[control.key]
+            self._keys[_first(control.key)].remove(control)
+            if not self._keys[_first(control.key)]:
+                del self._keys[_first(control.key)]
 
     @property
     def controls(self) -> frozenset[type[Control]]:
@@ -81,6 +81,12 @@ class Router:
         handler = self._handlers[type(click)]
         value = chosen(interaction) if isinstance(click, SelectControl) else ""
         await run_guarded(interaction, lambda: handler(interaction, click, value))
+
+
+def _first(key: str) -> str:
+    """The part of a control's key its custom_id's second field is (``lobby`` of
+    ``lobby:join``: a kind may carry a fixed word of its own after the key it shares)."""
+    return key.split(":", 1)[0]
 
 
 def chosen(interaction: discord.Interaction[Any]) -> str:

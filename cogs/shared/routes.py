@@ -3,7 +3,7 @@ cogs post anything that is not an interaction's own answer: a server channel's r
 edit and delete a message; start, archive and unarchive a thread) and a player's DM where the
 bot may post (``ChannelRoutes``), the tokens of the interactions that came from the place
 where it may not (``TokenRoutes``: a group DM, a server that never added the bot; issue 43,
-docs/places.md). ``PlaceRoutes`` picks one by the channel's ``Place``."""
+docs/places.md). ``PlaceRoutes`` holds both; ``cogs.shared.surface`` picks a game's."""
 
 from __future__ import annotations
 
@@ -349,9 +349,11 @@ def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class PlaceRoutes:
-    """The means of the place a game is played in, by its channel: channel routes where the
-    bot may post (a server that added it, its own DM), the interactions' tokens elsewhere.
-    A channel is a token place while the latest interaction from it says so (``note``)."""
+    """The means of the places games are played in: channel routes where the bot may post (a
+    server that added it, its own DM), the interactions' tokens elsewhere, and which channels
+    only tokens reach: a channel is a token place while the latest interaction from it says
+    so (``note``; the games there keep it as their place). A game's messages go by the
+    means its place picks (``cogs.shared.surface.surface_of``)."""
 
     def __init__(self, bot: YahtzeeBot) -> None:
         self.channels = ChannelRoutes(bot)
@@ -379,40 +381,9 @@ class PlaceRoutes:
         """The token places the store kept (at start: before any repair or timer acts)."""
         self._token_places |= channels
 
-    def reachable(self, channel_id: int) -> bool:
-        """Whether anything can be shown in the channel now without a click: always where
-        channel routes work; in a token place while a token is fresh."""
-        return not self.by_token(channel_id) or self.tokens.fresh(channel_id)
-
     def by_token(self, channel_id: int) -> bool:
         """Whether the place of ``channel_id`` is reached by tokens only."""
         return channel_id in self._token_places
-
-    async def send(
-        self,
-        channel_id: int,
-        guild_id: int | None = None,
-        *,
-        notify: bool = True,
-        optional: bool = False,
-        **fields: Any,
-    ) -> discord.Message:
-        if self.by_token(channel_id):
-            return await self.tokens.send(
-                channel_id, guild_id, notify=notify, optional=optional, **fields
-            )
-        return await self.channels.send(channel_id, guild_id, **fields)
-
-    async def edit(self, channel_id: int, message_id: int, **fields: Any) -> discord.Message | None:
-        if self.by_token(channel_id):
-            return await self.tokens.edit(channel_id, message_id, **fields)
-        return await self.channels.edit(channel_id, message_id, **fields)
-
-    async def delete(self, channel_id: int, message_id: int) -> None:
-        if self.by_token(channel_id):
-            await self.tokens.delete(channel_id, message_id)
-            return
-        await self.channels.delete(channel_id, message_id)
 
     async def start_thread(self, message: discord.Message, name: str) -> discord.Thread:
         return await self.channels.start_thread(message, name)

@@ -220,7 +220,7 @@ class TurnFeature(Feature):
         old = row.board_message_id
         posted = await self.publisher.post_board(board, nonce=f"yz{row.id}m{interaction.id}"[:25])
         if posted is not None and old != row.undo_message_id:
-            await self.publisher.retire(row.board_channel_id, old, embed=moved)
+            await self.publisher.retire(row, old, embed=moved)
 
     async def _private_board(self, interaction: discord.Interaction[Any], row: GameView) -> None:
         """The game's board as it is now, only for a spectator (no buttons: the board in

@@ -75,7 +75,7 @@ class TurnTimers(commands.Cog):
         or answer left behind; returns how many games were acted on."""
         acted = 0
         for row in await self.games.timers.boards_behind(self.bot.owns):
-            if not self.publisher.routes.reachable(row.board_channel_id):
+            if not self.publisher.reachable(row):
                 continue  # a place only clicks reach, with no fresh token: its next click
             async with self.repairs.busy:
                 acted += await self.repairs.repair_one(row)
@@ -108,7 +108,7 @@ class TurnTimers(commands.Cog):
     async def _apply(self, outcome: Outcome) -> None:
         publisher = self.publisher
         if isinstance(outcome, ComputerDue):
-            if not publisher.routes.reachable(outcome.row.board_channel_id):
+            if not publisher.reachable(outcome.row):
                 # a place only clicks reach, nobody clicking: the computer waits, as a
                 # person's turn there does, and the next click shows its board and starts it
                 log.debug("game %s: a computer's turn waits for the next click", outcome.row.id)
@@ -122,7 +122,7 @@ class TurnTimers(commands.Cog):
         elif isinstance(outcome, TimedOut):
             scored = outcome.scored
             # The database still names the board of the turn that ran out: it becomes the summary.
-            by_click = publisher.routes.by_token(scored.board.row.channel_id)
+            by_click = scored.board.row.by_token
             summary = summary_embed(
                 scored, True, outcome.away, publisher.faces, outcome.played_as, by_click
             )

@@ -7,64 +7,117 @@ against a publisher that records what it is asked to show."""
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
-from typing import Any
+from dataclasses import fields
+from typing import Any, cast
 
 import discord
 
-from bot.games import GameStatus
+from bot.engine import Category, Dice, Game, Preset, ScoreResult, ScriptedDice
+from bot.games import Board, GameStatus, GameView, Scored, Where
 from cogs.shared.after_move import AfterMove
 from cogs.shared.looks import Looks
 from cogs.turn import looks as turn_looks
+from cogs.turn.board import NUMBERS
 
 SUMMARY = discord.Embed(title="a summary")
 
 
 class Recorder:
-    """The publisher's showing methods, recording each call (name, first arguments)."""
+    """The publisher's showing methods, recording each call (name, first arguments): a typed
+    stand-in (``after_move`` reaches a ``Publisher``: the same methods, the same types)."""
 
     def __init__(self, posted: bool = True) -> None:
         self.calls: list[tuple[Any, ...]] = []
+        self.retired: list[Where] = []  # where each retired message was (its game's place)
         self.posted = posted
-        self.faces = None
+        self.faces = NUMBERS
         self.looks = Looks()  # the turn feature's own builders, as it registers them
         self.looks.turn = turn_looks
-        self.routes = SimpleNamespace(send=self._record("send"), by_token=lambda channel: False)
-        self.reminders = SimpleNamespace(turn_over=self._record("turn_over"))
-        self.private = SimpleNamespace(forget=lambda game_id: self.calls.append(("forget-copy",)))
-        for name in ("retire", "close_undo", "post_final", "forget", "retire_lobby", "archive"):
-            setattr(self, name, self._record(name))
+        self.reminders = _Reminders(self.calls)
+        self.private = _PrivateBoards(self.calls)
 
-    def _record(self, name: str) -> Any:
-        async def call(*args: Any, **fields: Any) -> None:
-            self.calls.append((name, *args, *fields.values()))
+    async def retire(
+        self, row: GameView, message_id: int | None, *, lobby: bool = False, **fields: Any
+    ) -> None:
+        self.calls.append(("retire", row.board_channel_id, message_id, *fields.values()))
+        self.retired.append(row.where)
 
-        return call
+    async def post(self, row: GameView, **fields: Any) -> None:
+        self.calls.append(("post", *fields.values()))
 
-    async def post_board(self, board: Any) -> Any:
+    async def close_undo(self, row: GameView) -> None:
+        self.calls.append(("close_undo", row))
+
+    async def post_final(self, row: GameView, image: bytes | None = None) -> None:
+        self.calls.append(("post_final", row, image))
+
+    async def forget(self, game_id: int, row: GameView | None = None) -> None:
+        self.calls.append(("forget", game_id))
+
+    async def retire_lobby(
+        self, row: GameView, message_id: int | None, note: str | None = None
+    ) -> None:
+        self.calls.append(("retire_lobby", row, message_id, note))
+
+    async def archive(self, row: GameView) -> None:
+        self.calls.append(("archive", row))
+
+    async def post_board(self, board: Board) -> int | None:
         self.calls.append(("post_board", board))
-        return SimpleNamespace(id=99) if self.posted else None
+        return 99 if self.posted else None
 
     def names(self) -> list[str]:
         return [call[0] for call in self.calls]
 
 
-def _row(status: str = GameStatus.ACTIVE, daily: str | None = None, **ids: Any) -> Any:
-    values = {"id": 7, "channel_id": 100, "board_channel_id": 100, "board_message_id": 200,
-              "undo_message_id": 300}  # fmt: skip
-    values.update(ids)
-    return SimpleNamespace(status=status, daily=daily, language="en", **values)
+class _Reminders:
+    def __init__(self, calls: list[tuple[Any, ...]]) -> None:
+        self.calls = calls
+
+    async def turn_over(self, game_id: int, row: GameView | None = None) -> None:
+        self.calls.append(("turn_over", game_id))
 
 
-def _scored(row: Any, finished: bool = False, turn: int | None = None) -> Any:
+class _PrivateBoards:
+    def __init__(self, calls: list[tuple[Any, ...]]) -> None:
+        self.calls = calls
+
+    def forget(self, game_id: int) -> None:
+        self.calls.append(("forget-copy",))
+
+
+def _row(status: str = GameStatus.ACTIVE, daily: str | None = None, **values: Any) -> GameView:
+    """A game of Ann's in a server's channel 100, its board 200 and Undo offer 300."""
+    base: dict[str, Any] = {f.name: None for f in fields(GameView)}
+    base.update(id=7, guild_id=1, channel_id=100, host_id=5, status=GameStatus(status),
+                preset=Preset.OFFICIAL, players=[(5, "Ann")], version=3, board_message_id=200,
+                undo_message_id=300, turn_seconds=300, hints=True, pictures=True,
+                language="en", place="channel", daily=daily)  # fmt: skip
+    base.update(values)
+    return GameView(**base)
+
+
+def _game_at(turn: int) -> tuple[Game, ScoreResult]:
+    """Ann's game at ``turn`` (turns played), and the scoring that made the last one."""
+    game = Game([("5", "Ann")], "official", ScriptedDice([2] * 5 * 13))
+    result = None
+    while game.turn_number < turn:
+        game.roll("5")
+        result = game.score("5", game.current_seat.card.open_boxes[0])
+    if result is None:  # no turn played yet: a scoring of turn 0, as the engine says it
+        result = ScoreResult("5", Category.ONES, 0, 0, game.dice or Dice([1] * 5))
+    return game, result
+
+
+def _scored(row: GameView, finished: bool = False, turn: int | None = None) -> Scored:
     """A scoring after which the game is at ``turn`` (the scored turn is the one before)."""
-    game = None if turn is None else SimpleNamespace(turn_number=turn)
-    board = SimpleNamespace(row=row, game=game)
-    return SimpleNamespace(board=board, finished=finished, final_image=b"png")
+    game, result = _game_at(turn if turn is not None else 1)
+    board = Board(row, game if turn is not None else None)
+    return Scored(board, result, "Ann", 1, final_image=b"png")
 
 
 def _run(publisher: Recorder, call: Any) -> Any:
-    return asyncio.run(call(AfterMove(publisher, None)))  # type: ignore[arg-type]
+    return asyncio.run(call(AfterMove(cast(Any, publisher), cast(Any, None))))
 
 
 def test_a_scoring_nobody_clicked_then_the_next_board() -> None:
@@ -115,7 +168,7 @@ def test_a_scoring_that_leaves_nobody_ends_the_game_below_its_summary() -> None:
     reason = "Everyone is away."
     assert _run(shown, lambda after: after.scored_unseen(_scored(row), SUMMARY, reason)) is False
     assert shown.names() == [
-        "retire", "close_undo", "turn_over", "forget", "send", "forget-copy", "archive",
+        "retire", "close_undo", "turn_over", "forget", "post", "forget-copy", "archive",
     ]  # fmt: skip
     posted = shown.calls[4][-1]
     # why, then how a new game starts (on a server: the command)
@@ -134,9 +187,10 @@ def test_a_game_ended_by_a_command_says_why_on_its_board_and_its_undo_goes() -> 
     assert shown.names() == [
         "turn_over", "forget", "retire", "retire", "forget-copy", "archive",
     ]  # fmt: skip
-    assert shown.calls[2][:4] == ("retire", 100, 201, False)  # the board, by its channel
+    assert shown.calls[2][:3] == ("retire", 100, 201)  # the board, by its channel
     assert shown.calls[2][-1].description == "Ann ended the game."
-    assert shown.calls[3] == ("retire", 100, 301, False)  # its Undo offer
+    assert shown.calls[3] == ("retire", 100, 301)  # its Undo offer
+    assert shown.retired == [Where.CHANNEL, Where.CHANNEL]
 
 
 def test_a_lobby_that_ends_says_why_in_its_own_words() -> None:
@@ -147,9 +201,8 @@ def test_a_lobby_that_ends_says_why_in_its_own_words() -> None:
 
 
 def test_a_daily_challenge_that_ends_is_retired_by_its_token() -> None:
-    """A private board (an ephemeral message) is reached by its token only: ``retire`` is
-    told so."""
+    """A private board (an ephemeral message) is reached by its token only: what ``retire``
+    is given is a game whose place is its private board."""
     shown = Recorder()
     _run(shown, lambda after: after.ended(_row(GameStatus.ABANDONED, daily="2026-11-26"), "x"))
-    retired = [call for call in shown.calls if call[0] == "retire"]
-    assert [call[3] for call in retired] == [True, True]
+    assert shown.retired == [Where.PRIVATE, Where.PRIVATE]

@@ -200,7 +200,7 @@ async def test_a_parked_board_comes_back_for_its_turn_and_goes_for_another(
     assert first is not None
     assert board.game is not None
     turn = (board.game.turn_number, board.game.current_seat.player_id)
-    await publisher.park(board.row.id, int(people.channel), first.id, turn)
+    await publisher.park(board.row, first.id, turn)
     waiting = fake.messages[str(first.id)]
     assert controls_of(waiting) == [] and waiting["embeds"]
     assert publisher.parked(board.row.id) == first.id
@@ -211,7 +211,7 @@ async def test_a_parked_board_comes_back_for_its_turn_and_goes_for_another(
     assert controls_of(fake.messages[str(first.id)]) != []  # live again
     assert publisher.parked(board.row.id) is None
 
-    await publisher.park(board.row.id, int(people.channel), first.id, (turn[0] + 1, turn[1]))
+    await publisher.park(board.row, first.id, (turn[0] + 1, turn[1]))
     other = await publisher.post_board(board)  # not the turn it waited for
     assert other is not None and other.id != first.id
     assert str(first.id) not in fake.messages  # deleted
@@ -246,20 +246,19 @@ async def test_retiring_takes_the_controls_and_tolerates_a_deleted_message(
     first = await publisher.post_board(await roll(bot, board.row.id, people.ann))
     assert first is not None
     assert fake.messages[str(first.id)]["attachments"]  # the rolled dice's picture
-    await publisher.retire(int(people.channel), first.id)
+    row = await view(bot, board.row.id)
+    await publisher.retire(row, first.id)
     kept = fake.messages[str(first.id)]
     assert controls_of(kept) == [] and kept["attachments"] and kept["content"]
-    await publisher.retire(
-        int(people.channel), first.id, embed=discord.Embed(description="It is over.")
-    )
+    await publisher.retire(row, first.id, embed=discord.Embed(description="It is over."))
     retired = fake.messages[str(first.id)]
     assert retired["attachments"] == [] and not retired["content"]
     assert retired["embeds"][0]["description"] == "It is over."
-    await publisher.delete(int(people.channel), first.id)
+    await publisher.delete(row, first.id)
     assert str(first.id) not in fake.messages
-    await publisher.retire(int(people.channel), first.id)  # gone: said in the log only
-    await publisher.delete(int(people.channel), first.id)
-    await publisher.retire(int(people.channel), None)  # nothing to retire
+    await publisher.retire(row, first.id)  # gone: said in the log only
+    await publisher.delete(row, first.id)
+    await publisher.retire(row, None)  # nothing to retire
 
 
 async def test_a_game_in_an_archived_thread_unarchives_it_and_goes_on(
@@ -280,7 +279,7 @@ async def test_a_game_in_an_archived_thread_unarchives_it_and_goes_on(
     posted = await publisher.post_board(board)
     assert posted is not None and fake.last(thread["id"])["id"] == str(posted.id)
     fake.archive(thread["id"])
-    await publisher.retire(int(thread["id"]), posted.id)
+    await publisher.retire(board.row, posted.id)
     assert not fake.archived(thread["id"])
     assert controls_of(fake.messages[str(posted.id)]) == []
     ann_id = int(people.ann["id"])

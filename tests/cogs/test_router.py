@@ -101,10 +101,11 @@ def _sample(cls: type[Control]) -> Control:
 
 def test_the_controls_are_found() -> None:
     keys = {cls.key for cls in ALL}
-    assert {"lobby", "die", "roll", "box", "card", "cards", "undo", "hint", "analysis",
+    assert {"lobby", "lobby:join", "lobby:leave", "lobby:start", "lobby:cancel", "lobby:hints",
+            "lobby:unseat", "die", "roll", "box", "card", "cards", "undo", "hint", "analysis",
             "again", "replay", "end", "leave", "lb", "share", "lbreset", "set",
             "rules", "board", "quit", "quit-ok", "rejoin"} == keys  # fmt: skip
-    assert len(ALL) == 23  # "set": a menu and a switch
+    assert len(ALL) == 33  # "set": four menus, two switches; "lobby": six and a computer
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
@@ -242,23 +243,36 @@ def test_a_forged_click_is_refused_politely(custom_id: str) -> None:
     ]
 
 
-def test_every_lobby_action_and_setting_has_its_own_branch() -> None:
-    """The lobby's and the settings' clicks are routed by a field of their control: each
-    value the control may carry is handled by name (a new one without its branch is refused
-    plainly, never taken for Cancel or for the preset as it once was)."""
-    import inspect
+def test_every_lobby_action_and_setting_is_a_kind_of_its_own_with_its_old_id() -> None:
+    """Each lobby button and each server setting is its own control (its own handler: no
+    switch on a field whose unhandled value did the wrong thing), and each still carries the
+    custom_id that lobbies and settings messages already posted carry."""
+    from cogs.admin import controls as admin
+    from cogs.lobby import controls as lobby
 
-    from cogs.admin.cog import Admin
-    from cogs.admin.controls import SETTING_ROWS, TOGGLES
-    from cogs.lobby.cog import LobbyFeature
-    from cogs.lobby.controls import LOBBY_ACTIONS
-
-    lobby = inspect.getsource(LobbyFeature.lobby_action)
-    for action in LOBBY_ACTIONS:
-        assert f'"{action}"' in lobby, action
-    admin = inspect.getsource(Admin._change)
-    for field in (*SETTING_ROWS, *TOGGLES):
-        assert f'field == "{field}"' in admin, field
+    lobby_kinds = [c for c in ALL if c.__module__ == lobby.__name__ and c.key.startswith("lobby")]
+    ids = {_sample(c).custom_id for c in lobby_kinds}
+    assert ids == {
+        "yz:lobby:join:123",
+        "yz:lobby:leave:123",
+        "yz:lobby:start:123",
+        "yz:lobby:cancel:123",
+        "yz:lobby:hints:123",
+        "yz:lobby:unseat:123",
+        "yz:lobby:bot-optimal:123",
+    }  # fmt: skip  (the sample of a computer's level is the first: optimal)
+    assert {f"yz:lobby:bot-{level}:9" for level in ("casual", "winning")} == {
+        lobby.AddComputerButton(f"bot-{level}", 9).custom_id for level in ("casual", "winning")
+    }
+    settings = [c for c in ALL if c.__module__ == admin.__name__ and c.key == "set"]
+    assert {_sample(c).custom_id for c in settings} == {
+        f"yz:set:123:{field}"
+        for field in ("preset", "turn", "policy", "language", "threads", "autoroll")
+    }
+    router = _router()
+    for kind in [*lobby_kinds, *settings]:
+        routed = router.route(_sample(kind).custom_id)
+        assert type(routed) is kind  # one kind reads it back, and one handler takes it
 
 
 def test_what_each_control_is_to_the_clicks_gate_is_declared_on_it() -> None:
@@ -266,10 +280,12 @@ def test_what_each_control_is_to_the_clicks_gate_is_declared_on_it() -> None:
     moves say the turn their board shows; the roles are the ones the gate was built for
     (a board's dice, Roll and menu; Scorecard and Hint on boards; Undo; the lobby)."""
     roles = {
-        cls.key: (cls.turn_move, cls.on_board, cls.live, cls.takes_back)
+        cls.key.split(":")[0]: (cls.turn_move, cls.on_board, cls.live, cls.takes_back)
         for cls in ALL
         if cls.turn_move or cls.on_board or cls.live or cls.takes_back
     }
+    lobby = {(c.turn_move, c.on_board, c.live, c.takes_back) for c in ALL if c.key[:5] == "lobby"}
+    assert lobby == {(False, False, True, False)}  # every lobby button alike
     assert roles == {
         "die": (True, True, True, False), "roll": (True, True, True, False),
         "box": (True, True, True, False), "undo": (True, False, True, True),

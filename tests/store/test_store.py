@@ -52,7 +52,7 @@ async def test_migrations_on_an_empty_database(database: Database) -> None:
     mode)."""
     store = await open_store(database)
     try:
-        assert await store.schema_version() == latest_schema_version() == 23
+        assert await store.schema_version() == latest_schema_version() == 24
     finally:
         await store.close()
     expected = {"games", "moves", "results", "player_names", "leaderboard_archives"}
