@@ -25,6 +25,7 @@ from bot.engine import (
 from bot.i18n import ENGLISH, Lang, lang
 
 from . import style as s
+from .names import draw_names, header_pad, names_fit
 from .sheet import (
     FONT,
     HEADER_MIN_FONT,
@@ -37,12 +38,9 @@ from .sheet import (
     draw_column,
     draw_labels,
     draw_line,
-    draw_names,
     draw_title,
     grid_base,
-    header_pad,
     layout,
-    names_fit,
     shrink_to_fit,
 )
 from .text import clean, text_tile, text_width

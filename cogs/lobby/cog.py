@@ -77,7 +77,7 @@ class LobbyFeature(Feature):
             server(interaction),  # the server's own choice, if it made one, comes first
             place_of(interaction).stored,
         )
-        await self.publisher.answer_with_lobby(interaction, row)
+        await self.publisher.lobbies.answer_with_lobby(interaction, row)
         self.publisher.pace.used(interaction.user.id, "start", interaction.channel_id)
 
     @handles(StartButton)
@@ -89,7 +89,7 @@ class LobbyFeature(Feature):
         check_member_may_post(interaction, True if threads else None)
         pictures = interaction.app_permissions.attach_files
         board = await self.games.lobby.begin(start.game_id, interaction.user.id, pictures)
-        by_token = await self.publisher.lobby_place(board.row, interaction)
+        by_token = await self.publisher.lobbies.lobby_place(board.row, interaction)
         await answers.edit(interaction, **lobby_edit(board.row, by_token=by_token))
         await self._launch(interaction, board, interaction.message)
 
@@ -104,7 +104,7 @@ class LobbyFeature(Feature):
             )
         user = interaction.user
         row = await self.games.lobby.join(join.game_id, user.id, display_name(user))
-        await self.publisher.show_lobby(interaction, row)
+        await self.publisher.lobbies.show_lobby(interaction, row)
 
     @handles(LeaveLobbyButton)
     async def leave_lobby(
@@ -112,13 +112,13 @@ class LobbyFeature(Feature):
     ) -> None:
         """Leave: the clicker's seat goes."""
         row = await self.games.lobby.leave_lobby(leave.game_id, interaction.user.id)
-        await self.publisher.show_lobby(interaction, row)
+        await self.publisher.lobbies.show_lobby(interaction, row)
 
     @handles(CancelButton)
     async def cancel(self, interaction: discord.Interaction[Any], cancel: CancelButton) -> None:
         """Cancel: the host closes the lobby."""
         row = await self.games.lobby.cancel(cancel.game_id, interaction.user.id)
-        await self.publisher.show_lobby(interaction, row)
+        await self.publisher.lobbies.show_lobby(interaction, row)
 
     @handles(AddComputerButton)
     async def add_computer(
@@ -127,19 +127,19 @@ class LobbyFeature(Feature):
         """Add bot: a computer player of that level takes a seat."""
         level = add.level.removeprefix("bot-")
         row = await self.games.lobby.add_bot(add.game_id, interaction.user.id, level)
-        await self.publisher.show_lobby(interaction, row)
+        await self.publisher.lobbies.show_lobby(interaction, row)
 
     @handles(UnseatButton)
     async def unseat(self, interaction: discord.Interaction[Any], unseat: UnseatButton) -> None:
         """Remove: the computer player seated last leaves."""
         row = await self.games.lobby.remove_bot(unseat.game_id, interaction.user.id)
-        await self.publisher.show_lobby(interaction, row)
+        await self.publisher.lobbies.show_lobby(interaction, row)
 
     @handles(HintsButton)
     async def switch_hints(self, interaction: discord.Interaction[Any], hints: HintsButton) -> None:
         """Hints: the host turns them on or off for the game."""
         row = await self.games.lobby.toggle_hints(hints.game_id, interaction.user.id)
-        await self.publisher.show_lobby(interaction, row)
+        await self.publisher.lobbies.show_lobby(interaction, row)
 
     async def _launch(
         self,
@@ -153,7 +153,7 @@ class LobbyFeature(Feature):
         server = await self.games.servers.server_settings(interaction.guild_id or 0)
         try:
             if server.use_threads and lobby is not None:
-                board = await self.publisher.move_to_thread(lobby, board)
+                board = await self.publisher.lobbies.move_to_thread(lobby, board)
             await self.publisher.post_board(board)
         except discord.Forbidden as exc:
             # a channel overwrite the interaction's permissions did not show: the game
@@ -163,7 +163,7 @@ class LobbyFeature(Feature):
             await self.publisher.forget(game_id)
             if row is not None and lobby is not None:
                 _ = public(row)
-                await self.publisher.retire_lobby(
+                await self.publisher.lobbies.retire_lobby(
                     row,
                     lobby.id,
                     _(
@@ -207,10 +207,10 @@ class LobbyFeature(Feature):
         )
         self.publisher.pace.used(interaction.user.id, "again", game_id)
         if row.channel_id == interaction.channel_id:
-            await self.publisher.answer_with_lobby(interaction, row, invited, pinged)
+            await self.publisher.lobbies.answer_with_lobby(interaction, row, invited, pinged)
             return
         # The game was played in a thread: the new lobby opens in the channel it came from.
-        message = await self.publisher.post_lobby(row, invited, pinged)
+        message = await self.publisher.lobbies.post_lobby(row, invited, pinged)
         _ = private(interaction)
         await tell(interaction, _("A new lobby is open: {link}", link=message.jump_url))
 

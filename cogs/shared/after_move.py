@@ -137,7 +137,7 @@ class AfterMove:
         _ = public(row)
         if row.status in (GameStatus.LOBBY, GameStatus.CANCELLED):
             if before.board_message_id:
-                await publisher.edit_lobby(row, before.board_message_id)
+                await publisher.lobbies.edit_lobby(row, before.board_message_id)
             return
         if row.status == GameStatus.ACTIVE:
             await publisher.close_undo(before)  # a leaving takes every Undo offer away
@@ -173,7 +173,7 @@ class AfterMove:
             return
         if fresh.status == GameStatus.CANCELLED:  # the lobby says it is closed
             await self.publisher.forget(fresh.id, fresh)
-            await self.publisher.retire_lobby(fresh, fresh.board_message_id)
+            await self.publisher.lobbies.retire_lobby(fresh, fresh.board_message_id)
             return
         await self.repairs.repair(fresh)
 
@@ -199,7 +199,7 @@ class AfterMove:
         await publisher.forget(row.id, row)
         if shown.status == GameStatus.LOBBY or row.status == GameStatus.CANCELLED:
             said = ending(public(row), reason, by_click, again=False, start=start)
-            await publisher.retire_lobby(shown, shown.board_message_id, said)
+            await publisher.lobbies.retire_lobby(shown, shown.board_message_id, said)
             return
         fields = self.turn.ended_fields(row, reason, by_click, start)
         if after_scoring:  # its Undo offer is closed already

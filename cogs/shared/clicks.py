@@ -75,7 +75,7 @@ class Clicks(commands.Cog):
         # messages miss (a restart, a timer nobody saw), through its own token, once
         # answered: a click's, or a command's (which discord.py runs in a task of its own).
         game_id = None
-        with self.publisher.handling(place.channel_id):
+        with self.publisher.activity.handling(place.channel_id):
             if click and interaction.message is not None:
                 game_id = await self._gate(interaction)
             elif interaction.type is discord.InteractionType.application_command:
@@ -144,7 +144,7 @@ class Clicks(commands.Cog):
         if not self.publisher.routes.by_token(channel_id) or interaction.message is None:
             return False
         found = await self.games.turns.old_board(game_id, interaction.message.id, turn)
-        if found is None or self.publisher.busy(game_id, channel_id, besides=1):
+        if found is None or self.publisher.activity.busy(game_id, channel_id, besides=1):
             return False
         await self.repairs.bring_back(interaction, *found)
         return True
@@ -197,7 +197,9 @@ class Clicks(commands.Cog):
         if turn is None:
             return  # not a board (a scoring's line, a lobby): nothing to retire
         found = await self.games.turns.old_board(game_id, message.id, turn)
-        if found is None or self.publisher.busy(game_id, interaction.channel_id or 0, besides=1):
+        if found is None or self.publisher.activity.busy(
+            game_id, interaction.channel_id or 0, besides=1
+        ):
             return
         await self.repairs.retire_clicked(interaction, *found)
 

@@ -9,11 +9,8 @@ the messages back in line through this publisher.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -22,10 +19,12 @@ from bot.games import Board, GameService, GameView, Where, is_bot
 from bot.i18n import Lang
 
 from . import answers
+from .activity import Activity
 from .computers import Computers, NoComputers
 from .emojis import DiceFaces
 from .errors import jump_url
 from .language import of_server, public
+from .lobbies import Lobbies
 from .looks import Looks, looks_of
 from .pace import Cooldowns
 from .place import place_of
@@ -65,42 +64,10 @@ class Publisher:
         self.pace = Cooldowns(lambda: bot.clock().timestamp())
         #: each daily challenge's private board as last shown
         self.private = PrivateBoards(bot.clock, self)
-        #: what this process is showing now: interactions being handled, by channel (in
-        #: the places only they reach), and timers acting, by game (``busy``)
-        self._channels_busy: Counter[int] = Counter()
-        self._games_busy: Counter[int] = Counter()
-
-    @contextlib.contextmanager
-    def handling(self, channel_id: int) -> Iterator[None]:
-        """An interaction from ``channel_id`` is being handled: it shows what it does."""
-        self._channels_busy[channel_id] += 1
-        try:
-            yield
-        finally:
-            self._channels_busy[channel_id] -= 1
-            if not self._channels_busy[channel_id]:
-                del self._channels_busy[channel_id]
-
-    @contextlib.contextmanager
-    def acting(self, game_id: int) -> Iterator[None]:
-        """A timer is acting on the game, and shows what it does."""
-        self._games_busy[game_id] += 1
-        try:
-            yield
-        finally:
-            self._games_busy[game_id] -= 1
-            if not self._games_busy[game_id]:
-                del self._games_busy[game_id]
-
-    def busy(self, game_id: int, channel_id: int, besides: int = 0) -> bool:
-        """Whether this process is showing a move of the game now (an interaction from its
-        channel being handled, besides the ``besides`` asking; a timer acting on it; its
-        computer seats playing): then what its messages miss is on its way."""
-        return bool(
-            self._channels_busy.get(channel_id, 0) > besides
-            or self._games_busy.get(game_id)
-            or self.computers.running(game_id)
-        )
+        #: what this process is showing now (``Activity``)
+        self.activity = Activity(lambda game_id: self.computers.running(game_id))
+        #: the lobbies' messages
+        self.lobbies = Lobbies(self)
 
     async def places_known(self) -> None:
         """The places only tokens reach, and the tokens still good there, as the store kept
@@ -388,19 +355,6 @@ class Publisher:
             self.games.posts.board_answered(board.row, interaction.message.id, board.game)
         self.private.note(interaction, board.row)
 
-    async def show_lobby(self, interaction: discord.Interaction[Any], row: GameView) -> None:
-        """Answer a lobby click with the lobby as it is now."""
-        by_token = await self.lobby_place(row, interaction)
-        await answers.edit(interaction, **self.looks.lobby.lobby_edit(row, by_token=by_token))
-        if interaction.message is not None:
-            await self.games.posts.board_shown(row, interaction.message.id, None)
-
-    async def edit_lobby(self, row: GameView, message_id: int) -> None:
-        """Show the lobby as it is now on its message (after a /yahtzee leave)."""
-        by_token = await self.lobby_place(row)
-        shown = self.looks.lobby.lobby_edit(row, by_token=by_token)
-        await self.surface(row, lobby=True).edit(message_id, **shown)
-
     def by_click(self, row: GameView, interaction: discord.Interaction[Any] | None = None) -> bool:
         """Whether the game's place is reached by tokens only (as ``interaction`` from it
         says, else as the game keeps it): a group DM, where the bot only answers clicks and
@@ -408,66 +362,6 @@ class Publisher:
         if interaction is not None:
             return not place_of(interaction).can_post
         return row.by_token
-
-    async def lobby_place(
-        self, row: GameView, interaction: discord.Interaction[Any] | None = None
-    ) -> int | None:
-        """How a lobby shows its place (``lobby_embed``'s ``by_token``): where it is reached
-        by tokens only (``by_click``), the minutes of its turns (0: untimed; its timers act
-        at clicks); None where the bot may post."""
-        if not self.by_click(row, interaction):
-            return None
-        seconds = (await self.games.servers.server_settings(row.guild_id or 0)).turn_seconds
-        return max(1, seconds // 60) if seconds > 0 else 0
-
-    async def answer_with_lobby(
-        self,
-        interaction: discord.Interaction[Any],
-        row: GameView,
-        invitation: str | None = None,
-        mentions: discord.AllowedMentions | None = None,
-    ) -> None:
-        """Answer the interaction with the lobby message, and note it as the game's board.
-        ``invitation`` (a rematch's ping) comes first as a message of its own: a V2 lobby
-        carries no content, and a mention inside its text would notify with an empty push."""
-        if invitation:
-            await answers.send(interaction, invitation, allowed_mentions=mentions or NO_MENTIONS)
-        message_id = await answers.send(
-            interaction,
-            view=self.looks.lobby.lobby_layout(
-                row, by_token=await self.lobby_place(row, interaction)
-            ),
-            allowed_mentions=NO_MENTIONS,
-        )
-        if message_id is not None:
-            await self.games.posts.board_shown(row, message_id, None)
-
-    async def post_lobby(
-        self,
-        row: GameView,
-        invitation: str | None = None,
-        mentions: discord.AllowedMentions | None = None,
-    ) -> discord.Message:
-        """A lobby message posted (not as an answer), noted as the game's board; its
-        ``invitation`` just above it."""
-        surface = self.surface(row, lobby=True)
-        if invitation:
-            await surface.send(content=invitation, allowed_mentions=mentions or NO_MENTIONS)
-        message = await surface.send(
-            view=self.looks.lobby.lobby_layout(row, by_token=await self.lobby_place(row)),
-            allowed_mentions=NO_MENTIONS,
-        )
-        await self.games.posts.board_shown(row, message.id, None)
-        return message
-
-    async def retire_lobby(
-        self, row: GameView, message_id: int | None, note: str | None = None
-    ) -> None:
-        """A lobby closed (cancelled, expired, moved, or its game could not start): its
-        words with ``note`` in place of what to do (None: as its status says), and no
-        buttons."""
-        shown = self.looks.lobby.lobby_edit(row, note, by_token=await self.lobby_place(row))
-        await self.retire(row, message_id, lobby=True, **shown)
 
     async def scored(self, game_id: int, message_id: int | None) -> None:
         """A scoring's summary shows, with its Undo: record the offer (once it shows, so that
@@ -488,22 +382,6 @@ class Publisher:
         if guild is None:  # not in the cache (a shard not ready): the game's own
             return public(row)
         return await of_server(self.games, row.guild_id, guild.preferred_locale)
-
-    async def move_to_thread(self, lobby: discord.Message, board: Board) -> Board:
-        """Thread mode: the game is played in a thread started from its lobby message."""
-        assert board.game is not None
-        names = [seat.name for seat in board.game.seats]
-        try:
-            thread = await self.routes.start_thread(
-                lobby, self.looks.lobby.thread_name(public(board.row), names)
-            )
-        except discord.HTTPException as exc:  # e.g. the lobby is itself in a thread
-            log.info(
-                "game %s: could not start a thread, playing in the channel: %s", board.row.id, exc
-            )
-            return board
-        row = await self.games.posts.set_thread(board.row.id, thread.id)
-        return replace(board, row=row)
 
     def surface(self, row: GameView, *, lobby: bool = False) -> Surface:
         """Where the game's messages go, chosen from its place (``GameView.where``): its

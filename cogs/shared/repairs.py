@@ -79,7 +79,7 @@ class Repairs:
         if live is not None and live.id not in games:
             games.append(live.id)
         for game in games:
-            if self.publisher.busy(game, channel_id):
+            if self.publisher.activity.busy(game, channel_id):
                 continue
             row = await self.games.timers.behind(game)
             if row is None:
@@ -165,7 +165,7 @@ class Repairs:
                 reason = _.say(why) if why is not None else None
                 if row.game is None:  # a lobby
                     note = None if reason is None else ending(_, reason, True, False, start)
-                    place = await self.publisher.lobby_place(row, interaction)
+                    place = await self.publisher.lobbies.lobby_place(row, interaction)
                     fields = self.publisher.looks.lobby.lobby_edit(row, note, by_token=place)
                 else:
                     said = reason if reason is not None else _("This game has already ended.")
@@ -213,10 +213,10 @@ class Repairs:
         row = now
         if row.status == GameStatus.LOBBY:
             if row.board_message_id is None:
-                await self.publisher.post_lobby(row)
+                await self.publisher.lobbies.post_lobby(row)
                 return True
             if row.board_version != row.version:
-                await self.publisher.edit_lobby(row, row.board_message_id)
+                await self.publisher.lobbies.edit_lobby(row, row.board_message_id)
                 await self.games.posts.board_shown(row, row.board_message_id, None)
                 return True
             return False

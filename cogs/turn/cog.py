@@ -213,8 +213,8 @@ class TurnFeature(Feature):
         _ = public(row)
         moved = moved_embed(_)
         if row.status == GameStatus.LOBBY:
-            await self.publisher.post_lobby(row)
-            await self.publisher.retire_lobby(row, row.board_message_id, _(BOARD_MOVED))
+            await self.publisher.lobbies.post_lobby(row)
+            await self.publisher.lobbies.retire_lobby(row, row.board_message_id, _(BOARD_MOVED))
             return
         board = await self.games.drawing.render(row)
         old = row.board_message_id

@@ -92,7 +92,9 @@ class TurnTimers(commands.Cog):
 
     async def _act_on(self, game_id: int) -> int:
         """Act on one due game's timer and show what came of it; 1 if it did anything."""
-        with self.publisher.acting(game_id):  # (a click meanwhile leaves the showing to it)
+        with self.publisher.activity.acting(
+            game_id
+        ):  # (a click meanwhile leaves the showing to it)
             outcome = await self.games.timers.act(game_id)
             if outcome is None:
                 return 0

@@ -35,6 +35,7 @@ class Recorder:
         self.looks.turn = turn_looks
         self.reminders = _Reminders(self.calls)
         self.private = _PrivateBoards(self.calls)
+        self.lobbies = self  # (the lobby's messages: ``retire_lobby`` below)
 
     async def retire(
         self, row: GameView, message_id: int | None, *, lobby: bool = False, **fields: Any

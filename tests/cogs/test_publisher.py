@@ -268,7 +268,7 @@ async def test_a_game_in_an_archived_thread_unarchives_it_and_goes_on(
     a quiet thread; an edit there is refused (50083), so the publisher unarchives the thread
     and edits again. A game that ends archives its thread at once."""
     board = await begun(bot, people)
-    lobby = await publisher.post_lobby(await view(bot, board.row.id))
+    lobby = await publisher.lobbies.post_lobby(await view(bot, board.row.id))
     # (as move_to_thread does, which needs the server in the gateway's cache)
     thread = await bot.http.start_thread_with_message(
         int(people.channel), lobby.id, name="Yahtzee: Ann, Bob", auto_archive_duration=10080

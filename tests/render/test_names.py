@@ -12,7 +12,8 @@ from PIL import Image, ImageChops
 from bot.engine import MAX_SEATS, Game, ScriptedDice
 from bot.render import TableRow, render_final, render_table, render_turn, style
 from bot.render.cards import final_layout
-from bot.render.sheet import header_names, layout
+from bot.render.names import header_names
+from bot.render.sheet import layout
 from bot.render.text import ELLIPSIS, PLACEHOLDER, clean, text_tile
 
 from . import states
