@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from functools import cache
 
 from bot.i18n.words import N_
 
@@ -97,8 +98,14 @@ _LARGE_RUNS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
 
 
 def score(category: Category, dice: Dice | Sequence[int]) -> int:
-    """The plain value of five dice in a box, with no Joker."""
-    d = as_dice(dice)
+    """The plain value of five dice in a box, with no Joker (worked out once for each box and
+    set of five faces: 252 sets, 13 boxes)."""
+    return _score(category, tuple(sorted(as_dice(dice).values)))
+
+
+@cache
+def _score(category: Category, values: tuple[int, ...]) -> int:
+    d = Dice(values)
     face = category.face
     if face is not None:
         return face * d.counts()[face]
