@@ -7,17 +7,18 @@ against a publisher that records what it is asked to show."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import fields
 from typing import Any, cast
 
 import discord
 
-from bot.engine import Category, Dice, Game, Preset, ScoreResult, ScriptedDice
+from bot.engine import Category, Dice, Game, ScoreResult, ScriptedDice
 from bot.games import Board, GameStatus, GameView, Scored, Where
 from cogs.shared.after_move import AfterMove
 from cogs.shared.looks import Looks
 from cogs.turn import looks as turn_looks
 from cogs.turn.board import NUMBERS
+
+from .views import game_view
 
 SUMMARY = discord.Embed(title="a summary")
 
@@ -89,13 +90,7 @@ class _PrivateBoards:
 
 def _row(status: str = GameStatus.ACTIVE, daily: str | None = None, **values: Any) -> GameView:
     """A game of Ann's in a server's channel 100, its board 200 and Undo offer 300."""
-    base: dict[str, Any] = {f.name: None for f in fields(GameView)}
-    base.update(id=7, guild_id=1, channel_id=100, host_id=5, status=GameStatus(status),
-                preset=Preset.OFFICIAL, players=[(5, "Ann")], version=3, board_message_id=200,
-                undo_message_id=300, turn_seconds=300, hints=True, pictures=True,
-                language="en", place="channel", daily=daily)  # fmt: skip
-    base.update(values)
-    return GameView(**base)
+    return game_view(status=status, daily=daily, **values)
 
 
 def _game_at(turn: int) -> tuple[Game, ScoreResult]:

@@ -3,11 +3,9 @@ line, chances in words, the daily challenge's line and a replay."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from bot.engine import Category, Dice, Game, Preset, ScoreResult
 from bot.games.replay import Turn
-from bot.games.results import Report, Scored
+from bot.games.results import Board, Report, Scored
 from bot.i18n import lang
 from bot.store import DailyEntry, DailyPlace
 from bot.strategy.decisions import Choice
@@ -16,6 +14,8 @@ from cogs.coaching.messages import hint_text, percent, report_text
 from cogs.daily.messages import daily_board_embed, daily_line, replay_text
 from cogs.lobby.messages import thread_name
 from cogs.turn.messages import rules_text, summary_embed
+
+from .views import game_view
 
 GAME = Game([("1", "Ann")])
 GAME.dice, GAME.rolls_used = Dice(6, 6, 5, 5, 4), 2  # after Ann's second roll
@@ -112,8 +112,7 @@ def test_a_report_card_says_perfect_only_for_a_whole_game() -> None:
 
 def _scored(points: int, bonus: int, box: Category, status: str = "active") -> Scored:
     result = ScoreResult("1", box, points, bonus, Dice(2, 2, 2, 2, 2))
-    board = SimpleNamespace(row=SimpleNamespace(language="en", status=status))
-    return Scored(board, result, "Ann", 12)  # type: ignore[arg-type]
+    return Scored(Board(game_view(status=status)), result, "Ann", 12)
 
 
 def _summary(points: int, bonus: int, box: Category) -> str:

@@ -4,26 +4,16 @@ by its interactions' tokens; a daily challenge's board, privately."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from bot.engine import Preset
-from bot.games import GameStatus, GameView, Where
+from bot.games import Where
 from cogs.shared.routes import ChannelRoutes, TokenRoutes
 from cogs.shared.surface import ChannelSurface, TokenSurface, surface_of
 
-
-def _game(**values: Any) -> GameView:
-    """A running game in a server's channel 10 (guild 1), board message 20."""
-    base: dict[str, Any] = {f.name: None for f in fields(GameView)}
-    base.update(id=7, guild_id=1, channel_id=10, host_id=5, status=GameStatus.ACTIVE,
-                preset=Preset.OFFICIAL, players=[(5, "Ann")], version=3, board_message_id=20,
-                turn_seconds=300, hints=True, pictures=True, language="en",
-                place="channel")  # fmt: skip
-    base.update(values)
-    return GameView(**base)
+from .views import game_view
 
 
 @pytest.mark.parametrize(
@@ -34,7 +24,7 @@ def _game(**values: Any) -> GameView:
      ({"daily": "2026-12-02", "place": "token"}, Where.PRIVATE)],
 )  # fmt: skip
 def test_a_games_place_is_one_value(values: dict[str, Any], where: Where) -> None:
-    assert _game(**values).where is where
+    assert game_view(**values).where is where
 
 
 class _Routes:
@@ -47,14 +37,14 @@ class _Routes:
 
 def test_the_means_follow_the_games_place() -> None:
     routes: Any = _Routes()
-    in_channel = surface_of(routes, _game())
+    in_channel = surface_of(routes, game_view())
     assert isinstance(in_channel, ChannelSurface) and not in_channel.by_token
-    assert (in_channel.channel_id, in_channel.guild_id) == (10, 1)
-    threaded = surface_of(routes, _game(thread_id=11))
+    assert (in_channel.channel_id, in_channel.guild_id) == (100, 1)
+    threaded = surface_of(routes, game_view(thread_id=11))
     assert isinstance(threaded, ChannelSurface) and threaded.channel_id == 11
-    lobby = surface_of(routes, _game(thread_id=11), channel_id=10)  # its lobby's channel
-    assert isinstance(lobby, ChannelSurface) and lobby.channel_id == 10
-    by_token = surface_of(routes, _game(place="token"))
+    lobby = surface_of(routes, game_view(thread_id=11), channel_id=100)  # its lobby's channel
+    assert isinstance(lobby, ChannelSurface) and lobby.channel_id == 100
+    by_token = surface_of(routes, game_view(place="token"))
     assert isinstance(by_token, TokenSurface) and by_token.by_token
-    moved = surface_of(routes, replace(_game(place="token"), place="channel"))
+    moved = surface_of(routes, replace(game_view(place="token"), place="channel"))
     assert isinstance(moved, ChannelSurface)  # the server added the bot: its own routes

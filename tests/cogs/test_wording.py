@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from types import SimpleNamespace
 
 from babel.messages.pofile import read_po
 
 from bot.engine import Category, Dice, Game, Preset, ScoreResult
-from bot.games import GAME_OVER, NO_ROOM, REMATCH_FOR_PLAYERS
+from bot.games import GAME_OVER, NO_ROOM, REMATCH_FOR_PLAYERS, Board
 from bot.games.results import Scored
 from bot.i18n import TEMPLATE, lang
 from bot.i18n.words import Said
@@ -23,6 +22,8 @@ from cogs.results.messages import LEADERBOARD_FOOTER, LEADERBOARD_FOOTER_BY_CLIC
 from cogs.shared.wording import BY_CLICK, ending, said_here
 from cogs.turn.board import scores_field
 from cogs.turn.messages import rules_text, summary_embed
+
+from .views import game_view
 
 EN = lang("en")
 
@@ -124,8 +125,7 @@ def test_the_rules_the_scores_and_a_summary_by_place() -> None:
     assert "(away: Scorecard, then Rejoin)" in scores_field(EN, game, by_click=True)
     assert "(away: /yahtzee rejoin)" in scores_field(EN, game)
     result = ScoreResult("2", Category.CHANCE, 0, 0, Dice(1, 1, 2, 3, 4))
-    board = SimpleNamespace(row=SimpleNamespace(language="en", status="active"))
-    scored = Scored(board, result, "Bob", 3)  # type: ignore[arg-type]
+    scored = Scored(Board(game_view()), result, "Bob", 3)
     away = str(summary_embed(scored, True, True, by_click=True).description)
     assert "Rejoin, under their Scorecard, brings them back." in away and not commands_only(away)
     assert commands_only(str(summary_embed(scored, True, True).description))
