@@ -26,11 +26,9 @@ from cogs.shared.controls import Button, ButtonControl, GameButton, Snowflake, o
 
 
 class LobbyControl(ButtonControl):
-    """A button on a lobby: each action its own kind (``yz:lobby:<action>:<game>``)."""
+    """A button on a lobby (``yz:lobby:<action>:<game>``): each action a kind of its own."""
 
     live = True
-
-    game_id: Snowflake
 
     def button(
         self,
@@ -47,45 +45,44 @@ class LobbyControl(ButtonControl):
 class JoinButton(LobbyControl, key="lobby:join"):
     """A member takes a seat."""
 
+    game_id: Snowflake
+
 
 class LeaveLobbyButton(LobbyControl, key="lobby:leave"):
     """A seated member leaves the lobby (the host: the next person hosts)."""
+
+    game_id: Snowflake
 
 
 class StartButton(LobbyControl, key="lobby:start"):
     """The host starts the game."""
 
+    game_id: Snowflake
+
 
 class CancelButton(LobbyControl, key="lobby:cancel"):
     """The host closes the lobby."""
 
+    game_id: Snowflake
 
-class AddComputerButton(ButtonControl, key="lobby"):
+
+class AddComputerButton(LobbyControl, key="lobby"):
     """The host seats a computer player of a level (``yz:lobby:bot-<level>:<game>``)."""
-
-    live = True
 
     level: Annotated[str, one_of("bot-optimal", "bot-casual", "bot-winning")]
     game_id: Snowflake
-
-    def button(
-        self,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-        disabled: bool = False,
-    ) -> Button:
-        return Button(
-            label=label, style=style, custom_id=self.custom_id, row=row, disabled=disabled
-        )
 
 
 class HintsButton(LobbyControl, key="lobby:hints"):
     """The host turns the game's hints on or off."""
 
+    game_id: Snowflake
+
 
 class UnseatButton(LobbyControl, key="lobby:unseat"):
     """The host takes the computer player seated last back out."""
+
+    game_id: Snowflake
 
 
 class PlayAgainButton(GameButton, key="again"):
