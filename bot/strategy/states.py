@@ -174,16 +174,16 @@ class YahtzeeChoices:
 
     def _learn(self, mask: int, flag: int) -> None:
         preset = preset_of(self.rules)
+        card = None if preset is None else _card_of(preset, mask, flag)
+        if card is not None and card.is_complete:
+            return
         for face in range(1, 7):
-            if preset is None:
+            if card is None:
                 options = _free_choices(mask, face, flag)
             else:
-                card = _card_of(preset, mask, flag)
-                if card.is_complete:
-                    return
                 options = [
-                    (None if o.bonus_turn else BOX_ORDER.index(o.category), o.points, o.bonus)
-                    for o in card.choices(Dice([face] * 5))
+                    (None if o.bonus_turn else _BOX_NUMBER[o.category], o.points, o.bonus)
+                    for o in card.choices(_FIVE_ALIKE[face - 1])
                 ]
             for box, points, bonus in options:
                 if box is None:
@@ -191,6 +191,11 @@ class YahtzeeChoices:
                 else:
                     self.points[flag, face - 1, box, mask] = points
                     self.bonus[flag, face - 1, box, mask] = bonus
+
+
+#: A box's number in a mask (``BOX_ORDER``'s index), and five alike of each face.
+_BOX_NUMBER = {category: number for number, category in enumerate(BOX_ORDER)}
+_FIVE_ALIKE = tuple(Dice([face] * 5) for face in range(1, 7))
 
 
 def _shared_array(shape: tuple[int, ...], fill: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
