@@ -8,9 +8,10 @@ import asyncio
 import dataclasses
 import importlib
 import re
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
-from types import SimpleNamespace
-from typing import Any, get_type_hints
+from typing import Any, cast, get_type_hints
 
 import discord
 import pytest
@@ -213,30 +214,92 @@ class _Response:
     def is_done(self) -> bool:
         return bool(self.sent)
 
-    async def send_message(self, content: str | None = None, **fields: Any) -> Any:
+    async def send_message(self, content: str | None = None, **fields: Any) -> _Sent:
         self.sent.append((content, fields))
-        return SimpleNamespace(message_id=1)
+        return _Sent(1)
+
+
+@dataclass
+class _Sent:
+    """What discord.py hands back for an answer: its message's id."""
+
+    message_id: int
+
+
+@dataclass
+class _Flags:
+    ephemeral: bool = False
+
+
+@dataclass
+class _Message:
+    """A message as a click carries it: here, one that shows no control."""
+
+    id: int = 5
+    components: list[Any] = dataclass_field(default_factory=list)
+    flags: _Flags = dataclass_field(default_factory=_Flags)
+
+
+@dataclass
+class _User:
+    id: int = 4
+
+
+@dataclass
+class _Client:
+    shard_count: int = 1
+
+
+@dataclass
+class _Click:
+    """A click as discord.py hands it over (``discord.Interaction``'s attributes of the same
+    names that the gate reads), in a server that added the bot."""
+
+    custom_id: str
+    id: int = 3
+    type: discord.InteractionType = discord.InteractionType.component
+    created_at: datetime = dataclass_field(default_factory=lambda: datetime.now(UTC))
+    extras: dict[str, Any] = dataclass_field(default_factory=dict)
+    response: _Response = dataclass_field(default_factory=_Response)
+    message: _Message = dataclass_field(default_factory=_Message)
+    client: _Client = dataclass_field(default_factory=_Client)
+    guild_id: int = 1
+    channel_id: int = 2
+    user: _User = dataclass_field(default_factory=_User)
+    locale: discord.Locale = discord.Locale.american_english
+    context: discord.app_commands.AppCommandContext = dataclass_field(
+        default_factory=lambda: discord.app_commands.AppCommandContext(guild=True)
+    )
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"custom_id": self.custom_id, "component_type": 2}
+
+    def is_guild_integration(self) -> bool:
+        return True
 
 
 def _interaction(custom_id: str) -> Any:
     """A click as discord.py hands it over, on a message that shows no control."""
-    return SimpleNamespace(
-        id=3, type=discord.InteractionType.component, created_at=datetime.now(UTC),
-        data={"custom_id": custom_id, "component_type": 2}, extras={}, response=_Response(),
-        message=SimpleNamespace(id=5, components=[], flags=SimpleNamespace(ephemeral=False)),
-        client=SimpleNamespace(shard_count=1), guild_id=1, channel_id=2,
-        user=SimpleNamespace(id=4), locale=discord.Locale.american_english,
-        context=discord.app_commands.AppCommandContext(guild=True),
-        is_guild_integration=lambda: True,
-    )  # fmt: skip
+    return _Click(custom_id)
+
+
+class _Routes:
+    """The publisher's routes as the gate reaches them first: every interaction noted."""
+
+    def note(self, *place: Any) -> None:
+        return None
+
+
+class _Publisher:
+    routes = _Routes()
 
 
 @pytest.mark.parametrize("custom_id", ["yz:nope:1", "yz:roll:1:2:10", "hello"])
 def test_a_forged_click_is_refused_politely(custom_id: str) -> None:
     """The gate answers an id no control has with one private sentence, and calls nothing."""
     interaction = _interaction(custom_id)
-    publisher = SimpleNamespace(routes=SimpleNamespace(note=lambda *place: None))
-    gate = Clicks(None, publisher, _router())  # type: ignore[arg-type]
+    gate = Clicks(cast(Any, None), cast(Any, _Publisher()), _router())
     asyncio.run(gate.on_interaction(interaction))
     assert interaction.response.sent == [
         ("That control is not one of mine; nothing changed.", {"ephemeral": True})

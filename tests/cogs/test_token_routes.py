@@ -8,10 +8,10 @@ import asyncio
 import gc
 import sys
 import tracemalloc
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from itertools import count
-from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -21,6 +21,15 @@ from cogs.shared.routes import TokenRoutes, Unreachable, shows
 
 CHANNEL = 7
 ids = count(1000)
+
+
+@dataclass
+class Sent:
+    """A message a webhook posted or edited, as discord.py hands it back: its id (and what
+    it was sent with)."""
+
+    id: int
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 class Followups:
@@ -33,31 +42,60 @@ class Followups:
         self.originals: list[dict[str, Any]] = []
         self.clicked = 0
 
-    async def send(self, content: Any = None, wait: bool = True, **fields: Any) -> Any:
-        message = SimpleNamespace(id=next(ids), fields=fields)
+    async def send(self, content: Any = None, wait: bool = True, **fields: Any) -> Sent:
+        message = Sent(next(ids), fields)
         self.sent.append(message.id)
         return message
 
-    async def edit_message(self, message_id: int | str, **fields: Any) -> Any:
+    async def edit_message(self, message_id: int | str, **fields: Any) -> Sent:
         if message_id == "@original":
             self.originals.append(fields)
-            return SimpleNamespace(id=self.clicked)
+            return Sent(self.clicked)
         assert isinstance(message_id, int)
         self.edited.append(message_id)
-        return SimpleNamespace(id=message_id, fields=fields)
+        return Sent(message_id, fields)
+
+
+class Answered:
+    """An interaction's response, already given (a click answered by editing its message)."""
+
+    def is_done(self) -> bool:
+        return True
+
+
+@dataclass
+class Click:
+    """What the token routes read of a click (``discord.Interaction``'s attributes of the
+    same names): where it came from, the message clicked, its webhook, whether it was
+    answered."""
+
+    clicked: int
+    channel_id: int = CHANNEL
+    id: int = field(default_factory=lambda: next(ids))
+    type: discord.InteractionType = discord.InteractionType.component
+    extras: dict[str, Any] = field(default_factory=dict)
+    response: Answered = field(default_factory=Answered)
+    followup: Followups = field(default_factory=Followups)
+
+    def __post_init__(self) -> None:
+        self.message = Sent(self.clicked)
+        self.followup.clicked = self.clicked
+        self.originals = self.followup.originals
 
 
 def interaction(clicked: int) -> Any:
     """A click on message ``clicked``, answered by editing it (``noted`` keeps its token)."""
-    done = SimpleNamespace(is_done=lambda: True)
-    made = SimpleNamespace(
-        channel_id=CHANNEL, extras={}, response=done, followup=Followups(),
-        message=SimpleNamespace(id=clicked), type=discord.InteractionType.component,
-        id=next(ids),
-    )  # fmt: skip
-    made.followup.clicked = clicked
-    made.originals = made.followup.originals
-    return made
+    return Click(clicked)
+
+
+@dataclass
+class Clocked:
+    """The bot as the token routes read it: its clock."""
+
+    now: list[datetime]
+
+    def clock(self) -> datetime:
+        return self.now[0]
 
 
 def noted(tokens: TokenRoutes, made: Any) -> Any:
@@ -68,7 +106,7 @@ def noted(tokens: TokenRoutes, made: Any) -> Any:
 
 
 def routes(now: list[datetime]) -> TokenRoutes:
-    return TokenRoutes(SimpleNamespace(clock=lambda: now[0]))  # type: ignore[arg-type]
+    return TokenRoutes(cast(Any, Clocked(now)))
 
 
 def test_follow_ups_stay_within_discords_cap() -> None:
