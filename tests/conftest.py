@@ -13,34 +13,31 @@ store does under them). The store's own tests (tests/store) cover every plan on 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import hashlib
 import os
-import subprocess
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+import numpy as np
 import pytest
 
 from bot.store import Store, open_store
-from bot.strategy import Table
+from bot.strategy import Table, solve
 from bot.strategy.distribution import Distributions
+from bot.strategy.distribution_build import solve_distributions
 from bot.strategy.table_file import (
+    TableFileError,
     distributions_path,
     load_distributions,
+    load_or_build,
     save,
     save_distributions,
     table_path,
-)
-
-from .tables import (
-    all_ready,
-    distributions_in,
-    prepare_ahead,
-    solved_from,
-    solved_in,
-    table_in,
 )
 
 TEST_DATABASE_URL = os.environ.get(
@@ -170,57 +167,66 @@ def official_values(official: Table) -> Table:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+#: What a solved table depends on: a change to any of these solves the cached tables again.
+_SOLVED_FROM = sorted(
+    [
+        *(ROOT / "bot" / "engine").glob("*.py"),
+        *(
+            ROOT / "bot" / "strategy" / f
+            for f in ("solver.py", "states.py", "dice_space.py", "table_file.py")
+        ),
+        *(ROOT / "bot" / "strategy").glob("distribution*.py"),
+    ]
+)
 
 
 def _solved_folder(config: pytest.Config) -> Path:
     """pytest's cache folder for solved tables, under a name that changes with the engine
     and solver (a change to either solves them again)."""
-    return config.cache.mkdir(f"strategy-{solved_from()}")
+    digest = hashlib.sha256()
+    for path in _SOLVED_FROM:
+        digest.update(path.read_bytes())
+    return config.cache.mkdir(f"strategy-{digest.hexdigest()[:12]}")
+
+
+@contextlib.contextmanager
+def _one_builder(folder: Path, name: str) -> Iterator[None]:
+    """Held while ``name`` is looked for and, if missing, built: with two test workers
+    (pytest-xdist) the second waits for the first's file instead of solving it again beside
+    it on the same two cores."""
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def cached_table(config: pytest.Config, rules: str) -> Table:
     """The table for ``rules`` as the bot loads it (float32, from its file), solved once and
     kept in pytest's cache folder."""
-    return table_in(_solved_folder(config), rules)
+    folder = _solved_folder(config)
+    with _one_builder(folder, rules):
+        table, _ = load_or_build(folder, rules)
+    return table
 
 
 def solved(config: pytest.Config, rules: str, variance: bool = False) -> Table:
     """``solve(rules, variance)`` exactly as solved (float64), kept in pytest's cache folder
     so that a second run of the suite, or of one test, does not solve it again."""
-    return solved_in(_solved_folder(config), rules, variance)
-
-
-def cached_distributions(config: pytest.Config, table: Table, open_boxes: int) -> Distributions:
-    """``solve_distributions(table, open_boxes)`` as the bot loads them (saved, read back),
-    solved once and kept in pytest's cache folder (tens of seconds of CPU each)."""
-    return distributions_in(_solved_folder(config), table, open_boxes)
-
-
-#: The processes solving the tables ahead of a whole run (``pytest_sessionstart``).
-_PREPARING: list[subprocess.Popen[bytes]] = []
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """A whole run in several test processes (pytest-xdist), from a cache without the solved
-    tables (a fresh clone, a changed solver): they are solved at once, in two processes of
-    their own beside the tests (``tests/tables.py``), instead of by whichever test needs one
-    first while the others wait on it."""
-    config = session.config
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
-        return  # a test process, or one process for everything
-    if config.option.keyword or [Path(a).resolve() for a in config.args] != [ROOT / "tests"]:
-        return  # some of the tests: they solve what they need
     folder = _solved_folder(config)
-    if all_ready(folder):
-        return
-    _PREPARING.extend(prepare_ahead(folder))
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    for process in _PREPARING:  # (a run stopped early: what they had not solved is not kept)
-        if process.poll() is None:
-            process.terminate()
-        process.wait()
+    name = f"{rules}-variance" if variance else rules
+    paths = [folder / f"{name}.value.npy", folder / f"{name}.square.npy"][: 1 + variance]
+    with _one_builder(folder, name):
+        if all(path.exists() for path in paths):
+            arrays = [np.load(path) for path in paths]
+            return Table(rules, arrays[0], arrays[1] if variance else None)
+        table = solve(rules, variance=variance)
+        for path, array in zip(paths, [table.value, table.square], strict=False):
+            partial = path.with_suffix(".partial.npy")
+            np.save(partial, array)
+            partial.replace(path)  # whole or absent: a run stopped half-way leaves no torn file
+        return table
 
 
 @pytest.fixture(scope="session")
@@ -314,6 +320,19 @@ async def integrity(database: Database) -> str:
         "WHERE log.last IS NULL OR log.last <> games.version OR log.entries <> games.version + 1",
     )
     return f"torn games: {torn}" if torn else "ok"
+
+
+def cached_distributions(config: pytest.Config, table: Table, open_boxes: int) -> Distributions:
+    """``solve_distributions(table, open_boxes)`` as the bot loads them (saved, read back),
+    solved once and kept in pytest's cache folder (tens of seconds of CPU each)."""
+    path = _solved_folder(config) / f"to-win-{table.rules}-{open_boxes}.bin"
+    with _one_builder(path.parent, path.stem):
+        try:
+            return load_distributions(path, table.rules)
+        except TableFileError:
+            pass
+        save_distributions(solve_distributions(table, open_boxes=open_boxes), path)  # atomic
+        return load_distributions(path, table.rules)
 
 
 @pytest.fixture(scope="session")
