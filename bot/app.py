@@ -81,6 +81,7 @@ class YahtzeeBot(commands.AutoShardedBot):
             options["shard_count"] = settings.shard_count
         if settings.shard_ids:
             options["shard_ids"] = list(settings.shard_ids)
+        options.setdefault("guild_ready_timeout", settings.guild_ready_seconds)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),

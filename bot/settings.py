@@ -19,6 +19,9 @@ LOG_FORMATS = ("text", "json")
 TO_WIN_BUILDS = ("auto", "never")
 #: Seconds between a computer player's moves: its turn (up to four moves) is over within 4 s.
 DEFAULT_BOT_MOVE_DELAY = 0.6
+#: Seconds discord.py waits, after the gateway's READY, for one more server's GUILD_CREATE
+#: before the bot is ready (and repairs its boards): its own default.
+DEFAULT_GUILD_READY_SECONDS = 2.0
 
 
 class SettingsError(Exception):
@@ -39,6 +42,8 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     bot_move_delay: float = DEFAULT_BOT_MOVE_DELAY  # seconds between a computer's moves
+    #: seconds to wait, after READY, for one more server before the bot is ready
+    guild_ready_seconds: float = DEFAULT_GUILD_READY_SECONDS
     metrics_port: int | None = None  # /metrics, /healthz, /readyz served here if set
     metrics_host: str = "127.0.0.1"
     log_format: str = "text"  # or "json": one JSON object a line
@@ -106,6 +111,13 @@ class Settings:
             raise SettingsError("BOT_MOVE_DELAY must be a number of seconds.") from None
         if not 0 <= delay <= 10:
             raise SettingsError("BOT_MOVE_DELAY must be between 0 and 10 seconds.")
+        ready_raw = get("GUILD_READY_SECONDS")
+        try:
+            ready = float(ready_raw) if ready_raw is not None else DEFAULT_GUILD_READY_SECONDS
+        except ValueError:
+            raise SettingsError("GUILD_READY_SECONDS must be a number of seconds.") from None
+        if not 0 < ready <= 60:
+            raise SettingsError("GUILD_READY_SECONDS must be more than 0 and at most 60 seconds.")
         port = _int(get("METRICS_PORT"), "METRICS_PORT") if get("METRICS_PORT") else None
         if port is not None and not 1 <= port <= 65535:
             raise SettingsError("METRICS_PORT must be a port number from 1 to 65535.")
@@ -131,6 +143,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             bot_move_delay=delay,
+            guild_ready_seconds=ready,
             metrics_port=port,
             metrics_host=get("METRICS_HOST") or "127.0.0.1",
             log_format=log_format,

@@ -41,6 +41,8 @@ def test_defaults_with_only_a_token() -> None:
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be 1 or more"),
         ({"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "soon"}, "BOT_MOVE_DELAY must be a number"),
         ({"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "60"}, "between 0 and 10"),
+        ({"DISCORD_TOKEN": "t", "GUILD_READY_SECONDS": "soon"}, "GUILD_READY_SECONDS must be a"),
+        ({"DISCORD_TOKEN": "t", "GUILD_READY_SECONDS": "0"}, "more than 0 and at most 60"),
         ({"DISCORD_TOKEN": "t", "METRICS_PORT": "http"}, "METRICS_PORT must be a whole number"),
         ({"DISCORD_TOKEN": "t", "METRICS_PORT": "70000"}, "port number from 1 to 65535"),
         ({"DISCORD_TOKEN": "t", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of text, json"),
@@ -52,6 +54,16 @@ def test_broken_settings_are_named(values: dict[str, str], message: str) -> None
     """Each broken setting is refused with a sentence naming it."""
     with pytest.raises(SettingsError, match=message):
         Settings.from_mapping(values)
+
+
+def test_the_wait_for_servers_after_ready_is_discordpys_unless_set() -> None:
+    """discord.py's 2 s by default; a number of seconds reaches the client as set."""
+    from bot.app import YahtzeeBot
+
+    assert Settings.from_mapping({"DISCORD_TOKEN": "t"}).guild_ready_seconds == 2.0
+    quick = Settings.from_mapping({"DISCORD_TOKEN": "t", "GUILD_READY_SECONDS": "0.25"})
+    bot = YahtzeeBot(quick)
+    assert bot._connection.guild_ready_timeout == 0.25
 
 
 def test_environment_overrides_the_env_file(tmp_path: Path) -> None:

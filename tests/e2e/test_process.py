@@ -40,6 +40,8 @@ def bot_env(fake: FakeDiscord | None, **settings: str) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join([str(SITEPATCH), str(ROOT)])
     env["DISCORD_TOKEN"] = ""  # set explicitly, so that a developer's .env cannot leak in
     env["DEV_GUILD_ID"] = ""
+    # the fake's servers all arrive right after READY: no need of discord.py's 2 s margin
+    env["GUILD_READY_SECONDS"] = "0.05"
     if fake is not None:
         env["FAKE_DISCORD_API"] = fake.api_base
     env.update(settings)
