@@ -21,7 +21,9 @@ fi
 stamp=".venv/.installed-$(cat pyproject.toml "$lock" | sha256sum | cut -c1-16)-${extra:-base}"
 # uv installs the same locked files, each checked against its hash, in a few seconds where
 # pip takes about twenty (scripts/lock.sh uses the same uv); pip does it where uv cannot be
-# had. Either way the install is the lock's, to the hash.
+# had. Either way the install is the lock's, to the hash, and compiled to bytecode as pip
+# does (this environment sets PYTHONDONTWRITEBYTECODE: without it every process started
+# would compile what it imports again).
 UV_VERSION=0.13.9
 uv=".venv/uv-$UV_VERSION/bin/uv"
 with_uv() {
@@ -29,7 +31,7 @@ with_uv() {
     "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
       --target ".venv/uv-$UV_VERSION" "uv==$UV_VERSION" >/dev/null 2>&1 || return 1
   fi
-  local into=(--quiet --python .venv/bin/python)
+  local into=(--quiet --python .venv/bin/python --compile-bytecode)
   "$uv" pip install "${into[@]}" --require-hashes -r "$lock" &&
     "$uv" pip install "${into[@]}" --no-deps -e . &&
     "$uv" pip check "${into[@]}" >/dev/null
