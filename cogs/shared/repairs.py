@@ -81,14 +81,18 @@ class Repairs:
         for game in games:
             if self.publisher.activity.busy(game, channel_id):
                 continue
-            row = await self.games.timers.behind(game)
-            if row is None:
-                continue
-            log.info("game %s: shown again at an interaction", game)
-            try:
-                await self.repair(row)
-            except Exception:
-                log.exception("could not repair the messages of game %s at a click", game)
+            # marked at once (no await between the look and the mark): the timer's repair of
+            # boards left behind, which this click's fresh token makes possible too, leaves
+            # the showing to this one instead of posting the same board beside it
+            with self.publisher.activity.acting(game):
+                row = await self.games.timers.behind(game)
+                if row is None:
+                    continue
+                log.info("game %s: shown again at an interaction", game)
+                try:
+                    await self.repair(row)
+                except Exception:
+                    log.exception("could not repair the messages of game %s at a click", game)
 
     async def bring_back(
         self, interaction: discord.Interaction[Any], row: GameView, game: Game

@@ -74,11 +74,15 @@ class TurnTimers(commands.Cog):
         """Act on every game whose timer is due, and repair the boards that a failed post
         or answer left behind; returns how many games were acted on."""
         acted = 0
+        activity = self.publisher.activity
         for row in await self.games.timers.boards_behind(self.bot.owns):
             if not self.publisher.reachable(row):
                 continue  # a place only clicks reach, with no fresh token: its next click
-            async with self.repairs.busy:
-                acted += await self.repairs.repair_one(row)
+            if activity.busy(row.id, row.board_channel_id):
+                continue  # a click (or a computer seat) there is showing it right now
+            with activity.acting(row.id):  # (a click meanwhile leaves the showing to it)
+                async with self.repairs.busy:
+                    acted += await self.repairs.repair_one(row)
         for game_id in await self.games.timers.due(self.bot.owns):
             try:
                 acted += await self._act_on(game_id)
