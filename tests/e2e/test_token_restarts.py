@@ -278,3 +278,45 @@ async def test_a_board_an_undo_parked_survives_a_restart(
     assert "when the scoring is made anew" not in said, said
     assert [m["id"] for m in live(fake, channel)] == [parked["id"]]
     assert sum(1 for p in fake.pings if p[2] == bob["id"]) == 1
+
+
+async def test_a_clicks_repair_and_the_timers_do_not_both_post_the_board(
+    fake: FakeDiscord, start_bot: StartBot, dice: ScriptedDice, clock: FakeClock
+) -> None:
+    """Found by fresh-clone CI runs: after a restart where no token is left, a click's
+    repair (through its fresh token) and the timer's repair of boards left behind (which
+    that same token makes possible) both posted the board: two live boards. Held exactly in
+    between: while the click's repair is under way, the timer's tick leaves the game to it."""
+    dice.fallback = RandomDice(random.Random(9))
+    bot, channel, ann, _, bob_board = await friends_game(fake, start_bot, "group_dm", "Bob")
+    await bot.close()
+    clock.advance(16 * 60)
+    fake.advance(16 * 60)
+    bot = await start_bot()
+    cog = bot.get_cog("TurnTimers")
+    assert cog is not None
+    await cog.tick()  # Bob's turn ran out unseen: no token reaches the group to show it
+    await fake.settle()
+    repairs = cog.repairs
+    started, release = asyncio.Event(), asyncio.Event()
+    calls: list[int] = []
+    real_repair = repairs.repair
+
+    async def held_repair(row: Any, refresh: bool = False) -> bool:
+        calls.append(row.id)
+        started.set()
+        await release.wait()
+        return await real_repair(row, refresh)
+
+    repairs.repair = held_repair  # type: ignore[method-assign]
+    line = fake.messages[bob_board["id"]]
+    click = asyncio.create_task(fake.click(ann, line, "Scorecard"))
+    await asyncio.wait_for(started.wait(), 5)  # the click's repair is under way
+    # the timer's: the click's fresh token reaches the group now (were it to repair the game
+    # too, it would wait here on the held repair)
+    await asyncio.wait_for(cog.tick(), 5)
+    release.set()
+    await click
+    await fake.settle()
+    assert len(calls) == 1  # one repair showed the game, the other left it alone
+    assert len(live(fake, channel)) == 1
